@@ -1,0 +1,28 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+
+// main → out/main/index.js (ESM), preload → out/preload/index.cjs (CommonJS: a sandboxed
+// preload cannot load ES modules), renderer → out/renderer/ (static page, strict CSP).
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      lib: { entry: resolve('main/electron/index.ts'), formats: ['es'] },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // Bundle zod and the contract in: a sandboxed preload can only require electron.
+      externalizeDeps: false,
+      lib: { entry: resolve('preload/index.ts'), formats: ['cjs'], fileName: () => 'index.cjs' },
+    },
+  },
+  renderer: {
+    root: resolve('renderer'),
+    build: {
+      outDir: resolve('out/renderer'),
+      rollupOptions: { input: resolve('renderer/index.html') },
+    },
+  },
+});

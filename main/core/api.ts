@@ -1,0 +1,178 @@
+// The app's API as plain data: argument schemas (validated wherever a call enters from
+// outside: IPC, the CLI, the browser harness) and the result types. preload/contract.ts maps
+// these methods to IPC channels; the core app service implements them.
+import { z } from 'zod';
+import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
+
+const id = z.string().min(1).max(200);
+const text = (max: number) => z.string().max(max);
+const protocol = z.enum(['files.upload', 'external']);
+const channelRef = z.object({ id: text(200), label: text(200).optional() }).strict();
+const path = z.string().min(1).max(4096);
+
+const workspaceInput = z
+  .object({ name: text(200).min(1), baseUrl: text(2000).min(1), protocol: protocol.optional() })
+  .strict();
+const workspacePatch = z
+  .object({
+    name: text(200).min(1).optional(),
+    baseUrl: text(2000).min(1).optional(),
+    protocol: protocol.optional(),
+    maxFileBytes: z.number().int().positive().optional(),
+  })
+  .strict();
+const presetInput = z
+  .object({
+    name: text(200).min(1),
+    workspaceId: id,
+    channels: z.array(channelRef).max(100),
+    comment: text(40_000),
+  })
+  .strict();
+const presetPatch = presetInput.partial().strict();
+const preferencesPatch = z
+  .object({
+    shortcut: text(100).optional(),
+    launchAtLogin: z.boolean().optional(),
+    trayDropAction: z.enum(['share-sheet', 'default-preset']).optional(),
+    dropWindowPinned: z.boolean().optional(),
+    concurrency: z.number().int().min(1).max(8).optional(),
+  })
+  .strict();
+const shareTarget = z.union([
+  z.object({ presetId: id }).strict(),
+  z.object({ workspaceId: id, channels: z.array(text(200)).max(1000) }).strict(),
+]);
+const shareRequest = z
+  .object({
+    target: shareTarget,
+    comment: text(40_000).optional(),
+    paths: z.array(path).min(1).max(1000),
+  })
+  .strict();
+const historyQuery = z
+  .object({ search: text(500).optional(), limit: z.number().int().min(1).max(10_000).optional() })
+  .strict();
+
+/** Argument schemas of the core methods, one tuple per method. */
+export const coreMethodArgs = {
+  getSnapshot: z.tuple([]),
+  addWorkspace: z.tuple([workspaceInput]),
+  updateWorkspace: z.tuple([id, workspacePatch]),
+  removeWorkspace: z.tuple([id]),
+  setToken: z.tuple([id, z.string().min(1).max(10_000)]),
+  clearToken: z.tuple([id]),
+  testConnection: z.tuple([id]),
+  addPreset: z.tuple([presetInput]),
+  updatePreset: z.tuple([id, presetPatch]),
+  removePreset: z.tuple([id]),
+  reorderPresets: z.tuple([z.array(id).max(1000)]),
+  setDefaultPreset: z.tuple([id.nullable()]),
+  setPreferences: z.tuple([preferencesPatch]),
+  checkChannels: z.tuple([text(20_000)]),
+  share: z.tuple([shareRequest]),
+  listQueue: z.tuple([]),
+  cancelItem: z.tuple([id]),
+  retryItem: z.tuple([id]),
+  clearFinished: z.tuple([]),
+  setPaused: z.tuple([z.boolean()]),
+  listHistory: z.tuple([historyQuery]),
+} as const;
+
+export type WorkspaceInput = z.infer<typeof workspaceInput>;
+export type WorkspacePatch = z.infer<typeof workspacePatch>;
+export type PresetInput = z.infer<typeof presetInput>;
+export type PresetPatch = z.infer<typeof presetPatch>;
+export type PreferencesPatch = z.infer<typeof preferencesPatch>;
+export type ShareRequest = z.infer<typeof shareRequest>;
+export type HistoryQuery = z.infer<typeof historyQuery>;
+
+export interface WorkspaceView extends Workspace {
+  hasToken: boolean;
+}
+
+export interface Snapshot {
+  workspaces: WorkspaceView[];
+  presets: Preset[];
+  defaultPresetId: string | null;
+  preferences: Preferences;
+  paused: boolean;
+  /** Set when the settings file was unreadable and was reset; says what was kept and where. */
+  settingsNotice?: string;
+}
+
+export interface ConnectionCheck {
+  /** True when the service accepted the token. */
+  ok: boolean;
+  /** False when the service offers no way to check without uploading. */
+  checked: boolean;
+  message: string;
+  user?: string;
+  team?: string;
+}
+
+export type ChannelCheck = { ok: true; channels: string[] } | { ok: false; error: string };
+
+export interface ShareResult {
+  shareId: string;
+  items: QueueItem[];
+  /** Paths refused before queueing (missing, unreadable, too large, a folder…), with why. */
+  refused: { path: string; reason: string }[];
+}
+
+export interface PreferencesResult {
+  preferences: Preferences;
+  /** Set when the shortcut could not be registered (taken by another app, refused by the desktop). */
+  shortcutError?: string;
+}
+
+/** The core app service's methods: everything but what needs OS user-interface APIs. */
+export interface CoreApi {
+  getSnapshot(): Promise<Snapshot>;
+  addWorkspace(input: WorkspaceInput): Promise<Workspace>;
+  updateWorkspace(id: string, patch: WorkspacePatch): Promise<Workspace>;
+  removeWorkspace(id: string): Promise<void>;
+  setToken(workspaceId: string, token: string): Promise<void>;
+  clearToken(workspaceId: string): Promise<void>;
+  testConnection(workspaceId: string): Promise<ConnectionCheck>;
+  addPreset(input: PresetInput): Promise<Preset>;
+  updatePreset(id: string, patch: PresetPatch): Promise<Preset>;
+  removePreset(id: string): Promise<void>;
+  reorderPresets(ids: string[]): Promise<void>;
+  setDefaultPreset(id: string | null): Promise<void>;
+  setPreferences(patch: PreferencesPatch): Promise<PreferencesResult>;
+  checkChannels(text: string): Promise<ChannelCheck>;
+  share(request: ShareRequest): Promise<ShareResult>;
+  listQueue(): Promise<QueueItem[]>;
+  cancelItem(id: string): Promise<void>;
+  retryItem(id: string): Promise<void>;
+  clearFinished(): Promise<void>;
+  setPaused(paused: boolean): Promise<void>;
+  listHistory(query: HistoryQuery): Promise<HistoryEntry[]>;
+}
+
+export type CoreMethodName = keyof typeof coreMethodArgs;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// Compile-time check that every core method has an argument schema and vice versa.
+const coreArgsComplete: Same<CoreMethodName, keyof CoreApi> = true;
+void coreArgsComplete;
+
+/** Events the core app service emits (the Electron layer forwards some to windows, tray and notifications). */
+export interface CoreEvents {
+  'queue-changed': QueueItem[];
+  'history-changed': null;
+  'settings-changed': Snapshot;
+  /** An item reached delivered, failed, unknown or cancelled. */
+  'item-finished': QueueItem;
+  /** A workspace's queue stopped because its token was refused: ask for a new one. */
+  'needs-token': { workspaceId: string; message: string };
+}
+export type CoreEventName = keyof CoreEvents;
+
+/** The core app service: the CoreApi methods plus events. Built by createAppService (app-service.ts). */
+export interface AppService extends CoreApi {
+  on<E extends CoreEventName>(event: E, listener: (payload: CoreEvents[E]) => void): () => void;
+  /** Stops taking work, aborts nothing that is journaled (it resumes on next start), closes files. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,130 @@
+// Domain types shared by core, the Electron layer, the IPC contract and the renderer.
+// Plain data only: everything here crosses IPC and is written to disk as JSON.
+
+export type Protocol = 'files.upload' | 'external';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  /** https://… (http only for loopback hosts). The API lives at `${baseUrl}/api/…`. */
+  baseUrl: string;
+  protocol: Protocol;
+  /** Largest file this workspace's service accepts; checked before queueing. */
+  maxFileBytes: number;
+}
+
+export interface ChannelRef {
+  id: string;
+  label?: string;
+}
+
+export interface Preset {
+  id: string;
+  name: string;
+  workspaceId: string;
+  channels: ChannelRef[];
+  /** Default comment, editable in the share sheet. Empty string for none. */
+  comment: string;
+}
+
+export type TrayDropAction = 'share-sheet' | 'default-preset';
+
+export interface Preferences {
+  /** Electron accelerator, e.g. "CommandOrControl+Shift+U"; empty string disables it. */
+  shortcut: string;
+  launchAtLogin: boolean;
+  trayDropAction: TrayDropAction;
+  dropWindowPinned: boolean;
+  /** Uploads in flight at once, per workspace. */
+  concurrency: number;
+}
+
+/** Why an upload did not (or may not have) reach the service. `code` is stable, `message` is for people. */
+export type FailureClass =
+  | 'input' // refused before sending: bad token, channels, base URL, file
+  | 'credential'
+  | 'target'
+  | 'content'
+  | 'transient'
+  | 'unknown-outcome'
+  | 'retired'
+  | 'redirect'
+  | 'other';
+
+export interface FailureReason {
+  class: FailureClass;
+  /** Service error code (`channel_not_found`), or ours (`http_502`, `connection_reset`, `file_changed`). */
+  code: string;
+  message: string;
+  /** Target errors: the channels of the request. */
+  channels?: string[];
+  /** Redirects: where the service pointed. */
+  location?: string;
+  /** Transient errors: how long the service asked us to wait. */
+  retryAfterMs?: number;
+}
+
+/** The service's file object, as much of it as the app uses; every field may be missing. */
+export interface ServiceFile {
+  id?: string;
+  name?: string;
+  title?: string;
+  size?: number;
+  permalink?: string;
+  url_private?: string;
+  channels?: string[];
+}
+
+export type ItemState =
+  | 'queued' // accepted, waiting for a slot
+  | 'waiting' // waiting out a backoff, a rate limit or a paused workspace
+  | 'sending'
+  | 'delivered'
+  | 'failed'
+  | 'unknown' // the whole body was sent and no answer came: may have been delivered
+  | 'cancelled';
+
+export const FINISHED_STATES: readonly ItemState[] = [
+  'delivered',
+  'failed',
+  'unknown',
+  'cancelled',
+];
+
+export interface QueueItem {
+  id: string;
+  shareId: string;
+  workspaceId: string;
+  channels: string[];
+  comment: string;
+  path: string;
+  name: string;
+  size: number;
+  mtimeMs: number;
+  state: ItemState;
+  /** Bytes of the file sent in the current attempt. */
+  sent: number;
+  attempts: number;
+  createdAt: number;
+  updatedAt: number;
+  /** When a waiting item will be tried again (epoch ms). */
+  retryAt?: number;
+  error?: FailureReason;
+  file?: ServiceFile;
+}
+
+export interface HistoryEntry {
+  id: string;
+  at: number;
+  workspaceId: string;
+  workspaceName: string;
+  channels: string[];
+  comment: string;
+  path: string;
+  name: string;
+  size: number;
+  outcome: 'delivered' | 'failed' | 'unknown' | 'cancelled';
+  error?: FailureReason;
+  permalink?: string;
+  fileId?: string;
+}

@@ -1,0 +1,49 @@
+// The network seam. The engine builds requests; a transport moves bytes. The CLI and tests use
+// Node's http/https (node-transport.ts); the Electron build passes one over Electron's `net`
+// so uploads follow the system proxy. A transport never follows redirects.
+
+export interface TransportRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  /** Request body, pulled chunk by chunk so file bytes go from disk to socket. */
+  body?: AsyncIterable<Uint8Array>;
+  /** Exact body length, sent as Content-Length (never chunked for uploads). */
+  contentLength?: number;
+  signal?: AbortSignal;
+  /** Give up if no connection is established within this time. */
+  connectTimeoutMs: number;
+  /** Give up if nothing is sent or received for this long (no total timeout: large files take long). */
+  idleTimeoutMs: number;
+}
+
+export interface TransportResponse {
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** Response body as text (answers are small JSON; capped by the transport). */
+  body: string;
+}
+
+export type TransportErrorCode =
+  | 'connect_timeout'
+  | 'idle_timeout'
+  | 'connection_refused'
+  | 'connection_reset'
+  | 'dns_failure'
+  | 'aborted'
+  | 'network_error';
+
+/** A failure below HTTP. Whether the body was fully sent is decided by the engine, which owns the body. */
+export class TransportError extends Error {
+  readonly code: TransportErrorCode;
+  constructor(code: TransportErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TransportError';
+    this.code = code;
+  }
+}
+
+export interface Transport {
+  request(req: TransportRequest): Promise<TransportResponse>;
+}

@@ -1,0 +1,74 @@
+// The one IPC contract between the renderer and the main process: every method's channel,
+// argument schema (validated in main before the handler runs) and signature (what the renderer
+// sees on window.trayshare), and every event with its payload. The core methods and their types
+// come from main/core/api.ts; the shell methods below need OS user-interface APIs.
+// Nothing here can return the token: it is write-only from the renderer's side.
+import { z } from 'zod';
+import { type CoreApi, coreMethodArgs, type Snapshot } from '../main/core/api';
+import type { QueueItem } from '../main/core/model';
+
+export const shellMethodArgs = {
+  pickFiles: z.tuple([]),
+  copyText: z.tuple([z.string().max(10_000)]),
+  openExternal: z.tuple([z.string().max(4096)]),
+  takePendingPaths: z.tuple([]),
+} as const;
+
+/** Methods the Electron shell implements itself (they need OS APIs). */
+export interface ShellApi {
+  /** Native file picker; resolves to the chosen paths (empty when cancelled). */
+  pickFiles(): Promise<string[]>;
+  copyText(text: string): Promise<void>;
+  /** Opens https links only; anything else is refused. */
+  openExternal(url: string): Promise<void>;
+  /** Paths handed to the app (tray drop, file manager, shortcut) that the share sheet should show. */
+  takePendingPaths(): Promise<string[]>;
+}
+
+/** What the renderer can call. */
+export interface TrayshareApi extends CoreApi, ShellApi {}
+
+/** Argument schemas, one tuple per method. The channel of method `m` is `trayshare:m`. */
+export const methodArgs = { ...coreMethodArgs, ...shellMethodArgs } as const;
+export type MethodName = keyof typeof methodArgs;
+export type ShellMethod = keyof ShellApi;
+export const methodNames = Object.keys(methodArgs) as MethodName[];
+export const channelOf = (method: MethodName): string => `trayshare:${method}`;
+
+/** Events from main to the renderer, with their payloads. */
+export interface TrayshareEvents {
+  'queue-changed': QueueItem[];
+  'history-changed': null;
+  'settings-changed': Snapshot;
+  /** Main asks the window to show the share sheet for these paths. */
+  'share-requested': { paths: string[] };
+  /** Main asks the window to show a view (from the tray menu or a notification). */
+  'show-view': View;
+}
+export type EventName = keyof TrayshareEvents;
+export const eventNames: readonly EventName[] = [
+  'queue-changed',
+  'history-changed',
+  'settings-changed',
+  'share-requested',
+  'show-view',
+];
+export const eventChannelOf = (event: EventName): string => `trayshare:event:${event}`;
+
+export type View = 'drop' | 'share' | 'queue' | 'history' | 'presets' | 'settings';
+
+/** window.trayshare as the preload exposes it. */
+export interface TrayshareBridge extends TrayshareApi {
+  /** Subscribes to an event; the listener gets the payload only. Returns an unsubscribe function. */
+  on<E extends EventName>(event: E, listener: (payload: TrayshareEvents[E]) => void): () => void;
+  /** The file-system path of a dropped or picked File (Electron's webUtils). */
+  pathForFile(file: File): string;
+}
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// Compile-time check that every method has an argument schema and vice versa.
+const contractIsComplete: Same<MethodName, keyof TrayshareApi> = true;
+void contractIsComplete;
+
+export type * from '../main/core/api';
+export type * from '../main/core/model';
