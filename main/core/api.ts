@@ -37,6 +37,7 @@ const preferencesPatch = z
     trayDropAction: z.enum(['share-sheet', 'default-preset']).optional(),
     dropWindowPinned: z.boolean().optional(),
     concurrency: z.number().int().min(1).max(8).optional(),
+    fileManagerIntegration: z.boolean().optional(),
   })
   .strict();
 const shareTarget = z.union([

@@ -37,6 +37,8 @@ export interface Preferences {
   dropWindowPinned: boolean;
   /** Uploads in flight at once, per workspace. */
   concurrency: number;
+  /** "Share with Trayshare" in the file manager's context menu (installed per user). */
+  fileManagerIntegration: boolean;
 }
 
 /** Why an upload did not (or may not have) reach the service. `code` is stable, `message` is for people. */
