@@ -1,0 +1,114 @@
+// The settings file's shape (current version) and its defaults. zod is the one source of truth:
+// the file is checked item by item with these schemas, so a broken entry can be dropped while the
+// rest is kept, and the TypeScript types of the data come from model.ts, checked below.
+import { z } from 'zod';
+import type { Preferences, Preset, Workspace } from '../model';
+import { MAX_CHANNELS, normaliseChannels } from '../upload/channels';
+import { checkBaseUrl } from '../upload/credentials';
+
+/** The version this build writes. Older files are migrated (migrations.ts); newer ones are refused. */
+export const SETTINGS_VERSION = 2;
+
+export const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
+
+export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
+  shortcut: 'CommandOrControl+Shift+U',
+  launchAtLogin: false,
+  trayDropAction: 'share-sheet',
+  dropWindowPinned: false,
+  concurrency: 3,
+  fileManagerIntegration: false,
+});
+
+const id = z.string().trim().min(1).max(200);
+const name = z.string().trim().min(1).max(200);
+
+export const baseUrlSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .superRefine((value, ctx) => {
+    const check = checkBaseUrl(value);
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
+  })
+  // One spelling per address: no trailing slash (apiUrl adds "/api/…").
+  .transform((value) => value.replace(/\/+$/, ''));
+
+export const workspaceSchema = z.object({
+  id,
+  name,
+  baseUrl: baseUrlSchema,
+  protocol: z.enum(['files.upload', 'external']).default('files.upload'),
+  maxFileBytes: z.number().int().positive().default(DEFAULT_MAX_FILE_BYTES),
+});
+
+const channelRefSchema = z.object({
+  id: z.string().max(200),
+  label: z
+    .string()
+    .max(200)
+    .optional()
+    .transform((label) => label?.trim() || undefined),
+});
+
+/** Channel refs with normaliseChannels' rules on the IDs; the first label of a repeated ID wins. */
+export const channelRefsSchema = z
+  .array(channelRefSchema)
+  .max(MAX_CHANNELS * 10)
+  .transform((refs, ctx) => {
+    const check = normaliseChannels(refs.map((r) => r.id));
+    if (!check.ok) {
+      ctx.addIssue({ code: 'custom', message: check.error });
+      return z.NEVER;
+    }
+    return check.channels.map((channel) => {
+      const label = refs.find((r) => r.id.trim() === channel)?.label;
+      return label ? { id: channel, label } : { id: channel };
+    });
+  });
+
+export const presetSchema = z.object({
+  id,
+  name,
+  workspaceId: id,
+  channels: channelRefsSchema,
+  comment: z.string().max(40_000).default(''),
+});
+
+/** Each preference on its own, so one bad value resets only itself. */
+export const preferenceSchemas = {
+  shortcut: z.string().max(100),
+  launchAtLogin: z.boolean(),
+  trayDropAction: z.enum(['share-sheet', 'default-preset']),
+  dropWindowPinned: z.boolean(),
+  concurrency: z.number().int().min(1).max(8),
+  fileManagerIntegration: z.boolean(),
+} satisfies { [K in keyof Preferences]: z.ZodType<Preferences[K]> };
+
+export const preferencesSchema = z.object(preferenceSchemas);
+
+export interface Settings {
+  version: typeof SETTINGS_VERSION;
+  workspaces: Workspace[];
+  presets: Preset[];
+  defaultPresetId: string | null;
+  preferences: Preferences;
+}
+
+export function emptySettings(): Settings {
+  return {
+    version: SETTINGS_VERSION,
+    workspaces: [],
+    presets: [],
+    defaultPresetId: null,
+    preferences: { ...DEFAULT_PREFERENCES },
+  };
+}
+
+// Compile-time checks that what the schemas produce is exactly the domain types.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const workspaceMatches: Same<z.output<typeof workspaceSchema>, Workspace> = true;
+const presetMatches: Same<z.output<typeof presetSchema>, Preset> = true;
+const preferencesMatch: Same<z.output<typeof preferencesSchema>, Preferences> = true;
+void [workspaceMatches, presetMatches, preferencesMatch];

@@ -1,0 +1,253 @@
+// The settings file, config.json in the user-data folder. Writes go through the injected store:
+// electron-store in the app, `conf` (the store beneath electron-store) in the CLI, so both write
+// the same file the same way (atomically). Reads are done here, from the raw text, because conf
+// quietly turns some broken files into {} (a JSON list, null, a number) and throws on others;
+// reading the text ourselves lets every broken file be noticed, kept aside and reported.
+// Neither store's own `schema` (JSON Schema via ajv) is used: a violation throws inside the
+// store's constructor or setter, and it cannot say which workspace was bad. zod (schema.ts) checks
+// each item, so valid parts survive, and it is the same library the API arguments use.
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import Conf from 'conf';
+import { type Repair, repairSettings } from './repair';
+import { emptySettings, type Settings } from './schema';
+import { scrubTokens, scrubTokensInText } from './tokens-in-file';
+
+/** What openSettingsService hands the store factory. Both conf and electron-store accept it. */
+export interface StoreOptions {
+  cwd: string;
+  /** conf's name for the file (config → config.json). */
+  configName: string;
+  /** electron-store's name for the same thing (it maps `name` to `configName`). */
+  name: string;
+  fileExtension: 'json';
+  /** No "-nodejs" suffix: only used when cwd is not given, but keeps conf and the app aligned. */
+  projectSuffix: '';
+  /** Never let the store wipe a broken file: this module keeps it aside and reports it. */
+  clearInvalidConfig: false;
+  accessPropertiesByDotNotation: false;
+}
+
+/** The part of conf / electron-store this module uses. */
+export interface ConfLike {
+  readonly path: string;
+  store: Record<string, unknown>;
+}
+
+export type StoreFactory = (options: StoreOptions) => ConfLike;
+
+/** The CLI's (and the tests') store: conf, pointed at the app's user-data folder. */
+export const confStoreFactory: StoreFactory = (options) =>
+  new Conf<Record<string, unknown>>(options);
+
+export const CONFIG_NAME = 'config';
+
+export function storeOptions(dir: string): StoreOptions {
+  return {
+    cwd: dir,
+    configName: CONFIG_NAME,
+    name: CONFIG_NAME,
+    fileExtension: 'json',
+    projectSuffix: '',
+    clearInvalidConfig: false,
+    accessPropertiesByDotNotation: false,
+  };
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A file name for a kept copy that does not exist yet, e.g. config.corrupt-2025-11-21T22-41-03-120Z.json. */
+function keptName(path: string, now: number, attempt: number): string {
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  const suffix = attempt > 0 ? `-${attempt + 1}` : '';
+  return join(dirname(path), `${CONFIG_NAME}.corrupt-${stamp}${suffix}.json`);
+}
+
+export class SettingsFile {
+  readonly path: string;
+  private readonly dir: string;
+  private readonly factory: StoreFactory;
+  private store: ConfLike | undefined;
+  private readonly now: () => number;
+  private readonly notices: string[] = [];
+  private readonly noticeListeners = new Set<() => void>();
+
+  constructor(dir: string, factory: StoreFactory, now: () => number = Date.now) {
+    this.dir = resolve(dir);
+    this.path = join(this.dir, `${CONFIG_NAME}.json`);
+    this.factory = factory;
+    this.now = now;
+    try {
+      // The folder is there from the start, as Electron's userData is (people look for it).
+      mkdirSync(this.dir, { recursive: true });
+    } catch {
+      // Reading then finds no file (defaults); a write reports the real problem.
+    }
+  }
+
+  /**
+   * The store is made on the first write, after read() has repaired the file: conf and
+   * electron-store read the file in their constructors and throw on invalid JSON.
+   */
+  private writer(): ConfLike {
+    if (!this.store) {
+      const store = this.factory(storeOptions(this.dir));
+      if (resolve(store.path) !== this.path) {
+        throw new Error(`The settings store writes ${store.path}, not ${this.path}.`);
+      }
+      this.store = store;
+    }
+    return this.store;
+  }
+
+  /** What was reset or removed when the file was found broken (undefined when nothing was). */
+  notice(): string | undefined {
+    return this.notices.length > 0 ? this.notices.join(' ') : undefined;
+  }
+
+  onNotice(listener: () => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
+  }
+
+  /**
+   * The current settings. A broken file is moved aside (kept), the repaired settings are written
+   * in its place, and notice() says what happened. Never throws for a bad or unreadable file.
+   */
+  read(): Settings {
+    let text: string | undefined;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return emptySettings();
+      this.addNotice(
+        `Trayshare could not read its settings file ${this.path} (${errorCode(error) ?? String(error)}), so it is using default settings for now; changes may not be saved until the file can be read.`,
+      );
+      return emptySettings();
+    }
+    let parsed: unknown;
+    try {
+      // An empty file (a crash between create and write) counts as no settings yet.
+      parsed = text.trim() === '' ? undefined : JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return this.replaceBroken(
+        text,
+        undefined,
+        repairInvalidJson(`it is not valid JSON (${reason})`),
+      );
+    }
+    const repair = repairSettings(parsed);
+    if (!repair.rewrite) return repair.settings;
+    if (repair.problems.length === 0 && repair.tokenFields.length === 0) {
+      // Migrated or filled in: nothing was lost, so there is nothing to keep or report.
+      this.writeQuietly(repair.settings);
+      return repair.settings;
+    }
+    return this.replaceBroken(text, parsed, repair);
+  }
+
+  /** Saves settings; throws when the file cannot be written. */
+  write(settings: Settings): void {
+    this.writer().store = settings as unknown as Record<string, unknown>;
+  }
+
+  private writeQuietly(settings: Settings): void {
+    try {
+      this.write(settings);
+    } catch (error) {
+      this.addNotice(
+        `Trayshare could not save its repaired settings to ${this.path} (${errorCode(error) ?? String(error)}).`,
+      );
+    }
+  }
+
+  private replaceBroken(text: string, parsed: unknown, repair: Repair): Settings {
+    let kept: string | undefined;
+    if (repair.problems.length > 0) {
+      try {
+        kept = this.keepAside(text, parsed);
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') {
+          // Another process (the app or the CLI) moved it first: read what it wrote instead.
+          return this.read();
+        }
+        this.addNotice(
+          `Trayshare's settings file ${this.path} is broken (${repair.problems.join('; ')}) and could not be moved aside (${errorCode(error) ?? String(error)}); using what could be read.`,
+        );
+        return repair.settings;
+      }
+    }
+    this.writeQuietly(repair.settings);
+    this.addNotice(describe(repair, kept));
+    return repair.settings;
+  }
+
+  /** Keeps the broken file beside the new one; token-shaped values are blanked in the copy. */
+  private keepAside(text: string, parsed: unknown): string {
+    const path = this.path;
+    const scrubbed =
+      parsed === undefined
+        ? scrubTokensInText(text)
+        : (() => {
+            const marked = scrubTokens(parsed, 'mark');
+            return marked.found.length > 0
+              ? { text: `${JSON.stringify(marked.data, null, '\t')}\n`, found: true }
+              : { text, found: false };
+          })();
+    for (let attempt = 0; ; attempt++) {
+      const target = keptName(path, this.now(), attempt);
+      try {
+        if (scrubbed.found) {
+          writeFileSync(target, scrubbed.text, { flag: 'wx', mode: 0o600 });
+          unlinkSync(path);
+        } else {
+          // rename keeps the exact bytes; check first so an older kept file is never replaced.
+          writeFileSync(target, '', { flag: 'wx' });
+          renameSync(path, target);
+        }
+        return target;
+      } catch (error) {
+        if (errorCode(error) !== 'EEXIST' || attempt > 100) throw error;
+      }
+    }
+  }
+
+  private addNotice(message: string): void {
+    if (this.notices.includes(message)) return;
+    this.notices.push(message);
+    for (const listener of this.noticeListeners) listener();
+  }
+}
+
+function repairInvalidJson(problem: string): Repair {
+  return {
+    settings: emptySettings(),
+    problems: [problem],
+    tokenFields: [],
+    reset: true,
+    rewrite: true,
+  };
+}
+
+function describe(repair: Repair, kept: string | undefined): string {
+  const parts: string[] = [];
+  const list = repair.problems.join('; ');
+  if (repair.problems.length > 0) {
+    parts.push(
+      repair.reset
+        ? `Trayshare's settings file could not be used (${list}), so settings were reset to their defaults.`
+        : `Trayshare's settings file had errors: ${list}. Everything else was kept.`,
+    );
+    if (kept) parts.push(`The broken file was kept as ${kept}.`);
+  }
+  if (repair.tokenFields.length > 0) {
+    parts.push(
+      `A token was found in the settings file (at ${repair.tokenFields.join(', ')}) and removed without being used: tokens are kept only in the OS keychain. Save it again in Settings or with \`trayshare login\`.`,
+    );
+  }
+  return parts.join(' ');
+}
