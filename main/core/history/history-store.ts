@@ -1,0 +1,151 @@
+// What happened to each finished upload: one JSON line per entry in `history.jsonl`, fsynced on
+// append, rewritten (newest `maxEntries` kept) when the file has grown past its bound or a
+// crash left a torn last line.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HistoryEntry } from '../model';
+import { JsonlAppender, readJsonl } from './jsonl-file';
+
+export interface HistoryQuery {
+  /** Words that must all appear in the file name, a channel, the comment or the error code. */
+  search?: string;
+  limit?: number;
+}
+
+export interface HistoryStore {
+  /** Adds an entry; an entry whose id is already stored is ignored (a replay after a crash). */
+  append(entry: HistoryEntry): Promise<void>;
+  /** Newest first. */
+  list(query?: HistoryQuery): HistoryEntry[];
+  onChange(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export interface HistoryStoreOptions {
+  dir: string;
+  /** Entries kept; older ones are dropped. Default 5000. */
+  maxEntries?: number;
+  /** Names the workspace of an entry that comes without a name (default: its id). */
+  workspaceName?: (workspaceId: string) => string | undefined;
+}
+
+export const HISTORY_FILE = 'history.jsonl';
+export const DEFAULT_MAX_HISTORY_ENTRIES = 5000;
+
+const OUTCOMES = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
+
+function isHistoryEntry(value: unknown): value is HistoryEntry {
+  const v = value as Partial<HistoryEntry>;
+  return (
+    typeof v.id === 'string' &&
+    typeof v.at === 'number' &&
+    typeof v.name === 'string' &&
+    Array.isArray(v.channels) &&
+    typeof v.outcome === 'string' &&
+    OUTCOMES.has(v.outcome)
+  );
+}
+
+function haystack(e: HistoryEntry): string {
+  return [e.name, ...e.channels, e.comment ?? '', e.error?.code ?? ''].join('\n').toLowerCase();
+}
+
+export async function openHistoryStore(opts: HistoryStoreOptions): Promise<HistoryStore> {
+  const maxEntries = Math.max(1, Math.floor(opts.maxEntries ?? DEFAULT_MAX_HISTORY_ENTRIES));
+  await mkdir(opts.dir, { recursive: true });
+  const path = join(opts.dir, HISTORY_FILE);
+
+  const read = await readJsonl(path);
+  // Oldest first, as in the file; a rewrite racing an append can store an entry twice.
+  let entries: HistoryEntry[] = [];
+  const ids = new Set<string>();
+  let skipped = read.bad;
+  for (const value of read.values) {
+    if (!isHistoryEntry(value)) {
+      skipped++;
+      continue;
+    }
+    if (ids.has(value.id)) continue;
+    ids.add(value.id);
+    entries.push(value);
+  }
+  const stored = read.values.length;
+  if (entries.length > maxEntries) {
+    for (const e of entries.slice(0, entries.length - maxEntries)) ids.delete(e.id);
+    entries = entries.slice(-maxEntries);
+  }
+
+  const file = await JsonlAppender.open(path);
+  // Compact when appends have grown the file a quarter past its bound (at least 50 lines), so
+  // a full history is not rewritten on every upload.
+  const slack = Math.max(50, Math.ceil(maxEntries / 4));
+  // Lines in the file when it was opened or last rewritten (appends counted by the appender).
+  let baseLines = stored;
+  const snapshot = () => {
+    baseLines = entries.length;
+    return entries;
+  };
+  if (read.torn || skipped > 0 || stored !== entries.length) await file.rewrite(snapshot);
+
+  let compacting: Promise<void> | null = null;
+  const compactIfLarge = async () => {
+    if (compacting || baseLines + file.appendedSinceRewrite <= maxEntries + slack) return;
+    compacting = file.rewrite(snapshot).finally(() => {
+      compacting = null;
+    });
+    await compacting;
+  };
+
+  const listeners = new Set<() => void>();
+  let closed = false;
+
+  return {
+    async append(entry) {
+      if (closed) throw new Error('The history is closed.');
+      if (ids.has(entry.id)) return;
+      const copy = structuredClone(entry);
+      if (!copy.workspaceName) {
+        copy.workspaceName = opts.workspaceName?.(copy.workspaceId) ?? copy.workspaceId;
+      }
+      ids.add(copy.id);
+      entries.push(copy);
+      if (entries.length > maxEntries) {
+        const dropped = entries.splice(0, entries.length - maxEntries);
+        for (const e of dropped) ids.delete(e.id);
+      }
+      await file.append([copy], { sync: true });
+      await compactIfLarge();
+      for (const l of listeners) {
+        try {
+          l();
+        } catch {
+          // a listener's failure is its own
+        }
+      }
+    },
+    list(query = {}) {
+      const words = (query.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+      const limit = query.limit ?? Number.POSITIVE_INFINITY;
+      const out: HistoryEntry[] = [];
+      for (let i = entries.length - 1; i >= 0 && out.length < limit; i--) {
+        const e = entries[i]!;
+        if (words.length > 0) {
+          const text = haystack(e);
+          if (!words.every((w) => text.includes(w))) continue;
+        }
+        out.push(structuredClone(e));
+      }
+      return out;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      listeners.clear();
+      await file.close();
+    },
+  };
+}

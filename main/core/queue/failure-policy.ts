@@ -1,0 +1,56 @@
+// What the queue does with a failed attempt, per the contract's table: retry only what the
+// service cannot have processed (transient), pause the workspace for a rate limit or a refused
+// token, and fail only the item for everything else.
+import type { FailureReason } from '../model';
+import { type RetryPolicy, retryDelayMs } from '../upload/retry';
+import type { ItemMeta } from './journal';
+
+export const DEFAULT_MAX_RATE_LIMIT_WAITS = 30;
+
+export type FailureDecision =
+  /** Wait out a backoff (or the service's Retry-After), then try this item again. */
+  | { action: 'retry'; retryAt: number; meta: Partial<ItemMeta> }
+  /** Rate limited: the whole workspace waits until `until`. */
+  | { action: 'rate-limit'; until: number; meta: Partial<ItemMeta> }
+  /** The token was refused: the workspace waits for a new one. */
+  | { action: 'needs-token' }
+  | { action: 'finish'; state: 'failed' | 'unknown' };
+
+export interface FailureContext {
+  policy: RetryPolicy;
+  now: number;
+  /** Rate-limit answers an item may wait out before it fails. */
+  maxRateLimitWaits?: number;
+}
+
+export function isRateLimit(reason: FailureReason): boolean {
+  return reason.code === 'ratelimited' || reason.code === 'http_429';
+}
+
+export function decideOnFailure(
+  reason: FailureReason,
+  meta: ItemMeta,
+  ctx: FailureContext,
+): FailureDecision {
+  switch (reason.class) {
+    case 'transient': {
+      // A rate limit is the service pacing us, not a fault: it has its own, larger bound, so a
+      // long batch that keeps meeting the limit is not failed for it.
+      if (isRateLimit(reason)) {
+        const waits = meta.rateLimitWaits + 1;
+        if (waits > (ctx.maxRateLimitWaits ?? DEFAULT_MAX_RATE_LIMIT_WAITS)) break;
+        const until = ctx.now + retryDelayMs(waits, ctx.policy, reason.retryAfterMs);
+        return { action: 'rate-limit', until, meta: { rateLimitWaits: waits } };
+      }
+      const failures = meta.transientFailures + 1;
+      if (failures >= ctx.policy.maxAttempts) break;
+      const retryAt = ctx.now + retryDelayMs(failures, ctx.policy, reason.retryAfterMs);
+      return { action: 'retry', retryAt, meta: { transientFailures: failures } };
+    }
+    case 'credential':
+      return { action: 'needs-token' };
+    case 'unknown-outcome':
+      return { action: 'finish', state: 'unknown' };
+  }
+  return { action: 'finish', state: 'failed' };
+}

@@ -1,0 +1,120 @@
+// Test helper (not used by the app): a runAttempt whose attempts the test answers one by one,
+// and a sleep/clock pair the test advances, so scheduling is checked without real delays.
+import type { QueueItem } from '../model';
+import type { AttemptResult } from '../upload/engine';
+import type { AttemptHooks } from './upload-queue';
+
+export interface FakeAttempt {
+  item: QueueItem;
+  hooks: AttemptHooks;
+  /** Settled with this answer (later answers are ignored). */
+  answer(result: AttemptResult): void;
+  /** Runs the queue's "body complete" hook, as the engine does before the last bytes. */
+  completeBody(): Promise<void>;
+  /** True once answered (including by an abort). */
+  readonly done: boolean;
+}
+
+export interface FakeAttempts {
+  runAttempt: (item: QueueItem, hooks: AttemptHooks) => Promise<AttemptResult>;
+  /** Every attempt started so far, in start order. */
+  readonly started: FakeAttempt[];
+  /** Attempts not answered yet. */
+  inFlight(): FakeAttempt[];
+  /** Resolves with the n-th attempt (0-based) once it has started. */
+  attempt(n: number): Promise<FakeAttempt>;
+}
+
+/** Like the engine, an aborted attempt answers 'cancelled' (or 'unknown' once its body is complete). */
+export function fakeAttempts(): FakeAttempts {
+  const started: FakeAttempt[] = [];
+  const waiters: { n: number; resolve: (a: FakeAttempt) => void }[] = [];
+  return {
+    started,
+    inFlight: () => started.filter((a) => !a.done),
+    attempt(n) {
+      const a = started[n];
+      if (a) return Promise.resolve(a);
+      return new Promise((resolve) => waiters.push({ n, resolve }));
+    },
+    runAttempt(item, hooks) {
+      return new Promise<AttemptResult>((resolve) => {
+        let done = false;
+        const attempt: FakeAttempt = {
+          item,
+          hooks,
+          answer(result) {
+            if (done) return;
+            done = true;
+            resolve(result);
+          },
+          completeBody: () => hooks.beforeBodyComplete(),
+          get done() {
+            return done;
+          },
+        };
+        hooks.signal.addEventListener('abort', () => attempt.answer({ kind: 'cancelled' }), {
+          once: true,
+        });
+        started.push(attempt);
+        for (const w of waiters.filter((w) => w.n === started.length - 1)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(attempt);
+        }
+      });
+    },
+  };
+}
+
+export interface FakeClock {
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Moves time on and wakes every sleep that is due. */
+  advance(ms: number): void;
+  /** Sleeps not yet woken or aborted. */
+  pending(): number;
+}
+
+export function fakeClock(start = 1_000_000): FakeClock {
+  let time = start;
+  const sleeps: { at: number; resolve: () => void }[] = [];
+  return {
+    now: () => time,
+    sleep(ms, signal) {
+      return new Promise<void>((resolve, reject) => {
+        const entry = { at: time + ms, resolve };
+        sleeps.push(entry);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            sleeps.splice(sleeps.indexOf(entry), 1);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
+      });
+    },
+    advance(ms) {
+      time += ms;
+      for (const s of sleeps.filter((s) => s.at <= time)) {
+        sleeps.splice(sleeps.indexOf(s), 1);
+        s.resolve();
+      }
+    },
+    pending: () => sleeps.length,
+  };
+}
+
+export const delivered = (id = 'F1'): AttemptResult => ({
+  kind: 'delivered',
+  file: { id, permalink: `https://example.test/files/${id}` },
+});
+
+export const failure = (
+  cls: NonNullable<Extract<AttemptResult, { kind: 'failed' }>['reason']>['class'],
+  code: string,
+  extra: { retryAfterMs?: number } = {},
+): AttemptResult => ({
+  kind: 'failed',
+  reason: { class: cls, code, message: `test failure ${code}`, ...extra },
+});

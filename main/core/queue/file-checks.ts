@@ -1,0 +1,163 @@
+// Checks made when paths are queued: each must be a readable regular file within the
+// workspace's size limit. A folder is expanded to the regular files inside it (recursively,
+// skipping hidden entries and symlinks, sorted by path); more than MAX_FOLDER_FILES, or none,
+// refuses the folder. The engine checks again when it sends (size and mtime unchanged).
+import { constants, type Dirent, type Stats } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+
+export const MAX_FOLDER_FILES = 200;
+
+export interface CheckedFile {
+  path: string;
+  name: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface CheckedPaths {
+  files: CheckedFile[];
+  refused: { path: string; reason: string }[];
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  if (unit === 0) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`;
+}
+
+function errnoReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return 'No such file or folder.';
+    case 'EACCES':
+    case 'EPERM':
+      return 'Trayshare is not allowed to read it (permission denied).';
+    case 'ELOOP':
+      return 'It is a link that points to itself.';
+    case 'EISDIR':
+      return 'It is a folder.';
+    default:
+      return `It cannot be read (${code ?? (err instanceof Error ? err.message : String(err))}).`;
+  }
+}
+
+// Not a regular file is refused from stat alone: opening a FIFO for reading waits for a writer.
+// Then the file is opened (non-blocking where the platform has it): access() says yes to root
+// and cannot see every refusal a file system makes.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** One path that must be a readable regular file within `maxBytes`; a string says why not. */
+export async function checkFile(path: string, maxBytes: number): Promise<CheckedFile | string> {
+  let fh: Awaited<ReturnType<typeof open>> | undefined;
+  let st: Stats;
+  try {
+    if (!(await stat(path)).isFile()) {
+      return 'Not a regular file (a device, pipe or socket cannot be uploaded).';
+    }
+    fh = await open(path, OPEN_FLAGS);
+    st = await fh.stat();
+  } catch (err) {
+    return errnoReason(err);
+  } finally {
+    await fh?.close().catch(() => {});
+  }
+  if (!st.isFile()) return 'Not a regular file (a device, pipe or socket cannot be uploaded).';
+  if (st.size > maxBytes) {
+    return `Too large: ${formatBytes(st.size)}; this workspace accepts files up to ${formatBytes(maxBytes)}.`;
+  }
+  return { path, name: basename(path), size: st.size, mtimeMs: st.mtimeMs };
+}
+
+const isHidden = (entry: Dirent) => entry.name.startsWith('.');
+
+/** Regular files under `dir`, sorted by path; stops once it has found more than `limit`. */
+async function listFolder(
+  dir: string,
+  limit: number,
+): Promise<{ files: string[]; unreadable: { path: string; reason: string }[] }> {
+  const files: string[] = [];
+  const unreadable: { path: string; reason: string }[] = [];
+  const walk = async (folder: string): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (err) {
+      unreadable.push({ path: folder, reason: errnoReason(err) });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (files.length > limit) return;
+      if (isHidden(entry) || entry.isSymbolicLink()) continue;
+      const full = join(folder, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.isFile()) files.push(full);
+    }
+  };
+  await walk(dir);
+  // Sorted by the whole path, so "a/b" and "a-b" come out the same way on every platform.
+  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { files, unreadable };
+}
+
+/** Checks and expands the paths of one share request; repeats are queued once. */
+export async function checkPaths(
+  paths: readonly string[],
+  maxBytes: number,
+): Promise<CheckedPaths> {
+  const files: CheckedFile[] = [];
+  const refused: { path: string; reason: string }[] = [];
+  const seen = new Set<string>();
+  const add = async (path: string, shown: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const checked = await checkFile(path, maxBytes);
+    if (typeof checked === 'string') refused.push({ path: shown, reason: checked });
+    else files.push(checked);
+  };
+
+  for (const given of paths) {
+    const path = resolve(given);
+    let st: Stats;
+    try {
+      st = await stat(path);
+    } catch (err) {
+      refused.push({ path: given, reason: errnoReason(err) });
+      continue;
+    }
+    if (!st.isDirectory()) {
+      await add(path, given);
+      continue;
+    }
+    const listing = await listFolder(path, MAX_FOLDER_FILES);
+    if (listing.files.length > MAX_FOLDER_FILES) {
+      refused.push({
+        path: given,
+        reason: `The folder holds more than ${MAX_FOLDER_FILES} files; share a smaller folder or a zip of it.`,
+      });
+      continue;
+    }
+    if (listing.files.length === 0) {
+      refused.push({
+        path: given,
+        reason:
+          listing.unreadable.length > 0
+            ? `The folder cannot be read: ${listing.unreadable[0]!.reason}`
+            : 'The folder holds no files (hidden files and links are not shared).',
+      });
+      continue;
+    }
+    refused.push(...listing.unreadable);
+    for (const file of listing.files) await add(file, file);
+  }
+  return { files, refused };
+}
