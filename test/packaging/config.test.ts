@@ -1,0 +1,123 @@
+// electron-builder.yml checked offline with electron-builder's own loader and schema
+// validation, the same code `electron-builder` runs before it packs anything.
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Configuration } from 'app-builder-lib';
+import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config';
+import { DebugLogger } from 'builder-util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const configText = () => readFile(join(root, 'electron-builder.yml'), 'utf8');
+
+async function loadAndValidate(projectDir: string): Promise<Configuration> {
+  const config = await getConfig(projectDir, null, null);
+  await validateConfiguration(config, new DebugLogger(false));
+  return config;
+}
+
+let config: Configuration;
+let scratch: string;
+
+beforeAll(async () => {
+  config = await loadAndValidate(root);
+  scratch = await mkdtemp(join(tmpdir(), 'trayshare-config-'));
+  await copyFile(join(root, 'package.json'), join(scratch, 'package.json'));
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** The keys of electron-builder.yml with their line numbers, skipping free-form Info.plist data. */
+function keysOf(yaml: string): { line: number; key: string }[] {
+  const out: { line: number; key: string }[] = [];
+  let freeFormIndent = -1;
+  yaml.split('\n').forEach((text, line) => {
+    const match = /^(\s*)(?:- )?([A-Za-z][\w]*):/.exec(text);
+    if (!match) return;
+    const indent = match[1]?.length ?? 0;
+    if (freeFormIndent >= 0 && indent > freeFormIndent) return;
+    freeFormIndent = match[2] === 'extendInfo' ? indent : -1;
+    out.push({ line, key: match[2] ?? '' });
+  });
+  return out;
+}
+
+describe('electron-builder.yml', () => {
+  it("passes electron-builder's own validation", () => {
+    expect(config.appId).toBeTruthy();
+    expect(config.productName).toBe('Trayshare');
+  });
+
+  it('fails validation when any of its keys is mistyped', async () => {
+    const yaml = await configText();
+    const keys = keysOf(yaml);
+    expect(keys.length).toBeGreaterThan(40);
+    const lines = yaml.split('\n');
+    const accepted: string[] = [];
+    for (const { line, key } of keys) {
+      const typo = [...lines];
+      typo[line] = (typo[line] ?? '').replace(`${key}:`, `${key}x:`);
+      await writeFile(join(scratch, 'electron-builder.yml'), typo.join('\n'));
+      try {
+        await loadAndValidate(scratch);
+        accepted.push(`${key}x (line ${line + 1})`);
+      } catch (error) {
+        expect(String(error)).toMatch(/Invalid configuration object/);
+      }
+    }
+    expect(accepted).toEqual([]);
+  });
+
+  it('names only files that exist', async () => {
+    const paths = [
+      config.mac?.entitlements,
+      config.mac?.entitlementsInherit,
+      config.mac?.icon,
+      config.win?.icon,
+      config.nsis?.include,
+      config.linux?.icon,
+      ...[config.extraResources ?? []].flat().map((r) => (typeof r === 'string' ? r : r.from)),
+    ];
+    for (const path of paths) {
+      expect(path, 'a path in electron-builder.yml').toBeTruthy();
+      await expect(stat(join(root, path ?? '')), path ?? '').resolves.toBeDefined();
+    }
+  });
+
+  it('gives the hardened runtime the JIT entitlement V8 needs, and nothing broader', () => {
+    const plist = execFileSync(
+      'python3',
+      [
+        '-c',
+        'import json, plistlib, sys; print(json.dumps(plistlib.load(open(sys.argv[1], "rb"))))',
+        join(root, config.mac?.entitlements ?? ''),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(JSON.parse(plist)).toEqual({ 'com.apple.security.cs.allow-jit': true });
+    expect(config.mac?.hardenedRuntime).toBe(true);
+  });
+
+  it('offers Trayshare in Open With for any file on macOS without making it a default', () => {
+    const info = config.mac?.extendInfo as Record<string, unknown>;
+    const types = info.CFBundleDocumentTypes as Record<string, unknown>[];
+    expect(info.LSUIElement).toBe(true);
+    expect(types).toContainEqual(
+      expect.objectContaining({
+        CFBundleTypeRole: 'Viewer',
+        LSHandlerRank: 'Alternate',
+        LSItemContentTypes: expect.arrayContaining(['public.item']),
+      }),
+    );
+  });
+
+  it('installs per user on Windows and depends on libsecret on Debian', () => {
+    expect(config.nsis?.perMachine).toBe(false);
+    expect(config.deb?.depends).toContain('libsecret-1-0');
+  });
+});
