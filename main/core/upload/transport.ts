@@ -17,6 +17,9 @@ export interface TransportRequest {
   idleTimeoutMs: number;
 }
 
+/** Answers are small JSON; a transport cuts the body beyond this (it is then not valid JSON). */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
 export interface TransportResponse {
   status: number;
   /** Lower-case header names. */
@@ -31,6 +34,7 @@ export type TransportErrorCode =
   | 'connection_refused'
   | 'connection_reset'
   | 'dns_failure'
+  | 'tls_error'
   | 'aborted'
   | 'network_error';
 

@@ -1,0 +1,206 @@
+// One upload = one files.upload request: refused before any byte when it cannot be right,
+// otherwise streamed from disk and classified. The engine owns the body, so it alone knows
+// whether the service could have received all of it: that decides "retry" vs "may have been
+// delivered" when no answer comes.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FailureReason, ServiceFile } from '../model';
+import { normaliseChannels } from './channels';
+import { classifyResponse, classifyTransportError } from './classify';
+import { apiUrl, checkBaseUrl, checkToken } from './credentials';
+import { MAY_BE_DELIVERED } from './error-messages';
+import {
+  assertUnchanged,
+  FileProblem,
+  type OpenedFile,
+  openForUpload,
+  readFileChunks,
+} from './file-source';
+import { layoutMultipart, multipartBody } from './multipart';
+import { type RetryPolicy, retryDelayMs, retryPolicy } from './retry';
+import { type Transport, TransportError } from './transport';
+
+export interface UploadJob {
+  baseUrl: string;
+  token: string;
+  channels: string[];
+  comment?: string;
+  file: { path: string; name: string; expectedSize?: number; expectedMtimeMs?: number };
+}
+
+export interface AttemptOptions {
+  transport: Transport;
+  signal?: AbortSignal;
+  /** File bytes sent of the file's size; at most every PROGRESS_INTERVAL_MS, and always at the end. */
+  onProgress?: (sent: number, total: number) => void;
+  /** Awaited just before the last body bytes go out: from then on the service may have the whole request. */
+  beforeBodyComplete?: () => void | Promise<void>;
+  connectTimeoutMs?: number;
+  idleTimeoutMs?: number;
+}
+
+export type AttemptResult =
+  | { kind: 'delivered'; file: ServiceFile }
+  | { kind: 'failed'; reason: FailureReason }
+  | { kind: 'unknown'; reason: FailureReason }
+  | { kind: 'cancelled' };
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+export const PROGRESS_INTERVAL_MS = 100;
+
+function refused(code: string, message: string): AttemptResult {
+  return { kind: 'failed', reason: { class: 'input', code, message } };
+}
+
+/** The checks that need no network and no file: the same ones the queue runs before accepting a share. */
+export function checkJob(
+  job: UploadJob,
+): { ok: true; channels: string[] } | { ok: false; result: AttemptResult } {
+  const token = checkToken(job.token);
+  if (!token.ok) return { ok: false, result: refused(token.code, token.message) };
+  const base = checkBaseUrl(job.baseUrl);
+  if (!base.ok) return { ok: false, result: refused(base.code, base.message) };
+  const channels = normaliseChannels(job.channels);
+  if (!channels.ok) return { ok: false, result: refused('invalid_channels', channels.error) };
+  return { ok: true, channels: channels.channels };
+}
+
+function throttle(
+  total: number,
+  onProgress: ((sent: number, total: number) => void) | undefined,
+): (sent: number) => void {
+  if (!onProgress) return () => {};
+  let last = Number.NEGATIVE_INFINITY;
+  return (sent) => {
+    const now = performance.now();
+    if (sent === total || now - last >= PROGRESS_INTERVAL_MS) {
+      last = now;
+      onProgress(sent, total);
+    }
+  };
+}
+
+// Once the whole body is out, stopping cannot take it back from the service.
+function cancelledTooLate(): AttemptResult {
+  return {
+    kind: 'unknown',
+    reason: {
+      class: 'unknown-outcome',
+      code: 'cancelled_after_send',
+      message: `Cancelled after the whole file was sent, before the service answered. ${MAY_BE_DELIVERED}`,
+    },
+  };
+}
+
+/**
+ * The service's words (an error code, a Location) reach messages, history and logs; a service
+ * that echoes the token must not put it there.
+ */
+function withoutToken(result: AttemptResult, token: string): AttemptResult {
+  if ((result.kind !== 'failed' && result.kind !== 'unknown') || token === '') return result;
+  const scrub = (text: string) => text.split(token).join('[token]');
+  const reason: FailureReason = {
+    ...result.reason,
+    code: scrub(result.reason.code),
+    message: scrub(result.reason.message),
+  };
+  if (reason.location !== undefined) reason.location = scrub(reason.location);
+  return { ...result, reason };
+}
+
+export async function uploadOnce(job: UploadJob, opts: AttemptOptions): Promise<AttemptResult> {
+  return withoutToken(await attempt(job, opts), job.token.trim());
+}
+
+async function attempt(job: UploadJob, opts: AttemptOptions): Promise<AttemptResult> {
+  if (opts.signal?.aborted) return { kind: 'cancelled' };
+  const checked = checkJob(job);
+  if (!checked.ok) return checked.result;
+  const channels = checked.channels;
+  const name = job.file.name.trim() === '' ? 'file' : job.file.name;
+
+  let opened: OpenedFile;
+  try {
+    opened = await openForUpload({ ...job.file, name });
+  } catch (error) {
+    if (error instanceof FileProblem) return refused(error.code, error.message);
+    throw error;
+  }
+
+  const url = apiUrl(job.baseUrl, 'files.upload');
+  let bodyComplete = false;
+  try {
+    const fields: [string, string][] = [['channels', channels.join(',')]];
+    if (job.comment && job.comment.trim() !== '') fields.push(['initial_comment', job.comment]);
+    // Also as a text part: it is plain UTF-8 there, whatever the server makes of the header's name.
+    fields.push(['filename', name]);
+    const layout = layoutMultipart({ fields, file: { name, size: opened.size } });
+    const progress = throttle(opened.size, opts.onProgress);
+    const body = multipartBody(layout, opened.size, readFileChunks(opened, name), {
+      onFileBytes: progress,
+      beforeTail: async () => {
+        // Last chance to stop a request whose content is not the file that was queued.
+        await assertUnchanged(opened, name);
+        if (opened.size === 0) progress(0);
+        await opts.beforeBodyComplete?.();
+        bodyComplete = true;
+      },
+    });
+    const response = await opts.transport.request({
+      url,
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${job.token.trim()}`,
+        'content-type': layout.contentType,
+        accept: 'application/json',
+      },
+      body,
+      contentLength: layout.contentLength,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    });
+    return classifyResponse(response, { channels, url, bodyComplete });
+  } catch (error) {
+    if (error instanceof FileProblem) return refused(error.code, error.message);
+    if (opts.signal?.aborted || (error instanceof TransportError && error.code === 'aborted')) {
+      return bodyComplete ? cancelledTooLate() : { kind: 'cancelled' };
+    }
+    if (error instanceof TransportError) {
+      return classifyTransportError(error, { channels, url, bodyComplete });
+    }
+    throw error;
+  } finally {
+    await opened.handle.close().catch(() => undefined);
+  }
+}
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined);
+
+export async function uploadWithRetries(
+  job: UploadJob,
+  opts: AttemptOptions & {
+    retry?: Partial<RetryPolicy>;
+    sleep?: Sleep;
+    onRetry?: (attempt: number, delayMs: number, reason: FailureReason) => void;
+  },
+): Promise<AttemptResult> {
+  const policy = retryPolicy(opts.retry);
+  const sleep = opts.sleep ?? defaultSleep;
+  for (let attempt = 1; ; attempt++) {
+    const result = await uploadOnce(job, opts);
+    if (result.kind !== 'failed' || result.reason.class !== 'transient') return result;
+    if (attempt >= policy.maxAttempts) return result;
+    const wait = retryDelayMs(attempt, policy, result.reason.retryAfterMs);
+    opts.onRetry?.(attempt, wait, result.reason);
+    try {
+      await sleep(wait, opts.signal);
+    } catch (error) {
+      if (opts.signal?.aborted) return { kind: 'cancelled' };
+      throw error;
+    }
+    if (opts.signal?.aborted) return { kind: 'cancelled' };
+  }
+}

@@ -1,0 +1,156 @@
+// Reading the file to upload: checked before anything is sent, then streamed in bounded
+// chunks so memory stays flat whatever the size.
+import type { Stats } from 'node:fs';
+import { type FileHandle, open, stat } from 'node:fs/promises';
+
+/** 256 KiB: few enough chunks for a fast disk, small enough that memory stays flat. */
+export const FILE_CHUNK_BYTES = 256 * 1024;
+
+export type FileProblemCode = 'file_missing' | 'not_a_file' | 'file_unreadable' | 'file_changed';
+
+/** The file cannot be sent as it was queued; `code` is one of the contract's input codes. */
+export class FileProblem extends Error {
+  readonly code: FileProblemCode;
+  constructor(code: FileProblemCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FileProblem';
+    this.code = code;
+  }
+}
+
+export interface ExpectedFile {
+  path: string;
+  name: string;
+  expectedSize?: number;
+  expectedMtimeMs?: number;
+}
+
+export interface OpenedFile {
+  handle: FileHandle;
+  size: number;
+  mtimeMs: number;
+}
+
+function errno(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function fromFsError(error: unknown, name: string): FileProblem {
+  const code = errno(error);
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return new FileProblem('file_missing', `${name} is no longer there: it was moved or deleted.`, {
+      cause: error,
+    });
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new FileProblem('file_unreadable', `${name} cannot be read: permission denied.`, {
+      cause: error,
+    });
+  }
+  if (code === 'EISDIR') {
+    return new FileProblem('not_a_file', `${name} is a folder, not a file.`, { cause: error });
+  }
+  return new FileProblem('file_unreadable', `${name} cannot be read (${code ?? 'read error'}).`, {
+    cause: error,
+  });
+}
+
+// Integer milliseconds: a queue that stored mtimeMs as JSON may have lost sub-millisecond digits.
+function sameMtime(a: number, b: number): boolean {
+  return Math.trunc(a) === Math.trunc(b);
+}
+
+function changedSince(file: ExpectedFile, st: Stats): boolean {
+  if (file.expectedSize !== undefined && st.size !== file.expectedSize) return true;
+  if (file.expectedMtimeMs !== undefined && !sameMtime(st.mtimeMs, file.expectedMtimeMs)) {
+    return true;
+  }
+  return false;
+}
+
+function changedMessage(name: string): string {
+  return `${name} changed after it was queued; share it again to send the current version.`;
+}
+
+/**
+ * Opens the file for one attempt. The path is stat'ed before opening so a FIFO or device is
+ * refused instead of blocking on open; the handle is then stat'ed again so what is checked is
+ * what gets read.
+ */
+export async function openForUpload(file: ExpectedFile): Promise<OpenedFile> {
+  let before: Stats;
+  try {
+    before = await stat(file.path);
+  } catch (error) {
+    throw fromFsError(error, file.name);
+  }
+  if (!before.isFile()) {
+    throw new FileProblem(
+      'not_a_file',
+      before.isDirectory()
+        ? `${file.name} is a folder, not a file.`
+        : `${file.name} is not a regular file.`,
+    );
+  }
+  if (changedSince(file, before)) throw new FileProblem('file_changed', changedMessage(file.name));
+  let handle: FileHandle;
+  try {
+    handle = await open(file.path, 'r');
+  } catch (error) {
+    throw fromFsError(error, file.name);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile() || st.ino !== before.ino || changedSince(file, st)) {
+      throw new FileProblem('file_changed', changedMessage(file.name));
+    }
+    return { handle, size: st.size, mtimeMs: st.mtimeMs };
+  } catch (error) {
+    await handle.close();
+    throw error instanceof FileProblem ? error : fromFsError(error, file.name);
+  }
+}
+
+/** Throws file_changed when the open file no longer has the size and mtime it had when opened. */
+export async function assertUnchanged(opened: OpenedFile, name: string): Promise<void> {
+  let st: Stats;
+  try {
+    st = await opened.handle.stat();
+  } catch (error) {
+    throw fromFsError(error, name);
+  }
+  if (st.size !== opened.size || !sameMtime(st.mtimeMs, opened.mtimeMs)) {
+    throw new FileProblem('file_changed', `${name} changed while it was being sent.`);
+  }
+}
+
+/**
+ * Exactly `size` bytes of the open file, chunk by chunk, each chunk a fresh buffer (the
+ * transport may hold it until the socket takes it). Positional reads on the handle rather than
+ * fs.createReadStream: a read stream closes its descriptor when destroyed, even with
+ * autoClose false, and this handle must stay open for the last change check and the caller's
+ * close. Memory is the same: one chunk at a time. Fewer bytes than `size` (the file shrank
+ * while being read) is file_changed: the Content-Length already promised `size`.
+ */
+export async function* readFileChunks(
+  opened: OpenedFile,
+  name: string,
+  chunkBytes = FILE_CHUNK_BYTES,
+): AsyncGenerator<Uint8Array> {
+  let position = 0;
+  while (position < opened.size) {
+    const want = Math.min(chunkBytes, opened.size - position);
+    const chunk = Buffer.allocUnsafe(want);
+    let bytesRead: number;
+    try {
+      ({ bytesRead } = await opened.handle.read(chunk, 0, want, position));
+    } catch (error) {
+      throw fromFsError(error, name);
+    }
+    if (bytesRead === 0) {
+      throw new FileProblem('file_changed', `${name} got shorter while it was being sent.`);
+    }
+    position += bytesRead;
+    yield bytesRead === want ? chunk : chunk.subarray(0, bytesRead);
+  }
+}

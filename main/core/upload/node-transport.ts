@@ -1,0 +1,269 @@
+// The transport over Node's http/https, used by the CLI and the tests (the Electron build
+// passes one over Electron's `net` for the system proxy).
+//
+// Choices:
+// - `agent: false`: one fresh connection per request, closed afterwards. Uploads are few and
+//   long, so pooling saves little, and a pooled socket that the server closed while idle fails
+//   on first write: that would show as a reset, and the connect timeout could not apply.
+// - The body is pulled only once the connection (and TLS) is up: a refused connection must
+//   never look like "the whole body was handed over".
+// - No total timeout: a connect timeout, then an idle timeout reset by every byte either way.
+// - An answer that arrives while we are still sending (413, an error page) wins over the write
+//   error that follows when the server closes: it says what happened. Two things make sure it
+//   is read at all: `Connection: keep-alive` is sent (with `Connection: close` a server that
+//   answers early closes at once, and the reset that follows can beat its answer to us, while
+//   with keep-alive Node, nginx and the reference service read and drop the rest first; we
+//   still close the connection ourselves afterwards), and the socket gets an I/O turn between
+//   chunks, so an answer waiting to be read is seen before the next write fails on the reset.
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import http from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import {
+  MAX_RESPONSE_BYTES,
+  type Transport,
+  TransportError,
+  type TransportErrorCode,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport';
+
+export { MAX_RESPONSE_BYTES };
+
+const TLS_CODES =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
+
+export function mapNodeError(error: unknown, host: string): TransportError {
+  if (error instanceof TransportError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  const detail = code || (error instanceof Error ? error.message : String(error));
+  let kind: TransportErrorCode;
+  let message: string;
+  switch (code) {
+    case 'ECONNREFUSED':
+      kind = 'connection_refused';
+      message = `${host} refused the connection: the service is not running there or the port is wrong.`;
+      break;
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'ECONNABORTED':
+    case 'ERR_STREAM_PREMATURE_CLOSE':
+      kind = 'connection_reset';
+      message = `The connection to ${host} was closed unexpectedly.`;
+      break;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+    case 'EAI_NODATA':
+    case 'EAI_NONAME':
+      kind = 'dns_failure';
+      message = `${host} could not be found: check the address and the network connection.`;
+      break;
+    default:
+      if (TLS_CODES.test(code)) {
+        kind = 'tls_error';
+        message = `The secure connection to ${host} failed (${code}): its certificate is not trusted here.`;
+      } else {
+        kind = 'network_error';
+        message = `Network error talking to ${host} (${detail}).`;
+      }
+  }
+  return new TransportError(kind, message, { cause: error });
+}
+
+function lowerCaseHeaders(res: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+// Two immediates: the first ends the current loop turn, the second runs after the next poll
+// phase, where the socket's pending input (an early answer) is read.
+function ioTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+export function createNodeTransport(): Transport {
+  return { request: (req) => send(req) };
+}
+
+function send(req: TransportRequest): Promise<TransportResponse> {
+  return new Promise<TransportResponse>((resolve, reject) => {
+    const url = new URL(req.url);
+    const host = url.host;
+    if (req.signal?.aborted) {
+      reject(new TransportError('aborted', 'The request was cancelled.'));
+      return;
+    }
+    const headers: Record<string, string> = { ...req.headers, connection: 'keep-alive' };
+    if (req.body || req.contentLength !== undefined) {
+      headers['content-length'] = String(req.contentLength ?? 0);
+    }
+    const mod = url.protocol === 'https:' ? https : http;
+    let settled = false;
+    let response: IncomingMessage | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let pumping = false;
+    let stopPump = false;
+    // A body that failed (file changed, unreadable) is reported as itself, not as a network error.
+    let bodyError: unknown;
+
+    const clearTimer = () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    };
+    const finish = (outcome: { ok: TransportResponse } | { error: unknown }) => {
+      if (settled) return;
+      settled = true;
+      clearTimer();
+      req.signal?.removeEventListener('abort', onAbort);
+      stopPump = true;
+      if ('ok' in outcome) {
+        resolve(outcome.ok);
+      } else {
+        reject(outcome.error);
+      }
+      // After an early answer the rest of the body is not wanted; after an error nothing is.
+      if (!request.destroyed) request.destroy();
+    };
+    const fail = (error: unknown) => finish({ error });
+    const arm = (code: 'connect_timeout' | 'idle_timeout', ms: number) => {
+      clearTimer();
+      timer = setTimeout(() => {
+        fail(
+          new TransportError(
+            code,
+            code === 'connect_timeout'
+              ? `No connection to ${host} within ${Math.round(ms / 1000)} s.`
+              : `${host} went silent: nothing sent or received for ${Math.round(ms / 1000)} s.`,
+          ),
+        );
+      }, ms);
+    };
+    const touch = () => {
+      if (!settled) arm('idle_timeout', req.idleTimeoutMs);
+    };
+    const onAbort = () => fail(new TransportError('aborted', 'The request was cancelled.'));
+
+    const request: ClientRequest = mod.request(url, {
+      method: req.method,
+      headers,
+      agent: false,
+    });
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    arm('connect_timeout', req.connectTimeoutMs);
+
+    request.on('socket', (socket: Socket) => {
+      const connected = () => {
+        touch();
+        void pump();
+      };
+      if (!socket.connecting) {
+        connected();
+      } else if (url.protocol === 'https:') {
+        socket.once('secureConnect', connected);
+      } else {
+        socket.once('connect', connected);
+      }
+    });
+
+    request.on('error', (error) => {
+      if (bodyError !== undefined) {
+        fail(bodyError);
+      } else if (!response) {
+        fail(mapNodeError(error, host));
+      }
+      // With an answer in hand the response's own events decide (see below).
+    });
+
+    request.on('response', (res) => {
+      response = res;
+      stopPump = true;
+      touch();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let cut = false;
+      res.on('data', (chunk: Buffer) => {
+        touch();
+        if (cut) return;
+        const room = MAX_RESPONSE_BYTES - size;
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
+          size += room;
+          cut = true;
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      const answer = (): TransportResponse => ({
+        status: res.statusCode ?? 0,
+        headers: lowerCaseHeaders(res),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      res.on('end', () => finish({ ok: answer() }));
+      // The answer's body broke off: what arrived is still the answer (classification will
+      // find it is not whole JSON).
+      res.on('error', () => finish({ ok: answer() }));
+      res.on('close', () => finish({ ok: answer() }));
+    });
+
+    const drained = () =>
+      new Promise<void>((resolveDrain) => {
+        if (stopped() || request.destroyed) {
+          resolveDrain();
+          return;
+        }
+        const done = () => {
+          request.off('drain', done);
+          request.off('close', done);
+          resolveDrain();
+        };
+        request.on('drain', done);
+        request.on('close', done);
+      });
+
+    // Checked before every pull, not just after: pulling the last chunk tells the engine the
+    // whole body went out, which must not happen once the request is over.
+    const stopped = () => stopPump || settled;
+    const pump = async () => {
+      if (pumping) return;
+      pumping = true;
+      if (!req.body) {
+        request.end(() => touch());
+        return;
+      }
+      const chunks = req.body[Symbol.asyncIterator]();
+      let done = false;
+      try {
+        while (!stopped()) {
+          const next = await chunks.next();
+          if (next.done) {
+            done = true;
+            break;
+          }
+          if (stopped()) break;
+          if (!request.write(next.value, () => touch())) await drained();
+          await ioTurn();
+        }
+        if (done && !stopped()) request.end(() => touch());
+      } catch (error) {
+        done = true;
+        bodyError = error;
+        fail(error);
+      } finally {
+        // Closes the file; a failure to close changes nothing about the outcome.
+        if (!done) {
+          try {
+            await chunks.return?.();
+          } catch {
+            // the outcome is already decided
+          }
+        }
+      }
+    };
+  });
+}
