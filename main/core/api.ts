@@ -174,6 +174,11 @@ export type CoreEventName = keyof CoreEvents;
 /** The core app service: the CoreApi methods plus events. Built by createAppService (app-service.ts). */
 export interface AppService extends CoreApi {
   on<E extends CoreEventName>(event: E, listener: (payload: CoreEvents[E]) => void): () => void;
+  /**
+   * Resolves when nothing more can happen without the person: every item is finished, or waits
+   * for a new token or for the pause to be lifted (the CLI waits for this).
+   */
+  settled(): Promise<void>;
   /** Stops taking work, aborts nothing that is journaled (it resumes on next start), closes files. */
   close(): Promise<void>;
 }

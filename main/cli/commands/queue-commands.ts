@@ -1,0 +1,83 @@
+// `trayshare queue` and `trayshare history`: the CLI's own journal and history.
+import type { Command } from 'commander';
+import type { HistoryEntry, QueueItem } from '../../core/model';
+import { withService } from '../context';
+import { formatBytes, say } from '../terminal';
+
+function queueLine(item: QueueItem): string {
+  const progress =
+    item.state === 'sending' && item.size > 0
+      ? ` ${Math.floor((item.sent / item.size) * 100)}%`
+      : '';
+  const why = item.error ? `  ${item.error.message}` : '';
+  return `${item.id}\t${item.state}${progress}\t${item.name}\t${item.channels.join(',')}${why}`;
+}
+
+function historyLine(entry: HistoryEntry): string {
+  const when = new Date(entry.at).toISOString().replace('T', ' ').slice(0, 19);
+  const detail = entry.permalink ?? entry.error?.message ?? '';
+  return `${when}\t${entry.outcome}\t${entry.name} (${formatBytes(entry.size)})\t${entry.workspaceName}: ${entry.channels.join(',')}\t${detail}`;
+}
+
+export function registerQueueCommands(program: Command): void {
+  program
+    .command('queue')
+    .description("Show the CLI's upload queue; --run finishes what an interrupted send left")
+    .option('--run', 'send queued items (left by an interrupted send) and wait until done')
+    .option('--retry <id>', 'send a failed, unknown or cancelled item again')
+    .option('--cancel <id>', 'cancel an item')
+    .option('--clear', 'remove finished items (they stay in history)')
+    .option('--json')
+    .action(
+      async (options: {
+        run?: boolean;
+        retry?: string;
+        cancel?: string;
+        clear?: boolean;
+        json?: boolean;
+      }) => {
+        await withService(async (service) => {
+          if (options.cancel) await service.cancelItem(options.cancel);
+          if (options.retry) await service.retryItem(options.retry);
+          if (options.clear) await service.clearFinished();
+          // Opening the queue already resumed unsent items; --run (or a retry) waits until
+          // nothing more can happen without the person (a refused token stops a workspace).
+          if (options.run || options.retry) {
+            service.on('needs-token', (e) => say(e.message));
+            await service.settled();
+          }
+          const items = await service.listQueue();
+          if (options.json) {
+            process.stdout.write(`${JSON.stringify(items)}\n`);
+            return;
+          }
+          if (items.length === 0) say('The queue is empty.');
+          for (const item of items) process.stdout.write(`${queueLine(item)}\n`);
+        });
+      },
+    );
+
+  program
+    .command('history')
+    .description('Finished uploads, newest first')
+    .option('--search <text>', 'match file name, channel, comment or error')
+    .option('--limit <n>', 'at most this many', '50')
+    .option('--json', 'a JSON array on stdout')
+    .action(async (options: { search?: string; limit: string; json?: boolean }) => {
+      const limit = Number.parseInt(options.limit, 10);
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new Error('--limit takes a positive number.');
+      await withService(async (service) => {
+        const entries = await service.listHistory({
+          ...(options.search ? { search: options.search } : {}),
+          limit,
+        });
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify(entries)}\n`);
+          return;
+        }
+        if (entries.length === 0) say('No uploads yet.');
+        for (const entry of entries) process.stdout.write(`${historyLine(entry)}\n`);
+      });
+    });
+}

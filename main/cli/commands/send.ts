@@ -1,0 +1,227 @@
+// `trayshare send`: saved workspaces and presets go through the durable queue (the same one the
+// app runs, in the CLI's own state folder); `--base-url` is the scripting mode with no saved
+// settings, which sends straight through the engine with its bounded automatic retries.
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import type { AppService } from '../../core/api';
+import type { QueueItem } from '../../core/model';
+import { normaliseChannels } from '../../core/upload/channels';
+import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
+import { uploadWithRetries } from '../../core/upload/engine';
+import { createNodeTransport } from '../../core/upload/node-transport';
+import { envToken, openCliSettings, withService } from '../context';
+import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
+import { type Spooled, spoolStdin } from '../stdin-spool';
+import { createProgressLine, formatBytes, say } from '../terminal';
+
+interface SendOptions {
+  baseUrl?: string;
+  channels?: string;
+  comment?: string;
+  preset?: string;
+  workspace?: string;
+  filename?: string;
+  json?: boolean;
+}
+
+/** A mistake in how the command was called: exit code 2, message only. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function registerSend(program: Command): void {
+  program
+    .command('send')
+    .description('Upload files and share each one to the channels')
+    .argument('<files...>', 'files to share; - reads standard input (name it with --filename)')
+    .option('--preset <name>', 'share with a saved preset')
+    .option('--workspace <name>', 'a saved workspace (with --channels)')
+    .option(
+      '--base-url <url>',
+      'no saved workspace: the service address (token from TRAYSHARE_TOKEN)',
+    )
+    .option('--channels <ids>', 'channel IDs, comma-separated, e.g. C0123,C0456')
+    .option('--comment <text>', 'comment posted with each file')
+    .option('--filename <name>', 'file name for standard input (-)')
+    .option('--json', 'one JSON line per file on stdout')
+    .action(async (files: string[], options: SendOptions) => {
+      process.exitCode = await send(files, options);
+    });
+}
+
+async function send(files: string[], options: SendOptions): Promise<number> {
+  const modes = [options.preset, options.workspace, options.baseUrl].filter(Boolean).length;
+  if (modes !== 1) {
+    throw new UsageError('Say where to share: exactly one of --preset, --workspace or --base-url.');
+  }
+  if (files.filter((f) => f === '-').length > 1) {
+    throw new UsageError('Standard input (-) can be given once.');
+  }
+  if (files.includes('-') && !options.filename) {
+    throw new UsageError('Name the file read from standard input with --filename.');
+  }
+  if (!options.preset && !options.channels) {
+    throw new UsageError('--channels is needed with --workspace and --base-url.');
+  }
+  let spooled: Spooled | undefined;
+  try {
+    const paths: string[] = [];
+    for (const file of files) {
+      if (file === '-') {
+        spooled = await spoolStdin(options.filename ?? 'stdin');
+        paths.push(spooled.path);
+      } else {
+        paths.push(file);
+      }
+    }
+    const display = (path: string) =>
+      spooled && path === spooled.path ? (options.filename ?? '-') : path;
+    const results = options.baseUrl
+      ? await sendDirect(paths, options, display)
+      : await withService((service) => sendQueued(service, paths, options, display));
+    return report(results, options.json === true);
+  } finally {
+    await spooled?.remove();
+  }
+}
+
+async function sendDirect(
+  paths: string[],
+  options: SendOptions,
+  display: (path: string) => string,
+): Promise<FileResult[]> {
+  const baseUrl = options.baseUrl ?? '';
+  const token = envToken();
+  // Checked here as well as in the engine so nothing is read or sent before saying what is wrong.
+  const base = checkBaseUrl(baseUrl);
+  if (!base.ok) throw new UsageError(base.message);
+  const tokenCheck = checkToken(token);
+  if (!tokenCheck.ok) {
+    throw new UsageError(
+      tokenCheck.code === 'no_token'
+        ? 'No token: set TRAYSHARE_TOKEN, or save a workspace with `trayshare login` and use --workspace.'
+        : tokenCheck.message,
+    );
+  }
+  const channels = normaliseChannels(options.channels ?? '');
+  if (!channels.ok) throw new UsageError(channels.error);
+  const transport = createNodeTransport();
+  const progress = createProgressLine();
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  const results: FileResult[] = [];
+  try {
+    for (const path of paths) {
+      const name = basename(display(path));
+      const attempt = await uploadWithRetries(
+        {
+          baseUrl,
+          token: token ?? '',
+          channels: channels.channels,
+          comment: options.comment,
+          file: { path, name },
+        },
+        {
+          transport,
+          signal: abort.signal,
+          onProgress: (sent, total) =>
+            progress.update(
+              `${name}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
+            ),
+          onRetry: (attempt, delayMs, reason) => {
+            progress.clear();
+            say(
+              `${name}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
+            );
+          },
+        },
+      );
+      progress.clear();
+      results.push(fromAttempt(display(path), attempt));
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  return results;
+}
+
+async function sendQueued(
+  service: AppService,
+  paths: string[],
+  options: SendOptions,
+  display: (path: string) => string,
+): Promise<FileResult[]> {
+  // Names are resolved by the settings service, whose errors list the names that exist.
+  const resolved = openCliSettings().shareTarget({
+    ...(options.preset ? { preset: options.preset } : {}),
+    ...(options.workspace
+      ? { workspace: options.workspace, channels: options.channels ?? '' }
+      : {}),
+  });
+  const target = resolved.preset
+    ? { presetId: resolved.preset.id }
+    : { workspaceId: resolved.workspace.id, channels: resolved.channels };
+
+  const shared = await service.share({ target, comment: options.comment, paths });
+  const results: FileResult[] = shared.refused.map((r) => ({
+    file: display(r.path),
+    outcome: 'failed' as const,
+    id: null,
+    permalink: null,
+    error: 'refused',
+    message: r.reason,
+  }));
+  const mine = new Set(shared.items.map((i) => i.id));
+  const finished = new Map<string, QueueItem>();
+  const progress = createProgressLine();
+  const abort = () => {
+    for (const id of mine) if (!finished.has(id)) void service.cancelItem(id);
+  };
+  process.once('SIGINT', abort);
+  const done = new Promise<void>((resolve, reject) => {
+    const check = (items: QueueItem[]) => {
+      for (const item of items) {
+        if (
+          mine.has(item.id) &&
+          ['delivered', 'failed', 'unknown', 'cancelled'].includes(item.state)
+        ) {
+          finished.set(item.id, item);
+        }
+      }
+      if (finished.size === mine.size) resolve();
+    };
+    service.on('queue-changed', (items) => {
+      const active = items.find((i) => mine.has(i.id) && i.state === 'sending');
+      if (active) {
+        progress.update(
+          `${active.name}  ${active.size ? Math.floor((active.sent / active.size) * 100) : 100}%  (${finished.size + 1} of ${mine.size})`,
+        );
+      }
+      const waiting = items.find((i) => mine.has(i.id) && i.state === 'waiting' && i.retryAt);
+      if (waiting?.retryAt && waiting.error) {
+        progress.update(`${waiting.name}: ${waiting.error.message} Waiting…`);
+      }
+      check(items);
+    });
+    service.on('needs-token', (event) => {
+      reject(
+        new UsageError(
+          `${event.message}\nThe files stay queued: run \`trayshare login\` with a new token, then \`trayshare queue --run\`.`,
+        ),
+      );
+    });
+    void service.listQueue().then(check);
+  });
+  try {
+    await done;
+  } finally {
+    process.off('SIGINT', abort);
+    progress.clear();
+  }
+  for (const item of shared.items) {
+    const end = finished.get(item.id) ?? item;
+    results.push(fromItem(display(item.path), end));
+  }
+  return results;
+}

@@ -1,0 +1,125 @@
+// login, logout, workspaces, presets: the same settings file and keychain as the app.
+import type { Command } from 'commander';
+import type { Protocol } from '../../core/model';
+import { openCliSettings } from '../context';
+import { readSecret, say } from '../terminal';
+import { UsageError } from './send';
+
+function parseProtocol(value: string | undefined): Protocol | undefined {
+  if (value === undefined || value === 'files.upload' || value === 'external') return value;
+  throw new UsageError('--protocol is files.upload or external.');
+}
+
+export function registerSettingsCommands(program: Command): void {
+  program
+    .command('login')
+    .description('Save a workspace and its token (the token goes to the OS keychain only)')
+    .requiredOption('--workspace <name>', 'a name for the workspace, e.g. Acme')
+    .option(
+      '--base-url <url>',
+      'the service address, e.g. https://slack.com (needed the first time)',
+    )
+    .option('--protocol <protocol>', 'files.upload (default) or external (Slack since 2025)')
+    .action(async (options: { workspace: string; baseUrl?: string; protocol?: string }) => {
+      const protocol = parseProtocol(options.protocol);
+      const token = await readSecret(`Token for ${options.workspace}: `);
+      const result = await openCliSettings().login({
+        workspace: options.workspace,
+        token,
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        ...(protocol ? { protocol } : {}),
+      });
+      say(
+        `Saved ${result.workspace.name} (${result.workspace.baseUrl}); the token is in the OS keychain.`,
+      );
+      say(result.connection.message);
+      if (result.connection.checked && !result.connection.ok) process.exitCode = 1;
+    });
+
+  program
+    .command('logout')
+    .description("Remove a workspace's token from the keychain")
+    .requiredOption('--workspace <name>')
+    .action(async (options: { workspace: string }) => {
+      const { workspace, removed } = await openCliSettings().logout(options.workspace);
+      say(
+        removed
+          ? `Removed the token of ${workspace.name} from the keychain.`
+          : `${workspace.name} had no token saved.`,
+      );
+    });
+
+  program
+    .command('workspaces')
+    .description('List saved workspaces')
+    .option('--json')
+    .action(async (options: { json?: boolean }) => {
+      const snapshot = await openCliSettings().getSnapshot();
+      if (snapshot.settingsNotice) say(snapshot.settingsNotice);
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(snapshot.workspaces)}\n`);
+        return;
+      }
+      if (snapshot.workspaces.length === 0)
+        say('No workspaces yet: add one with `trayshare login`.');
+      for (const w of snapshot.workspaces) {
+        process.stdout.write(
+          `${w.name}\t${w.baseUrl}\t${w.protocol}\t${w.hasToken ? 'token saved' : 'no token'}\n`,
+        );
+      }
+    });
+
+  const presets = program.command('presets').description('List, add or remove channel presets');
+  presets
+    .command('list', { isDefault: true })
+    .option('--json')
+    .action(async (options: { json?: boolean }) => {
+      const snapshot = await openCliSettings().getSnapshot();
+      if (snapshot.settingsNotice) say(snapshot.settingsNotice);
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(snapshot.presets)}\n`);
+        return;
+      }
+      if (snapshot.presets.length === 0)
+        say('No presets yet: add one with `trayshare presets add`.');
+      for (const p of snapshot.presets) {
+        const workspace = snapshot.workspaces.find((w) => w.id === p.workspaceId)?.name ?? '?';
+        const mark = p.id === snapshot.defaultPresetId ? ' (default)' : '';
+        const channels = p.channels
+          .map((c) => (c.label ? `${c.label} (${c.id})` : c.id))
+          .join(', ');
+        process.stdout.write(`${p.name}${mark}\t${workspace}\t${channels}\t${p.comment}\n`);
+      }
+    });
+  presets
+    .command('add')
+    .argument('<name>')
+    .requiredOption('--workspace <name>')
+    .requiredOption('--channels <ids>', 'comma-separated channel IDs')
+    .option('--comment <text>', 'default comment', '')
+    .option('--default', 'make it the default preset')
+    .action(
+      async (
+        name: string,
+        options: { workspace: string; channels: string; comment: string; default?: boolean },
+      ) => {
+        const preset = await openCliSettings().addPresetFromText({
+          name,
+          workspace: options.workspace,
+          channels: options.channels,
+          comment: options.comment,
+          makeDefault: options.default === true,
+        });
+        say(`Added preset ${preset.name}: ${preset.channels.map((c) => c.id).join(', ')}.`);
+      },
+    );
+  presets
+    .command('remove')
+    .argument('<name>')
+    .action(async (name: string) => {
+      const settings = openCliSettings();
+      const preset = settings.findPreset(name);
+      await settings.removePreset(preset.id);
+      say(`Removed preset ${preset.name}.`);
+    });
+}

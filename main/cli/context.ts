@@ -1,0 +1,58 @@
+// How the CLI reaches the same workspaces, presets and keychain as the app: the app's user-data
+// folder (TRAYSHARE_DATA_DIR overrides), the settings file through `conf`, tokens through keytar.
+import type { AppService } from '../core/api';
+import { createAppService } from '../core/app-service';
+import { defaultUserDataDir } from '../core/paths';
+import { QueueLockedError } from '../core/queue/queue-lock';
+import { createKeychainStore } from '../core/secrets/keychain-store';
+import { openSettingsService, type SettingsService } from '../core/settings/settings-service';
+import { createNodeTransport } from '../core/upload/node-transport';
+import { say } from './terminal';
+
+/** The CLI's queue journal and history live apart from the app's: one scheduler per journal. */
+export const CLI_STATE = 'cli-state';
+
+export function envToken(): string | undefined {
+  const token = process.env.TRAYSHARE_TOKEN?.trim();
+  return token ? token : undefined;
+}
+
+/** Opens the CLI's queue; while another trayshare command works it, waits for it to finish. */
+export async function openCliService(): Promise<AppService> {
+  let told = false;
+  for (;;) {
+    try {
+      return await createAppService({
+        dataDir: defaultUserDataDir(),
+        stateName: CLI_STATE,
+        secrets: createKeychainStore(),
+        transport: createNodeTransport(),
+        tokenOverride: envToken(),
+      });
+    } catch (error) {
+      if (!(error instanceof QueueLockedError)) throw error;
+      if (!told) say(`Waiting for another trayshare command (pid ${error.pid}) to finish…`);
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+/** Runs `body` with the service open, and always closes it (releasing the state lock). */
+export async function withService<T>(body: (service: AppService) => Promise<T>): Promise<T> {
+  const service = await openCliService();
+  try {
+    return await body(service);
+  } finally {
+    await service.close();
+  }
+}
+
+/** Settings-only commands (login, presets…) need no queue, so they never wait for a send. */
+export function openCliSettings(): SettingsService {
+  return openSettingsService({
+    dir: defaultUserDataDir(),
+    secrets: createKeychainStore(),
+    transport: createNodeTransport(),
+  });
+}

@@ -1,0 +1,39 @@
+// The `trayshare` command line: the app's core, without the window.
+import { Command, CommanderError } from 'commander';
+import { ShareRefusedError } from '../core/app-service';
+import { KeychainError } from '../core/secrets/secret-store';
+import { SettingsError } from '../core/settings/settings-error';
+import { registerQueueCommands } from './commands/queue-commands';
+import { registerSend, UsageError } from './commands/send';
+import { registerSettingsCommands } from './commands/settings-commands';
+import { say } from './terminal';
+
+const program = new Command()
+  .name('trayshare')
+  .description('Share files to team channels from the command line.')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerSend(program);
+registerSettingsCommands(program);
+registerQueueCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Commander already printed its message (and help where useful).
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof KeychainError) {
+    say(`Keychain: ${error.message}`);
+    process.exitCode = 3;
+  } else {
+    say(error instanceof Error ? error.message : String(error));
+    // Input the person can fix (a name, a token, a channel list) is a usage error: exit 2.
+    const usage =
+      error instanceof UsageError ||
+      error instanceof SettingsError ||
+      error instanceof ShareRefusedError;
+    process.exitCode = usage ? 2 : 1;
+  }
+}

@@ -1,0 +1,293 @@
+// The core app service: one object whose methods are the IPC contract's core methods. The
+// Electron layer binds it to ipcMain, the browser harness to a local transport, the CLI calls
+// it directly. It composes settings, the keychain, the durable queue, history and the engine.
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AppService, CoreEvents, ShareRequest, ShareResult } from './api';
+import { type HistoryStore, openHistoryStore } from './history/history-store';
+import type { FailureReason, QueueItem, Workspace } from './model';
+import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
+import { KeychainError, type SecretStore } from './secrets/secret-store';
+import {
+  openSettingsService,
+  type SettingsService,
+  type StoreFactory,
+} from './settings/settings-service';
+import { normaliseChannels } from './upload/channels';
+import { checkBaseUrl, checkToken } from './upload/credentials';
+import { type AttemptResult, uploadOnce } from './upload/engine';
+import type { RetryPolicy } from './upload/retry';
+import type { Transport } from './upload/transport';
+
+export interface AppServiceDeps {
+  /** The user-data folder: settings file, and the state folder below. */
+  dataDir: string;
+  /**
+   * Folder name for this process's queue journal and history, below dataDir. The app uses
+   * "state", the CLI "cli-state", so the CLI works while the app runs; each journal has one
+   * scheduler at a time (the queue's lock refuses a second one).
+   */
+  stateName?: string;
+  secrets: SecretStore;
+  transport: Transport;
+  storeFactory?: StoreFactory;
+  /** A token that wins over the keychain (the CLI's TRAYSHARE_TOKEN, for scripts). */
+  tokenOverride?: string;
+  /** Watch the settings file for changes made by another process (the app, for the CLI's edits). */
+  watchSettings?: boolean;
+  retry?: Partial<RetryPolicy>;
+  connectTimeoutMs?: number;
+  idleTimeoutMs?: number;
+}
+
+/** An error whose message is meant for the person (shown as it is in the UI and the CLI). */
+export class ShareRefusedError extends Error {
+  override name = 'ShareRefusedError';
+}
+
+function keychainFailure(error: KeychainError): FailureReason {
+  // A keychain problem stops this workspace's queue like a refused token would: the items
+  // wait, nothing is lost, and the person is told what to fix.
+  return { class: 'credential', code: `keychain_${error.problem}`, message: error.message };
+}
+
+export async function createAppService(deps: AppServiceDeps): Promise<AppService> {
+  const stateDir = join(deps.dataDir, deps.stateName ?? 'state');
+  await mkdir(stateDir, { recursive: true });
+  // The tray's pause outlives a restart: the queue must not start sending before it is applied.
+  const pauseMarker = join(stateDir, 'paused');
+  const startPaused = await access(pauseMarker).then(
+    () => true,
+    () => false,
+  );
+
+  let queue: UploadQueue | undefined;
+  let history: HistoryStore | undefined;
+  let settings: SettingsService | undefined;
+  try {
+    settings = openSettingsService({
+      dir: deps.dataDir,
+      secrets: deps.secrets,
+      transport: deps.transport,
+      storeFactory: deps.storeFactory,
+      paused: () => queue?.paused() ?? false,
+      watch: deps.watchSettings ?? false,
+    });
+    const s = settings;
+    history = await openHistoryStore({
+      dir: join(stateDir, 'history'),
+      workspaceName: (id: string) => s.workspace(id)?.name ?? id,
+    });
+    queue = await openUploadQueue({
+      dir: join(stateDir, 'queue'),
+      history,
+      concurrency: () => s.preferences().concurrency,
+      maxFileBytes: (workspaceId) => s.workspace(workspaceId)?.maxFileBytes ?? 1024 ** 3,
+      retry: deps.retry,
+      startPaused,
+      runAttempt: (item, opts) => runAttempt(s, deps, item, opts),
+    });
+  } catch (error) {
+    settings?.close();
+    await queue?.close();
+    await history?.close();
+    throw error;
+  }
+  const setPaused = async (paused: boolean) => {
+    if (paused) await writeFile(pauseMarker, '');
+    else await rm(pauseMarker, { force: true });
+  };
+  return bindService(settings, queue, history, deps, setPaused);
+}
+
+async function tokenFor(
+  settings: SettingsService,
+  deps: AppServiceDeps,
+  workspace: Workspace,
+): Promise<string | null> {
+  if (deps.tokenOverride) return deps.tokenOverride;
+  return settings.token(workspace.id);
+}
+
+async function runAttempt(
+  settings: SettingsService,
+  deps: AppServiceDeps,
+  item: QueueItem,
+  opts: {
+    signal: AbortSignal;
+    onProgress: (sent: number) => void;
+    beforeBodyComplete: () => Promise<void>;
+  },
+): Promise<AttemptResult> {
+  const workspace = settings.workspace(item.workspaceId);
+  if (!workspace) {
+    return {
+      kind: 'failed',
+      reason: {
+        class: 'input',
+        code: 'workspace_removed',
+        message: 'The workspace of this upload was removed.',
+      },
+    };
+  }
+  let token: string | null;
+  try {
+    token = await tokenFor(settings, deps, workspace);
+  } catch (error) {
+    if (error instanceof KeychainError) return { kind: 'failed', reason: keychainFailure(error) };
+    throw error;
+  }
+  if (token === null) {
+    // The token was removed after the files were queued: pause the workspace and ask, as for a
+    // refused token, rather than failing files the person still wants to send.
+    return {
+      kind: 'failed',
+      reason: {
+        class: 'credential',
+        code: 'no_token',
+        message: `${workspace.name} has no token saved any more: add it in Settings to send the waiting files.`,
+      },
+    };
+  }
+  return uploadOnce(
+    {
+      baseUrl: workspace.baseUrl,
+      token,
+      channels: item.channels,
+      comment: item.comment,
+      file: {
+        path: item.path,
+        name: item.name,
+        expectedSize: item.size,
+        expectedMtimeMs: item.mtimeMs,
+      },
+    },
+    {
+      transport: deps.transport,
+      signal: opts.signal,
+      onProgress: (sent) => opts.onProgress(sent),
+      beforeBodyComplete: opts.beforeBodyComplete,
+      connectTimeoutMs: deps.connectTimeoutMs,
+      idleTimeoutMs: deps.idleTimeoutMs,
+    },
+  );
+}
+
+function bindService(
+  settings: SettingsService,
+  queue: UploadQueue,
+  history: HistoryStore,
+  deps: AppServiceDeps,
+  persistPause: (paused: boolean) => Promise<void>,
+): AppService {
+  type Listener = (payload: never) => void;
+  const listeners = new Map<keyof CoreEvents, Set<Listener>>();
+  const emit = <E extends keyof CoreEvents>(event: E, payload: CoreEvents[E]): void => {
+    for (const listener of listeners.get(event) ?? []) {
+      (listener as (p: CoreEvents[E]) => void)(payload);
+    }
+  };
+  const unsubscribers = [
+    queue.onChange((items) => emit('queue-changed', items)),
+    queue.onFinished((item) => emit('item-finished', item)),
+    queue.onNeedsToken((event) => emit('needs-token', event)),
+    history.onChange(() => emit('history-changed', null)),
+    settings.onChange(() => {
+      void settings.getSnapshot().then((snapshot) => emit('settings-changed', snapshot));
+    }),
+  ];
+
+  async function share(request: ShareRequest): Promise<ShareResult> {
+    let workspaceId: string;
+    let channels: string[];
+    let comment = request.comment;
+    if ('presetId' in request.target) {
+      const preset = settings.preset(request.target.presetId);
+      if (!preset) throw new ShareRefusedError('That preset no longer exists.');
+      workspaceId = preset.workspaceId;
+      channels = preset.channels.map((c) => c.id);
+      comment ??= preset.comment;
+    } else {
+      workspaceId = request.target.workspaceId;
+      channels = request.target.channels;
+    }
+    const workspace = settings.workspace(workspaceId);
+    if (!workspace) throw new ShareRefusedError('That workspace no longer exists.');
+    const normalised = normaliseChannels(channels);
+    if (!normalised.ok) throw new ShareRefusedError(normalised.error);
+    const base = checkBaseUrl(workspace.baseUrl);
+    if (!base.ok) throw new ShareRefusedError(base.message);
+    // Refuse now rather than queue items that can only wait: the person still has the files
+    // selected and can add the token first.
+    let token: string | null;
+    try {
+      token = await tokenFor(settings, deps, workspace);
+    } catch (error) {
+      if (error instanceof KeychainError) throw new ShareRefusedError(error.message);
+      throw error;
+    }
+    const tokenCheck = checkToken(token);
+    if (!tokenCheck.ok) {
+      throw new ShareRefusedError(`${workspace.name}: ${tokenCheck.message}`);
+    }
+    return queue.enqueue({
+      workspaceId,
+      channels: normalised.channels,
+      comment: comment ?? '',
+      paths: request.paths,
+    });
+  }
+
+  return {
+    getSnapshot: () => settings.getSnapshot(),
+    addWorkspace: (input) => settings.addWorkspace(input),
+    updateWorkspace: (id, patch) => settings.updateWorkspace(id, patch),
+    removeWorkspace: (id) => settings.removeWorkspace(id),
+    setToken: async (workspaceId, token) => {
+      await settings.setToken(workspaceId, token);
+      // A new token is the answer to a credential pause.
+      queue.resumeWorkspace(workspaceId);
+    },
+    clearToken: (workspaceId) => settings.clearToken(workspaceId),
+    testConnection: (workspaceId) => settings.testConnection(workspaceId),
+    addPreset: (input) => settings.addPreset(input),
+    updatePreset: (id, patch) => settings.updatePreset(id, patch),
+    removePreset: (id) => settings.removePreset(id),
+    reorderPresets: (ids) => settings.reorderPresets(ids),
+    setDefaultPreset: (id) => settings.setDefaultPreset(id),
+    setPreferences: async (patch) => {
+      const result = await settings.setPreferences(patch);
+      if (patch.concurrency !== undefined) queue.reschedule();
+      return result;
+    },
+    checkChannels: (text) => settings.checkChannels(text),
+    share,
+    listQueue: async () => queue.list(),
+    cancelItem: (id) => queue.cancel(id),
+    retryItem: (id) => queue.retry(id),
+    clearFinished: () => queue.clearFinished(),
+    setPaused: async (paused) => {
+      await persistPause(paused);
+      queue.setPaused(paused);
+      emit('settings-changed', await settings.getSnapshot());
+    },
+    listHistory: async (query) => history.list(query),
+    settled: () => queue.settled(),
+    on(event, listener) {
+      let set = listeners.get(event);
+      if (!set) {
+        set = new Set();
+        listeners.set(event, set);
+      }
+      set.add(listener as Listener);
+      return () => set.delete(listener as Listener);
+    },
+    async close() {
+      for (const unsubscribe of unsubscribers) unsubscribe();
+      listeners.clear();
+      settings.close();
+      await queue.close();
+      await history.close();
+    },
+  };
+}
