@@ -1,0 +1,247 @@
+// The main process entry: the only module that imports Electron's values. It takes the
+// single-instance lock, collects handed-over paths, builds the app service and starts the
+// shell with the real Electron APIs. Everything it wires is tested with fakes elsewhere.
+import { join } from 'node:path';
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  shell as electronShell,
+  globalShortcut,
+  ipcMain,
+  Menu,
+  type NativeImage,
+  Notification,
+  nativeImage,
+  net,
+  session,
+  Tray,
+} from 'electron';
+import ElectronStore from 'electron-store';
+import type { AppService } from '../core/api';
+import { createAppService } from '../core/app-service';
+import { xdgConfigHome } from '../core/autostart/xdg-autostart';
+import { createFileManagerIntegration, launcherPath } from '../core/integration/integration';
+import { createKeychainStore } from '../core/secrets/keychain-store';
+import { KeychainError } from '../core/secrets/secret-store';
+import type { StoreFactory } from '../core/settings/settings-service';
+import { type HandOff, listenForHandOff } from './hand-off';
+import { AUTOSTART_FLAG, applyLaunchAtLogin } from './login-item';
+import { createNetTransport } from './net-transport';
+import { rendererLocation } from './renderer-location';
+import { hardenSession } from './session-security';
+import type { HandOffData } from './share-paths';
+import { type Shell, startShell } from './shell';
+import { checkExternalUrl } from './shell-api';
+import { createWindows, guardWebContents } from './windows';
+
+const log = (message: string) => console.log(`[trayshare] ${message}`);
+
+const electronStoreFactory: StoreFactory = (options) =>
+  new ElectronStore<Record<string, unknown>>(options);
+
+function openExternal(url: string): Promise<void> {
+  const checked = checkExternalUrl(url);
+  if (!checked.ok) {
+    log(`Refused to open a link: ${checked.error}`);
+    return Promise.resolve();
+  }
+  return electronShell.openExternal(checked.url); // eng-disable OPEN_EXTERNAL_JS_CHECK (https only, checked above)
+}
+
+/** The program the OS should start: an AppImage runs from $APPIMAGE, not its mount point. */
+function launchCommand(): string[] {
+  const program = launcherPath(process.execPath, process.env);
+  return app.isPackaged ? [program] : [program, app.getAppPath()];
+}
+
+/** Installs (or repairs) or removes "Share with Trayshare"; throws what could not be done. */
+function fileManagerIntegration(): ((enabled: boolean) => Promise<void>) | undefined {
+  // In development the executable is Electron itself: entries would start it without the app.
+  if (!app.isPackaged) return undefined;
+  const integration = createFileManagerIntegration({
+    platform: process.platform,
+    app: { exe: launcherPath(process.execPath, process.env) },
+    home: app.getPath('home'),
+    env: process.env,
+    writeShortcut: (path, details) => electronShell.writeShortcutLink(path, 'create', details),
+    readShortcut: (path) => electronShell.readShortcutLink(path),
+  });
+  return async (enabled) => {
+    const current = await integration.status();
+    if (current.state === 'builtin') return;
+    const result = enabled
+      ? current.state === 'installed'
+        ? current
+        : await integration.install()
+      : await integration.remove();
+    if (result.errors.length > 0) {
+      throw new Error(result.errors.map((e) => e.message).join(' '));
+    }
+  };
+}
+
+async function showStartError(title: string, error: unknown): Promise<void> {
+  const detail = error instanceof Error ? error.message : String(error);
+  log(`${title}: ${detail}`);
+  await dialog.showMessageBox({
+    type: 'error',
+    title: 'Trayshare',
+    message: title,
+    detail,
+    buttons: ['Quit'],
+  });
+}
+
+async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppService } | null> {
+  const appPath = app.getAppPath();
+  const renderer = rendererLocation({
+    isPackaged: app.isPackaged,
+    devServerUrl: process.env.ELECTRON_RENDERER_URL,
+    indexPath: join(appPath, 'out', 'renderer', 'index.html'),
+  });
+  hardenSession(session.defaultSession, renderer, log);
+
+  const secrets = createKeychainStore();
+  let service: AppService;
+  try {
+    service = await createAppService({
+      dataDir: app.getPath('userData'),
+      secrets,
+      transport: createNetTransport(net),
+      storeFactory: electronStoreFactory,
+    });
+  } catch (error) {
+    await showStartError('Trayshare could not open its settings and queue', error);
+    return null;
+  }
+
+  const windows = createWindows({
+    // Options from windows.ts: hardenedWebPreferences() on every window (see SECURITY.md).
+    createWindow: (options) => new BrowserWindow(options), // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK
+    renderer,
+    preloadPath: join(appPath, 'out', 'preload', 'index.cjs'),
+    openExternal: (url) => void openExternal(url),
+    log,
+    platform: process.platform,
+    iconPath: app.isPackaged ? undefined : join(appPath, 'build', 'icon.png'),
+  });
+
+  const launchedAtLogin =
+    process.argv.includes(AUTOSTART_FLAG) ||
+    (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
+
+  const shell = await startShell<NativeImage, Menu>({
+    platform: process.platform,
+    service,
+    ipcMain,
+    windows,
+    renderer,
+    tray: {
+      createTray: (image) => new Tray(image),
+      buildMenu: (template) => Menu.buildFromTemplate(template),
+      loadImage: (path) => nativeImage.createFromPath(path),
+      iconDir: app.isPackaged
+        ? join(process.resourcesPath, 'tray')
+        : join(appPath, 'build', 'tray'),
+    },
+    notifications: {
+      create: (options) => new Notification(options),
+      isSupported: () => Notification.isSupported(),
+    },
+    globalShortcut,
+    clipboard,
+    showOpenDialog: (options) => dialog.showOpenDialog(options),
+    openExternal,
+    setLaunchAtLogin: (enabled) =>
+      applyLaunchAtLogin(
+        {
+          platform: process.platform,
+          app,
+          linuxEntry: () => ({
+            configHome: xdgConfigHome(),
+            id: 'trayshare',
+            name: 'Trayshare',
+            comment: 'Share files to your team from the tray',
+            icon: 'trayshare',
+            command: [...launchCommand(), AUTOSTART_FLAG],
+          }),
+        },
+        enabled,
+      ),
+    setFileManagerIntegration: fileManagerIntegration(),
+    checkKeychain: async () => {
+      try {
+        const snapshot = await service.getSnapshot();
+        await secrets.get(snapshot.workspaces[0]?.id ?? 'trayshare-keychain-check');
+        return null;
+      } catch (error) {
+        return error instanceof KeychainError ? error.message : String(error);
+      }
+    },
+    launchedAtLogin,
+    quit: () => app.quit(),
+    log,
+  });
+  handOff.deliverTo((paths) => shell.requestShare(paths));
+  return { shell, service };
+}
+
+function main(): void {
+  let running: { shell: Shell; service: AppService } | null = null;
+  const handOff = listenForHandOff(app, {
+    argv: process.argv,
+    cwd: process.cwd(),
+    onActivate: () => running?.shell.activate(),
+  });
+
+  // A tray app keeps running with no window open.
+  app.on('window-all-closed', () => undefined);
+  app.on('activate', () => running?.shell.activate());
+  // Every web contents, whoever creates it, gets the navigation and window-open guards.
+  app.on('web-contents-created', (_event, contents) => {
+    guardWebContents(contents, (url) => void openExternal(url), log);
+  });
+
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed || !running) return;
+    event.preventDefault();
+    const { shell, service } = running;
+    running = null;
+    shell.dispose();
+    // The queue journal is closed cleanly; unsent items go again on next start.
+    void service
+      .close()
+      .catch((error: unknown) => log(`Closing the queue failed: ${String(error)}`))
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
+  });
+
+  process.on('unhandledRejection', (reason) => {
+    log(`Unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`);
+  });
+
+  app
+    .whenReady()
+    .then(() => start(handOff))
+    .then((started) => {
+      running = started;
+      if (!started) app.quit();
+    })
+    .catch(async (error: unknown) => {
+      await showStartError('Trayshare could not start', error);
+      app.quit();
+    });
+}
+
+const handOffData: HandOffData = { argv: process.argv, cwd: process.cwd() };
+if (app.requestSingleInstanceLock(handOffData)) {
+  main();
+} else {
+  // The running instance gets our paths through `second-instance`.
+  app.quit();
+}

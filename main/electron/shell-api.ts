@@ -1,0 +1,64 @@
+// The contract methods that need OS user-interface APIs (ShellApi in preload/contract.ts).
+import type { OpenDialogOptions } from 'electron';
+import type { ShellApi } from '../../preload/contract';
+
+/** Only https links leave the app; file:, javascript:, http: and the rest are refused. */
+export function checkExternalUrl(
+  url: string,
+): { ok: true; url: string } | { ok: false; error: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, error: 'That is not a link.' };
+  }
+  if (parsed.protocol !== 'https:') {
+    return { ok: false, error: `Only https links are opened (this one is ${parsed.protocol}).` };
+  }
+  if (parsed.username || parsed.password) {
+    return { ok: false, error: 'Links with a user name or password are not opened.' };
+  }
+  return { ok: true, url: parsed.href };
+}
+
+export interface ShellApiDeps {
+  platform: NodeJS.Platform;
+  showOpenDialog(options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
+  writeClipboardText(text: string): Promise<void>;
+  openExternal(url: string): Promise<void>;
+  /** Takes (and clears) the paths waiting for the share sheet. */
+  takePendingPaths(): string[];
+}
+
+/** The native file picker's options: files, and folders where one dialog can offer both. */
+export function pickerOptions(platform: NodeJS.Platform): OpenDialogOptions {
+  return {
+    title: 'Choose files to share',
+    buttonLabel: 'Share',
+    // Windows and Linux dialogs pick either files or folders; folders can be dropped instead.
+    properties:
+      platform === 'darwin'
+        ? ['openFile', 'openDirectory', 'multiSelections']
+        : ['openFile', 'multiSelections'],
+  };
+}
+
+export function createShellApi(deps: ShellApiDeps): ShellApi {
+  return {
+    async pickFiles() {
+      const result = await deps.showOpenDialog(pickerOptions(deps.platform));
+      return result.canceled ? [] : result.filePaths;
+    },
+    async copyText(text) {
+      await deps.writeClipboardText(text);
+    },
+    async openExternal(url) {
+      const checked = checkExternalUrl(url);
+      if (!checked.ok) throw new Error(checked.error);
+      await deps.openExternal(checked.url); // eng-disable OPEN_EXTERNAL_JS_CHECK (https only, checked above)
+    },
+    async takePendingPaths() {
+      return deps.takePendingPaths();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// What the tray icon, its tooltip and the taskbar progress say, derived from the queue.
+import type { QueueItem } from '../../preload/contract';
+import { plural } from './wording';
+
+export type TrayState = 'idle' | 'uploading' | 'attention';
+
+export interface TrayStatus {
+  state: TrayState;
+  /** Share of the bytes of active items sent, 0–100; null when nothing is active. */
+  percent: number | null;
+  /** Items queued, waiting or sending. */
+  active: number;
+  /** Items that failed or may have been delivered: the person should look. */
+  problems: number;
+  /** One line for the tooltip and the menu's status entry. */
+  summary: string;
+}
+
+const ACTIVE = new Set(['queued', 'waiting', 'sending']);
+const PROBLEM = new Set(['failed', 'unknown']);
+
+export function trayStatus(
+  items: readonly QueueItem[],
+  extra: { paused: boolean; needsToken: number },
+): TrayStatus {
+  const active = items.filter((i) => ACTIVE.has(i.state));
+  const problems = items.filter((i) => PROBLEM.has(i.state)).length;
+  let percent: number | null = null;
+  if (active.length > 0) {
+    const total = active.reduce((sum, i) => sum + i.size, 0);
+    const sent = active.reduce((sum, i) => sum + Math.min(i.sent, i.size), 0);
+    percent = total === 0 ? 0 : Math.floor((sent / total) * 100);
+  }
+  const attention = problems > 0 || extra.needsToken > 0;
+  const parts: string[] = [];
+  if (active.length > 0) {
+    parts.push(
+      extra.paused
+        ? `${plural(active.length, 'upload', 'uploads')} paused`
+        : `Uploading ${plural(active.length, 'file', 'files')}, ${percent}%`,
+    );
+  }
+  if (extra.needsToken > 0) parts.push('a workspace needs a new token');
+  if (problems > 0) parts.push(`${plural(problems, 'upload needs', 'uploads need')} attention`);
+  const summary =
+    parts.length === 0 ? (extra.paused ? 'Uploads paused' : 'Ready to share') : parts.join('; ');
+  return {
+    state: attention ? 'attention' : active.length > 0 ? 'uploading' : 'idle',
+    percent,
+    active: active.length,
+    problems,
+    summary: summary.charAt(0).toUpperCase() + summary.slice(1),
+  };
+}

@@ -1,0 +1,64 @@
+// `npm run demo` prepares what the app needs before launching Electron (which cannot run
+// here): a settings folder the app reads, a demo workspace on the local reference service,
+// two presets, and the token in the real keychain (gnome-keyring via test/with-keyring.sh)
+// and nowhere else.
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createAppService } from '../../main/core/app-service';
+import { createKeychainStore } from '../../main/core/secrets/keychain-store';
+import { createNodeTransport } from '../../main/core/upload/node-transport';
+import { DEMO_TOKEN } from '../harness/seed';
+import { prepareDemo } from './launch-demo';
+
+async function allFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await allFiles(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+describe('demo launcher', () => {
+  it('prepares a workspace on the reference service, two presets and the token in the keychain only', async () => {
+    const secrets = createKeychainStore({ service: `Trayshare-test-demo-${randomUUID()}` });
+    const demo = await prepareDemo({ secrets });
+    try {
+      expect(demo.reference.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await secrets.get(demo.ids.workspaceId)).toBe(DEMO_TOKEN);
+      expect(demo.electronArgs).toEqual([
+        expect.any(String),
+        `--user-data-dir=${demo.userDataDir}`,
+      ]);
+      expect(demo.electronArgs.join(' ')).not.toContain(DEMO_TOKEN);
+      for (const file of await allFiles(demo.userDataDir)) {
+        expect(await readFile(file, 'utf8')).not.toContain(DEMO_TOKEN);
+      }
+
+      // What the app sees when it opens that folder: the workspace, the presets, a working token.
+      const app = await createAppService({
+        dataDir: demo.userDataDir,
+        secrets,
+        transport: createNodeTransport(),
+      });
+      try {
+        const snapshot = await app.getSnapshot();
+        expect(snapshot.workspaces).toEqual([
+          expect.objectContaining({ baseUrl: demo.reference.url, hasToken: true }),
+        ]);
+        expect(snapshot.presets.map((p) => p.name)).toEqual(['Design review', 'Random']);
+        expect(snapshot.defaultPresetId).toBe(demo.ids.designPresetId);
+        expect((await app.testConnection(demo.ids.workspaceId)).ok).toBe(true);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await demo.cleanup();
+    }
+    expect(await secrets.get(demo.ids.workspaceId)).toBeNull();
+    await expect(stat(demo.userDataDir)).rejects.toThrow();
+  });
+});

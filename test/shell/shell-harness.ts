@@ -1,0 +1,201 @@
+// The shell as it runs in the app, minus the Electron binary: the real core app service (on a
+// temp dir, uploading over Node's transport to the reference service on 127.0.0.1) and the
+// real shell modules, with fakes of the Electron APIs around them.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { OpenDialogOptions } from 'electron';
+import type { AppService, PreferencesPatch } from '../../main/core/api';
+import { createAppService } from '../../main/core/app-service';
+import { createNodeTransport } from '../../main/core/upload/node-transport';
+import type { RendererLocation } from '../../main/electron/renderer-location';
+import { type Shell, startShell } from '../../main/electron/shell';
+import { createWindows } from '../../main/electron/windows';
+import { createMemorySecretStore } from '../harness/memory-secrets';
+import { type DemoIds, seedDemo } from '../harness/seed';
+import { type ReferenceService, startReferenceService } from '../service/server';
+import {
+  eventFrom,
+  FakeClipboard,
+  FakeGlobalShortcut,
+  FakeIpcMain,
+  FakeNotification,
+  FakeTray,
+  type FakeWindow,
+  FakeWindowFactory,
+  type Menu,
+} from './fake-electron';
+
+export const RENDERER: RendererLocation = {
+  kind: 'file',
+  indexPath: '/opt/Trayshare/resources/app.asar/out/renderer/index.html',
+};
+export const PRELOAD = '/opt/Trayshare/resources/app.asar/out/preload/index.cjs';
+
+export interface HarnessOptions {
+  platform?: NodeJS.Platform;
+  /** Seed a workspace with the reference service's token and two presets (default true). */
+  seed?: boolean;
+  preferences?: PreferencesPatch;
+  /** Shortcuts another app holds. */
+  taken?: string[];
+  keychainProblem?: string | null;
+  launchedAtLogin?: boolean;
+  fileManagerIntegration?: boolean;
+}
+
+export interface ShellHarness {
+  dir: string;
+  reference: ReferenceService;
+  service: AppService;
+  shell: Shell;
+  demo: DemoIds | undefined;
+  ipc: FakeIpcMain;
+  windows: FakeWindowFactory;
+  tray: FakeTray;
+  notifications: FakeNotification[];
+  shortcut: FakeGlobalShortcut;
+  clipboard: FakeClipboard;
+  logs: string[];
+  opened: string[];
+  loginItem: boolean[];
+  integration: boolean[];
+  quits: number;
+  /** Paths the next file picker returns (none left: the person cancelled). */
+  pick(paths: string[]): void;
+  /** Calls a contract method from a window's page, as the preload would. */
+  call(window: FakeWindow, method: string, ...args: unknown[]): Promise<unknown>;
+  /** Writes files into the temp dir and returns their paths. */
+  files(...names: string[]): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export async function startShellHarness(options: HarnessOptions = {}): Promise<ShellHarness> {
+  const platform = options.platform ?? 'linux';
+  const dir = await mkdtemp(join(tmpdir(), 'trayshare-shell-'));
+  const reference = await startReferenceService({ dataDir: join(dir, 'service') });
+  const service = await createAppService({
+    dataDir: join(dir, 'app'),
+    secrets: createMemorySecretStore(),
+    transport: createNodeTransport(),
+    retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+  });
+  const demo = options.seed === false ? undefined : await seedDemo(service, reference.url);
+  if (options.preferences) await service.setPreferences(options.preferences);
+
+  const ipc = new FakeIpcMain();
+  const windows = new FakeWindowFactory();
+  const trays: FakeTray[] = [];
+  const notifications: FakeNotification[] = [];
+  const shortcut = new FakeGlobalShortcut();
+  for (const t of options.taken ?? []) shortcut.taken.add(t);
+  const clipboard = new FakeClipboard();
+  const logs: string[] = [];
+  const opened: string[] = [];
+  const loginItem: boolean[] = [];
+  const integration: boolean[] = [];
+  const picks: string[][] = [];
+  let quits = 0;
+  const log = (line: string) => logs.push(line);
+
+  const shell = await startShell<string, Menu>({
+    platform,
+    service,
+    ipcMain: ipc,
+    windows: createWindows({
+      createWindow: windows.create,
+      renderer: RENDERER,
+      preloadPath: PRELOAD,
+      openExternal: (url) => opened.push(url),
+      log,
+      platform,
+    }),
+    renderer: RENDERER,
+    tray: {
+      createTray: (image) => {
+        const tray = new FakeTray(image);
+        trays.push(tray);
+        return tray;
+      },
+      buildMenu: (template) => template,
+      loadImage: (path) => path,
+      iconDir: '/icons',
+    },
+    notifications: {
+      create: (opts) => {
+        const n = new FakeNotification(opts);
+        notifications.push(n);
+        return n;
+      },
+      isSupported: () => true,
+      gatherMs: 1,
+    },
+    globalShortcut: shortcut,
+    clipboard,
+    showOpenDialog: async (_opts: OpenDialogOptions) => {
+      const next = picks.shift();
+      return next ? { canceled: false, filePaths: next } : { canceled: true, filePaths: [] };
+    },
+    openExternal: async (url) => {
+      opened.push(url);
+    },
+    setLaunchAtLogin: async (enabled) => {
+      loginItem.push(enabled);
+    },
+    ...(options.fileManagerIntegration
+      ? {
+          setFileManagerIntegration: async (enabled: boolean) => {
+            integration.push(enabled);
+          },
+        }
+      : {}),
+    checkKeychain: async () => options.keychainProblem ?? null,
+    launchedAtLogin: options.launchedAtLogin ?? false,
+    quit: () => {
+      quits++;
+    },
+    log,
+  });
+
+  const harness: ShellHarness = {
+    dir,
+    reference,
+    service,
+    shell,
+    demo,
+    ipc,
+    windows,
+    tray: trays[0]!,
+    notifications,
+    shortcut,
+    clipboard,
+    logs,
+    opened,
+    loginItem,
+    integration,
+    get quits() {
+      return quits;
+    },
+    pick: (paths) => picks.push(paths),
+    call: (window, method, ...args) =>
+      ipc.invoke(eventFrom(window), `trayshare:${method}`, ...args),
+    async files(...names) {
+      const folder = join(dir, 'files');
+      await mkdir(folder, { recursive: true });
+      const paths: string[] = [];
+      for (const name of names) {
+        const path = join(folder, name);
+        await writeFile(path, `contents of ${name}\n`);
+        paths.push(path);
+      }
+      return paths;
+    },
+    async close() {
+      shell.dispose();
+      await service.close();
+      await reference.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
