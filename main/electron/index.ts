@@ -26,6 +26,8 @@ import { createFileManagerIntegration, launcherPath } from '../core/integration/
 import { createKeychainStore } from '../core/secrets/keychain-store';
 import { KeychainError } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
+import { createNodeTransport } from '../core/upload/node-transport';
+import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
 import { type HandOff, listenForHandOff } from './hand-off';
 import { AUTOSTART_FLAG, applyLaunchAtLogin } from './login-item';
 import { createNetTransport } from './net-transport';
@@ -109,7 +111,12 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     service = await createAppService({
       dataDir: app.getPath('userData'),
       secrets,
-      transport: createNetTransport(net),
+      // DIRECT requests use Node's stack (exact Content-Length); proxied ones Chromium's `net`.
+      transport: createProxyRoutingTransport({
+        resolveProxy: (url) => session.defaultSession.resolveProxy(url),
+        direct: createNodeTransport(),
+        proxied: createNetTransport(net),
+      }),
       storeFactory: electronStoreFactory,
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 // The network seam. The engine builds requests; a transport moves bytes. The CLI and tests use
-// Node's http/https (node-transport.ts); the Electron build passes one over Electron's `net`
-// so uploads follow the system proxy. A transport never follows redirects.
+// Node's http/https (node-transport.ts); the app routes each request by the system's proxy
+// settings (proxy-routing-transport.ts): DIRECT through Node's stack, proxied through
+// Electron's `net`. A transport never follows redirects.
 
 export interface TransportRequest {
   url: string;
@@ -8,7 +9,10 @@ export interface TransportRequest {
   headers: Record<string, string>;
   /** Request body, pulled chunk by chunk so file bytes go from disk to socket. */
   body?: AsyncIterable<Uint8Array>;
-  /** Exact body length, sent as Content-Length (never chunked for uploads). */
+  /**
+   * Exact body length, sent as Content-Length by transports that can (Node's). Electron's `net`
+   * cannot set it and sends the body chunked; the body is streamed either way.
+   */
   contentLength?: number;
   signal?: AbortSignal;
   /** Give up if no connection is established within this time. */
