@@ -22,6 +22,7 @@ export default defineConfig({
     root: resolve('renderer'),
     build: {
       outDir: resolve('out/renderer'),
+      minify: true,
       rollupOptions: { input: resolve('renderer/index.html') },
     },
   },

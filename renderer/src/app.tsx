@@ -1,0 +1,197 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { QueueItem, Snapshot, View } from '../../preload/contract';
+import { api, plainError } from './bridge';
+import { Nav } from './nav';
+import { Notice } from './ui/notice';
+import { DropView } from './views/drop-view';
+import { HistoryView } from './views/history-view';
+import { PresetsView } from './views/presets-view';
+import { QueueView } from './views/queue-view';
+import { SettingsView } from './views/settings-view';
+import { ShareSheet } from './views/share-sheet';
+
+const VIEWS: readonly View[] = ['drop', 'share', 'queue', 'history', 'presets', 'settings'];
+
+// The shell may open a window straight on a view (`index.html#queue`); `#drop-window` is the
+// small always-on-top drop target of Windows and Linux, which shows no navigation.
+function initialView(): { view: View; compact: boolean } {
+  const hash = location.hash.replace(/^#/, '');
+  if (hash === 'drop-window') return { view: 'drop', compact: true };
+  return { view: (VIEWS as string[]).includes(hash) ? (hash as View) : 'drop', compact: false };
+}
+
+function uniquePaths(existing: string[], added: string[]): string[] {
+  const seen = new Set(existing);
+  return [...existing, ...added.filter((p) => !seen.has(p) && seen.add(p))];
+}
+
+export function App() {
+  const start = useMemo(initialView, []);
+  const [view, setView] = useState<View>(start.view);
+  const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
+  const [queue, setQueue] = useState<QueueItem[]>([]);
+  const [historyVersion, setHistoryVersion] = useState(0);
+  const [paths, setPaths] = useState<string[]>([]);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [dropError, setDropError] = useState<string | null>(null);
+  const dragDepth = useRef(0);
+
+  const show = useCallback((next: View) => {
+    setView(next);
+    setDropError(null);
+  }, []);
+
+  const addPaths = useCallback((added: string[]) => {
+    if (added.length === 0) return;
+    setPaths((current) => uniquePaths(current, added));
+    setView('share');
+    setDropError(null);
+  }, []);
+
+  const load = useCallback(async () => {
+    try {
+      const [snap, items] = await Promise.all([api().getSnapshot(), api().listQueue()]);
+      setSnapshot(snap);
+      setQueue(items);
+      setLoadError(null);
+    } catch (e) {
+      setLoadError(plainError(e));
+    }
+  }, []);
+
+  useEffect(() => {
+    const bridge = api();
+    const off = [
+      bridge.on('settings-changed', setSnapshot),
+      bridge.on('queue-changed', setQueue),
+      bridge.on('history-changed', () => setHistoryVersion((v) => v + 1)),
+      bridge.on('share-requested', ({ paths: shared }) => addPaths(shared)),
+      bridge.on('show-view', (next) => setView(next)),
+    ];
+    void load();
+    bridge.takePendingPaths().then(addPaths, (e) => setDropError(plainError(e)));
+    return () => {
+      for (const unsubscribe of off) unsubscribe();
+    };
+  }, [load, addPaths]);
+
+  // The whole window takes drops, whatever view is showing: people aim at the window, not a
+  // box. Listening on the document also keeps a stray drop from navigating to the file.
+  useEffect(() => {
+    const onDragEnter = (e: DragEvent) => {
+      if (!e.dataTransfer?.types.includes('Files')) return;
+      dragDepth.current++;
+      setDragging(true);
+    };
+    const onDragLeave = () => {
+      dragDepth.current = Math.max(0, dragDepth.current - 1);
+      if (dragDepth.current === 0) setDragging(false);
+    };
+    const onDragOver = (e: DragEvent) => {
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
+    const onDrop = (e: DragEvent) => {
+      e.preventDefault();
+      dragDepth.current = 0;
+      setDragging(false);
+      const files = [...(e.dataTransfer?.files ?? [])];
+      const dropped = files.map((f) => api().pathForFile(f)).filter((p) => p !== '');
+      if (dropped.length === 0) {
+        setDropError('Only files and folders can be shared; that drop held neither.');
+        return;
+      }
+      addPaths(dropped);
+    };
+    document.addEventListener('dragenter', onDragEnter);
+    document.addEventListener('dragleave', onDragLeave);
+    document.addEventListener('dragover', onDragOver);
+    document.addEventListener('drop', onDrop);
+    return () => {
+      document.removeEventListener('dragenter', onDragEnter);
+      document.removeEventListener('dragleave', onDragLeave);
+      document.removeEventListener('dragover', onDragOver);
+      document.removeEventListener('drop', onDrop);
+    };
+  }, [addPaths]);
+
+  const pickFiles = useCallback(async () => {
+    try {
+      addPaths(await api().pickFiles());
+    } catch (e) {
+      setDropError(plainError(e));
+    }
+  }, [addPaths]);
+
+  const body = (() => {
+    if (!snapshot) {
+      return (
+        <section class="view view--centered" aria-labelledby="loading-title">
+          <h1 id="loading-title" class="view__title">
+            Trayshare
+          </h1>
+          {loadError ? (
+            <>
+              <Notice tone="error">Could not load your settings: {loadError}</Notice>
+              <button type="button" class="button" onClick={() => void load()}>
+                Try again
+              </button>
+            </>
+          ) : (
+            <p class="muted">Loading…</p>
+          )}
+        </section>
+      );
+    }
+    switch (view) {
+      case 'drop':
+        return (
+          <DropView
+            snapshot={snapshot}
+            queue={queue}
+            error={dropError}
+            compact={start.compact}
+            onPick={pickFiles}
+            onShow={show}
+          />
+        );
+      case 'share':
+        return (
+          <ShareSheet
+            snapshot={snapshot}
+            paths={paths}
+            onPick={pickFiles}
+            onRemove={(path) => setPaths((current) => current.filter((p) => p !== path))}
+            onClose={(next) => {
+              setPaths([]);
+              show(next);
+            }}
+            onShow={show}
+          />
+        );
+      case 'queue':
+        return <QueueView snapshot={snapshot} queue={queue} onShow={show} />;
+      case 'history':
+        return <HistoryView snapshot={snapshot} version={historyVersion} onShow={show} />;
+      case 'presets':
+        return <PresetsView snapshot={snapshot} onShow={show} />;
+      case 'settings':
+        return <SettingsView snapshot={snapshot} />;
+    }
+  })();
+
+  return (
+    <div class={`app${start.compact ? ' app--compact' : ''}${dragging ? ' app--dragging' : ''}`}>
+      {start.compact ? null : (
+        <Nav view={view} queue={queue} hasPaths={paths.length > 0} onShow={show} />
+      )}
+      <main class="app__main" aria-busy={snapshot === null}>
+        {body}
+      </main>
+      <div class="drop-overlay" aria-hidden="true">
+        <div class="drop-overlay__label">Drop to share</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { baseName, formatBytes, formatDuration, shareSummary } from './format';
+
+describe('shareSummary', () => {
+  it('names channels by label and ID, the workspace, and whether a comment goes along', () => {
+    expect(
+      shareSummary({
+        files: 3,
+        channels: [{ id: 'C0DESIGN', label: 'design-review' }, { id: 'C0GENERAL' }],
+        workspace: 'Acme',
+        comment: true,
+      }),
+    ).toBe('3 files → #design-review (C0DESIGN), C0GENERAL in Acme, with comment');
+  });
+
+  it('says when no channel is chosen yet and counts one file in the singular', () => {
+    expect(shareSummary({ files: 1, channels: [], workspace: 'Acme', comment: false })).toBe(
+      '1 file → no channel yet in Acme, no comment',
+    );
+  });
+
+  it('shortens long channel lists', () => {
+    const channels = Array.from({ length: 8 }, (_, i) => ({ id: `C${i}` }));
+    expect(shareSummary({ files: 2, channels, workspace: 'A', comment: false })).toBe(
+      '2 files → C0, C1, C2, C3, C4 and 3 more in A, no comment',
+    );
+  });
+
+  it('does not double a # the person typed into a label', () => {
+    expect(
+      shareSummary({
+        files: 1,
+        channels: [{ id: 'C1', label: '#ops' }],
+        workspace: 'A',
+        comment: false,
+      }),
+    ).toBe('1 file → #ops (C1) in A, no comment');
+  });
+});
+
+describe('formatBytes', () => {
+  it('uses decimal units with one decimal below ten', () => {
+    expect(formatBytes(0)).toBe('0 bytes');
+    expect(formatBytes(1)).toBe('1 byte');
+    expect(formatBytes(1500)).toBe('1.5 KB');
+    expect(formatBytes(64 * 1024 * 1024)).toBe('67 MB');
+    expect(formatBytes(2_500_000_000)).toBe('2.5 GB');
+  });
+});
+
+describe('formatDuration', () => {
+  it('rounds up so a countdown never shows zero while still waiting', () => {
+    expect(formatDuration(1)).toBe('1 s');
+    expect(formatDuration(59_001)).toBe('1 min');
+    expect(formatDuration(61_000)).toBe('1 min 1 s');
+    expect(formatDuration(3_600_000 + 4 * 60_000)).toBe('1 h 4 min');
+  });
+});
+
+describe('baseName', () => {
+  it('takes the last segment of POSIX and Windows paths', () => {
+    expect(baseName('/home/ann/report.pdf')).toBe('report.pdf');
+    expect(baseName('C:\\Users\\ann\\report.pdf')).toBe('report.pdf');
+    expect(baseName('/home/ann/folder/')).toBe('folder');
+  });
+});

@@ -1,0 +1,78 @@
+// Numbers and lists as people read them: sizes, speeds, durations, times and share summaries.
+import type { ChannelRef } from '../../preload/contract';
+
+const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+
+/** Decimal units, as file managers on macOS and GNOME show them. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '';
+  if (bytes < 1000) return bytes === 1 ? '1 byte' : `${bytes} bytes`;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = value < 10 ? 1 : 0;
+  return `${value.toFixed(digits)} ${UNITS[unit]}`;
+}
+
+export function formatSpeed(bytesPerSecond: number): string {
+  return `${formatBytes(Math.round(bytesPerSecond))}/s`;
+}
+
+/** "12 s", "3 min 5 s", "1 h 4 min": rounded up, so a countdown never shows 0 while waiting. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(1, Math.ceil(ms / 1000));
+  if (total < 60) return `${total} s`;
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  if (minutes < 60) return seconds === 0 ? `${minutes} min` : `${minutes} min ${seconds} s`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+export function formatTime(at: number, now: number = Date.now()): string {
+  const date = new Date(at);
+  const today = new Date(now);
+  const sameDay = date.toDateString() === today.toDateString();
+  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (sameDay) return time;
+  return `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })}, ${time}`;
+}
+
+/** "#design-review (C0DESIGN)" when the channel has a name, else its ID. */
+export function channelName(ref: ChannelRef): string {
+  const label = ref.label?.trim().replace(/^#/, '');
+  return label ? `#${label} (${ref.id})` : ref.id;
+}
+
+export function listChannels(refs: readonly ChannelRef[], max = 5): string {
+  const names = refs.slice(0, max).map(channelName);
+  const more = refs.length - names.length;
+  return more > 0 ? `${names.join(', ')} and ${more} more` : names.join(', ');
+}
+
+export function countFiles(count: number): string {
+  return count === 1 ? '1 file' : `${count} files`;
+}
+
+/** The share sheet's one-line summary: "3 files → #design-review (C0DESIGN), C0GENERAL in Acme, with comment". */
+export function shareSummary(opts: {
+  files: number;
+  channels: readonly ChannelRef[];
+  workspace: string;
+  comment: boolean;
+}): string {
+  const target = opts.channels.length === 0 ? 'no channel yet' : listChannels(opts.channels);
+  const where = opts.workspace ? ` in ${opts.workspace}` : '';
+  const comment = opts.comment ? ', with comment' : ', no comment';
+  return `${countFiles(opts.files)} → ${target}${where}${comment}`;
+}
+
+/** Last path segment, for either separator: paths come from macOS, Windows and Linux. */
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]/).filter((p) => p !== '');
+  return parts.at(-1) ?? path;
+}

@@ -1,0 +1,65 @@
+import type { QueueItem, View } from '../../preload/contract';
+import { activeCount, needsAttention } from './queue-state';
+
+interface Entry {
+  view: View;
+  label: string;
+}
+
+const ENTRIES: Entry[] = [
+  { view: 'drop', label: 'Drop files' },
+  { view: 'queue', label: 'Queue' },
+  { view: 'history', label: 'History' },
+  { view: 'presets', label: 'Presets' },
+  { view: 'settings', label: 'Settings' },
+];
+
+export function Nav(props: {
+  view: View;
+  queue: QueueItem[];
+  hasPaths: boolean;
+  onShow: (view: View) => void;
+}) {
+  const active = activeCount(props.queue);
+  const attention = needsAttention(props.queue);
+  const entries = props.hasPaths
+    ? [ENTRIES[0]!, { view: 'share' as const, label: 'Share sheet' }, ...ENTRIES.slice(1)]
+    : ENTRIES;
+  return (
+    <nav class="nav" aria-label="Sections">
+      <div class="nav__brand" aria-hidden="true">
+        <span class="nav__logo" />
+        Trayshare
+      </div>
+      <ul class="nav__list">
+        {entries.map((entry) => {
+          const current = props.view === entry.view;
+          const badge = entry.view === 'queue' && active > 0 ? active : null;
+          const dot = entry.view === 'queue' && attention;
+          const extra = [badge === null ? '' : `${badge} in progress`, dot ? 'needs attention' : '']
+            .filter(Boolean)
+            .join(', ');
+          return (
+            <li key={entry.view}>
+              <button
+                type="button"
+                class={`nav__item${current ? ' nav__item--current' : ''}`}
+                aria-current={current ? 'page' : undefined}
+                onClick={() => props.onShow(entry.view)}
+              >
+                <span class="nav__label">{entry.label}</span>
+                {badge === null ? null : (
+                  <span class="nav__badge" aria-hidden="true">
+                    {badge}
+                  </span>
+                )}
+                {dot ? <span class="nav__dot" /> : null}
+                {extra ? <span class="visually-hidden">, {extra}</span> : null}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,62 @@
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+
+/**
+ * A destructive button that asks first, in place: the first press shows the question with
+ * "Keep" focused, so a second Enter cannot destroy anything by accident.
+ */
+export function ConfirmButton(props: {
+  label: string;
+  /** Accessible name of the first button when its label alone is ambiguous ("Delete Design"). */
+  ariaLabel?: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+  disabled?: boolean;
+  small?: boolean;
+}) {
+  const size = props.small ? ' button--small' : '';
+  const [asking, setAsking] = useState(false);
+  const keepRef = useRef<HTMLButtonElement>(null);
+  const openRef = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
+
+  useLayoutEffect(() => {
+    if (asking) keepRef.current?.focus();
+    else if (wasAsking.current) openRef.current?.focus();
+    wasAsking.current = asking;
+  }, [asking]);
+
+  if (!asking) {
+    return (
+      <button
+        type="button"
+        class={`button button--danger-quiet${size}`}
+        ref={openRef}
+        aria-label={props.ariaLabel}
+        disabled={props.disabled}
+        onClick={() => setAsking(true)}
+      >
+        {props.label}
+      </button>
+    );
+  }
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of two buttons with a question, not a form field set
+    <span class="confirm" role="group" aria-label={props.question}>
+      <span class="confirm__question">{props.question}</span>
+      <button
+        type="button"
+        class={`button button--danger${size}`}
+        onClick={async () => {
+          await props.onConfirm();
+          setAsking(false);
+        }}
+      >
+        {props.confirmLabel}
+      </button>
+      <button type="button" class={`button${size}`} ref={keepRef} onClick={() => setAsking(false)}>
+        Keep
+      </button>
+    </span>
+  );
+}

@@ -1,0 +1,198 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { HistoryEntry, Snapshot, View } from '../../../preload/contract';
+import { api, plainError } from '../bridge';
+import { formatBytes, formatTime } from '../format';
+import { ActionError, Notice } from '../ui/notice';
+import { useAction } from '../use-action';
+
+const OUTCOME_LABEL: Record<HistoryEntry['outcome'], string> = {
+  delivered: 'Delivered',
+  failed: 'Failed',
+  unknown: 'May have been delivered',
+  cancelled: 'Cancelled',
+};
+
+const LIMIT = 200;
+
+export function HistoryView(props: {
+  snapshot: Snapshot;
+  version: number;
+  onShow: (view: View) => void;
+}) {
+  const [search, setSearch] = useState('');
+  const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    // A short pause while typing keeps one query per word, not one per key.
+    const timer = setTimeout(
+      () => {
+        api()
+          .listHistory({ search: search.trim() || undefined, limit: LIMIT })
+          .then(
+            (found) => {
+              if (!current) return;
+              setEntries(found);
+              setError(null);
+            },
+            (e) => current && setError(plainError(e)),
+          );
+      },
+      search === '' ? 0 : 150,
+    );
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [search, props.version]);
+
+  return (
+    <section class="view" aria-labelledby="history-title">
+      <header class="view__header">
+        <h1 id="history-title" class="view__title" tabIndex={-1}>
+          History
+        </h1>
+        <div class="view__tools">
+          <label for="history-search" class="visually-hidden">
+            Search history
+          </label>
+          <input
+            id="history-search"
+            type="search"
+            class="input input--search"
+            placeholder="Search files, channels, comments"
+            value={search}
+            onInput={(e) => setSearch(e.currentTarget.value)}
+          />
+        </div>
+      </header>
+      {error ? <Notice tone="error">Could not read the history: {error}</Notice> : null}
+      {entries === null ? (
+        <p class="muted">Loading…</p>
+      ) : entries.length === 0 ? (
+        <div class="empty">
+          <p class="empty__title">{search ? 'No match' : 'No uploads yet'}</p>
+          <p class="muted">
+            {search
+              ? `Nothing in the history matches “${search}”.`
+              : 'Finished uploads are listed here.'}
+          </p>
+        </div>
+      ) : (
+        <ul class="items" aria-label="Finished uploads">
+          {entries.map((entry) => (
+            <HistoryRow
+              key={entry.id}
+              entry={entry}
+              workspace={
+                props.snapshot.workspaces.find((w) => w.id === entry.workspaceId)?.name ??
+                entry.workspaceName
+              }
+              onShow={props.onShow}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function HistoryRow(props: {
+  entry: HistoryEntry;
+  /** The workspace's current name: it may have been renamed since. */
+  workspace: string;
+  onShow: (view: View) => void;
+}) {
+  const { entry } = props;
+  const action = useAction();
+  const [note, setNote] = useState<string | null>(null);
+  const titleId = `history-${entry.id}-name`;
+  const link = entry.permalink;
+  const retryable = entry.outcome !== 'delivered';
+
+  useEffect(() => {
+    if (!note) return;
+    const timer = setTimeout(() => setNote(null), 4000);
+    return () => clearTimeout(timer);
+  }, [note]);
+
+  const retry = async () => {
+    const result = await action.run(() =>
+      api().share({
+        target: { workspaceId: entry.workspaceId, channels: entry.channels },
+        comment: entry.comment === '' ? undefined : entry.comment,
+        paths: [entry.path],
+      }),
+    );
+    if (!result) return;
+    const refused = result.refused[0];
+    if (refused) setNote(`Not queued: ${refused.reason}`);
+    else setNote('Queued again.');
+  };
+
+  return (
+    <li class={`item item--${entry.outcome}`} aria-labelledby={titleId}>
+      <div class="item__head">
+        <span class="item__name" id={titleId}>
+          {entry.name}
+        </span>
+        <span class={`badge badge--${entry.outcome}`}>{OUTCOME_LABEL[entry.outcome]}</span>
+      </div>
+      <p class="item__detail">
+        {`${formatTime(entry.at)} · ${formatBytes(entry.size)} → ${entry.channels.join(', ')} in ${props.workspace}`}
+      </p>
+      {entry.comment ? <p class="item__comment">“{entry.comment}”</p> : null}
+      {entry.error && entry.outcome !== 'delivered' ? (
+        <p class={`item__error${entry.outcome === 'unknown' ? ' item__error--unsure' : ''}`}>
+          {entry.error.message}
+        </p>
+      ) : null}
+      <ActionError error={action.error} />
+      {note ? (
+        <p class="item__note" role="status">
+          {note}
+        </p>
+      ) : null}
+      <div class="item__actions">
+        {link ? (
+          <>
+            <button
+              type="button"
+              class="button button--small"
+              aria-label={`Copy link to ${entry.name}`}
+              onClick={async () => {
+                const done = await action.run(async () => {
+                  await api().copyText(link);
+                  return true;
+                });
+                if (done) setNote('Link copied.');
+              }}
+            >
+              Copy link
+            </button>
+            <button
+              type="button"
+              class="button button--small"
+              aria-label={`Open in browser: ${entry.name}`}
+              onClick={() => void action.run(() => api().openExternal(link))}
+            >
+              Open in browser
+            </button>
+          </>
+        ) : null}
+        {retryable ? (
+          <button
+            type="button"
+            class="button button--small"
+            aria-label={`${entry.outcome === 'unknown' ? 'Send again' : 'Retry'} ${entry.name}`}
+            disabled={action.busy}
+            onClick={() => void retry()}
+          >
+            {entry.outcome === 'unknown' ? 'Send again' : 'Retry'}
+          </button>
+        ) : null}
+      </div>
+    </li>
+  );
+}

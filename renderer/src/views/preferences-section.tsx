@@ -1,0 +1,187 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Preferences, PreferencesPatch, TrayDropAction } from '../../../preload/contract';
+import { api } from '../bridge';
+import { acceleratorFromKey } from '../shortcut';
+import { ActionError, Notice } from '../ui/notice';
+import { useAction } from '../use-action';
+
+const DROP_ACTIONS: { value: TrayDropAction; label: string }[] = [
+  { value: 'share-sheet', label: 'Open the share sheet' },
+  { value: 'default-preset', label: 'Send to the default preset' },
+];
+
+export function PreferencesSection(props: { preferences: Preferences }) {
+  // Switches show the new state at once; the saved preferences replace it when they arrive,
+  // and a failed save puts the saved state back.
+  const [prefs, setPrefs] = useState(props.preferences);
+  useEffect(() => setPrefs(props.preferences), [props.preferences]);
+  const [shortcut, setShortcut] = useState(prefs.shortcut);
+  const [shortcutError, setShortcutError] = useState<string | null>(null);
+  const [shortcutSaved, setShortcutSaved] = useState(false);
+  const shortcutAction = useAction();
+  const action = useAction();
+
+  useEffect(() => setShortcut(prefs.shortcut), [prefs.shortcut]);
+
+  const set = async (patch: PreferencesPatch) => {
+    setPrefs((current) => ({ ...current, ...patch }));
+    const saved = await action.run(() => api().setPreferences(patch));
+    if (!saved) setPrefs(props.preferences);
+  };
+
+  const saveShortcut = async (value: string) => {
+    setShortcutSaved(false);
+    setShortcutError(null);
+    const result = await shortcutAction.run(() => api().setPreferences({ shortcut: value.trim() }));
+    if (!result) return;
+    if (result.shortcutError) setShortcutError(result.shortcutError);
+    else setShortcutSaved(true);
+  };
+
+  return (
+    <section class="section" aria-labelledby="prefs-title">
+      <div class="section__header">
+        <h2 id="prefs-title" class="section__title">
+          Preferences
+        </h2>
+      </div>
+      <div class="card">
+        <form
+          class="field"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void saveShortcut(shortcut);
+          }}
+        >
+          <label for="pref-shortcut" class="field__label">
+            Global shortcut
+          </label>
+          <div class="inline">
+            <input
+              id="pref-shortcut"
+              class={`input input--mono input--grow${shortcutError ? ' input--invalid' : ''}`}
+              value={shortcut}
+              placeholder="CommandOrControl+Shift+U"
+              autocomplete="off"
+              spellcheck={false}
+              aria-invalid={shortcutError !== null}
+              aria-describedby="pref-shortcut-help"
+              onInput={(e) => {
+                setShortcut(e.currentTarget.value);
+                setShortcutSaved(false);
+              }}
+              onKeyDown={(e) => {
+                const accelerator = acceleratorFromKey(e);
+                if (!accelerator) return;
+                e.preventDefault();
+                setShortcut(accelerator);
+                setShortcutSaved(false);
+              }}
+            />
+            <button
+              type="submit"
+              class="button"
+              disabled={shortcutAction.busy || (shortcut === prefs.shortcut && !shortcutError)}
+            >
+              Save shortcut
+            </button>
+            {prefs.shortcut ? (
+              <button
+                type="button"
+                class="button button--quiet"
+                onClick={() => {
+                  setShortcut('');
+                  void saveShortcut('');
+                }}
+              >
+                Turn off
+              </button>
+            ) : null}
+          </div>
+          <p id="pref-shortcut-help" class={shortcutError ? 'field__error' : 'field__help'}>
+            {shortcutError ??
+              'Press the keys in the field (with Ctrl, Alt or ⌘), or type them, like CommandOrControl+Shift+U. Empty turns it off.'}
+          </p>
+          {shortcutSaved && !shortcutError ? (
+            <p class="field__ok" role="status">
+              {shortcut ? `Shortcut ${shortcut} is ready.` : 'Shortcut turned off.'}
+            </p>
+          ) : null}
+          <ActionError error={shortcutAction.error} />
+        </form>
+
+        <div class="checks">
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={prefs.launchAtLogin}
+              onChange={(e) => void set({ launchAtLogin: e.currentTarget.checked })}
+            />
+            <span>Start Trayshare when I log in</span>
+          </label>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={prefs.dropWindowPinned}
+              onChange={(e) => void set({ dropWindowPinned: e.currentTarget.checked })}
+            />
+            <span>Keep the drop window open on top of other windows</span>
+          </label>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={prefs.fileManagerIntegration}
+              onChange={(e) => void set({ fileManagerIntegration: e.currentTarget.checked })}
+            />
+            <span>Add “Share with Trayshare” to the file manager’s menu</span>
+          </label>
+        </div>
+
+        <div class="field-row">
+          <div class="field">
+            <label for="pref-drop" class="field__label">
+              When files are dropped on the tray icon
+            </label>
+            <select
+              id="pref-drop"
+              class="input"
+              value={prefs.trayDropAction}
+              onChange={(e) =>
+                void set({ trayDropAction: e.currentTarget.value as TrayDropAction })
+              }
+            >
+              {DROP_ACTIONS.map((a) => (
+                <option key={a.value} value={a.value}>
+                  {a.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="pref-concurrency" class="field__label">
+              Uploads at once, per workspace
+            </label>
+            <select
+              id="pref-concurrency"
+              class="input"
+              value={String(prefs.concurrency)}
+              onChange={(e) => void set({ concurrency: Number(e.currentTarget.value) })}
+            >
+              {[1, 2, 3, 4, 5, 6, 7, 8].map((n) => (
+                <option key={n} value={String(n)}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {action.error ? (
+          <ActionError error={action.error} />
+        ) : (
+          <Notice tone="info">Changes here are saved as you make them.</Notice>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,237 @@
+import { useRef, useState } from 'preact/hooks';
+import { normaliseChannels } from '../../../main/core/upload/channels';
+import type { Preset, Snapshot, View } from '../../../preload/contract';
+import { api } from '../bridge';
+import { ActionError, Notice } from '../ui/notice';
+import { useAction } from '../use-action';
+
+interface Row {
+  key: number;
+  id: string;
+  label: string;
+}
+
+/** Why this one ID cannot be sent, or null; empty rows are simply skipped. */
+function rowError(id: string): string | null {
+  if (id.trim() === '') return null;
+  const check = normaliseChannels([id]);
+  return check.ok ? null : check.error;
+}
+
+export function PresetEditor(props: {
+  snapshot: Snapshot;
+  preset: Preset | undefined;
+  onDone: () => void;
+  onShow: (view: View) => void;
+}) {
+  const { snapshot, preset } = props;
+  const nextKey = useRef(0);
+  const makeRow = (id = '', label = ''): Row => ({ key: nextKey.current++, id, label });
+  const [name, setName] = useState(preset?.name ?? '');
+  const [workspaceId, setWorkspaceId] = useState(
+    preset?.workspaceId ?? snapshot.workspaces[0]?.id ?? '',
+  );
+  const [rows, setRows] = useState<Row[]>(() =>
+    preset && preset.channels.length > 0
+      ? preset.channels.map((c) => makeRow(c.id, c.label ?? ''))
+      : [makeRow()],
+  );
+  const [comment, setComment] = useState(preset?.comment ?? '');
+  const [attempted, setAttempted] = useState(false);
+  const action = useAction();
+  const focusKey = useRef<number | null>(null);
+
+  const ids = rows.map((r) => r.id.trim()).filter((id) => id !== '');
+  const listCheck = normaliseChannels(ids);
+  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+  const rowProblem = rows.some((r) => rowError(r.id) !== null);
+  const problems = [
+    name.trim() === '' ? 'Give the preset a name.' : null,
+    workspaceId === '' ? 'Choose a workspace.' : null,
+    !rowProblem && !listCheck.ok ? listCheck.error : null,
+    rowProblem ? 'Fix the channel IDs marked above.' : null,
+    duplicate ? `${duplicate} is listed twice.` : null,
+  ].filter((p): p is string => p !== null);
+
+  const update = (key: number, patch: Partial<Row>) =>
+    setRows((current) => current.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+
+  const addRow = () => {
+    const row = makeRow();
+    focusKey.current = row.key;
+    setRows((current) => [...current, row]);
+  };
+
+  const removeRow = (key: number) =>
+    setRows((current) => {
+      const left = current.filter((r) => r.key !== key);
+      return left.length === 0 ? [makeRow()] : left;
+    });
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setAttempted(true);
+    if (problems.length > 0) return;
+    const channels = rows
+      .filter((r) => r.id.trim() !== '')
+      .map((r) => {
+        const label = r.label.trim().replace(/^#/, '');
+        return label ? { id: r.id.trim(), label } : { id: r.id.trim() };
+      });
+    const input = { name: name.trim(), workspaceId, channels, comment };
+    const saved = await action.run(() =>
+      preset ? api().updatePreset(preset.id, input) : api().addPreset(input),
+    );
+    if (saved) props.onDone();
+  };
+
+  const title = preset ? `Edit “${preset.name}”` : 'New preset';
+  return (
+    <section class="view" aria-labelledby="preset-editor-title">
+      <header class="view__header">
+        <h1 id="preset-editor-title" class="view__title" tabIndex={-1}>
+          {title}
+        </h1>
+      </header>
+      <form class="sheet" onSubmit={save} noValidate>
+        <div class="field-row">
+          <div class="field field--grow">
+            <label for="preset-name" class="field__label">
+              Name
+            </label>
+            <input
+              id="preset-name"
+              class="input"
+              value={name}
+              autocomplete="off"
+              aria-invalid={attempted && name.trim() === ''}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
+          </div>
+          <div class="field">
+            <label for="preset-workspace" class="field__label">
+              Workspace
+            </label>
+            <select
+              id="preset-workspace"
+              class="input"
+              value={workspaceId}
+              onChange={(e) => setWorkspaceId(e.currentTarget.value)}
+            >
+              {snapshot.workspaces.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+
+        <fieldset class="group">
+          <legend class="group__label">Channels</legend>
+          <p class="field__help">
+            The ID is what the service needs (like C0123ABCD); the name is only for you.
+          </p>
+          <ul class="channel-rows">
+            {rows.map((row, index) => {
+              const error = rowError(row.id);
+              const idField = `preset-channel-${row.key}`;
+              return (
+                <li key={row.key} class="channel-row">
+                  <div class="field">
+                    <label for={idField} class="field__label">
+                      Channel {index + 1} ID
+                    </label>
+                    <input
+                      id={idField}
+                      class={`input input--mono${error ? ' input--invalid' : ''}`}
+                      value={row.id}
+                      placeholder="C0123ABCD"
+                      spellcheck={false}
+                      autocomplete="off"
+                      aria-invalid={error !== null}
+                      aria-describedby={error ? `${idField}-error` : undefined}
+                      ref={(el) => {
+                        if (el && focusKey.current === row.key) {
+                          focusKey.current = null;
+                          el.focus();
+                        }
+                      }}
+                      onInput={(e) => update(row.key, { id: e.currentTarget.value })}
+                    />
+                    {error ? (
+                      <p id={`${idField}-error`} class="field__error">
+                        {error}
+                      </p>
+                    ) : null}
+                  </div>
+                  <div class="field field--grow">
+                    <label for={`${idField}-label`} class="field__label">
+                      Channel {index + 1} name <span class="muted">(optional)</span>
+                    </label>
+                    <input
+                      id={`${idField}-label`}
+                      class="input"
+                      value={row.label}
+                      autocomplete="off"
+                      onInput={(e) => update(row.key, { label: e.currentTarget.value })}
+                    />
+                  </div>
+                  <button
+                    type="button"
+                    class="button button--small button--quiet channel-row__remove"
+                    aria-label={`Remove channel ${index + 1}`}
+                    onClick={() => removeRow(row.key)}
+                  >
+                    Remove
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+          <button type="button" class="button button--small" onClick={addRow}>
+            Add channel
+          </button>
+        </fieldset>
+
+        <div class="field">
+          <label for="preset-comment" class="field__label">
+            Default comment <span class="muted">(optional)</span>
+          </label>
+          <textarea
+            id="preset-comment"
+            class="input input--area"
+            rows={2}
+            value={comment}
+            onInput={(e) => setComment(e.currentTarget.value)}
+          />
+        </div>
+
+        <div class="sheet__footer">
+          {attempted && problems.length > 0 ? (
+            <Notice tone="error">
+              {problems.length === 1 ? (
+                problems[0]
+              ) : (
+                <ul class="problems">
+                  {problems.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              )}
+            </Notice>
+          ) : null}
+          <ActionError error={action.error} />
+          <div class="actions">
+            <button type="button" class="button" onClick={props.onDone}>
+              Cancel
+            </button>
+            <button type="submit" class="button button--primary" disabled={action.busy}>
+              {preset ? 'Save preset' : 'Add preset'}
+            </button>
+          </div>
+        </div>
+      </form>
+    </section>
+  );
+}

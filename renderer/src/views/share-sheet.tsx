@@ -1,0 +1,324 @@
+import { useMemo, useState } from 'preact/hooks';
+import { normaliseChannels } from '../../../main/core/upload/channels';
+import type { ChannelRef, ShareResult, Snapshot, View } from '../../../preload/contract';
+import { api } from '../bridge';
+import { baseName, countFiles, shareSummary } from '../format';
+import { ActionError, Notice } from '../ui/notice';
+import { useAction } from '../use-action';
+
+type Mode = 'preset' | 'channels';
+
+/** Names people gave channels in their presets, reused when the same ID is typed by hand. */
+function knownLabels(snapshot: Snapshot): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const preset of snapshot.presets) {
+    for (const ref of preset.channels)
+      if (ref.label && !labels.has(ref.id)) labels.set(ref.id, ref.label);
+  }
+  return labels;
+}
+
+function parentOf(path: string): string {
+  const name = baseName(path);
+  const cut = path.lastIndexOf(name);
+  return cut > 0 ? path.slice(0, cut).replace(/[\\/]+$/, '') : '';
+}
+
+export function ShareSheet(props: {
+  snapshot: Snapshot;
+  paths: string[];
+  onPick: () => void;
+  onRemove: (path: string) => void;
+  onClose: (next: View) => void;
+  onShow: (view: View) => void;
+}) {
+  const { snapshot, paths } = props;
+  const presets = snapshot.presets;
+  const firstPreset = presets.find((p) => p.id === snapshot.defaultPresetId) ?? presets[0];
+  const [mode, setMode] = useState<Mode>(firstPreset ? 'preset' : 'channels');
+  const [presetId, setPresetId] = useState(firstPreset?.id ?? '');
+  const [workspaceId, setWorkspaceId] = useState(
+    firstPreset?.workspaceId ?? snapshot.workspaces[0]?.id ?? '',
+  );
+  const [channelsText, setChannelsText] = useState('');
+  const [comment, setComment] = useState(firstPreset?.comment ?? '');
+  const [commentEdited, setCommentEdited] = useState(false);
+  const [attempted, setAttempted] = useState(false);
+  const [result, setResult] = useState<ShareResult | null>(null);
+  const action = useAction();
+  const labels = useMemo(() => knownLabels(snapshot), [snapshot]);
+
+  const preset = presets.find((p) => p.id === presetId);
+  const check = normaliseChannels(channelsText);
+  const channels: ChannelRef[] =
+    mode === 'preset'
+      ? (preset?.channels ?? [])
+      : check.ok
+        ? check.channels.map((id) => ({ id, label: labels.get(id) }))
+        : [];
+  const workspace = snapshot.workspaces.find(
+    (w) => w.id === (mode === 'preset' ? preset?.workspaceId : workspaceId),
+  );
+  const showChannelError = mode === 'channels' && !check.ok && (attempted || channelsText !== '');
+  const problem =
+    paths.length === 0
+      ? 'Add at least one file.'
+      : !workspace
+        ? mode === 'preset'
+          ? 'Choose a preset.'
+          : 'Choose a workspace.'
+        : channels.length === 0
+          ? mode === 'preset'
+            ? 'This preset has no channels; edit it in Presets.'
+            : check.ok
+              ? 'Enter at least one channel ID.'
+              : check.error
+          : null;
+
+  const choosePreset = (id: string) => {
+    setPresetId(id);
+    const next = presets.find((p) => p.id === id);
+    if (next && !commentEdited) setComment(next.comment);
+  };
+
+  const submit = async (e?: Event) => {
+    e?.preventDefault();
+    setAttempted(true);
+    if (problem || !workspace) return;
+    const target =
+      mode === 'preset' && preset
+        ? { presetId: preset.id }
+        : { workspaceId: workspace.id, channels: channels.map((c) => c.id) };
+    const shared = await action.run(() =>
+      api().share({ target, comment: comment.trim() === '' ? undefined : comment, paths }),
+    );
+    if (!shared) return;
+    if (shared.refused.length === 0) props.onClose('queue');
+    else setResult(shared);
+  };
+
+  if (result) return <ShareOutcome result={result} onClose={props.onClose} />;
+
+  return (
+    <section class="view" aria-labelledby="share-title">
+      <header class="view__header">
+        <h1 id="share-title" class="view__title" tabIndex={-1}>
+          Share {countFiles(paths.length)}
+        </h1>
+      </header>
+      <form class="sheet" onSubmit={submit} noValidate>
+        <fieldset class="group group--files">
+          <legend class="group__label">Files</legend>
+          {paths.length === 0 ? (
+            <p class="muted">No files yet.</p>
+          ) : (
+            <ul class="file-list">
+              {paths.map((path) => (
+                <li key={path} class="file-list__item">
+                  <span class="file-list__name">{baseName(path)}</span>
+                  <span class="file-list__dir">{parentOf(path)}</span>
+                  <button
+                    type="button"
+                    class="button button--small button--quiet"
+                    aria-label={`Remove ${baseName(path)}`}
+                    onClick={() => props.onRemove(path)}
+                  >
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <button type="button" class="button button--small" onClick={props.onPick}>
+            Add files…
+          </button>
+        </fieldset>
+
+        <fieldset class="group">
+          <legend class="group__label">Send to</legend>
+          <div class="segmented">
+            <label class="segmented__option">
+              <input
+                type="radio"
+                name="mode"
+                value="preset"
+                checked={mode === 'preset'}
+                disabled={presets.length === 0}
+                onChange={() => setMode('preset')}
+              />
+              <span>A preset</span>
+            </label>
+            <label class="segmented__option">
+              <input
+                type="radio"
+                name="mode"
+                value="channels"
+                checked={mode === 'channels'}
+                onChange={() => setMode('channels')}
+              />
+              <span>Channels I type</span>
+            </label>
+          </div>
+          {mode === 'preset' ? (
+            <div class="field">
+              <label for="share-preset" class="field__label">
+                Preset
+              </label>
+              <select
+                id="share-preset"
+                class="input"
+                value={presetId}
+                onChange={(e) => choosePreset(e.currentTarget.value)}
+              >
+                {presets.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.id === snapshot.defaultPresetId ? `${p.name} (default)` : p.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : (
+            <div class="field-row">
+              <div class="field">
+                <label for="share-workspace" class="field__label">
+                  Workspace
+                </label>
+                <select
+                  id="share-workspace"
+                  class="input"
+                  value={workspaceId}
+                  onChange={(e) => setWorkspaceId(e.currentTarget.value)}
+                >
+                  {snapshot.workspaces.map((w) => (
+                    <option key={w.id} value={w.id}>
+                      {w.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div class="field field--grow">
+                <label for="share-channels" class="field__label">
+                  Channel IDs
+                </label>
+                <input
+                  id="share-channels"
+                  class={`input${showChannelError ? ' input--invalid' : ''}`}
+                  value={channelsText}
+                  placeholder="C0123ABCD, C0456EFGH"
+                  spellcheck={false}
+                  autocomplete="off"
+                  aria-invalid={showChannelError}
+                  aria-describedby="share-channels-help"
+                  onInput={(e) => setChannelsText(e.currentTarget.value)}
+                />
+                <p
+                  id="share-channels-help"
+                  class={showChannelError ? 'field__error' : 'field__help'}
+                >
+                  {showChannelError && !check.ok
+                    ? check.error
+                    : 'Separate IDs with commas. A channel ID looks like C0123ABCD.'}
+                </p>
+              </div>
+            </div>
+          )}
+        </fieldset>
+
+        <div class="field">
+          <label for="share-comment" class="field__label">
+            Comment <span class="muted">(optional)</span>
+          </label>
+          <textarea
+            id="share-comment"
+            class="input input--area"
+            rows={3}
+            value={comment}
+            aria-describedby="share-comment-help"
+            onInput={(e) => {
+              setComment(e.currentTarget.value);
+              setCommentEdited(true);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void submit();
+            }}
+          />
+          <p id="share-comment-help" class="field__help">
+            Posted with the files. Ctrl+Enter (⌘+Enter) shares.
+          </p>
+        </div>
+
+        {workspace && !workspace.hasToken ? (
+          <Notice tone="warning">
+            {workspace.name} has no token saved, so nothing can be sent there yet.{' '}
+            <button type="button" class="link" onClick={() => props.onShow('settings')}>
+              Add the token in Settings
+            </button>
+          </Notice>
+        ) : null}
+
+        <div class="sheet__footer">
+          <p class="summary" aria-live="polite">
+            {shareSummary({
+              files: paths.length,
+              channels,
+              workspace: workspace?.name ?? '',
+              comment: comment.trim() !== '',
+            })}
+          </p>
+          {attempted && problem ? <Notice tone="error">{problem}</Notice> : null}
+          <ActionError error={action.error} />
+
+          <div class="actions">
+            <button type="button" class="button" onClick={() => props.onClose('drop')}>
+              Cancel
+            </button>
+            <button type="submit" class="button button--primary" disabled={action.busy}>
+              {action.busy ? 'Sharing…' : 'Share'}
+            </button>
+          </div>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ShareOutcome(props: { result: ShareResult; onClose: (next: View) => void }) {
+  const { result } = props;
+  const queued = result.items.length;
+  return (
+    <section class="view" aria-labelledby="outcome-title">
+      <header class="view__header">
+        <h1 id="outcome-title" class="view__title" tabIndex={-1}>
+          {queued === 0 ? 'Nothing was queued' : `${countFiles(queued)} queued`}
+        </h1>
+      </header>
+      <Notice tone={queued === 0 ? 'error' : 'warning'}>
+        {result.refused.length === 1
+          ? 'One path was not queued:'
+          : `${result.refused.length} paths were not queued:`}
+        <ul class="refused">
+          {result.refused.map((r) => (
+            <li key={r.path}>
+              <span class="refused__name">{baseName(r.path)}</span>: {r.reason}
+              <span class="refused__path">{r.path}</span>
+            </li>
+          ))}
+        </ul>
+      </Notice>
+      <div class="actions">
+        <button type="button" class="button" onClick={() => props.onClose('drop')}>
+          Done
+        </button>
+        {queued > 0 ? (
+          <button
+            type="button"
+            class="button button--primary"
+            onClick={() => props.onClose('queue')}
+          >
+            Show queue
+          </button>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+// window.trayshare for a plain browser: the same TrayshareBridge the Electron preload exposes,
+// carried over HTTP to the harness (test/harness/server.ts), which calls the real core app
+// service. Same origin as the page, so the renderer's CSP (`script-src 'self'`,
+// `connect-src 'self'`) holds unchanged. Bundled by esbuild when the harness starts.
+import {
+  type EventName,
+  type MethodName,
+  methodNames,
+  type TrayshareBridge,
+  type TrayshareEvents,
+} from '../../preload/contract';
+
+/** Where the harness saves dropped files; set by esbuild's `define`. */
+declare const __HARNESS_FILES_DIR__: string;
+
+// A File dropped in a browser has no path. Electron's preload asks webUtils.getPathForFile;
+// here the bytes are uploaded to the harness, which saves them under a known folder, so the
+// path can be given at once (pathForFile is synchronous) while the upload finishes. Every
+// call waits for those uploads, so `share` never sees a half-written file.
+const uploads = new Set<Promise<void>>();
+let fileCounter = 0;
+
+function pathForFile(file: File): string {
+  const id = `${Date.now().toString(36)}-${(fileCounter++).toString(36)}`;
+  const name = file.name.replace(/[\\/]/g, '_') || 'unnamed';
+  const upload = fetch(
+    `/_harness/files?id=${encodeURIComponent(id)}&name=${encodeURIComponent(name)}`,
+    {
+      method: 'POST',
+      body: file,
+    },
+  ).then((response) => {
+    if (!response.ok) throw new Error(`the harness could not save ${name}`);
+  });
+  uploads.add(upload);
+  void upload.finally(() => uploads.delete(upload)).catch(() => undefined);
+  return `${__HARNESS_FILES_DIR__}/${id}/${name}`;
+}
+
+async function call(method: MethodName, args: unknown[]): Promise<unknown> {
+  await Promise.all(uploads);
+  const response = await fetch('/rpc', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ method, args }),
+  });
+  const answer = (await response.json()) as { result?: unknown; error?: string; name?: string };
+  if (answer.error !== undefined) {
+    // The shape Electron gives a rejected ipcRenderer.invoke, so the renderer sees the same text.
+    throw new Error(
+      `Error invoking remote method 'trayshare:${method}': ${answer.name ?? 'Error'}: ${answer.error}`,
+    );
+  }
+  return answer.result;
+}
+
+type Listener = (payload: unknown) => void;
+const listeners = new Map<EventName, Set<Listener>>();
+let source: EventSource | null = null;
+
+function subscribe(event: EventName): void {
+  if (!source) source = new EventSource('/events');
+  source.addEventListener(event, (message) => {
+    const payload: unknown = JSON.parse((message as MessageEvent<string>).data);
+    for (const listener of listeners.get(event) ?? []) listener(payload);
+  });
+}
+
+const methods = {} as Record<MethodName, (...args: unknown[]) => Promise<unknown>>;
+for (const name of methodNames) methods[name] = (...args: unknown[]) => call(name, args);
+
+const bridge = {
+  ...methods,
+  pathForFile,
+  on<E extends EventName>(event: E, listener: (payload: TrayshareEvents[E]) => void): () => void {
+    let set = listeners.get(event);
+    if (!set) {
+      set = new Set();
+      listeners.set(event, set);
+      subscribe(event);
+    }
+    set.add(listener as Listener);
+    return () => set.delete(listener as Listener);
+  },
+} as unknown as TrayshareBridge;
+
+Object.defineProperty(window, 'trayshare', { value: Object.freeze(bridge), enumerable: true });

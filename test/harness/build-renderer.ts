@@ -1,0 +1,79 @@
+// Builds the renderer with vite for the browser harness. The build is cached in the temp
+// folder under a hash of its sources, so several test files (and repeated runs) build once.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const RENDERER = join(ROOT, 'renderer');
+// Core modules whose pure functions the renderer bundles (as-you-type checks).
+const BUNDLED_FROM_CORE = [
+  'main/core/upload/channels.ts',
+  'main/core/upload/credentials.ts',
+  'main/core/model.ts',
+];
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+async function sourceHash(): Promise<string> {
+  const hash = createHash('sha256');
+  const files = [...(await filesUnder(RENDERER)), ...BUNDLED_FROM_CORE.map((f) => join(ROOT, f))];
+  for (const file of files) {
+    hash.update(relative(ROOT, file));
+    hash.update('\0');
+    hash.update(await readFile(file));
+    hash.update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+export interface BuiltRenderer {
+  dir: string;
+  /** 'built' now, or 'cached' from an earlier build of the same sources. */
+  how: 'built' | 'cached';
+}
+
+const PREFIX = 'trayshare-harness-renderer-';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Builds of older sources, untouched for a day, are not coming back: remove them. */
+async function pruneOldBuilds(keep: string): Promise<void> {
+  for (const name of await readdir(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!name.startsWith(PREFIX) || path === keep) continue;
+    const info = await stat(path).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > DAY_MS)
+      await rm(path, { recursive: true, force: true });
+  }
+}
+
+export async function buildRenderer(): Promise<BuiltRenderer> {
+  const dir = join(tmpdir(), `${PREFIX}${await sourceHash()}`);
+  if (existsSync(join(dir, 'index.html'))) return { dir, how: 'cached' };
+  await pruneOldBuilds(dir);
+  const staging = `${dir}.${process.pid}.${Date.now()}`;
+  const { build } = await import('vite');
+  await build({
+    configFile: false,
+    root: RENDERER,
+    base: './',
+    logLevel: 'warn',
+    build: { outDir: staging, emptyOutDir: true, reportCompressedSize: false },
+  });
+  try {
+    await rename(staging, dir);
+  } catch (error) {
+    // Another test file finished the same build first: theirs is identical.
+    await rm(staging, { recursive: true, force: true });
+    if (!existsSync(join(dir, 'index.html'))) throw error;
+  }
+  return { dir, how: 'built' };
+}

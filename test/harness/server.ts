@@ -1,0 +1,366 @@
+// The browser harness: serves the built renderer with window.trayshare bound, over HTTP on
+// 127.0.0.1, to the real core app service running in this Node process, which uploads to a
+// reference service it starts itself. Lets real Chromium drive the real UI and core together.
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { build as esbuild } from 'esbuild';
+import type { AppService } from '../../main/core/api';
+import { createAppService } from '../../main/core/app-service';
+import { createNodeTransport } from '../../main/core/upload/node-transport';
+import type { RetryPolicy } from '../../main/core/upload/retry';
+import {
+  type EventName,
+  type MethodName,
+  methodArgs,
+  type QueueItem,
+  type ShellApi,
+  type TrayshareEvents,
+} from '../../preload/contract';
+import { type ReferenceService, startReferenceService } from '../service/server';
+import { buildRenderer } from './build-renderer';
+import { createMemorySecretStore } from './memory-secrets';
+import { type DemoIds, seedDemo } from './seed';
+import { throttleTransport } from './throttle';
+
+export interface HarnessOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Serve this already-built renderer (e.g. out/renderer) instead of building one. */
+  rendererDir?: string;
+  /** Slow uploads to this many bytes a second (null: full speed); see setThrottle. */
+  throttleBytesPerSecond?: number | null;
+  /** Retry policy of the queue; tests pass small delays. */
+  retry?: Partial<RetryPolicy>;
+  /**
+   * Accelerators that count as taken by another app, as the shell's globalShortcut would
+   * report. Default: CommandOrControl+Alt+T (a terminal on Ubuntu).
+   */
+  takenShortcuts?: string[];
+}
+
+export interface Harness {
+  url: string;
+  /** The real core app service the page talks to (tests may also call it directly). */
+  app: AppService;
+  reference: ReferenceService;
+  demo: DemoIds;
+  /** Where the served renderer came from. */
+  renderer: { dir: string; how: 'built' | 'cached' | 'reused' };
+  /** Folder where files dropped in the browser are saved. */
+  filesDir: string;
+  /** Paths the next pickFiles() returns (each call takes one list; none left: cancelled). */
+  pick(paths: string[]): void;
+  /** Paths the next takePendingPaths() returns, as if handed over by the tray or file manager. */
+  setPending(paths: string[]): void;
+  /** Sends an event to the page as main would (share-requested, show-view). */
+  emit<E extends EventName>(event: E, payload: TrayshareEvents[E]): void;
+  setThrottle(bytesPerSecond: number | null): void;
+  /** Resolves once nothing is queued, waiting or sending (rejects after `timeoutMs`). */
+  settled(timeoutMs?: number): Promise<void>;
+  /** What the page asked the shell to copy and to open. */
+  copied: string[];
+  opened: string[];
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+const require = createRequire(import.meta.url);
+
+async function bundleBridge(filesDir: string): Promise<string> {
+  const result = await esbuild({
+    entryPoints: [resolve(import.meta.dirname, 'bridge.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    define: { __HARNESS_FILES_DIR__: JSON.stringify(filesDir) },
+    logLevel: 'warning',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+function readBody(req: IncomingMessage, limit = 1024 * 1024): Promise<string> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new Error('request body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const root = await mkdtemp(join(tmpdir(), 'trayshare-harness-'));
+  const filesDir = join(root, 'files');
+  await mkdir(filesDir, { recursive: true });
+  const renderer = options.rendererDir
+    ? { dir: resolve(options.rendererDir), how: 'reused' as const }
+    : await buildRenderer();
+  const indexHtml = (await readFile(join(renderer.dir, 'index.html'), 'utf8')).replace(
+    /<script/,
+    // A classic script runs before the page's module script, so window.trayshare is there first.
+    '<script src="/harness-bridge.js"></script>\n    <script',
+  );
+  const bridgeJs = await bundleBridge(filesDir);
+
+  const reference = await startReferenceService({ dataDir: join(root, 'service') });
+  let throttle = options.throttleBytesPerSecond ?? null;
+  const app = await createAppService({
+    dataDir: join(root, 'app'),
+    secrets: createMemorySecretStore(),
+    transport: throttleTransport(createNodeTransport(), () => throttle),
+    retry: options.retry,
+  });
+  const demo = await seedDemo(app, reference.url);
+
+  const pickQueue: string[][] = [];
+  let pending: string[] = [];
+  const copied: string[] = [];
+  const opened: string[] = [];
+  const shell: ShellApi = {
+    pickFiles: async () => pickQueue.shift() ?? [],
+    copyText: async (text) => {
+      copied.push(text);
+    },
+    openExternal: async (url) => {
+      // Same rule as the app's shell: only https links leave the app.
+      if (!/^https:\/\//i.test(url)) throw new Error('Only https links can be opened.');
+      opened.push(url);
+    },
+    takePendingPaths: async () => {
+      const taken = pending;
+      pending = [];
+      return taken;
+    },
+  };
+
+  // The shell, not the core, registers the global shortcut: like main/electron/shell.ts, a
+  // refused one is reported in shortcutError and the rest of the patch is still saved.
+  const taken = new Set(options.takenShortcuts ?? ['CommandOrControl+Alt+T']);
+  const setPreferences: AppService['setPreferences'] = async (patch) => {
+    if (patch.shortcut === undefined || !taken.has(patch.shortcut))
+      return app.setPreferences(patch);
+    const { shortcut, ...rest } = patch;
+    const result = await app.setPreferences(rest);
+    return {
+      ...result,
+      shortcutError: `${shortcut} is already used by another application. Choose another shortcut.`,
+    };
+  };
+
+  const streams = new Set<ServerResponse>();
+  const emit = (event: string, payload: unknown) => {
+    const frame = `event: ${event}\ndata: ${JSON.stringify(payload ?? null)}\n\n`;
+    for (const res of streams) res.write(frame);
+  };
+  const unsubscribe = (['queue-changed', 'history-changed', 'settings-changed'] as const).map(
+    (event) => app.on(event, (payload) => emit(event, payload)),
+  );
+
+  async function rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { method, args } = JSON.parse(await readBody(req)) as { method: string; args: unknown };
+    const schema = Object.hasOwn(methodArgs, method) ? methodArgs[method as MethodName] : undefined;
+    if (!schema) return sendJson(res, 404, { error: `No method called ${method}.` });
+    // Validated exactly as main validates IPC arguments before a handler runs.
+    const parsed = schema.safeParse(args);
+    if (!parsed.success) return sendJson(res, 400, { error: `Invalid arguments for ${method}.` });
+    const target = (method in shell
+      ? shell
+      : method === 'setPreferences'
+        ? { setPreferences }
+        : app) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    try {
+      const result = await target[method]!(...(parsed.data as unknown[]));
+      sendJson(res, 200, { result });
+    } catch (error) {
+      const e = error instanceof Error ? error : new Error(String(error));
+      sendJson(res, 200, { error: e.message, name: e.name });
+    }
+  }
+
+  async function saveFile(url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const id = url.searchParams.get('id') ?? '';
+    const name = url.searchParams.get('name') ?? '';
+    if (!/^[a-z0-9-]{1,64}$/.test(id) || name === '' || /[\\/]|^\.\.?$/.test(name)) {
+      return sendJson(res, 400, { error: 'bad file id or name' });
+    }
+    const dir = join(filesDir, id);
+    await mkdir(dir, { recursive: true });
+    await pipeline(req, createWriteStream(join(dir, name)));
+    sendJson(res, 200, { path: join(dir, name) });
+  }
+
+  async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
+    const file = normalize(join(renderer.dir, decodeURIComponent(pathname)));
+    if (!file.startsWith(renderer.dir + sep)) return sendJson(res, 404, { error: 'not found' });
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      });
+      res.end(body);
+    } catch {
+      sendJson(res, 404, { error: 'not found' });
+    }
+  }
+
+  let origin = '';
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // Another site open in the same browser must not drive the harness.
+    if (req.method === 'POST' && req.headers.origin && req.headers.origin !== origin) {
+      return sendJson(res, 403, { error: 'cross-origin request refused' });
+    }
+    const route = `${req.method} ${url.pathname}`;
+    const handle = async (): Promise<void> => {
+      switch (route) {
+        case 'GET /':
+        case 'GET /index.html':
+          res.writeHead(200, {
+            'content-type': CONTENT_TYPES['.html']!,
+            'cache-control': 'no-store',
+          });
+          res.end(indexHtml);
+          return;
+        case 'GET /favicon.ico':
+          // Chromium asks every http page for one; the app has none (it runs from file:// in Electron).
+          res.writeHead(204);
+          res.end();
+          return;
+        case 'GET /harness-bridge.js':
+          res.writeHead(200, { 'content-type': CONTENT_TYPES['.js']! });
+          res.end(bridgeJs);
+          return;
+        case 'GET /_harness/axe.js':
+          res.writeHead(200, { 'content-type': CONTENT_TYPES['.js']! });
+          res.end(await readFile(require.resolve('axe-core/axe.min.js')));
+          return;
+        case 'GET /events':
+          res.writeHead(200, {
+            'content-type': 'text/event-stream',
+            'cache-control': 'no-store',
+            connection: 'keep-alive',
+          });
+          res.write(': connected\n\n');
+          streams.add(res);
+          req.on('close', () => streams.delete(res));
+          return;
+        case 'POST /rpc':
+          return rpc(req, res);
+        case 'POST /_harness/files':
+          return saveFile(url, req, res);
+        case 'POST /_harness/pick': {
+          const { paths } = JSON.parse(await readBody(req)) as { paths: string[] };
+          pickQueue.push(paths);
+          return sendJson(res, 200, {});
+        }
+        case 'POST /_harness/pending': {
+          const { paths } = JSON.parse(await readBody(req)) as { paths: string[] };
+          pending = paths;
+          return sendJson(res, 200, {});
+        }
+        case 'POST /_harness/event': {
+          const { event, payload } = JSON.parse(await readBody(req)) as {
+            event: string;
+            payload: unknown;
+          };
+          emit(event, payload);
+          return sendJson(res, 200, {});
+        }
+        case 'GET /_harness/calls':
+          return sendJson(res, 200, { copied, opened });
+        default:
+          if (req.method === 'GET') return serveStatic(url.pathname, res);
+          return sendJson(res, 404, { error: 'not found' });
+      }
+    };
+    handle().catch((error: unknown) => {
+      if (!res.headersSent)
+        sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((listening) => server.listen(options.port ?? 0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: origin,
+    app,
+    reference,
+    demo,
+    renderer,
+    filesDir,
+    pick: (paths) => void pickQueue.push(paths),
+    setPending: (paths) => {
+      pending = paths;
+    },
+    emit: (event, payload) => emit(event, payload),
+    setThrottle: (bytesPerSecond) => {
+      throttle = bytesPerSecond;
+    },
+    settled: (timeoutMs = 15_000) =>
+      new Promise<void>((done, fail) => {
+        const busy = (items: QueueItem[]) =>
+          items.some((i) => i.state === 'queued' || i.state === 'waiting' || i.state === 'sending');
+        const finish = (error?: Error) => {
+          clearTimeout(timer);
+          off();
+          if (error) fail(error);
+          else done();
+        };
+        const timer = setTimeout(
+          () => finish(new Error(`the queue was still busy after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        const off = app.on('queue-changed', (items) => {
+          if (!busy(items)) finish();
+        });
+        void app.listQueue().then((items) => {
+          if (!busy(items)) finish();
+        }, finish);
+      }),
+    copied,
+    opened,
+    async close() {
+      for (const off of unsubscribe) off();
+      for (const res of streams) res.end();
+      streams.clear();
+      server.closeAllConnections();
+      await new Promise<void>((closed) => server.close(() => closed()));
+      await app.close();
+      await reference.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}

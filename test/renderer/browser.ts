@@ -1,0 +1,120 @@
+// Shared by the renderer tests: Debian's Chromium driven by playwright-core, pages opened on
+// the browser harness, synthetic file drops, axe checks and screenshots.
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import type { View } from '../../preload/contract';
+import type { Harness } from '../harness/server';
+
+// The committed screenshots (shown in README) are rewritten only on request, so an ordinary
+// test run leaves the work tree clean: TRAYSHARE_UPDATE_SCREENSHOTS=1 npm test.
+export const SCREENSHOTS = process.env.TRAYSHARE_UPDATE_SCREENSHOTS
+  ? resolve(import.meta.dirname, '../screenshots')
+  : resolve(import.meta.dirname, '../../test-results/screenshots');
+export type Scheme = 'light' | 'dark';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+export interface OpenPage {
+  page: Page;
+  /** Console errors and CSP violations seen so far: a clean page has none. */
+  problems: string[];
+}
+
+/** A fresh 800×600 page on the harness, waiting until the app has loaded the settings. */
+export async function openApp(
+  browser: Browser,
+  harness: Harness,
+  opts: { scheme?: Scheme; hash?: string; reducedMotion?: 'reduce' | 'no-preference' } = {},
+): Promise<OpenPage> {
+  const context = await browser.newContext({
+    viewport: { width: 800, height: 600 },
+    colorScheme: opts.scheme ?? 'light',
+    reducedMotion: opts.reducedMotion ?? 'no-preference',
+  });
+  const page = await context.newPage();
+  // Fail at the step that went wrong, well inside the test's own time limit.
+  page.setDefaultTimeout(10_000);
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(`${harness.url}/${opts.hash ? `#${opts.hash}` : ''}`);
+  // The app marks its main area busy until the settings are loaded.
+  await page.locator('main[aria-busy="false"]').waitFor();
+  return { page, problems };
+}
+
+const NAV_LABEL: Record<Exclude<View, 'share'>, string> = {
+  drop: 'Drop files',
+  queue: 'Queue',
+  history: 'History',
+  presets: 'Presets',
+  settings: 'Settings',
+};
+
+export async function showView(page: Page, view: Exclude<View, 'share'>): Promise<void> {
+  await page.getByRole('navigation').getByRole('button', { name: NAV_LABEL[view] }).click();
+  await page.getByRole('heading', { level: 1, name: NAV_LABEL[view] }).waitFor();
+}
+
+/** Drops files on the drop zone the way a file manager would: dragenter, dragover, drop. */
+export async function dropFiles(
+  page: Page,
+  files: { name: string; content: string }[],
+): Promise<void> {
+  await page.locator('.dropzone').evaluate((target, list) => {
+    const data = new DataTransfer();
+    for (const f of list) data.items.add(new File([f.content], f.name, { type: 'text/plain' }));
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(
+        new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }),
+      );
+    }
+  }, files);
+}
+
+/** axe-core's violations on the page as it is now, one line each. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Served by the harness from the page's origin: the page's CSP allows only 'self' scripts.
+  const loaded = await page.evaluate(() => 'axe' in window);
+  if (!loaded) await page.addScriptTag({ url: '/_harness/axe.js' });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{
+            violations: { id: string; help: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    );
+  });
+  return violations;
+}
+
+export async function screenshot(page: Page, name: string, scheme: Scheme): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-${scheme}.png`) });
+}

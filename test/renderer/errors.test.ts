@@ -1,0 +1,117 @@
+// What the person sees when things go wrong: a clear message where they act, and a way on.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKEN } from '../harness/seed';
+import { type Harness, startHarness } from '../harness/server';
+import { launchBrowser, openApp, showView } from './browser';
+
+let harness: Harness;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-errors-test-'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('when something goes wrong', () => {
+  it('is reported by Test connection, holds the queue with a link to Settings, and a good token sends', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await showView(page, 'settings');
+    const card = page.getByRole('article', { name: 'Acme' });
+    const token = card.getByLabel(/^Token/);
+    expect(await card.locator('.token-state').textContent()).toBe('saved');
+    await token.fill('xoxb-revoked-long-ago');
+    await card.getByRole('button', { name: 'Save token' }).click();
+    await expect.poll(() => token.inputValue()).toBe('');
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    const result = card.getByRole('alert');
+    await result.waitFor();
+    const message = (await result.textContent()) ?? '';
+    expect(message).toMatch(/token/i);
+    expect(message).not.toContain('xoxb-revoked-long-ago');
+
+    const path = join(dir, 'report.txt');
+    await writeFile(path, 'quarterly report');
+    harness.pick([path]);
+    await showView(page, 'drop');
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('heading', { name: 'Queue' }).waitFor();
+    const hold = page.getByRole('alert').filter({ hasText: 'Acme needs a new token' });
+    await hold.waitFor({ timeout: 15_000 });
+    expect(await page.locator('.badge--needs-token').textContent()).toBe('Needs a token');
+    expect(harness.reference.uploads()).toEqual([]);
+
+    await hold.getByRole('button', { name: 'Open Settings to add a token' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await card.getByLabel(/^Token/).fill(DEMO_TOKEN);
+    await card.getByRole('button', { name: 'Save token' }).click();
+    await expect
+      .poll(() => harness.reference.uploads().map((u) => u.name), { timeout: 15_000 })
+      .toEqual(['report.txt']);
+    await showView(page, 'queue');
+    await page.locator('.badge--delivered').waitFor();
+    expect(await page.getByText('needs a new token').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('refuses a webhook URL pasted as a token before anything is saved', async () => {
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'settings');
+    const card = page.getByRole('article', { name: 'Acme' });
+    await card.getByLabel(/^Token/).fill('https://hooks.example.com/services/T000/B000/XXXX');
+    expect(await card.locator('.field__error').first().textContent()).toContain('webhook');
+    expect(await card.getByRole('button', { name: 'Save token' }).isDisabled()).toBe(true);
+    await page.close();
+  });
+
+  it('shows a refused share in place, in plain words', async () => {
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'settings');
+    const card = page.getByRole('article', { name: 'Acme' });
+    await card.getByRole('button', { name: 'Clear the token of Acme' }).click();
+    await card.getByRole('button', { name: 'Clear token' }).click();
+    await expect.poll(() => card.locator('.token-state').textContent()).toBe('not set');
+
+    const path = join(dir, 'draft.txt');
+    await writeFile(path, 'draft');
+    harness.pick([path]);
+    await showView(page, 'drop');
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByText('Acme has no token saved').waitFor();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const error = page.getByRole('alert').filter({ hasText: 'No token' });
+    await error.waitFor();
+    expect(await error.textContent()).not.toContain('Error invoking');
+    await page.close();
+  });
+
+  it('shows a rate limit as a countdown, then sends on its own', async () => {
+    // The test before cleared the token.
+    await harness.app.setToken(harness.demo.workspaceId, DEMO_TOKEN);
+    harness.reference.injectFault({ fault: { kind: 'ratelimit', retryAfter: 2 } });
+    const path = join(dir, 'later.txt');
+    await writeFile(path, 'after the wait');
+    harness.pick([path]);
+    const { page } = await openApp(browser, harness);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const row = page.getByRole('listitem', { name: 'later.txt' });
+    await row.locator('.badge--waiting').waitFor();
+    expect(await row.locator('.item__detail').textContent()).toMatch(/Trying again in [12] s\.$/);
+    await row.locator('.badge--delivered').waitFor({ timeout: 15_000 });
+    expect(harness.reference.uploads().filter((u) => u.name === 'later.txt')).toHaveLength(1);
+    await page.close();
+  });
+});

@@ -1,0 +1,75 @@
+// History: search, copy link, open in browser (https only), and retry a failed upload.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness/server';
+import { launchBrowser, openApp, showView } from './browser';
+
+let harness: Harness;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-history-test-'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('history', () => {
+  it('finds uploads, copies links, refuses non-https links in place, and retries a failure', async () => {
+    const { app, demo, reference } = harness;
+    const plan = join(dir, 'plan.txt');
+    const budget = join(dir, 'budget.txt');
+    await writeFile(plan, 'the plan');
+    await writeFile(budget, 'the budget');
+    await app.share({ target: { presetId: demo.designPresetId }, paths: [plan] });
+    await harness.settled();
+    reference.injectFault({ fault: { kind: 'error', error: 'channel_not_found' } });
+    await app.share({
+      target: { workspaceId: demo.workspaceId, channels: ['C0RANDOM'] },
+      comment: 'numbers',
+      paths: [budget],
+    });
+    await harness.settled();
+
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'history');
+    const rows = page.getByRole('list', { name: 'Finished uploads' }).getByRole('listitem');
+    await expect.poll(() => rows.count()).toBe(2);
+
+    await page.getByLabel('Search history').fill('plan');
+    await expect.poll(() => rows.count()).toBe(1);
+    const [delivered] = reference.uploads();
+    await page.getByRole('button', { name: 'Copy link to plan.txt' }).click();
+    await page.getByText('Link copied.').waitFor();
+    expect(harness.copied).toEqual([expect.stringContaining(delivered!.id)]);
+    // The reference service's links are http://127.0.0.1: the shell opens https links only.
+    await page.getByRole('button', { name: 'Open in browser: plan.txt' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Only https links can be opened.' }).waitFor();
+    expect(harness.opened).toEqual([]);
+
+    await page.getByLabel('Search history').fill('budget');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.locator('.item__error').textContent()).toMatch(/C0RANDOM/);
+    await page.getByRole('button', { name: 'Retry budget.txt' }).click();
+    await page.getByText('Queued again.').waitFor();
+    await expect
+      .poll(() => reference.uploads().map((u) => [u.name, u.channels, u.initial_comment]), {
+        timeout: 15_000,
+      })
+      .toEqual([
+        ['plan.txt', ['C0DESIGN', 'C0GENERAL'], null],
+        ['budget.txt', ['C0RANDOM'], 'numbers'],
+      ]);
+    await page.getByLabel('Search history').fill('');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+    await page.close();
+  });
+});

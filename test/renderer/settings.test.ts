@@ -1,0 +1,110 @@
+// Settings: workspaces (add with the base URL checked as you type, remove with confirmation)
+// and preferences (a taken shortcut reported in place, switches saved as they change).
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness/server';
+import { launchBrowser, openApp, showView } from './browser';
+
+let harness: Harness;
+let browser: Browser;
+
+beforeAll(async () => {
+  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+});
+
+const prefs = async () => (await harness.app.getSnapshot()).preferences;
+
+describe('settings', () => {
+  it('reports a taken shortcut in place and saves one that is free', async () => {
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'settings');
+    const field = page.getByLabel('Global shortcut');
+    await field.focus();
+    await page.keyboard.press('Control+Alt+KeyT');
+    expect(await field.inputValue()).toBe('CommandOrControl+Alt+T');
+    await page.getByRole('button', { name: 'Save shortcut' }).click();
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#pref-shortcut-help').textContent()).toBe(
+      'CommandOrControl+Alt+T is already used by another application. Choose another shortcut.',
+    );
+    const before = (await prefs()).shortcut;
+    expect(before).not.toBe('CommandOrControl+Alt+T');
+
+    await field.focus();
+    await page.keyboard.press('Control+Shift+KeyY');
+    await page.keyboard.press('Enter');
+    await page.getByText('Shortcut CommandOrControl+Shift+Y is ready.').waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('false');
+    expect((await prefs()).shortcut).toBe('CommandOrControl+Shift+Y');
+    await page.close();
+  });
+
+  it('saves switches and choices as they change', async () => {
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'settings');
+    const login = page.getByLabel('Start Trayshare when I log in');
+    const wasOn = await login.isChecked();
+    await login.setChecked(!wasOn);
+    await expect.poll(async () => (await prefs()).launchAtLogin).toBe(!wasOn);
+    await page.getByLabel('Uploads at once, per workspace').selectOption('2');
+    await expect.poll(async () => (await prefs()).concurrency).toBe(2);
+    await page.getByLabel('When files are dropped on the tray icon').selectOption('default-preset');
+    await expect.poll(async () => (await prefs()).trayDropAction).toBe('default-preset');
+    await page.getByLabel('Keep the drop window open on top of other windows').check();
+    await expect.poll(async () => (await prefs()).dropWindowPinned).toBe(true);
+    await page.reload();
+    await showView(page, 'settings');
+    expect(await page.getByLabel('Start Trayshare when I log in').isChecked()).toBe(!wasOn);
+    expect(await page.getByLabel('Uploads at once, per workspace').inputValue()).toBe('2');
+    await page.close();
+  });
+
+  it('adds a workspace after checking its base URL as you type, and removes it after asking', async () => {
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'settings');
+    await page.getByRole('button', { name: 'Add workspace…' }).click();
+    const form = page.getByRole('form', { name: 'New workspace' });
+    await form.getByLabel('Name').fill('Globex');
+    const url = form.getByLabel('Base URL');
+    await url.fill('http://files.globex.example');
+    expect(await form.locator('#new-ws-url-error').textContent()).toContain('Refusing plain http');
+    await url.fill('https://hooks.globex.example/services/T1/B2/c3');
+    expect(await form.locator('#new-ws-url-error').textContent()).toContain('webhook');
+    await url.fill('https://files.globex.example');
+    expect(await form.locator('#new-ws-url-error').count()).toBe(0);
+    await form.getByRole('button', { name: 'Add workspace' }).click();
+
+    const card = page.getByRole('article', { name: 'Globex' });
+    await card.waitFor();
+    expect(await card.locator('.token-state').textContent()).toBe('not set');
+    expect((await harness.app.getSnapshot()).workspaces.map((w) => w.name)).toEqual([
+      'Acme',
+      'Globex',
+    ]);
+
+    await card.getByRole('button', { name: 'Remove workspace Globex' }).click();
+    await card.getByRole('button', { name: 'Keep' }).click();
+    expect(await card.isVisible()).toBe(true);
+    await card.getByRole('button', { name: 'Remove workspace Globex' }).click();
+    await card.getByRole('button', { name: 'Remove', exact: true }).click();
+    await card.waitFor({ state: 'detached' });
+    expect((await harness.app.getSnapshot()).workspaces.map((w) => w.name)).toEqual(['Acme']);
+    await page.close();
+  });
+
+  it('tests the connection and says who the token belongs to', async () => {
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'settings');
+    const card = page.getByRole('article', { name: 'Acme' });
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    const result = card.getByRole('status').filter({ hasText: 'Connected' });
+    await result.waitFor();
+    expect(await result.textContent()).toMatch(/^Connected as /);
+    await page.close();
+  });
+});

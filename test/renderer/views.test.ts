@@ -1,0 +1,149 @@
+// Every view, light and dark: no axe violation, no CSP or script error, reduced motion
+// respected; and a screenshot of each for the README (test/screenshots/<view>-<scheme>.png).
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness/server';
+import {
+  axeViolations,
+  launchBrowser,
+  openApp,
+  type Scheme,
+  screenshot,
+  showView,
+} from './browser';
+
+let harness: Harness;
+let browser: Browser;
+let dir: string;
+
+async function file(name: string, content: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+// Queue and history with one item in each state people meet, made through the real core.
+async function fillQueueAndHistory(): Promise<void> {
+  const { app, demo, reference } = harness;
+  await app.share({
+    target: { presetId: demo.designPresetId },
+    comment: 'Final logo, please review',
+    paths: [
+      await file('logo-final.svg', '<svg/>'),
+      await file('brand-guide.pdf', 'x'.repeat(48_000)),
+    ],
+  });
+  await app.share({
+    target: { workspaceId: demo.workspaceId, channels: ['C0SECRET'] },
+    paths: [await file('salaries.xlsx', 'secret')],
+  });
+  await harness.settled();
+  reference.injectFault({ fault: { kind: 'reset-after-body' } });
+  await app.share({
+    target: { presetId: demo.randomPresetId },
+    paths: [await file('minutes.txt', 'minutes')],
+  });
+  await harness.settled();
+  // One upload stays in flight, slowly, so the queue shows a moving progress bar.
+  harness.setThrottle(1024 * 1024);
+  const big = join(dir, 'screen-recording.mov');
+  const handle = await open(big, 'w');
+  await handle.truncate(48 * 1024 * 1024);
+  await handle.close();
+  await app.share({ target: { presetId: demo.designPresetId }, paths: [big] });
+}
+
+beforeAll(async () => {
+  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-views-test-'));
+  await fillQueueAndHistory();
+}, 60_000);
+
+afterAll(async () => {
+  if (harness) {
+    for (const item of await harness.app.listQueue()) {
+      if (item.state === 'sending' || item.state === 'queued')
+        await harness.app.cancelItem(item.id);
+    }
+  }
+  await browser?.close();
+  await harness?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function check(page: Page, name: string, scheme: Scheme): Promise<void> {
+  expect(await axeViolations(page), `${name} (${scheme})`).toEqual([]);
+  await screenshot(page, name, scheme);
+}
+
+describe.each(['light', 'dark'] as const)('every view in %s mode', (scheme) => {
+  it('passes axe, and is saved as a screenshot', async () => {
+    const { page, problems } = await openApp(browser, harness, { scheme });
+
+    await check(page, 'drop', scheme);
+
+    harness.pick([
+      await file('homepage-hero.png', 'png'),
+      await file('homepage-mobile.png', 'png'),
+      await file('notes.md', '# notes'),
+    ]);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 3 files' }).waitFor();
+    await page.getByLabel('Comment').fill('New homepage, round two');
+    await check(page, 'share', scheme);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await showView(page, 'queue');
+    await page.getByRole('progressbar').waitFor();
+    await page.locator('.item--sending .item__detail').filter({ hasText: 'MB/s' }).waitFor();
+    await page.locator('.badge--unknown').waitFor();
+    await check(page, 'queue', scheme);
+
+    await showView(page, 'history');
+    await page.locator('.badge--failed').waitFor();
+    await check(page, 'history', scheme);
+
+    await showView(page, 'presets');
+    await check(page, 'presets', scheme);
+    await page.getByRole('button', { name: 'Edit Design review' }).click();
+    await page.getByRole('heading', { name: 'Edit “Design review”' }).waitFor();
+    await check(page, 'preset-editor', scheme);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await showView(page, 'settings');
+    await check(page, 'settings', scheme);
+
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+describe('the drop window and motion', () => {
+  it.each(['light', 'dark'] as const)(
+    'shows only the drop target in the small drop window (%s), and passes axe',
+    async (scheme) => {
+      const { page } = await openApp(browser, harness, { hash: 'drop-window', scheme });
+      await page.setViewportSize({ width: 240, height: 240 });
+      expect(await page.getByRole('navigation').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Choose files…' }).isVisible()).toBe(true);
+      await check(page, 'drop-window', scheme);
+      await page.close();
+    },
+  );
+
+  it('drops transitions when the system asks for reduced motion', async () => {
+    const moving = await openApp(browser, harness);
+    const still = await openApp(browser, harness, { reducedMotion: 'reduce' });
+    const duration = (page: Page) =>
+      page
+        .getByRole('button', { name: 'Choose files…' })
+        .evaluate((el) => getComputedStyle(el).transitionDuration);
+    expect(await duration(moving.page)).not.toMatch(/^0s(, 0s)*$/);
+    expect(await duration(still.page)).toMatch(/^0s(, 0s)*$/);
+    await moving.page.close();
+    await still.page.close();
+  });
+});
