@@ -14,14 +14,15 @@
 //   reach another origin.
 // - No cookies from the session, no cache, no referrer.
 import type { ClientRequestConstructorOptions } from 'electron';
-import { MAX_RESPONSE_BYTES } from '../core/upload/node-transport';
 import {
+  cappedBody,
   type Transport,
   TransportError,
   type TransportErrorCode,
   type TransportRequest,
   type TransportResponse,
 } from '../core/upload/transport';
+import { abortedError, createDeadline } from '../core/upload/transport-deadline';
 
 /** The parts of Electron's IncomingMessage this transport reads. */
 export interface NetResponse {
@@ -145,11 +146,10 @@ function send(
   return new Promise<TransportResponse>((resolve, reject) => {
     const host = new URL(req.url).host;
     if (req.signal?.aborted) {
-      reject(new TransportError('aborted', 'The request was cancelled.'));
+      reject(abortedError());
       return;
     }
     let settled = false;
-    let timer: unknown;
     let answered = false;
     let bodyDone = !req.body;
     let stopPump: () => void = () => undefined;
@@ -169,7 +169,7 @@ function send(
     const finish = (outcome: { ok: TransportResponse } | { error: unknown }) => {
       if (settled) return;
       settled = true;
-      if (timer !== undefined) clearTimer(timer);
+      deadline.stop();
       req.signal?.removeEventListener('abort', onAbort);
       stopPump();
       if ('ok' in outcome) resolve(outcome.ok);
@@ -178,23 +178,15 @@ function send(
       if (!answered || !bodyDone || 'error' in outcome) request.abort();
     };
     const fail = (error: unknown) => finish({ error });
-    const arm = (code: 'connect_timeout' | 'idle_timeout', ms: number) => {
-      if (timer !== undefined) clearTimer(timer);
-      timer = setTimer(() => {
-        fail(
-          new TransportError(
-            code,
-            code === 'connect_timeout'
-              ? `No connection to ${host} within ${Math.round(ms / 1000)} s.`
-              : `${host} went silent: nothing sent or received for ${Math.round(ms / 1000)} s.`,
-          ),
-        );
-      }, ms);
-    };
-    const touch = () => {
-      if (!settled) arm('idle_timeout', req.idleTimeoutMs);
-    };
-    const onAbort = () => fail(new TransportError('aborted', 'The request was cancelled.'));
+    const deadline = createDeadline({
+      host,
+      idleTimeoutMs: req.idleTimeoutMs,
+      onTimeout: fail,
+      setTimer,
+      clearTimer,
+    });
+    const touch = deadline.touch;
+    const onAbort = () => fail(abortedError());
     req.signal?.addEventListener('abort', onAbort, { once: true });
 
     try {
@@ -224,22 +216,17 @@ function send(
       answered = true;
       stopPump();
       touch();
-      const chunks: Buffer[] = [];
-      let size = 0;
+      const body = cappedBody();
       response.on('data', (chunk) => {
         touch();
-        const room = MAX_RESPONSE_BYTES - size;
-        if (room <= 0) return;
-        const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-        chunks.push(part);
-        size += part.length;
+        body.add(chunk);
       });
       const answer = () =>
         finish({
           ok: {
             status: response.statusCode,
             headers: flatHeaders(response.headers),
-            body: Buffer.concat(chunks).toString('utf8'),
+            body: body.text(),
           },
         });
       response.on('end', answer);
@@ -250,8 +237,8 @@ function send(
 
     // With a body, the connect phase ends when Chromium takes the first chunk; without one
     // nothing marks the connection, so the whole wait for the answer is one idle period.
-    if (req.body) arm('connect_timeout', req.connectTimeoutMs);
-    else arm('idle_timeout', req.connectTimeoutMs + req.idleTimeoutMs);
+    if (req.body) deadline.arm('connect_timeout', req.connectTimeoutMs);
+    else deadline.arm('idle_timeout', req.connectTimeoutMs + req.idleTimeoutMs);
 
     void pump(
       req,

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeTransport, MAX_RESPONSE_BYTES, mapNodeError } from './node-transport';
-import { TransportError, type TransportRequest } from './transport';
+import { createNodeTransport, mapNodeError } from './node-transport';
+import { MAX_RESPONSE_BYTES, TransportError, type TransportRequest } from './transport';
 
 // Small servers on 127.0.0.1, one behaviour each: the transport is tested against real sockets.
 const closers: (() => Promise<void>)[] = [];

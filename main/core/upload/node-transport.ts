@@ -20,15 +20,14 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import {
-  MAX_RESPONSE_BYTES,
+  cappedBody,
   type Transport,
   TransportError,
   type TransportErrorCode,
   type TransportRequest,
   type TransportResponse,
 } from './transport';
-
-export { MAX_RESPONSE_BYTES };
+import { abortedError, createDeadline } from './transport-deadline';
 
 const TLS_CODES =
   /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
@@ -95,7 +94,7 @@ function send(req: TransportRequest): Promise<TransportResponse> {
     const url = new URL(req.url);
     const host = url.host;
     if (req.signal?.aborted) {
-      reject(new TransportError('aborted', 'The request was cancelled.'));
+      reject(abortedError());
       return;
     }
     const headers: Record<string, string> = { ...req.headers, connection: 'keep-alive' };
@@ -105,20 +104,15 @@ function send(req: TransportRequest): Promise<TransportResponse> {
     const mod = url.protocol === 'https:' ? https : http;
     let settled = false;
     let response: IncomingMessage | undefined;
-    let timer: NodeJS.Timeout | undefined;
     let pumping = false;
     let stopPump = false;
     // A body that failed (file changed, unreadable) is reported as itself, not as a network error.
     let bodyError: unknown;
 
-    const clearTimer = () => {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-    };
     const finish = (outcome: { ok: TransportResponse } | { error: unknown }) => {
       if (settled) return;
       settled = true;
-      clearTimer();
+      deadline.stop();
       req.signal?.removeEventListener('abort', onAbort);
       stopPump = true;
       if ('ok' in outcome) {
@@ -130,23 +124,9 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       if (!request.destroyed) request.destroy();
     };
     const fail = (error: unknown) => finish({ error });
-    const arm = (code: 'connect_timeout' | 'idle_timeout', ms: number) => {
-      clearTimer();
-      timer = setTimeout(() => {
-        fail(
-          new TransportError(
-            code,
-            code === 'connect_timeout'
-              ? `No connection to ${host} within ${Math.round(ms / 1000)} s.`
-              : `${host} went silent: nothing sent or received for ${Math.round(ms / 1000)} s.`,
-          ),
-        );
-      }, ms);
-    };
-    const touch = () => {
-      if (!settled) arm('idle_timeout', req.idleTimeoutMs);
-    };
-    const onAbort = () => fail(new TransportError('aborted', 'The request was cancelled.'));
+    const deadline = createDeadline({ host, idleTimeoutMs: req.idleTimeoutMs, onTimeout: fail });
+    const touch = deadline.touch;
+    const onAbort = () => fail(abortedError());
 
     const request: ClientRequest = mod.request(url, {
       method: req.method,
@@ -154,7 +134,7 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       agent: false,
     });
     req.signal?.addEventListener('abort', onAbort, { once: true });
-    arm('connect_timeout', req.connectTimeoutMs);
+    deadline.arm('connect_timeout', req.connectTimeoutMs);
 
     request.on('socket', (socket: Socket) => {
       const connected = () => {
@@ -183,26 +163,15 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       response = res;
       stopPump = true;
       touch();
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let cut = false;
+      const body = cappedBody();
       res.on('data', (chunk: Buffer) => {
         touch();
-        if (cut) return;
-        const room = MAX_RESPONSE_BYTES - size;
-        if (chunk.length > room) {
-          chunks.push(chunk.subarray(0, room));
-          size += room;
-          cut = true;
-          return;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
+        body.add(chunk);
       });
       const answer = (): TransportResponse => ({
         status: res.statusCode ?? 0,
         headers: lowerCaseHeaders(res),
-        body: Buffer.concat(chunks).toString('utf8'),
+        body: body.text(),
       });
       res.on('end', () => finish({ ok: answer() }));
       // The answer's body broke off: what arrived is still the answer (classification will

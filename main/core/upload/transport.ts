@@ -24,6 +24,22 @@ export interface TransportRequest {
 /** Answers are small JSON; a transport cuts the body beyond this (it is then not valid JSON). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
+/** Collects an answer's body up to MAX_RESPONSE_BYTES; the rest is dropped (answers are small JSON). */
+export function cappedBody(): { add(chunk: Buffer): void; text(): string } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    add(chunk) {
+      const room = MAX_RESPONSE_BYTES - size;
+      if (room <= 0) return;
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      chunks.push(part);
+      size += part.length;
+    },
+    text: () => Buffer.concat(chunks).toString('utf8'),
+  };
+}
+
 export interface TransportResponse {
   status: number;
   /** Lower-case header names. */
