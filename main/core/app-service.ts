@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AppService, CoreEvents, ShareRequest, ShareResult } from './api';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
-import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
+import { type AttemptHooks, openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
 import {
   openSettingsService,
@@ -16,6 +16,7 @@ import {
 import { normaliseChannels } from './upload/channels';
 import { checkBaseUrl, checkToken } from './upload/credentials';
 import { type AttemptResult, uploadOnce } from './upload/engine';
+import { asExternalCheckpoint, uploadExternal } from './upload/external-protocol';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
 
@@ -113,11 +114,7 @@ async function runAttempt(
   settings: SettingsService,
   deps: AppServiceDeps,
   item: QueueItem,
-  opts: {
-    signal: AbortSignal;
-    onProgress: (sent: number) => void;
-    beforeBodyComplete: () => Promise<void>;
-  },
+  opts: AttemptHooks,
 ): Promise<AttemptResult> {
   const workspace = settings.workspace(item.workspaceId);
   if (!workspace) {
@@ -149,28 +146,63 @@ async function runAttempt(
       },
     };
   }
-  return uploadOnce(
-    {
-      baseUrl: workspace.baseUrl,
-      token,
-      channels: item.channels,
-      comment: item.comment,
-      file: {
-        path: item.path,
-        name: item.name,
-        expectedSize: item.size,
-        expectedMtimeMs: item.mtimeMs,
+  const job = {
+    baseUrl: workspace.baseUrl,
+    token,
+    channels: item.channels,
+    comment: item.comment,
+    file: {
+      path: item.path,
+      name: item.name,
+      expectedSize: item.size,
+      expectedMtimeMs: item.mtimeMs,
+    },
+  };
+  const common = {
+    transport: deps.transport,
+    signal: opts.signal,
+    onProgress: (sent: number) => opts.onProgress(sent),
+    beforeBodyComplete: opts.beforeBodyComplete,
+    connectTimeoutMs: deps.connectTimeoutMs,
+    idleTimeoutMs: deps.idleTimeoutMs,
+  };
+  if (workspace.protocol === 'external') {
+    return uploadExternal(job, {
+      ...common,
+      ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
+      checkpoint: opts.checkpoint,
+      ...(deps.retry ? { retry: deps.retry } : {}),
+    });
+  }
+  if (asExternalCheckpoint(opts.resume)?.completing) {
+    // Switched away from the external protocol while a share of this file was unanswered:
+    // sending it through files.upload now could share it twice.
+    return {
+      kind: 'unknown',
+      reason: {
+        class: 'unknown-outcome',
+        code: 'protocol_changed',
+        message: `A request sharing ${item.name} through Slack's external protocol got no answer, and ${workspace.name} has been switched to files.upload since. It may have been delivered: check the channel before sending it again.`,
       },
-    },
-    {
-      transport: deps.transport,
-      signal: opts.signal,
-      onProgress: (sent) => opts.onProgress(sent),
-      beforeBodyComplete: opts.beforeBodyComplete,
-      connectTimeoutMs: deps.connectTimeoutMs,
-      idleTimeoutMs: deps.idleTimeoutMs,
-    },
-  );
+    };
+  }
+  const result = await uploadOnce(job, common);
+  if (result.kind === 'failed' && result.reason.class === 'retired') {
+    return { kind: 'failed', reason: retiredReason(workspace, result.reason) };
+  }
+  return result;
+}
+
+/**
+ * files.upload is gone from this service. `class: 'retired'` with the service's own code is the
+ * marker the UI acts on: it offers to switch the workspace to the external protocol
+ * (updateWorkspace(id, { protocol: 'external' })) and to send the item again (retryItem).
+ */
+function retiredReason(workspace: Workspace, reason: FailureReason): FailureReason {
+  return {
+    ...reason,
+    message: `${workspace.name} no longer offers files.upload (the service answered ${reason.code}). Switching the workspace to Slack's external upload protocol fixes this: change its protocol to "external" in Settings, then send the file again.`,
+  };
 }
 
 function bindService(

@@ -4,10 +4,11 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
-import type { QueueItem } from '../../core/model';
+import type { Protocol, QueueItem } from '../../core/model';
 import { normaliseChannels } from '../../core/upload/channels';
 import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
-import { uploadWithRetries } from '../../core/upload/engine';
+import { type AttemptResult, uploadWithRetries } from '../../core/upload/engine';
+import { uploadExternalWithRetries } from '../../core/upload/external-protocol';
 import { createNodeTransport } from '../../core/upload/node-transport';
 import { envToken, openCliSettings, withService } from '../context';
 import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
@@ -21,6 +22,7 @@ interface SendOptions {
   preset?: string;
   workspace?: string;
   filename?: string;
+  protocol?: string;
   json?: boolean;
 }
 
@@ -39,6 +41,10 @@ export function registerSend(program: Command): void {
     .option(
       '--base-url <url>',
       'no saved workspace: the service address (token from TRAYSHARE_TOKEN)',
+    )
+    .option(
+      '--protocol <protocol>',
+      "with --base-url: files.upload (default) or external (Slack's current upload protocol)",
     )
     .option('--channels <ids>', 'channel IDs, comma-separated, e.g. C0123,C0456')
     .option('--comment <text>', 'comment posted with each file')
@@ -59,6 +65,11 @@ async function send(files: string[], options: SendOptions): Promise<number> {
   }
   if (files.includes('-') && !options.filename) {
     throw new UsageError('Name the file read from standard input with --filename.');
+  }
+  if (options.protocol !== undefined && !options.baseUrl) {
+    throw new UsageError(
+      '--protocol goes with --base-url; a saved workspace uses the protocol saved with `trayshare login --protocol`.',
+    );
   }
   if (!options.preset && !options.channels) {
     throw new UsageError('--channels is needed with --workspace and --base-url.');
@@ -105,6 +116,8 @@ async function sendDirect(
   }
   const channels = normaliseChannels(options.channels ?? '');
   if (!channels.ok) throw new UsageError(channels.error);
+  const protocol = parseProtocol(options.protocol);
+  const upload = protocol === 'external' ? uploadExternalWithRetries : uploadWithRetries;
   const transport = createNodeTransport();
   const progress = createProgressLine();
   const abort = new AbortController();
@@ -114,7 +127,7 @@ async function sendDirect(
   try {
     for (const path of paths) {
       const name = basename(display(path));
-      const attempt = await uploadWithRetries(
+      const attempt = await upload(
         {
           baseUrl,
           token: token ?? '',
@@ -138,12 +151,32 @@ async function sendDirect(
         },
       );
       progress.clear();
-      results.push(fromAttempt(display(path), attempt));
+      results.push(
+        fromAttempt(display(path), protocol === 'files.upload' ? retired(attempt) : attempt),
+      );
     }
   } finally {
     process.off('SIGINT', onSigint);
   }
   return results;
+}
+
+function parseProtocol(value: string | undefined): Protocol {
+  if (value === undefined || value === 'files.upload') return 'files.upload';
+  if (value === 'external') return 'external';
+  throw new UsageError('--protocol is files.upload or external.');
+}
+
+/** Scripts have no workspace to switch: say which option fixes it. */
+function retired(attempt: AttemptResult): AttemptResult {
+  if (attempt.kind !== 'failed' || attempt.reason.class !== 'retired') return attempt;
+  return {
+    ...attempt,
+    reason: {
+      ...attempt.reason,
+      message: `This service no longer offers files.upload (it answered ${attempt.reason.code}). Send with --protocol external (Slack's current upload protocol) instead.`,
+    },
+  };
 }
 
 async function sendQueued(

@@ -20,6 +20,11 @@ export interface ItemMeta {
   finishes: number;
   /** Finished, but its history entry may not be written yet. */
   historyPending: boolean;
+  /**
+   * The last checkpoint of an attempt at this item (opaque to the queue; null or absent: none).
+   * Handed to the next attempt; cleared when the item finishes or the person retries it.
+   */
+  resume?: unknown;
 }
 
 export interface JournalEntry {
@@ -130,17 +135,25 @@ export const INTERRUPTED_AFTER_BODY: FailureReason = {
     'Trayshare stopped after the whole file was sent and before the service answered, so it may have been delivered. Check the channels; retry only if it is missing.',
 };
 
+/** True when an attempt left a checkpoint for the next one. */
+export function hasCheckpoint(meta: ItemMeta): boolean {
+  return meta.resume !== undefined && meta.resume !== null;
+}
+
 /**
  * Brings a replayed queue to where a fresh process can carry on: an attempt cut off before its
  * body was complete goes again; one cut off after may have been delivered, so it becomes
- * 'unknown' and is never sent again on its own. Items waiting for a new token are queued: this
+ * 'unknown' and is never sent again on its own, unless it left a checkpoint: an attempt that
+ * checkpoints promises that going on from its checkpoint never repeats what the service may
+ * already have done (Slack's external protocol: completing a file_id twice cannot share it
+ * twice), so that item goes again from the checkpoint. Items waiting for a new token are queued: this
  * process will find out again whether the token works. Returns the items that just finished.
  */
 export function recoverInterrupted(state: JournalState, now: number): JournalEntry[] {
   const finished: JournalEntry[] = [];
   for (const entry of state.entries.values()) {
     const { item, meta } = entry;
-    if (item.state === 'sending' && meta.bodySent) {
+    if (item.state === 'sending' && meta.bodySent && !hasCheckpoint(meta)) {
       item.state = 'unknown';
       item.error = { ...INTERRUPTED_AFTER_BODY };
       item.updatedAt = now;
@@ -152,6 +165,7 @@ export function recoverInterrupted(state: JournalState, now: number): JournalEnt
       item.state = 'queued';
       item.sent = 0;
       item.updatedAt = now;
+      meta.bodySent = false;
     } else if (item.state === 'waiting' && item.retryAt === undefined) {
       item.state = 'queued';
       delete item.error;

@@ -14,6 +14,7 @@ import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { decideOnFailure } from './failure-policy';
 import { checkFile, checkPaths } from './file-checks';
 import {
+  hasCheckpoint,
   type ItemMeta,
   type ItemPatch,
   JOURNAL_FILE,
@@ -32,6 +33,15 @@ export interface AttemptHooks {
   onProgress: (sent: number) => void;
   /** Journals "body complete" and fsyncs it; the engine awaits it before the last bytes go. */
   beforeBodyComplete: () => Promise<void>;
+  /** The last checkpoint an earlier attempt at this item saved, if any. */
+  resume?: unknown;
+  /**
+   * Journals (with fsync) where this attempt got to; the next attempt at this item, after a
+   * failure, a restart or a crash, gets it as `resume`. null clears it. An attempt that leaves a
+   * checkpoint takes on deciding what is safe to repeat: an item interrupted after its body was
+   * complete goes again from its checkpoint instead of becoming 'unknown'.
+   */
+  checkpoint: (data: unknown) => Promise<void>;
 }
 
 export interface QueueDeps {
@@ -271,7 +281,8 @@ class Queue implements UploadQueue {
       });
       return;
     }
-    const meta: ItemMeta = { ...newMeta(), finishes: entry.meta.finishes };
+    // A fresh start: what an earlier attempt left is not resumed once the person asks again.
+    const meta: ItemMeta = { ...newMeta(), finishes: entry.meta.finishes, resume: null };
     await this.update(
       entry,
       {
@@ -494,6 +505,13 @@ class Queue implements UploadQueue {
           await this.journal.append([{ t: 'set', id, meta: { bodySent: true } }], { sync: true });
           entry.meta.bodySent = true;
         },
+        ...(hasCheckpoint(entry.meta) ? { resume: structuredClone(entry.meta.resume) } : {}),
+        checkpoint: async (data) => {
+          if (entry.run !== run) throw new Error('This attempt is over.');
+          const resume = data === undefined ? null : structuredClone(data);
+          await this.journal.append([{ t: 'set', id, meta: { resume } }], { sync: true });
+          entry.meta.resume = resume;
+        },
       });
     } catch (err) {
       result = entry.meta.bodySent
@@ -527,6 +545,11 @@ class Queue implements UploadQueue {
     const { item } = entry;
     if (run.closing && result.kind !== 'delivered' && result.kind !== 'unknown') {
       // Left as journaled ('sending'): the next open re-sends it or marks it unknown.
+      return;
+    }
+    if (run.closing && result.kind === 'unknown' && hasCheckpoint(entry.meta)) {
+      // Cut off by the close while its outcome was still being found out: the next open goes
+      // on from the checkpoint, which can find out (see AttemptHooks.checkpoint).
       return;
     }
     switch (result.kind) {
@@ -651,7 +674,7 @@ class Queue implements UploadQueue {
     const journaled = this.update(
       entry,
       { ...patch, state, retryAt: null },
-      { finishes: entry.meta.finishes + 1, historyPending: true },
+      { finishes: entry.meta.finishes + 1, historyPending: true, resume: null },
       true,
     );
     // Taken now: the person may retry the item before the writes below are done.

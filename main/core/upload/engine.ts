@@ -48,7 +48,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export const PROGRESS_INTERVAL_MS = 100;
 
-function refused(code: string, message: string): AttemptResult {
+export function refused(code: string, message: string): AttemptResult {
   return { kind: 'failed', reason: { class: 'input', code, message } };
 }
 
@@ -65,7 +65,8 @@ export function checkJob(
   return { ok: true, channels: channels.channels };
 }
 
-function throttle(
+/** onProgress, at most every PROGRESS_INTERVAL_MS and always at the end. */
+export function throttle(
   total: number,
   onProgress: ((sent: number, total: number) => void) | undefined,
 ): (sent: number) => void {
@@ -81,7 +82,7 @@ function throttle(
 }
 
 // Once the whole body is out, stopping cannot take it back from the service.
-function cancelledTooLate(): AttemptResult {
+export function cancelledTooLate(): AttemptResult {
   return {
     kind: 'unknown',
     reason: {
@@ -96,7 +97,7 @@ function cancelledTooLate(): AttemptResult {
  * The service's words (an error code, a Location) reach messages, history and logs; a service
  * that echoes the token must not put it there.
  */
-function withoutToken(result: AttemptResult, token: string): AttemptResult {
+export function withoutToken(result: AttemptResult, token: string): AttemptResult {
   if ((result.kind !== 'failed' && result.kind !== 'unknown') || token === '') return result;
   const scrub = (text: string) => text.split(token).join('[token]');
   const reason: FailureReason = {
@@ -177,20 +178,25 @@ async function attempt(job: UploadJob, opts: AttemptOptions): Promise<AttemptRes
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined);
+export const defaultSleep: Sleep = (ms, signal) =>
+  delay(ms, undefined, signal ? { signal } : undefined);
 
-export async function uploadWithRetries(
-  job: UploadJob,
-  opts: AttemptOptions & {
-    retry?: Partial<RetryPolicy>;
-    sleep?: Sleep;
-    onRetry?: (attempt: number, delayMs: number, reason: FailureReason) => void;
-  },
+export interface RetryOptions {
+  signal?: AbortSignal;
+  retry?: Partial<RetryPolicy>;
+  sleep?: Sleep;
+  onRetry?: (attempt: number, delayMs: number, reason: FailureReason) => void;
+}
+
+/** Runs `once` again after each transient failure, with backoff, up to the policy's attempts. */
+export async function retryTransient(
+  once: () => Promise<AttemptResult>,
+  opts: RetryOptions,
 ): Promise<AttemptResult> {
   const policy = retryPolicy(opts.retry);
   const sleep = opts.sleep ?? defaultSleep;
   for (let attempt = 1; ; attempt++) {
-    const result = await uploadOnce(job, opts);
+    const result = await once();
     if (result.kind !== 'failed' || result.reason.class !== 'transient') return result;
     if (attempt >= policy.maxAttempts) return result;
     const wait = retryDelayMs(attempt, policy, result.reason.retryAfterMs);
@@ -203,4 +209,11 @@ export async function uploadWithRetries(
     }
     if (opts.signal?.aborted) return { kind: 'cancelled' };
   }
+}
+
+export async function uploadWithRetries(
+  job: UploadJob,
+  opts: AttemptOptions & RetryOptions,
+): Promise<AttemptResult> {
+  return retryTransient(() => uploadOnce(job, opts), opts);
 }

@@ -1,0 +1,621 @@
+// Slack's current upload protocol, the second way to deliver one queued file:
+//   1. files.getUploadURLExternal (filename, length)  → upload_url, file_id
+//   2. POST the file's bytes to upload_url, streamed   → HTTP 200: received
+//   3. files.completeUploadExternal (files, channels, initial_comment) → shared
+// Only step 3 shares anything, so the question the engine asks of files.upload ("could the
+// service have done it?") is asked of step 3 alone: steps 1 and 2 can always be tried again.
+// Step 3 works once per file_id (a second call answers file_not_found), so repeating it cannot
+// share twice: that is how an unknown outcome of step 3 is cleared up, and how an item resumes
+// at step 3 from a checkpoint after a crash instead of sending its bytes again.
+import type { FailureReason, ServiceFile } from '../model';
+import { classifyResponse, classifyTransportError, parseRetryAfter } from './classify';
+import { apiUrl, isLoopbackHost } from './credentials';
+import {
+  type AttemptOptions,
+  type AttemptResult,
+  cancelledTooLate,
+  checkJob,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  defaultSleep,
+  type RetryOptions,
+  refused,
+  retryTransient,
+  throttle,
+  type UploadJob,
+  withoutToken,
+} from './engine';
+import { MAY_BE_DELIVERED, printableCode } from './error-messages';
+import {
+  assertUnchanged,
+  FileProblem,
+  type OpenedFile,
+  openForUpload,
+  readFileChunks,
+} from './file-source';
+import { retryDelayMs, retryPolicy } from './retry';
+import { TransportError, type TransportResponse } from './transport';
+
+/** Where an attempt got to: the file's bytes are on the service, waiting for step 3. */
+export interface ExternalCheckpoint {
+  protocol: 'external';
+  /** The service the file_id belongs to: a checkpoint for another base URL is not used. */
+  baseUrl: string;
+  fileId: string;
+  /** When the service confirmed the bytes (epoch ms); it discards uploads not completed in time. */
+  uploadedAt: number;
+  /** A step 3 for this file_id may have reached the service: its outcome is not known. */
+  completing: boolean;
+}
+
+export interface ExternalAttemptOptions extends AttemptOptions {
+  /** An earlier attempt's last checkpoint (anything that is not one is ignored). */
+  resume?: unknown;
+  /** Saves where this attempt got to, durably when the queue runs it; null: nothing to resume. */
+  checkpoint?: (data: ExternalCheckpoint | null) => void | Promise<void>;
+  /** How long the service keeps bytes never completed; an older checkpoint starts over. */
+  uploadTtlMs?: number;
+  /** Step-3 requests at most in one attempt while their outcome stays unknown. Default 3. */
+  completeAttempts?: number;
+  /** Delays between those step-3 requests (Retry-After wins). */
+  retry?: RetryOptions['retry'];
+  sleep?: RetryOptions['sleep'];
+  now?: () => number;
+}
+
+/** Slack does not publish it; the reference service uses 10 minutes. Only an optimisation. */
+export const DEFAULT_UPLOAD_TTL_MS = 10 * 60_000;
+export const DEFAULT_COMPLETE_ATTEMPTS = 3;
+
+const NOTHING_SHARED =
+  'Nothing was shared: only the last step shares a file, so it is safe to try again.';
+
+export function asExternalCheckpoint(value: unknown): ExternalCheckpoint | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Partial<ExternalCheckpoint>;
+  if (
+    v.protocol !== 'external' ||
+    typeof v.baseUrl !== 'string' ||
+    typeof v.fileId !== 'string' ||
+    v.fileId === '' ||
+    typeof v.uploadedAt !== 'number' ||
+    typeof v.completing !== 'boolean'
+  ) {
+    return undefined;
+  }
+  return {
+    protocol: 'external',
+    baseUrl: v.baseUrl,
+    fileId: v.fileId,
+    uploadedAt: v.uploadedAt,
+    completing: v.completing,
+  };
+}
+
+function normalBase(baseUrl: string): string {
+  return baseUrl.trim().replace(/\/+$/, '');
+}
+
+interface Attempt {
+  job: UploadJob;
+  opts: ExternalAttemptOptions;
+  token: string;
+  base: string;
+  channels: string[];
+  name: string;
+  now: () => number;
+  save(cp: ExternalCheckpoint | null): Promise<void>;
+}
+
+type Sent =
+  | { res: TransportResponse; bodyComplete: boolean }
+  | { error: TransportError; bodyComplete: boolean };
+
+/** One request; transport errors come back as values, anything else is thrown. */
+async function send(
+  a: Attempt,
+  url: string,
+  headers: Record<string, string>,
+  body: AsyncIterable<Uint8Array>,
+  contentLength: number,
+  state: { bodyComplete: boolean },
+): Promise<Sent> {
+  try {
+    const res = await a.opts.transport.request({
+      url,
+      method: 'POST',
+      headers,
+      body,
+      contentLength,
+      ...(a.opts.signal ? { signal: a.opts.signal } : {}),
+      connectTimeoutMs: a.opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: a.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    });
+    return { res, bodyComplete: state.bodyComplete };
+  } catch (error) {
+    if (error instanceof TransportError) return { error, bodyComplete: state.bodyComplete };
+    throw error;
+  }
+}
+
+function aborted(a: Attempt, sent?: Sent): boolean {
+  return (
+    a.opts.signal?.aborted === true ||
+    (sent !== undefined && 'error' in sent && sent.error.code === 'aborted')
+  );
+}
+
+/** A small form body, pulled in one piece; `before` runs first (the queue's journal point). */
+function formBody(
+  form: URLSearchParams,
+  state: { bodyComplete: boolean },
+  before?: () => void | Promise<void>,
+): { body: AsyncIterable<Uint8Array>; length: number } {
+  const bytes = Buffer.from(form.toString(), 'utf8');
+  return {
+    length: bytes.length,
+    body: (async function* () {
+      await before?.();
+      state.bodyComplete = true;
+      yield bytes;
+    })(),
+  };
+}
+
+function apiHeaders(a: Attempt): Record<string, string> {
+  return {
+    authorization: `Bearer ${a.token}`,
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+}
+
+function transient(code: string, message: string, retryAfterMs?: number): AttemptResult {
+  return {
+    kind: 'failed',
+    reason: {
+      class: 'transient',
+      code,
+      message,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    },
+  };
+}
+
+function failed(reason: FailureReason): AttemptResult {
+  return { kind: 'failed', reason };
+}
+
+/**
+ * Steps 1 and 2 share nothing, so no outcome of theirs is "may have been delivered": an
+ * answer that was lost or unreadable is a failure worth trying again.
+ */
+function beforeSharing(result: AttemptResult, step: string): AttemptResult {
+  if (result.kind !== 'unknown') return result;
+  return transient(
+    result.reason.code,
+    `No usable answer while ${step} (${result.reason.code}). ${NOTHING_SHARED}`,
+  );
+}
+
+function transportFailure(error: TransportError, step: string): AttemptResult {
+  // Retrying cannot fix a certificate.
+  if (error.code === 'tls_error') {
+    return failed({ class: 'other', code: error.code, message: error.message });
+  }
+  return transient(error.code, `While ${step}: ${error.message} ${NOTHING_SHARED}`);
+}
+
+function retiredHere(code: string, method: string): AttemptResult {
+  return failed({
+    class: 'other',
+    code,
+    message: `This service does not offer Slack's external upload protocol (it answered ${code} to ${method}). Switch the workspace to files.upload in Settings and send it again.`,
+  });
+}
+
+function jsonObject(body: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(body);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- step 1 ----
+
+type Ticket = { uploadUrl: string; fileId: string };
+
+async function getUploadUrl(a: Attempt, size: number): Promise<Ticket | AttemptResult> {
+  const method = 'files.getUploadURLExternal';
+  const step = 'asking the service where to upload the file';
+  const url = apiUrl(a.base, method);
+  const state = { bodyComplete: false };
+  const form = formBody(new URLSearchParams({ filename: a.name, length: String(size) }), state);
+  const sent = await send(a, url, apiHeaders(a), form.body, form.length, state);
+  if (aborted(a, sent)) return { kind: 'cancelled' };
+  if ('error' in sent) return transportFailure(sent.error, step);
+  const result = classifyResponse(sent.res, { channels: a.channels, url, bodyComplete: true });
+  if (result.kind === 'failed' && result.reason.class === 'retired') {
+    return retiredHere(result.reason.code, method);
+  }
+  if (result.kind !== 'delivered') return beforeSharing(result, step);
+  const answer = jsonObject(sent.res.body);
+  const uploadUrl = answer?.upload_url;
+  const fileId = answer?.file_id;
+  if (typeof uploadUrl !== 'string' || typeof fileId !== 'string' || fileId === '') {
+    return failed({
+      class: 'other',
+      code: 'invalid_answer',
+      message: `The service accepted ${method} but gave no upload_url and file_id.`,
+    });
+  }
+  return { uploadUrl, fileId };
+}
+
+// ---- step 2 ----
+
+/**
+ * The upload address comes from the service's answer, so it is checked like a base URL
+ * (https, or http on this computer only). The token goes with the bytes only to the base URL's
+ * own origin, which has it already: Slack's upload_url is another host and needs no token (the
+ * address itself is the permission), and an address named by an answer must not be able to
+ * collect the token.
+ */
+function checkUploadUrl(
+  raw: string,
+  base: string,
+): { ok: true; url: string; sameOrigin: boolean } | { ok: false; result: AttemptResult } {
+  const refusedUrl = {
+    ok: false as const,
+    result: failed({
+      class: 'other',
+      code: 'upload_url_refused',
+      message:
+        'The service gave an upload address Trayshare will not send files to (not https, or with a user name in it). Nothing was shared.',
+    }),
+  };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refusedUrl;
+  }
+  const secure =
+    url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  if (!secure || url.username !== '' || url.password !== '') return refusedUrl;
+  return { ok: true, url: url.href, sameOrigin: url.origin === new URL(base).origin };
+}
+
+/** The upload address is no longer usable: get a new one. */
+type Restart = { restart: FailureReason };
+
+function bodySnippet(body: string): string {
+  const text = body.trim();
+  if (text === '' || text.startsWith('<')) return '';
+  return `: ${printableCode(text.split(/\r?\n/)[0] ?? '')}`;
+}
+
+function classifyUpload(res: TransportResponse, a: Attempt): 'received' | Restart | AttemptResult {
+  const status = res.status;
+  if (status >= 200 && status < 300) return 'received';
+  const step = 'sending the bytes';
+  if (status >= 300 && status < 400) {
+    // Never followed; the request URL is left out of the message (it is a secret address).
+    return classifyResponse(res, { channels: a.channels, url: a.base, bodyComplete: true });
+  }
+  if (status === 404 || status === 409 || status === 410) {
+    return {
+      restart: {
+        class: 'transient',
+        code: `upload_url_${status}`,
+        message: `The upload address is no longer valid (HTTP ${status}${bodySnippet(res.body)}): it expired or was used up. ${NOTHING_SHARED}`,
+      },
+    };
+  }
+  if (status === 413) {
+    return failed({
+      class: 'content',
+      code: 'http_413',
+      message: 'The file is larger than the service accepts (HTTP 413).',
+    });
+  }
+  const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+  if (status === 429) {
+    return transient(
+      'ratelimited',
+      `The service is limiting how fast uploads may be sent (HTTP 429 while ${step}). ${NOTHING_SHARED}`,
+      retryAfterMs,
+    );
+  }
+  if (status === 408 || status >= 500) {
+    return transient(
+      `http_${status}`,
+      `The service answered HTTP ${status} while ${step}. ${NOTHING_SHARED}`,
+      retryAfterMs,
+    );
+  }
+  return failed({
+    class: 'other',
+    code: `http_${status}`,
+    message: `The service refused the file's bytes (HTTP ${status}${bodySnippet(res.body)}). Nothing was shared.`,
+  });
+}
+
+async function postBytes(
+  a: Attempt,
+  ticket: Ticket,
+  opened: OpenedFile,
+): Promise<'received' | Restart | AttemptResult> {
+  const checked = checkUploadUrl(ticket.uploadUrl, a.base);
+  if (!checked.ok) return checked.result;
+  const progress = throttle(opened.size, a.opts.onProgress);
+  const state = { bodyComplete: false };
+  const name = a.name;
+  const body = (async function* () {
+    let sent = 0;
+    for await (const chunk of readFileChunks(opened, name)) {
+      sent += chunk.length;
+      if (sent === opened.size) state.bodyComplete = true;
+      yield chunk;
+      progress(sent);
+    }
+  })();
+  const headers: Record<string, string> = {
+    'content-type': 'application/octet-stream',
+    accept: '*/*',
+  };
+  if (checked.sameOrigin) headers.authorization = `Bearer ${a.token}`;
+  const sent = await send(a, checked.url, headers, body, opened.size, state);
+  if (aborted(a, sent)) return { kind: 'cancelled' };
+  if ('error' in sent) return transportFailure(sent.error, 'sending the bytes');
+  return classifyUpload(sent.res, a);
+}
+
+/** Steps 1 and 2, with the file open throughout: the file_id of bytes the service holds. */
+async function uploadBytes(a: Attempt): Promise<{ fileId: string } | Restart | AttemptResult> {
+  let opened: OpenedFile;
+  try {
+    opened = await openForUpload({ ...a.job.file, name: a.name });
+  } catch (error) {
+    if (error instanceof FileProblem) return refused(error.code, error.message);
+    throw error;
+  }
+  try {
+    if (opened.size === 0) {
+      return refused(
+        'empty_file',
+        `${a.name} is empty: Slack's external upload protocol cannot send an empty file.`,
+      );
+    }
+    const ticket = await getUploadUrl(a, opened.size);
+    if ('kind' in ticket) return ticket;
+    const posted = await postBytes(a, ticket, opened);
+    if (posted !== 'received') return posted;
+    // What the service holds must be the file that was queued: it is shared only after this.
+    await assertUnchanged(opened, a.name);
+    return { fileId: ticket.fileId };
+  } catch (error) {
+    if (error instanceof FileProblem) return refused(error.code, error.message);
+    throw error;
+  } finally {
+    await opened.handle.close().catch(() => undefined);
+  }
+}
+
+// ---- step 3 ----
+
+function sharedFile(body: string, fileId: string): ServiceFile {
+  const files = jsonObject(body)?.files;
+  const raw = Array.isArray(files) ? (files[0] as Record<string, unknown> | undefined) : undefined;
+  const file: ServiceFile = { id: fileId };
+  if (!raw || typeof raw !== 'object') return file;
+  for (const key of ['id', 'name', 'title', 'permalink', 'url_private'] as const) {
+    if (typeof raw[key] === 'string') file[key] = raw[key];
+  }
+  if (typeof raw.size === 'number') file.size = raw.size;
+  if (Array.isArray(raw.channels)) {
+    file.channels = raw.channels.filter((c): c is string => typeof c === 'string');
+  }
+  return file;
+}
+
+type Completed = { startOver: FailureReason } | AttemptResult;
+
+function unknownAfterCompleting(code: string, message: string): AttemptResult {
+  return { kind: 'unknown', reason: { class: 'unknown-outcome', code, message } };
+}
+
+async function complete(a: Attempt, start: ExternalCheckpoint): Promise<Completed> {
+  const method = 'files.completeUploadExternal';
+  const url = apiUrl(a.base, method);
+  const form = new URLSearchParams();
+  form.set('files', JSON.stringify([{ id: start.fileId, title: a.name }]));
+  form.set('channels', a.channels.join(','));
+  if (a.job.comment && a.job.comment.trim() !== '') form.set('initial_comment', a.job.comment);
+
+  // True once a request of ours may have completed this file_id without our hearing the answer.
+  let mayBeDone = start.completing;
+  const cp: ExternalCheckpoint = { ...start, completing: true };
+  if (!start.completing) await a.save(cp);
+  const notCompleting = () => a.save({ ...cp, completing: false });
+
+  const policy = retryPolicy(a.opts.retry);
+  const sleep = a.opts.sleep ?? defaultSleep;
+  const most = Math.max(1, Math.floor(a.opts.completeAttempts ?? DEFAULT_COMPLETE_ATTEMPTS));
+  let hooked = false;
+  let last: FailureReason | undefined;
+  for (let n = 1; ; n++) {
+    const state = { bodyComplete: false };
+    const body = formBody(form, state, async () => {
+      if (hooked) return;
+      await a.opts.beforeBodyComplete?.();
+      hooked = true;
+    });
+    const sent = await send(a, url, apiHeaders(a), body.body, body.length, state);
+    const ctx = { channels: a.channels, url, bodyComplete: sent.bodyComplete };
+    const result =
+      'error' in sent ? classifyTransportError(sent.error, ctx) : classifyResponse(sent.res, ctx);
+    if (aborted(a, sent) || result.kind === 'cancelled') {
+      if (mayBeDone || sent.bodyComplete) return cancelledTooLate();
+      await notCompleting();
+      return { kind: 'cancelled' };
+    }
+    if (result.kind === 'delivered') {
+      return { kind: 'delivered', file: sharedFile('res' in sent ? sent.res.body : '', cp.fileId) };
+    }
+    if (result.kind === 'unknown') {
+      mayBeDone = true;
+      last = result.reason;
+    } else if (result.reason.code === 'file_not_found') {
+      if (!mayBeDone) {
+        // A definite answer to the only request: the service no longer holds the bytes.
+        return {
+          startOver: {
+            class: 'transient',
+            code: 'file_not_found',
+            message: `The service no longer holds the uploaded bytes (file_not_found): they expired before the file was shared. ${NOTHING_SHARED}`,
+          },
+        };
+      }
+      const expired = a.now() - cp.uploadedAt > (a.opts.uploadTtlMs ?? DEFAULT_UPLOAD_TTL_MS);
+      return unknownAfterCompleting(
+        'completed_earlier',
+        `An earlier request sharing ${a.name} got no answer${last ? ` (${last.code})` : ''}. Asked again, the service no longer knows this upload (file_not_found), which is its answer once an upload was completed: the earlier request most likely shared it${expired ? ', unless the service discarded the upload for taking too long' : ''}. It was not shared a second time. ${MAY_BE_DELIVERED}`,
+      );
+    } else if (!mayBeDone) {
+      // A definite answer to the only request: nothing was shared.
+      await notCompleting();
+      if (result.reason.class === 'retired') return retiredHere(result.reason.code, method);
+      return result;
+    } else if (result.reason.class !== 'transient') {
+      return unknownAfterCompleting(
+        result.reason.code,
+        `The answer to an earlier request sharing ${a.name} was lost; asked again, the service refused: ${result.reason.message} ${MAY_BE_DELIVERED}`,
+      );
+    } else {
+      last = result.reason;
+    }
+
+    if (n >= most) {
+      return unknownAfterCompleting(
+        last?.code ?? 'unknown_outcome',
+        `Sharing ${a.name} got no usable answer (${last?.code ?? 'no answer'}), and asking the service again did not tell whether it was shared. Repeating the request cannot share it twice. ${MAY_BE_DELIVERED}`,
+      );
+    }
+    const wait = retryDelayMs(n, policy, last?.retryAfterMs);
+    try {
+      await sleep(wait, a.opts.signal);
+    } catch (error) {
+      if (a.opts.signal?.aborted) return cancelledTooLate();
+      throw error;
+    }
+    if (a.opts.signal?.aborted) return cancelledTooLate();
+  }
+}
+
+// ---- the attempt ----
+
+export async function uploadExternal(
+  job: UploadJob,
+  opts: ExternalAttemptOptions,
+): Promise<AttemptResult> {
+  return withoutToken(await attempt(job, opts), job.token.trim());
+}
+
+async function attempt(job: UploadJob, opts: ExternalAttemptOptions): Promise<AttemptResult> {
+  if (opts.signal?.aborted) return { kind: 'cancelled' };
+  const checked = checkJob(job);
+  if (!checked.ok) return checked.result;
+  const a: Attempt = {
+    job,
+    opts,
+    token: job.token.trim(),
+    base: normalBase(job.baseUrl),
+    channels: checked.channels,
+    name: job.file.name.trim() === '' ? 'file' : job.file.name,
+    now: opts.now ?? Date.now,
+    save: async (cp) => {
+      await opts.checkpoint?.(cp);
+    },
+  };
+
+  const resumed = fromCheckpoint(a, opts.resume);
+  if ('kind' in resumed) return resumed;
+  let cp = resumed.cp;
+  if (opts.resume !== undefined && opts.resume !== null && !cp) await a.save(null);
+  let restarted = false;
+  for (;;) {
+    if (!cp) {
+      const uploaded = await uploadBytes(a);
+      if ('restart' in uploaded) {
+        if (restarted) return failed(uploaded.restart);
+        restarted = true;
+        continue;
+      }
+      if ('kind' in uploaded) return uploaded;
+      cp = {
+        protocol: 'external',
+        baseUrl: a.base,
+        fileId: uploaded.fileId,
+        uploadedAt: a.now(),
+        completing: false,
+      };
+      await a.save(cp);
+    } else if (job.file.expectedSize !== undefined) {
+      // Resumed: the bytes went in an earlier attempt.
+      opts.onProgress?.(job.file.expectedSize, job.file.expectedSize);
+    }
+    const done = await complete(a, cp);
+    if (!('startOver' in done)) return done;
+    cp = undefined;
+    await a.save(null);
+    if (restarted) return failed(done.startOver);
+    restarted = true;
+  }
+}
+
+/**
+ * Where to go on from. A checkpoint for another service, or one whose bytes are likely
+ * discarded by now, starts over; unless a step 3 may have gone out: then only asking that
+ * service can tell, and if it can no longer be asked, the outcome stays unknown.
+ */
+function fromCheckpoint(
+  a: Attempt,
+  resume: unknown,
+): { cp: ExternalCheckpoint | undefined } | AttemptResult {
+  const cp = asExternalCheckpoint(resume);
+  if (!cp) return { cp: undefined };
+  if (cp.baseUrl !== a.base) {
+    if (!cp.completing) return { cp: undefined };
+    return unknownAfterCompleting(
+      'base_url_changed',
+      `An earlier request sharing ${a.name} got no answer, and the workspace's base URL has changed since, so Trayshare cannot ask the service whether it was shared. ${MAY_BE_DELIVERED}`,
+    );
+  }
+  if (cp.completing) return { cp };
+  const age = a.now() - cp.uploadedAt;
+  if (age < 0 || age > (a.opts.uploadTtlMs ?? DEFAULT_UPLOAD_TTL_MS)) return { cp: undefined };
+  return { cp };
+}
+
+/** For scripts: transient failures are tried again, going on from the last checkpoint. */
+export async function uploadExternalWithRetries(
+  job: UploadJob,
+  opts: ExternalAttemptOptions & RetryOptions,
+): Promise<AttemptResult> {
+  let resume: unknown = opts.resume;
+  return retryTransient(
+    () =>
+      uploadExternal(job, {
+        ...opts,
+        resume,
+        checkpoint: async (data) => {
+          resume = data;
+          await opts.checkpoint?.(data);
+        },
+      }),
+    opts,
+  );
+}

@@ -1,0 +1,151 @@
+// A real crash inside the external protocol: a process working the queue is SIGKILLed at
+// step 3, then the built CLI (`trayshare queue --run`) opens the same queue. With the
+// checkpoint journaled after step 2, it goes on at step 3 with the same file_id: the service
+// sees no second upload address and no second byte upload, and shares the file once.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { QueueItem } from '../../main/core/model';
+import { runCli } from '../cli/run-cli';
+import { type ReferenceService, startReferenceService } from '../service/server';
+import { CHANNELS, calls, makeFile, sharedCounts, TOKEN } from './helpers';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const driver = fileURLToPath(new URL('./crash-driver.ts', import.meta.url));
+
+let root: string;
+let service: ReferenceService;
+let log: string[];
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'trayshare-external-crash-'));
+  log = [];
+  service = await startReferenceService({
+    dataDir: join(root, 'service'),
+    log: (line) => log.push(line),
+  });
+});
+
+afterEach(() => {
+  service.clearFaults();
+});
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await service.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+// node --import tsx rather than npx: the driver is then this test's own child, so SIGKILL hits
+// the process that holds the queue.
+async function runDriver(config: object, name: string): Promise<NodeJS.Signals | null> {
+  const configPath = join(root, `${name}.json`);
+  await writeFile(configPath, JSON.stringify(config));
+  const child = spawn(process.execPath, ['--import', 'tsx', driver, configPath], {
+    cwd: repo,
+    env: { ...process.env, TRAYSHARE_TOKEN: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const { signal } = await new Promise<{ signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (_code, signal) => {
+      children.delete(child);
+      resolve({ signal });
+    });
+  });
+  if (signal !== 'SIGKILL') throw new Error(`the driver was not killed: ${stderr}`);
+  return signal;
+}
+
+/** From here on, any new upload address or byte upload is refused and shows in the log. */
+function trapNewUploads(): void {
+  for (const method of ['files.getUploadURLExternal', 'upload']) {
+    service.injectFault({ method, fault: { kind: 'status', status: 418 }, times: 10 });
+  }
+}
+
+const trapped = () => log.filter((line) => line.includes(': injected fault'));
+
+async function resumeWithCli(dataDir: string): Promise<QueueItem[]> {
+  const run = await runCli(['queue', '--run', '--json'], {
+    env: { TRAYSHARE_DATA_DIR: dataDir, TRAYSHARE_TOKEN: TOKEN },
+  });
+  expect(run.stderr).not.toContain(TOKEN);
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as QueueItem[];
+}
+
+describe('external protocol: crash and resume', () => {
+  it('killed between step 2 and step 3: the CLI resumes at step 3 and the file is shared once, its bytes sent once', async () => {
+    const file = await makeFile(join(root, 'files'), 'before.bin', 256 * 1024);
+    const dataDir = join(root, 'before');
+    await runDriver(
+      {
+        dataDir,
+        baseUrl: service.url,
+        channels: CHANNELS,
+        paths: [file.path],
+        killAt: 'before-step-3',
+      },
+      'before',
+    );
+    expect(sharedCounts(service.uploads(), [file])).toEqual([0]);
+    expect(calls(log, 'files.getUploadURLExternal')).toBe(1);
+
+    trapNewUploads();
+    const logFrom = log.length;
+    const items = await resumeWithCli(dataDir);
+    expect(items.map((i) => [i.name, i.state])).toEqual([['before.bin', 'delivered']]);
+    const resumed = log.slice(logFrom);
+    expect(resumed.filter((l) => l.startsWith('POST '))).toEqual([
+      'POST /api/files.completeUploadExternal',
+    ]);
+    expect(trapped()).toEqual([]);
+    expect(sharedCounts(service.uploads(), [file])).toEqual([1]);
+    expect(service.uploads().find((u) => u.sha256 === file.sha256)).toMatchObject({
+      name: 'before.bin',
+      size: file.size,
+      channels: CHANNELS,
+      initial_comment: 'crash test',
+    });
+  });
+
+  it('killed after step 3 was answered: the CLI asks once more, finds it completed, and reports it as most likely shared', async () => {
+    const file = await makeFile(join(root, 'files'), 'after.bin', 64 * 1024);
+    const dataDir = join(root, 'after');
+    await runDriver(
+      {
+        dataDir,
+        baseUrl: service.url,
+        channels: CHANNELS,
+        paths: [file.path],
+        killAt: 'after-step-3',
+      },
+      'after',
+    );
+    expect(sharedCounts(service.uploads(), [file])).toEqual([1]);
+
+    trapNewUploads();
+    const logFrom = log.length;
+    const items = await resumeWithCli(dataDir);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      name: 'after.bin',
+      state: 'unknown',
+      error: { class: 'unknown-outcome', code: 'completed_earlier' },
+    });
+    expect(log.slice(logFrom).filter((l) => l.startsWith('POST '))).toEqual([
+      'POST /api/files.completeUploadExternal',
+    ]);
+    expect(trapped()).toEqual([]);
+    expect(sharedCounts(service.uploads(), [file])).toEqual([1]);
+  });
+});
