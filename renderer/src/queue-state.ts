@@ -17,3 +17,7 @@ export const activeCount = (items: readonly QueueItem[]): number => items.filter
 
 export const needsAttention = (items: readonly QueueItem[]): boolean =>
   items.some((i) => i.state === 'failed' || i.state === 'unknown' || needsToken(i));
+
+/** The service no longer offers files.upload: switching the workspace to Slack's protocol fixes it. */
+export const retiredProtocol = (item: QueueItem): boolean =>
+  item.state === 'failed' && item.error?.class === 'retired';

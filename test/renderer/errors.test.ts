@@ -114,4 +114,28 @@ describe('when something goes wrong', () => {
     expect(harness.reference.uploads().filter((u) => u.name === 'later.txt')).toHaveLength(1);
     await page.close();
   });
+
+  it('offers to switch a workspace whose service retired files.upload, and the file then arrives once', async () => {
+    harness.reference.injectFault({ fault: { kind: 'error', error: 'method_deprecated' } });
+    const path = join(dir, 'retired.txt');
+    await writeFile(path, 'sent through the external protocol');
+    harness.pick([path]);
+    const { page } = await openApp(browser, harness);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const row = page.getByRole('listitem', { name: 'retired.txt' });
+    await row.locator('.badge--failed').waitFor();
+    expect(await row.locator('.item__detail').textContent()).toMatch(
+      /no longer offers files\.upload/,
+    );
+    await row.getByRole('button', { name: "Switch Acme to Slack's upload protocol" }).click();
+    await row.locator('.badge--delivered').waitFor({ timeout: 15_000 });
+    expect(harness.reference.uploads().filter((u) => u.name === 'retired.txt')).toHaveLength(1);
+    const snapshot = await harness.app.getSnapshot();
+    expect(snapshot.workspaces.find((w) => w.id === harness.demo.workspaceId)?.protocol).toBe(
+      'external',
+    );
+    await harness.app.updateWorkspace(harness.demo.workspaceId, { protocol: 'files.upload' });
+    await page.close();
+  });
 });

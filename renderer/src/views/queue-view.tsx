@@ -2,8 +2,9 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { QueueItem, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { baseName, formatBytes, formatDuration, formatSpeed } from '../format';
-import { canRetry, isActive, isFinished, needsToken } from '../queue-state';
+import { canRetry, isActive, isFinished, needsToken, retiredProtocol } from '../queue-state';
 import { RateMeter } from '../rate';
+import { switchToExternalProtocol } from '../switch-protocol';
 import { ActionError, Notice } from '../ui/notice';
 import { useAction } from '../use-action';
 import { useNow } from '../use-now';
@@ -193,6 +194,16 @@ function QueueRow(props: {
             onClick={() => props.onShow('settings')}
           >
             Add token…
+          </button>
+        ) : null}
+        {retiredProtocol(item) ? (
+          <button
+            type="button"
+            class="button button--small button--primary"
+            disabled={action.busy}
+            onClick={() => void action.run(() => switchToExternalProtocol(item.workspaceId))}
+          >
+            Switch {props.workspace} to Slack's upload protocol
           </button>
         ) : null}
         {canRetry(item) ? (
