@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AppService, CoreEvents, ShareRequest, ShareResult } from './api';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
+import { uploadJobFor } from './queue/upload-job';
 import { type AttemptHooks, openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
 import {
@@ -146,18 +147,7 @@ async function runAttempt(
       },
     };
   }
-  const job = {
-    baseUrl: workspace.baseUrl,
-    token,
-    channels: item.channels,
-    comment: item.comment,
-    file: {
-      path: item.path,
-      name: item.name,
-      expectedSize: item.size,
-      expectedMtimeMs: item.mtimeMs,
-    },
-  };
+  const job = uploadJobFor(item, workspace.baseUrl, token);
   const common = {
     transport: deps.transport,
     signal: opts.signal,

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type HistoryStore, openHistoryStore } from '../../main/core/history/history-store';
 import type { QueueItem } from '../../main/core/model';
+import { uploadJobFor } from '../../main/core/queue/upload-job';
 import {
   openUploadQueue,
   type QueueDeps,
@@ -67,27 +68,13 @@ export async function openRealQueue(opts: RealQueueOptions): Promise<RealQueue> 
     closeGraceMs: 100,
     ...opts.queue,
     runAttempt: (item, hooks) =>
-      uploadOnce(
-        {
-          baseUrl: opts.baseUrl,
-          token: token(),
-          channels: item.channels,
-          comment: item.comment,
-          file: {
-            path: item.path,
-            name: item.name,
-            expectedSize: item.size,
-            expectedMtimeMs: item.mtimeMs,
-          },
-        },
-        {
-          transport,
-          signal: hooks.signal,
-          onProgress: (sent) => hooks.onProgress(sent),
-          beforeBodyComplete: hooks.beforeBodyComplete,
-          ...(opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
-        },
-      ),
+      uploadOnce(uploadJobFor(item, opts.baseUrl, token()), {
+        transport,
+        signal: hooks.signal,
+        onProgress: (sent) => hooks.onProgress(sent),
+        beforeBodyComplete: hooks.beforeBodyComplete,
+        ...(opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
+      }),
   });
   return {
     queue,
