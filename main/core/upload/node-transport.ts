@@ -80,7 +80,9 @@ function lowerCaseHeaders(res: IncomingMessage): Record<string, string> {
 }
 
 // Two immediates: the first ends the current loop turn, the second runs after the next poll
-// phase, where the socket's pending input (an early answer) is read.
+// phase, where the socket's pending input (an early answer) is read. Taken every few MiB
+// rather than every chunk: each turn costs time, and an early answer can wait that long.
+const IO_TURN_BYTES = 4 * 1024 * 1024;
 function ioTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
@@ -206,6 +208,7 @@ function send(req: TransportRequest): Promise<TransportResponse> {
         return;
       }
       const chunks = req.body[Symbol.asyncIterator]();
+      let sinceTurn = 0;
       let done = false;
       try {
         while (!stopped()) {
@@ -215,8 +218,15 @@ function send(req: TransportRequest): Promise<TransportResponse> {
             break;
           }
           if (stopped()) break;
-          if (!request.write(next.value, () => touch())) await drained();
-          await ioTurn();
+          sinceTurn += next.value.byteLength;
+          if (!request.write(next.value, () => touch())) {
+            // Waiting for the drain is itself a turn of the loop.
+            await drained();
+            sinceTurn = 0;
+          } else if (sinceTurn >= IO_TURN_BYTES) {
+            await ioTurn();
+            sinceTurn = 0;
+          }
         }
         if (done && !stopped()) request.end(() => touch());
       } catch (error) {
