@@ -1,12 +1,17 @@
-// Bundles the `trayshare` CLI to one ESM file; npm packages stay external so keytar's
-// native module and electron-store resolve from node_modules as usual.
+// Bundles the `trayshare` CLI as ESM; npm packages stay external so keytar's native module
+// and conf resolve from node_modules as usual. Code-splitting keeps what only saved settings
+// need (zod, conf, keytar, the queue) in chunks loaded on first use, so `send --base-url`
+// starts quickly.
 import { chmod } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const outfile = 'out/cli/trayshare.js';
 await build({
   entryPoints: ['main/cli/trayshare.ts'],
-  outfile,
+  outdir: 'out/cli',
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',

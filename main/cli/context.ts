@@ -1,5 +1,7 @@
 // How the CLI reaches the same workspaces, presets and keychain as the app: the app's user-data
 // folder (TRAYSHARE_DATA_DIR overrides), the settings file through `conf`, tokens through keytar.
+// Commands import this module only when they run: it loads zod, conf and keytar, which the
+// scripting mode (`send --base-url`) does not need.
 import type { AppService } from '../core/api';
 import { createAppService } from '../core/app-service';
 import { defaultUserDataDir } from '../core/paths';
@@ -8,14 +10,10 @@ import { createKeychainStore } from '../core/secrets/keychain-store';
 import { openSettingsService, type SettingsService } from '../core/settings/settings-service';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { say } from './terminal';
+import { envToken } from './usage-error';
 
 /** The CLI's queue journal and history live apart from the app's: one scheduler per journal. */
 export const CLI_STATE = 'cli-state';
-
-export function envToken(): string | undefined {
-  const token = process.env.TRAYSHARE_TOKEN?.trim();
-  return token ? token : undefined;
-}
 
 /** Opens the CLI's queue; while another trayshare command works it, waits for it to finish. */
 export async function openCliService(): Promise<AppService> {

@@ -1,12 +1,13 @@
 // The `trayshare` command line: the app's core, without the window.
 import { Command, CommanderError } from 'commander';
-import { ShareRefusedError } from '../core/app-service';
 import { KeychainError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-error';
+import { ShareRefusedError } from '../core/share-refused-error';
 import { registerQueueCommands } from './commands/queue-commands';
-import { registerSend, UsageError } from './commands/send';
+import { registerSend } from './commands/send';
 import { registerSettingsCommands } from './commands/settings-commands';
 import { say } from './terminal';
+import { UsageError } from './usage-error';
 
 const program = new Command()
   .name('trayshare')

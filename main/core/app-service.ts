@@ -14,6 +14,7 @@ import {
   type SettingsService,
   type StoreFactory,
 } from './settings/settings-service';
+import { ShareRefusedError } from './share-refused-error';
 import { normaliseChannels } from './upload/channels';
 import { checkBaseUrl, checkToken } from './upload/credentials';
 import { type AttemptResult, uploadOnce } from './upload/engine';
@@ -40,11 +41,6 @@ export interface AppServiceDeps {
   retry?: Partial<RetryPolicy>;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
-}
-
-/** An error whose message is meant for the person (shown as it is in the UI and the CLI). */
-export class ShareRefusedError extends Error {
-  override name = 'ShareRefusedError';
 }
 
 function keychainFailure(error: KeychainError): FailureReason {

@@ -1,7 +1,6 @@
 // `trayshare queue` and `trayshare history`: the CLI's own journal and history.
 import type { Command } from 'commander';
 import type { HistoryEntry, QueueItem } from '../../core/model';
-import { withService } from '../context';
 import { formatBytes, say } from '../terminal';
 
 function queueLine(item: QueueItem): string {
@@ -36,6 +35,7 @@ export function registerQueueCommands(program: Command): void {
         clear?: boolean;
         json?: boolean;
       }) => {
+        const { withService } = await import('../context');
         await withService(async (service) => {
           if (options.cancel) await service.cancelItem(options.cancel);
           if (options.retry) await service.retryItem(options.retry);
@@ -67,6 +67,7 @@ export function registerQueueCommands(program: Command): void {
       const limit = Number.parseInt(options.limit, 10);
       if (!Number.isInteger(limit) || limit < 1)
         throw new Error('--limit takes a positive number.');
+      const { withService } = await import('../context');
       await withService(async (service) => {
         const entries = await service.listHistory({
           ...(options.search ? { search: options.search } : {}),

@@ -10,10 +10,10 @@ import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
 import { type AttemptResult, uploadWithRetries } from '../../core/upload/engine';
 import { uploadExternalWithRetries } from '../../core/upload/external-protocol';
 import { createNodeTransport } from '../../core/upload/node-transport';
-import { envToken, openCliSettings, withService } from '../context';
 import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
 import { type Spooled, spoolStdin } from '../stdin-spool';
 import { createProgressLine, formatBytes, say } from '../terminal';
+import { envToken, UsageError } from '../usage-error';
 
 interface SendOptions {
   baseUrl?: string;
@@ -24,11 +24,6 @@ interface SendOptions {
   filename?: string;
   protocol?: string;
   json?: boolean;
-}
-
-/** A mistake in how the command was called: exit code 2, message only. */
-export class UsageError extends Error {
-  override name = 'UsageError';
 }
 
 export function registerSend(program: Command): void {
@@ -89,7 +84,9 @@ async function send(files: string[], options: SendOptions): Promise<number> {
       spooled && path === spooled.path ? (options.filename ?? '-') : path;
     const results = options.baseUrl
       ? await sendDirect(paths, options, display)
-      : await withService((service) => sendQueued(service, paths, options, display));
+      : await (await import('../context')).withService((service) =>
+          sendQueued(service, paths, options, display),
+        );
     return report(results, options.json === true);
   } finally {
     await spooled?.remove();
@@ -186,6 +183,7 @@ async function sendQueued(
   display: (path: string) => string,
 ): Promise<FileResult[]> {
   // Names are resolved by the settings service, whose errors list the names that exist.
+  const { openCliSettings } = await import('../context');
   const resolved = openCliSettings().shareTarget({
     ...(options.preset ? { preset: options.preset } : {}),
     ...(options.workspace

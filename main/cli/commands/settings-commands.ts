@@ -1,9 +1,12 @@
 // login, logout, workspaces, presets: the same settings file and keychain as the app.
 import type { Command } from 'commander';
 import type { Protocol } from '../../core/model';
-import { openCliSettings } from '../context';
 import { readSecret, say } from '../terminal';
-import { UsageError } from './send';
+import { UsageError } from '../usage-error';
+
+async function openCliSettings() {
+  return (await import('../context')).openCliSettings();
+}
 
 function parseProtocol(value: string | undefined): Protocol | undefined {
   if (value === undefined || value === 'files.upload' || value === 'external') return value;
@@ -23,7 +26,7 @@ export function registerSettingsCommands(program: Command): void {
     .action(async (options: { workspace: string; baseUrl?: string; protocol?: string }) => {
       const protocol = parseProtocol(options.protocol);
       const token = await readSecret(`Token for ${options.workspace}: `);
-      const result = await openCliSettings().login({
+      const result = await (await openCliSettings()).login({
         workspace: options.workspace,
         token,
         ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
@@ -41,7 +44,7 @@ export function registerSettingsCommands(program: Command): void {
     .description("Remove a workspace's token from the keychain")
     .requiredOption('--workspace <name>')
     .action(async (options: { workspace: string }) => {
-      const { workspace, removed } = await openCliSettings().logout(options.workspace);
+      const { workspace, removed } = await (await openCliSettings()).logout(options.workspace);
       say(
         removed
           ? `Removed the token of ${workspace.name} from the keychain.`
@@ -54,7 +57,7 @@ export function registerSettingsCommands(program: Command): void {
     .description('List saved workspaces')
     .option('--json')
     .action(async (options: { json?: boolean }) => {
-      const snapshot = await openCliSettings().getSnapshot();
+      const snapshot = await (await openCliSettings()).getSnapshot();
       if (snapshot.settingsNotice) say(snapshot.settingsNotice);
       if (options.json) {
         process.stdout.write(`${JSON.stringify(snapshot.workspaces)}\n`);
@@ -74,7 +77,7 @@ export function registerSettingsCommands(program: Command): void {
     .command('list', { isDefault: true })
     .option('--json')
     .action(async (options: { json?: boolean }) => {
-      const snapshot = await openCliSettings().getSnapshot();
+      const snapshot = await (await openCliSettings()).getSnapshot();
       if (snapshot.settingsNotice) say(snapshot.settingsNotice);
       if (options.json) {
         process.stdout.write(`${JSON.stringify(snapshot.presets)}\n`);
@@ -103,7 +106,7 @@ export function registerSettingsCommands(program: Command): void {
         name: string,
         options: { workspace: string; channels: string; comment: string; default?: boolean },
       ) => {
-        const preset = await openCliSettings().addPresetFromText({
+        const preset = await (await openCliSettings()).addPresetFromText({
           name,
           workspace: options.workspace,
           channels: options.channels,
@@ -117,7 +120,7 @@ export function registerSettingsCommands(program: Command): void {
     .command('remove')
     .argument('<name>')
     .action(async (name: string) => {
-      const settings = openCliSettings();
+      const settings = await openCliSettings();
       const preset = settings.findPreset(name);
       await settings.removePreset(preset.id);
       say(`Removed preset ${preset.name}.`);
