@@ -49,7 +49,8 @@ function slackAnswer(body: string): SlackAnswer | undefined {
   return undefined;
 }
 
-function serviceFile(value: unknown): ServiceFile {
+/** The service's file object, keeping only well-typed fields (the answer may hold anything). */
+export function serviceFile(value: unknown): ServiceFile {
   if (!value || typeof value !== 'object') return {};
   const raw = value as Record<string, unknown>;
   const file: ServiceFile = {};

@@ -8,7 +8,7 @@
 // share twice: that is how an unknown outcome of step 3 is cleared up, and how an item resumes
 // at step 3 from a checkpoint after a crash instead of sending its bytes again.
 import type { FailureReason, ServiceFile } from '../model';
-import { classifyResponse, classifyTransportError, parseRetryAfter } from './classify';
+import { classifyResponse, classifyTransportError, parseRetryAfter, serviceFile } from './classify';
 import { apiUrl, isLoopbackHost } from './credentials';
 import {
   type AttemptOptions,
@@ -408,17 +408,7 @@ async function uploadBytes(a: Attempt): Promise<{ fileId: string } | Restart | A
 
 function sharedFile(body: string, fileId: string): ServiceFile {
   const files = jsonObject(body)?.files;
-  const raw = Array.isArray(files) ? (files[0] as Record<string, unknown> | undefined) : undefined;
-  const file: ServiceFile = { id: fileId };
-  if (!raw || typeof raw !== 'object') return file;
-  for (const key of ['id', 'name', 'title', 'permalink', 'url_private'] as const) {
-    if (typeof raw[key] === 'string') file[key] = raw[key];
-  }
-  if (typeof raw.size === 'number') file.size = raw.size;
-  if (Array.isArray(raw.channels)) {
-    file.channels = raw.channels.filter((c): c is string => typeof c === 'string');
-  }
-  return file;
+  return { id: fileId, ...serviceFile(Array.isArray(files) ? files[0] : undefined) };
 }
 
 type Completed = { startOver: FailureReason } | AttemptResult;
