@@ -3,6 +3,7 @@ import { normaliseChannels } from '../../../main/core/upload/channels';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { ActionError, Notice } from '../ui/notice';
+import { WorkspaceSelect } from '../ui/workspace-select';
 import { useAction } from '../use-action';
 
 interface Row {
@@ -108,23 +109,12 @@ export function PresetEditor(props: {
               onInput={(e) => setName(e.currentTarget.value)}
             />
           </div>
-          <div class="field">
-            <label for="preset-workspace" class="field__label">
-              Workspace
-            </label>
-            <select
-              id="preset-workspace"
-              class="input"
-              value={workspaceId}
-              onChange={(e) => setWorkspaceId(e.currentTarget.value)}
-            >
-              {snapshot.workspaces.map((w) => (
-                <option key={w.id} value={w.id}>
-                  {w.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <WorkspaceSelect
+            id="preset-workspace"
+            workspaces={snapshot.workspaces}
+            value={workspaceId}
+            onChange={setWorkspaceId}
+          />
         </div>
 
         <fieldset class="group">

@@ -4,6 +4,7 @@ import type { ChannelRef, ShareResult, Snapshot, View } from '../../../preload/c
 import { api } from '../bridge';
 import { baseName, countFiles, shareSummary } from '../format';
 import { ActionError, Notice } from '../ui/notice';
+import { WorkspaceSelect } from '../ui/workspace-select';
 import { useAction } from '../use-action';
 
 type Mode = 'preset' | 'channels';
@@ -179,23 +180,12 @@ export function ShareSheet(props: {
             </div>
           ) : (
             <div class="field-row">
-              <div class="field">
-                <label for="share-workspace" class="field__label">
-                  Workspace
-                </label>
-                <select
-                  id="share-workspace"
-                  class="input"
-                  value={workspaceId}
-                  onChange={(e) => setWorkspaceId(e.currentTarget.value)}
-                >
-                  {snapshot.workspaces.map((w) => (
-                    <option key={w.id} value={w.id}>
-                      {w.name}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <WorkspaceSelect
+                id="share-workspace"
+                workspaces={snapshot.workspaces}
+                value={workspaceId}
+                onChange={setWorkspaceId}
+              />
               <div class="field field--grow">
                 <label for="share-channels" class="field__label">
                   Channel IDs
