@@ -14,6 +14,7 @@
 //   reach another origin.
 // - No cookies from the session, no cache, no referrer.
 import type { ClientRequestConstructorOptions } from 'electron';
+import { pumpBody } from '../core/upload/body-pump';
 import {
   cappedBody,
   type Transport,
@@ -267,33 +268,21 @@ async function pump(
     request.end();
     return;
   }
-  const chunks = req.body[Symbol.asyncIterator]();
-  let done = false;
   try {
-    // Checked before every pull: pulling the last chunk tells the engine the whole body went
-    // out, which must not happen once the request is over.
-    while (!isStopped()) {
-      const next = await chunks.next();
-      if (next.done) {
-        done = true;
-        break;
-      }
-      if (isStopped()) break;
-      const chunk = Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+    const outcome = await pumpBody(req.body, isStopped, async (value) => {
+      const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
       // The callback comes when Chromium took the chunk; after an abort it never comes.
       const taken = new Promise<'taken'>((r) => request.write(chunk, undefined, () => r('taken')));
-      if ((await Promise.race([taken, stopped])) === 'stopped') break;
+      if ((await Promise.race([taken, stopped])) === 'stopped') return false;
       touch();
-    }
-    if (done && !isStopped()) {
+      return true;
+    });
+    if (outcome === 'ended') {
       bodySent();
       request.end(undefined, undefined, touch);
     }
   } catch (error) {
     // A body that failed (file changed, unreadable) is reported as itself.
-    done = true;
     fail(error);
-  } finally {
-    if (!done) await chunks.return?.().catch(() => undefined);
   }
 }

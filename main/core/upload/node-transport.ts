@@ -19,6 +19,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
+import { pumpBody } from './body-pump';
 import {
   cappedBody,
   type Transport,
@@ -197,8 +198,6 @@ function send(req: TransportRequest): Promise<TransportResponse> {
         request.on('close', done);
       });
 
-    // Checked before every pull, not just after: pulling the last chunk tells the engine the
-    // whole body went out, which must not happen once the request is over.
     const stopped = () => stopPump || settled;
     const pump = async () => {
       if (pumping) return;
@@ -207,19 +206,11 @@ function send(req: TransportRequest): Promise<TransportResponse> {
         request.end(() => touch());
         return;
       }
-      const chunks = req.body[Symbol.asyncIterator]();
       let sinceTurn = 0;
-      let done = false;
       try {
-        while (!stopped()) {
-          const next = await chunks.next();
-          if (next.done) {
-            done = true;
-            break;
-          }
-          if (stopped()) break;
-          sinceTurn += next.value.byteLength;
-          if (!request.write(next.value, () => touch())) {
+        const outcome = await pumpBody(req.body, stopped, async (chunk) => {
+          sinceTurn += chunk.byteLength;
+          if (!request.write(chunk, () => touch())) {
             // Waiting for the drain is itself a turn of the loop.
             await drained();
             sinceTurn = 0;
@@ -227,21 +218,12 @@ function send(req: TransportRequest): Promise<TransportResponse> {
             await ioTurn();
             sinceTurn = 0;
           }
-        }
-        if (done && !stopped()) request.end(() => touch());
+          return true;
+        });
+        if (outcome === 'ended') request.end(() => touch());
       } catch (error) {
-        done = true;
         bodyError = error;
         fail(error);
-      } finally {
-        // Closes the file; a failure to close changes nothing about the outcome.
-        if (!done) {
-          try {
-            await chunks.return?.();
-          } catch {
-            // the outcome is already decided
-          }
-        }
       }
     };
   });
