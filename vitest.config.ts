@@ -8,6 +8,7 @@ export default defineConfig({
       'renderer/**/*.test.ts',
       'test/**/*.test.ts',
       'build/**/*.test.ts',
+      'bench/**/*.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
