@@ -6,23 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../service/server';
-import { jsonLines, runCli } from './run-cli';
+import { filesUnder, jsonLines, runCli } from './run-cli';
 
 const TOKEN = 'xoxb-test-token';
 let service: ReferenceService;
 let dir: string;
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
-
-async function filesUnder(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(root, { withFileTypes: true })) {
-    const path = join(root, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
-    else out.push(path);
-  }
-  return out;
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'trayshare-login-'));

@@ -1,7 +1,8 @@
 // Runs the built `trayshare` CLI (out/cli/trayshare.js, made by `npm run build`) as a person would.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 
 export const CLI = resolve('out/cli/trayshare.js');
 
@@ -46,4 +47,15 @@ export function jsonLines(stdout: string): Record<string, unknown>[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Every file below root (to check that no file holds a token). */
+export async function filesUnder(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(root, { withFileTypes: true })) {
+    const path = join(root, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
+    else out.push(path);
+  }
+  return out;
 }

@@ -2,12 +2,12 @@
 // external` for scripts, and saved workspaces (`login --protocol external`) through the durable
 // queue; a service without files.upload says how to switch. Uses the keychain for `login`:
 // run under test/with-keyring.sh (npm test does).
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueItem } from '../../main/core/model';
-import { jsonLines, runCli } from '../cli/run-cli';
+import { filesUnder, jsonLines, runCli } from '../cli/run-cli';
 import { type ReferenceService, startReferenceService } from '../service/server';
 import { CHANNELS, calls, makeFile, sharedCounts, type TestFile, TOKEN } from './helpers';
 
@@ -51,16 +51,6 @@ function expectSharedOnce(files: TestFile[], comment: string): void {
       user: 'U0TEST',
     });
   }
-}
-
-async function filesUnder(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(root, { withFileTypes: true })) {
-    const path = join(root, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
-    else out.push(path);
-  }
-  return out;
 }
 
 describe('trayshare send --base-url --protocol external', () => {

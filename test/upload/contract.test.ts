@@ -4,8 +4,8 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FailureReason } from '../../main/core/model';
-import { type AttemptResult, uploadWithRetries } from '../../main/core/upload/engine';
-import { type Harness, recordingSleep, startHarness } from './harness';
+import { uploadWithRetries } from '../../main/core/upload/engine';
+import { type Harness, reasonOf, recordingSleep, startHarness } from './harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,11 +19,6 @@ afterAll(async () => {
 });
 
 const FAST = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
-
-function reasonOf(result: AttemptResult): FailureReason {
-  if (result.kind === 'failed' || result.kind === 'unknown') return result.reason;
-  throw new Error(`expected a failure, got ${result.kind}`);
-}
 
 let n = 0;
 /** Uploads a fresh file (with `times` faults of `code` injected) and says what happened. */

@@ -1,9 +1,15 @@
 // Every fault mode of the reference service against the engine, over real HTTP: what is
 // retried (nothing can have been processed) and what becomes "may have been delivered".
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FailureReason } from '../../main/core/model';
-import { type AttemptResult, uploadWithRetries } from '../../main/core/upload/engine';
-import { type Harness, recordingSleep, startCountingServer, startHarness, TOKEN } from './harness';
+import { uploadWithRetries } from '../../main/core/upload/engine';
+import {
+  type Harness,
+  reasonOf,
+  recordingSleep,
+  startCountingServer,
+  startHarness,
+  TOKEN,
+} from './harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -17,11 +23,6 @@ afterAll(async () => {
 });
 
 const FAST = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5 };
-
-function reasonOf(result: AttemptResult): FailureReason {
-  if (result.kind === 'failed' || result.kind === 'unknown') return result.reason;
-  throw new Error(`expected a failure, got ${result.kind}`);
-}
 
 async function send(name: string, size: number, opts: { idleTimeoutMs?: number } = {}) {
   const f = await h.file(name, size);

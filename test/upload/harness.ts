@@ -6,7 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { UploadJob } from '../../main/core/upload/engine';
+import type { FailureReason } from '../../main/core/model';
+import type { AttemptResult, UploadJob } from '../../main/core/upload/engine';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { Transport, TransportRequest } from '../../main/core/upload/transport';
 import {
@@ -131,4 +132,10 @@ export function recordingSleep(onSleep?: (ms: number) => void) {
       onSleep?.(ms);
     },
   };
+}
+
+/** The reason of a failed or unknown outcome; any other outcome fails the test. */
+export function reasonOf(result: AttemptResult): FailureReason {
+  if (result.kind === 'failed' || result.kind === 'unknown') return result.reason;
+  throw new Error(`expected a failure, got ${result.kind}`);
 }
