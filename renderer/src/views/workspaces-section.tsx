@@ -4,6 +4,7 @@ import type { ConnectionCheck, Protocol, Snapshot, WorkspaceView } from '../../.
 import { api } from '../bridge';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
+import { TextField } from '../ui/text-field';
 import { useAction } from '../use-action';
 
 const PROTOCOLS: { value: Protocol; label: string }[] = [
@@ -99,44 +100,27 @@ function WorkspaceCard(props: { workspace: WorkspaceView }) {
       </h3>
       <form class="card__form" onSubmit={saveDetails} noValidate>
         <div class="field-row">
-          <div class="field">
-            <label for={`${prefix}-name`} class="field__label">
-              Name
-            </label>
-            <input
-              id={`${prefix}-name`}
-              class="input"
-              value={name}
-              autocomplete="off"
-              onInput={(e) => {
-                setName(e.currentTarget.value);
-                setSaved(null);
-              }}
-            />
-          </div>
-          <div class="field field--grow">
-            <label for={`${prefix}-url`} class="field__label">
-              Base URL
-            </label>
-            <input
-              id={`${prefix}-url`}
-              class={`input input--mono${urlError ? ' input--invalid' : ''}`}
-              value={baseUrl}
-              spellcheck={false}
-              autocomplete="off"
-              aria-invalid={urlError !== null}
-              aria-describedby={urlError ? `${prefix}-url-error` : undefined}
-              onInput={(e) => {
-                setBaseUrl(e.currentTarget.value);
-                setSaved(null);
-              }}
-            />
-            {urlError ? (
-              <p id={`${prefix}-url-error`} class="field__error">
-                {urlError}
-              </p>
-            ) : null}
-          </div>
+          <TextField
+            id={`${prefix}-name`}
+            label="Name"
+            value={name}
+            onInput={(value) => {
+              setName(value);
+              setSaved(null);
+            }}
+          />
+          <TextField
+            id={`${prefix}-url`}
+            label="Base URL"
+            grow
+            mono
+            value={baseUrl}
+            error={urlError}
+            onInput={(value) => {
+              setBaseUrl(value);
+              setSaved(null);
+            }}
+          />
         </div>
         <div class="field-row">
           <div class="field">
@@ -301,46 +285,23 @@ function NewWorkspace(props: { cancellable: boolean; onDone: () => void }) {
         New workspace
       </h3>
       <div class="field-row">
-        <div class="field">
-          <label for="new-ws-name" class="field__label">
-            Name
-          </label>
-          <input
-            id="new-ws-name"
-            class={`input${nameError ? ' input--invalid' : ''}`}
-            value={name}
-            placeholder="Acme"
-            autocomplete="off"
-            aria-invalid={nameError !== null}
-            aria-describedby={nameError ? 'new-ws-name-error' : undefined}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-          {nameError ? (
-            <p id="new-ws-name-error" class="field__error">
-              {nameError}
-            </p>
-          ) : null}
-        </div>
-        <div class="field field--grow">
-          <label for="new-ws-url" class="field__label">
-            Base URL
-          </label>
-          <input
-            id="new-ws-url"
-            class={`input input--mono${urlError ? ' input--invalid' : ''}`}
-            value={baseUrl}
-            spellcheck={false}
-            autocomplete="off"
-            aria-invalid={urlError !== null}
-            aria-describedby={urlError ? 'new-ws-url-error' : undefined}
-            onInput={(e) => setBaseUrl(e.currentTarget.value)}
-          />
-          {urlError ? (
-            <p id="new-ws-url-error" class="field__error">
-              {urlError}
-            </p>
-          ) : null}
-        </div>
+        <TextField
+          id="new-ws-name"
+          label="Name"
+          value={name}
+          placeholder="Acme"
+          error={nameError}
+          onInput={setName}
+        />
+        <TextField
+          id="new-ws-url"
+          label="Base URL"
+          grow
+          mono
+          value={baseUrl}
+          error={urlError}
+          onInput={setBaseUrl}
+        />
       </div>
       <div class="field-row">
         <div class="field">
@@ -360,28 +321,21 @@ function NewWorkspace(props: { cancellable: boolean; onDone: () => void }) {
             ))}
           </select>
         </div>
-        <div class="field field--grow">
-          <label for="new-ws-token" class="field__label">
-            Token <span class="muted">(optional now)</span>
-          </label>
-          <input
-            id="new-ws-token"
-            type="password"
-            class={`input input--mono${tokenProblem ? ' input--invalid' : ''}`}
-            value={token}
-            placeholder="xoxb-…"
-            autocomplete="off"
-            spellcheck={false}
-            aria-invalid={tokenProblem !== null}
-            aria-describedby={tokenProblem ? 'new-ws-token-error' : undefined}
-            onInput={(e) => setToken(e.currentTarget.value)}
-          />
-          {tokenProblem ? (
-            <p id="new-ws-token-error" class="field__error">
-              {tokenProblem}
-            </p>
-          ) : null}
-        </div>
+        <TextField
+          id="new-ws-token"
+          label={
+            <>
+              Token <span class="muted">(optional now)</span>
+            </>
+          }
+          type="password"
+          grow
+          mono
+          value={token}
+          placeholder="xoxb-…"
+          error={tokenProblem}
+          onInput={setToken}
+        />
       </div>
       <ActionError error={action.error} />
       <div class="actions">
