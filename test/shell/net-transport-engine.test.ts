@@ -139,7 +139,9 @@ describe('net transport with the engine', () => {
   });
 
   it('reports a reset in the middle of the body as retryable, with nothing recorded', async () => {
-    const f = await file('reset.bin', 2 * 1024 * 1024);
+    // Larger than loopback's socket buffers (up to 4 MiB each way here), so the reset comes
+    // while the body is still going out; a smaller body can be handed over whole before it.
+    const f = await file('reset.bin', 32 * 1024 * 1024);
     const before = service.uploads().length;
     service.injectFault({ fault: { kind: 'reset-mid-body', afterBytes: 64 * 1024 } });
     const result = await uploadOnce(job(f.path, 'reset.bin'), {
