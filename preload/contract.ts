@@ -12,6 +12,7 @@ export const shellMethodArgs = {
   copyText: z.tuple([z.string().max(10_000)]),
   openExternal: z.tuple([z.string().max(4096)]),
   takePendingPaths: z.tuple([]),
+  desktopNotes: z.tuple([]),
 } as const;
 
 /** Methods the Electron shell implements itself (they need OS APIs). */
@@ -23,6 +24,8 @@ export interface ShellApi {
   openExternal(url: string): Promise<void>;
   /** Paths handed to the app (tray drop, file manager, shortcut) that the share sheet should show. */
   takePendingPaths(): Promise<string[]>;
+  /** Notes about this desktop the OS does not tell (GNOME tray icons, Wayland shortcuts). */
+  desktopNotes(): Promise<string[]>;
 }
 
 /** What the renderer can call. */

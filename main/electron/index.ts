@@ -28,6 +28,9 @@ import { KeychainError } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
+import { applyAppIdentity } from './app-identity';
+import { applicationMenuTemplate } from './app-menu';
+import { desktopNotes, isWayland } from './desktop-notes';
 import { type HandOff, listenForHandOff } from './hand-off';
 import { AUTOSTART_FLAG, applyLaunchAtLogin } from './login-item';
 import { createNetTransport } from './net-transport';
@@ -132,7 +135,10 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     openExternal: (url) => void openExternal(url),
     log,
     platform: process.platform,
-    iconPath: app.isPackaged ? undefined : join(appPath, 'build', 'icon.png'),
+    // Linux window managers take the window's icon from here (Windows from the .exe).
+    iconPath: app.isPackaged
+      ? join(process.resourcesPath, 'icon.png')
+      : join(appPath, 'build', 'icon.png'),
   });
 
   const launchedAtLogin =
@@ -161,8 +167,17 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     clipboard,
     showOpenDialog: (options) => dialog.showOpenDialog(options),
     openExternal,
-    setLaunchAtLogin: (enabled) =>
-      applyLaunchAtLogin(
+    setLaunchAtLogin: async (enabled) => {
+      // Unpackaged, the program is Electron itself: a login item would start a bare Electron.
+      if (!app.isPackaged) {
+        if (enabled) {
+          throw new Error(
+            'Launch at login works in the installed app only: `npm start` runs Electron from this checkout.',
+          );
+        }
+        return;
+      }
+      await applyLaunchAtLogin(
         {
           platform: process.platform,
           app,
@@ -176,7 +191,15 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
           }),
         },
         enabled,
-      ),
+      );
+    },
+    shortcutNeedsApproval: process.platform === 'linux' && isWayland(process.env),
+    desktopNotes: desktopNotes({
+      platform: process.platform,
+      env: process.env,
+      isPackaged: app.isPackaged,
+      userData: app.getPath('userData'),
+    }),
     setFileManagerIntegration: fileManagerIntegration(),
     checkKeychain: async () => {
       try {
@@ -234,7 +257,12 @@ function main(): void {
 
   app
     .whenReady()
-    .then(() => start(handOff))
+    .then(() => {
+      // Before any window: Windows and Linux windows get no menu bar, macOS a minimal one.
+      const template = applicationMenuTemplate(process.platform);
+      Menu.setApplicationMenu(template ? Menu.buildFromTemplate(template) : null);
+      return start(handOff);
+    })
     .then((started) => {
       running = started;
       if (!started) app.quit();
@@ -244,6 +272,10 @@ function main(): void {
       app.quit();
     });
 }
+
+// First of all: the AppUserModelID on Windows, and an unpackaged run's own data folder (the
+// single-instance lock lives there, so this must precede requestSingleInstanceLock).
+applyAppIdentity(app, process.platform, join);
 
 const handOffData: HandOffData = { argv: process.argv, cwd: process.cwd() };
 if (app.requestSingleInstanceLock(handOffData)) {

@@ -1,7 +1,7 @@
 // Where the renderer page lives, and which frames count as "our own renderer" for IPC.
 // Production: file:// of out/renderer/index.html. Development: the electron-vite dev server,
 // and only when the app is not packaged (a packaged app never loads a URL from the environment).
-import { pathToFileURL } from 'node:url';
+import { win32 } from 'node:path';
 
 export type RendererLocation =
   | { kind: 'file'; indexPath: string }
@@ -22,13 +22,35 @@ export function rendererLocation(opts: {
   return { kind: 'file', indexPath: opts.indexPath };
 }
 
-/** The page's URL without fragment or query. */
-function page(url: URL): string {
-  return `${url.origin === 'null' ? `${url.protocol}//` : url.origin}${url.pathname}`;
+/**
+ * The file path a file: URL points at, spelled so two spellings of one file compare equal.
+ * Windows: Chromium writes the drive letter upper-case (`file:///C:/…`) whatever the path it
+ * was given, and NTFS ignores case, so there the comparison ignores case too.
+ */
+function comparablePath(path: string, platform: NodeJS.Platform): string {
+  return platform === 'win32' ? win32.normalize(path).toLowerCase() : path;
+}
+
+function filePathOf(url: URL, platform: NodeJS.Platform): string | null {
+  if (url.protocol !== 'file:') return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return null;
+  }
+  if (platform !== 'win32') return url.host ? null : path;
+  // file://server/share/… is a UNC path; file:///C:/… a drive path.
+  if (url.host) return `\\\\${url.host}${path.replace(/\//g, '\\')}`;
+  return path.replace(/^\/(?=[A-Za-z]:)/, '').replace(/\//g, '\\');
 }
 
 /** True when `frameUrl` is our renderer page (any view: the fragment picks the view). */
-export function isRendererUrl(location: RendererLocation, frameUrl: string | undefined): boolean {
+export function isRendererUrl(
+  location: RendererLocation,
+  frameUrl: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   if (!frameUrl) return false;
   let url: URL;
   try {
@@ -37,7 +59,11 @@ export function isRendererUrl(location: RendererLocation, frameUrl: string | und
     return false;
   }
   if (location.kind === 'file') {
-    return url.protocol === 'file:' && page(url) === page(pathToFileURL(location.indexPath));
+    const path = filePathOf(url, platform);
+    return (
+      path !== null &&
+      comparablePath(path, platform) === comparablePath(location.indexPath, platform)
+    );
   }
   return url.origin === new URL(location.url).origin;
 }

@@ -28,6 +28,7 @@ export interface ShellApiDeps {
   openExternal(url: string): Promise<void>;
   /** Takes (and clears) the paths waiting for the share sheet. */
   takePendingPaths(): string[];
+  desktopNotes: readonly string[];
 }
 
 /** The native file picker's options: files, and folders where one dialog can offer both. */
@@ -59,6 +60,9 @@ export function createShellApi(deps: ShellApiDeps): ShellApi {
     },
     async takePendingPaths() {
       return deps.takePendingPaths();
+    },
+    async desktopNotes() {
+      return [...deps.desktopNotes];
     },
   };
 }

@@ -46,6 +46,13 @@ export interface ShellDeps<Image, Menu> {
   checkKeychain(): Promise<string | null>;
   /** The app was started by the login item: stay in the tray. */
   launchedAtLogin: boolean;
+  /**
+   * Wayland: the desktop's portal approves global shortcuts itself and `register` reports
+   * success either way, so the person is told to approve it rather than told it is set.
+   */
+  shortcutNeedsApproval?: boolean;
+  /** What the window tells about this desktop (desktop-notes.ts). */
+  desktopNotes?: readonly string[];
   quit(): void;
   log(message: string): void;
 }
@@ -273,6 +280,12 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
           body: result.error,
           onClick: () => windows.showMain('settings'),
         });
+      } else if (deps.shortcutNeedsApproval && next.shortcut !== '') {
+        notify({
+          title: 'Approve the Trayshare shortcut',
+          body: `Your desktop decides whether Trayshare may use ${next.shortcut}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
+          onClick: () => windows.showMain('settings'),
+        });
       }
     }
     if (!prev || prev.launchAtLogin !== next.launchAtLogin) {
@@ -314,6 +327,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       pending = [];
       return paths;
     },
+    desktopNotes: deps.desktopNotes ?? [],
   });
 
   const core = {} as Record<CoreMethodName, (...args: never[]) => Promise<unknown>>;
@@ -340,7 +354,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
   const unbind = bindIpc({
     ipcMain: deps.ipcMain,
     api,
-    isRendererUrl: (url) => isRendererUrl(deps.renderer, url),
+    isRendererUrl: (url) => isRendererUrl(deps.renderer, url, platform),
     isOwnWebContents: (id) => windows.isOwnWebContents(id),
     describeSender,
     log: deps.log,
@@ -403,8 +417,11 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       onClick: () => windows.showMain('settings'),
     });
   }
-  if (snapshot.workspaces.length === 0 && !deps.launchedAtLogin) {
-    windows.showMain('settings');
+  // GNOME without the AppIndicator extension shows no tray icon at all, and nothing tells the
+  // app: on Linux every start that is not the login item opens the window.
+  if (!deps.launchedAtLogin) {
+    if (snapshot.workspaces.length === 0) windows.showMain('settings');
+    else if (platform === 'linux') windows.showMain();
   }
 
   return {

@@ -35,6 +35,7 @@ export function App() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [dropError, setDropError] = useState<string | null>(null);
+  const [notes, setNotes] = useState<string[]>([]);
   const dragDepth = useRef(0);
 
   const show = useCallback((next: View) => {
@@ -71,6 +72,8 @@ export function App() {
     ];
     void load();
     bridge.takePendingPaths().then(addPaths, (e) => setDropError(plainError(e)));
+    // Notes are a courtesy: a shell that cannot give them shows none.
+    bridge.desktopNotes().then(setNotes, () => setNotes([]));
     return () => {
       for (const unsubscribe of off) unsubscribe();
     };
@@ -187,6 +190,13 @@ export function App() {
         <Nav view={view} queue={queue} hasPaths={paths.length > 0} onShow={show} />
       )}
       <main class="app__main" aria-busy={snapshot === null}>
+        {!start.compact && (view === 'drop' || view === 'settings')
+          ? notes.map((note) => (
+              <Notice key={note} tone="info">
+                {note}
+              </Notice>
+            ))
+          : null}
         {body}
       </main>
       <div class="drop-overlay" aria-hidden="true">

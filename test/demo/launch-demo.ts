@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startProblemHere } from '../../build/scripts/electron-preflight.mjs';
 import { createAppService } from '../../main/core/app-service';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import type { SecretStore } from '../../main/core/secrets/secret-store';
@@ -85,6 +86,12 @@ async function main(): Promise<void> {
       `The Electron binary is not available: ${error instanceof Error ? error.message : error}\n` +
         'It is downloaded on first use; this machine cannot fetch it.',
     );
+    process.exitCode = 1;
+    return;
+  }
+  const problem = startProblemHere(binary);
+  if (problem) {
+    console.error(problem);
     process.exitCode = 1;
     return;
   }

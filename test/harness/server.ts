@@ -162,6 +162,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       pending = [];
       return taken;
     },
+    desktopNotes: async () => [],
   };
 
   // The shell, not the core, registers the global shortcut: like main/electron/shell.ts, a

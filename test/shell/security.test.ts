@@ -288,3 +288,75 @@ describe('which pages count as the app', () => {
     expect(isRendererUrl(dev, undefined)).toBe(false);
   });
 });
+
+describe('which pages count as the app on Windows', () => {
+  // Node spells the checkout's drive as the cwd had it (c:\…); Chromium's frame URL always
+  // has it upper-case (file:///C:/…). Both are the same page.
+  const lowerDrive = {
+    kind: 'file',
+    indexPath: 'c:\\Users\\Ann\\trayshare\\out\\renderer\\index.html',
+  } as const;
+
+  it('accepts the page whatever the case of the drive letter and folders', () => {
+    expect(
+      isRendererUrl(
+        lowerDrive,
+        'file:///C:/Users/Ann/trayshare/out/renderer/index.html#queue',
+        'win32',
+      ),
+    ).toBe(true);
+    expect(
+      isRendererUrl(lowerDrive, 'file:///c:/users/ann/Trayshare/out/renderer/index.html', 'win32'),
+    ).toBe(true);
+    const spaced = {
+      kind: 'file',
+      indexPath: 'C:\\Program Files\\Trayshare\\resources\\app.asar\\out\\renderer\\index.html',
+    } as const;
+    expect(
+      isRendererUrl(
+        spaced,
+        'file:///C:/Program%20Files/Trayshare/resources/app.asar/out/renderer/index.html',
+        'win32',
+      ),
+    ).toBe(true);
+    const unc = {
+      kind: 'file',
+      indexPath: '\\\\server\\apps\\Trayshare\\out\\renderer\\index.html',
+    } as const;
+    expect(
+      isRendererUrl(unc, 'file://server/apps/Trayshare/out/renderer/index.html', 'win32'),
+    ).toBe(true);
+  });
+
+  it('still refuses other pages, other drives and other hosts', () => {
+    expect(
+      isRendererUrl(lowerDrive, 'file:///D:/Users/Ann/trayshare/out/renderer/index.html', 'win32'),
+    ).toBe(false);
+    expect(
+      isRendererUrl(lowerDrive, 'file:///C:/Users/Ann/trayshare/out/renderer/evil.html', 'win32'),
+    ).toBe(false);
+    expect(
+      isRendererUrl(
+        lowerDrive,
+        'file://evil/C:/Users/Ann/trayshare/out/renderer/index.html',
+        'win32',
+      ),
+    ).toBe(false);
+    expect(
+      isRendererUrl(lowerDrive, 'file:///C:/Users/Ann/trayshare/out/renderer/%E0%A4%A', 'win32'),
+    ).toBe(false);
+  });
+
+  it('keeps case significant on Linux', () => {
+    const linux = {
+      kind: 'file',
+      indexPath: '/home/ann/trayshare/out/renderer/index.html',
+    } as const;
+    expect(
+      isRendererUrl(linux, 'file:///home/ann/trayshare/out/renderer/index.html', 'linux'),
+    ).toBe(true);
+    expect(
+      isRendererUrl(linux, 'file:///home/Ann/trayshare/out/renderer/index.html', 'linux'),
+    ).toBe(false);
+  });
+});

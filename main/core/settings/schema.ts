@@ -11,8 +11,17 @@ export const SETTINGS_VERSION = 2;
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
 
+/**
+ * Ctrl+Shift+U is IBus's Unicode entry on Linux desktops (GNOME, Ubuntu), which would swallow
+ * it; Ctrl+Alt+U is free there. Elsewhere Ctrl+Alt is AltGr on many Windows layouts, so
+ * macOS and Windows keep Cmd/Ctrl+Shift+U.
+ */
+export function defaultShortcut(platform: NodeJS.Platform): string {
+  return platform === 'linux' ? 'Control+Alt+U' : 'CommandOrControl+Shift+U';
+}
+
 export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
-  shortcut: 'CommandOrControl+Shift+U',
+  shortcut: defaultShortcut(process.platform),
   launchAtLogin: false,
   trayDropAction: 'share-sheet',
   dropWindowPinned: false,

@@ -1,0 +1,34 @@
+// Who the app is to the OS, set before anything else runs in the main process:
+// - Windows: the AppUserModelID must be the installer's appId, or notifications carry
+//   Electron's id and the Start-menu shortcut is rewritten;
+// - every OS: an unpackaged run (`npm start`) keeps its own settings, queue and
+//   single-instance lock, so it neither shares nor waits for an installed Trayshare.
+// Linux's identity (Wayland app_id, portal id) is package.json's desktopName, which Electron
+// reads itself and electron-builder's syncDesktopName turns into the .desktop file's name.
+
+/** electron-builder.yml's appId (test/packaging checks they agree). */
+export const APP_ID = 'app.trayshare.desktop';
+/** package.json's desktopName without ".desktop" (test/packaging checks they agree). */
+export const DESKTOP_ID = 'app.trayshare.Trayshare';
+/** The folder name an unpackaged run keeps its data in, beside the installed app's. */
+export const DEVELOPMENT_DATA_FOLDER = 'Trayshare (development)';
+
+export interface IdentityApp {
+  readonly isPackaged: boolean;
+  setAppUserModelId(id: string): void;
+  getPath(name: 'appData'): string;
+  setPath(name: 'userData', path: string): void;
+  commandLine: { hasSwitch(name: string): boolean };
+}
+
+export function applyAppIdentity(
+  app: IdentityApp,
+  platform: NodeJS.Platform,
+  join: (...parts: string[]) => string,
+): void {
+  if (platform === 'win32') app.setAppUserModelId(APP_ID);
+  // An explicit --user-data-dir (the demo's throw-away folder) wins.
+  if (!app.isPackaged && !app.commandLine.hasSwitch('user-data-dir')) {
+    app.setPath('userData', join(app.getPath('appData'), DEVELOPMENT_DATA_FOLDER));
+  }
+}

@@ -1,0 +1,40 @@
+// Plain-language notes about this desktop that the window shows, because the OS will not say
+// them: GNOME hides tray icons without the AppIndicator extension, Wayland desktops approve
+// global shortcuts themselves, and a development run keeps its own data.
+
+export interface DesktopFacts {
+  platform: NodeJS.Platform;
+  env: Record<string, string | undefined>;
+  isPackaged: boolean;
+  userData: string;
+}
+
+export function isGnome(env: DesktopFacts['env']): boolean {
+  return (env.XDG_CURRENT_DESKTOP ?? '').split(':').some((d) => d.toUpperCase() === 'GNOME');
+}
+
+export function isWayland(env: DesktopFacts['env']): boolean {
+  return env.XDG_SESSION_TYPE === 'wayland' || Boolean(env.WAYLAND_DISPLAY);
+}
+
+export function desktopNotes(facts: DesktopFacts): string[] {
+  const notes: string[] = [];
+  if (facts.platform === 'linux' && isGnome(facts.env)) {
+    notes.push(
+      'No Trayshare icon in the top bar? GNOME shows tray icons only with the AppIndicator extension (on by default in Ubuntu): install gnome-shell-extension-appindicator and turn it on in Extensions. Meanwhile this window opens each time you start Trayshare, and has every action.',
+    );
+  }
+  if (facts.platform === 'linux' && isWayland(facts.env)) {
+    notes.push(
+      facts.isPackaged
+        ? 'On Wayland your desktop decides about global shortcuts: when it asks, allow the Trayshare shortcut. If it never asks, set one in your desktop’s keyboard settings.'
+        : 'On Wayland the global shortcut needs the installed app (its desktop entry); in a development run it may not work.',
+    );
+  }
+  if (!facts.isPackaged) {
+    notes.push(
+      `Development run: settings and queue are kept in ${facts.userData}, apart from an installed Trayshare.`,
+    );
+  }
+  return notes;
+}
