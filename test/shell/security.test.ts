@@ -176,7 +176,7 @@ describe('links', () => {
       ok: true,
       url: 'https://acme.example/files/1',
     });
-    const h = await startShellHarness({ seed: false });
+    const h = await startShellHarness({ seed: false, launchedAtLogin: false });
     try {
       const main = h.windows.open()[0]!;
       await expect(h.call(main, 'openExternal', 'file:///etc/passwd')).rejects.toThrow(

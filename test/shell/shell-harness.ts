@@ -42,6 +42,9 @@ export interface HarnessOptions {
   keychainProblem?: string | null;
   launchedAtLogin?: boolean;
   fileManagerIntegration?: boolean;
+  /** A Wayland desktop, whose portal approves global shortcuts itself. */
+  shortcutNeedsApproval?: boolean;
+  desktopNotes?: string[];
 }
 
 export interface ShellHarness {
@@ -150,7 +153,11 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
         }
       : {}),
     checkKeychain: async () => options.keychainProblem ?? null,
-    launchedAtLogin: options.launchedAtLogin ?? false,
+    // Most tests begin with the app running in the tray and no window, as after a login start
+    // (on Linux any other start opens the window: test/shell/desktop-start.test.ts).
+    launchedAtLogin: options.launchedAtLogin ?? true,
+    shortcutNeedsApproval: options.shortcutNeedsApproval ?? false,
+    desktopNotes: options.desktopNotes ?? [],
     quit: () => {
       quits++;
     },

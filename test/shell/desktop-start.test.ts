@@ -1,0 +1,139 @@
+// The first seconds on each desktop, through the real shell with fake Electron APIs: which
+// window opens, what the person is told about the tray and the shortcut, and who the app is.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  APP_ID,
+  applyAppIdentity,
+  DEVELOPMENT_DATA_FOLDER,
+} from '../../main/electron/app-identity';
+import { applicationMenuTemplate } from '../../main/electron/app-menu';
+import { desktopNotes } from '../../main/electron/desktop-notes';
+import { type ShellHarness, startShellHarness } from './shell-harness';
+
+let h: ShellHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('what opens at start', () => {
+  it('Linux opens the window on every start that is not the login item (GNOME may show no tray)', async () => {
+    h = await startShellHarness({ platform: 'linux', launchedAtLogin: false });
+    expect(h.windows.open().map((w) => w.hash)).toEqual(['drop']);
+  });
+
+  it('Linux started by the login item stays in the tray', async () => {
+    h = await startShellHarness({ platform: 'linux', launchedAtLogin: true });
+    expect(h.windows.created).toEqual([]);
+  });
+
+  it('macOS and Windows with a workspace start in the tray, as tray apps do', async () => {
+    h = await startShellHarness({ platform: 'darwin', launchedAtLogin: false });
+    expect(h.windows.created).toEqual([]);
+    await h.close();
+    h = await startShellHarness({ platform: 'win32', launchedAtLogin: false });
+    expect(h.windows.created).toEqual([]);
+  });
+
+  it('with no workspace yet, every desktop opens Settings', async () => {
+    h = await startShellHarness({ platform: 'darwin', seed: false, launchedAtLogin: false });
+    expect(h.windows.created.map((w) => w.hash)).toEqual(['settings']);
+  });
+});
+
+describe('the shortcut on Wayland', () => {
+  it('asks the person to approve it rather than claiming it is set', async () => {
+    h = await startShellHarness({ platform: 'linux', shortcutNeedsApproval: true });
+    await new Promise((r) => setTimeout(r, 20));
+    const titles = h.notifications.map((n) => n.options.title);
+    expect(titles).toContain('Approve the Trayshare shortcut');
+  });
+
+  it('says nothing of the kind on X11', async () => {
+    h = await startShellHarness({ platform: 'linux' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.notifications.map((n) => n.options.title)).not.toContain(
+      'Approve the Trayshare shortcut',
+    );
+  });
+});
+
+describe('notes about this desktop', () => {
+  const gnomeWayland = { XDG_CURRENT_DESKTOP: 'ubuntu:GNOME', XDG_SESSION_TYPE: 'wayland' };
+
+  it('tells GNOME users how to get the tray icon, and Wayland users about the shortcut', () => {
+    const notes = desktopNotes({
+      platform: 'linux',
+      env: gnomeWayland,
+      isPackaged: true,
+      userData: '/u',
+    });
+    expect(notes).toHaveLength(2);
+    expect(notes[0]).toContain('gnome-shell-extension-appindicator');
+    expect(notes[1]).toContain('allow the Trayshare shortcut');
+  });
+
+  it('tells a development run where its data is, and nothing else off Linux', () => {
+    expect(
+      desktopNotes({ platform: 'darwin', env: gnomeWayland, isPackaged: true, userData: '/u' }),
+    ).toEqual([]);
+    const dev = desktopNotes({
+      platform: 'win32',
+      env: {},
+      isPackaged: false,
+      userData: 'C:\\x\\Trayshare (development)',
+    });
+    expect(dev).toEqual([expect.stringContaining('Trayshare (development)')]);
+  });
+
+  it('reach the window through the bridge', async () => {
+    h = await startShellHarness({
+      platform: 'linux',
+      launchedAtLogin: false,
+      desktopNotes: ['No tray icon? …'],
+    });
+    const main = h.windows.created[0]!;
+    expect(await h.call(main, 'desktopNotes')).toEqual(['No tray icon? …']);
+  });
+});
+
+describe('who the app is to the OS', () => {
+  function fakeApp(isPackaged: boolean, switches: string[] = []) {
+    const calls: string[] = [];
+    return {
+      calls,
+      app: {
+        isPackaged,
+        setAppUserModelId: (id: string) => calls.push(`aumid ${id}`),
+        getPath: (_name: 'appData') => '/home/ann/.config',
+        setPath: (_name: 'userData', path: string) => calls.push(`userData ${path}`),
+        commandLine: { hasSwitch: (name: string) => switches.includes(name) },
+      },
+    };
+  }
+
+  it('sets the AppUserModelID to the installer’s appId on Windows only', () => {
+    const win = fakeApp(true);
+    applyAppIdentity(win.app, 'win32', join);
+    expect(win.calls).toEqual([`aumid ${APP_ID}`]);
+    const mac = fakeApp(true);
+    applyAppIdentity(mac.app, 'darwin', join);
+    expect(mac.calls).toEqual([]);
+  });
+
+  it('gives an unpackaged run its own data folder, unless one is named on the command line', () => {
+    const dev = fakeApp(false);
+    applyAppIdentity(dev.app, 'linux', join);
+    expect(dev.calls).toEqual([`userData ${join('/home/ann/.config', DEVELOPMENT_DATA_FOLDER)}`]);
+    const demo = fakeApp(false, ['user-data-dir']);
+    applyAppIdentity(demo.app, 'linux', join);
+    expect(demo.calls).toEqual([]);
+  });
+
+  it('has no menu bar on Windows and Linux, and app + Edit menus on macOS', () => {
+    expect(applicationMenuTemplate('win32')).toBeNull();
+    expect(applicationMenuTemplate('linux')).toBeNull();
+    expect(applicationMenuTemplate('darwin')).toEqual([{ role: 'appMenu' }, { role: 'editMenu' }]);
+  });
+});
