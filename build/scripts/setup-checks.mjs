@@ -1,27 +1,51 @@
 // The decisions behind build/scripts/setup.mjs, kept apart so they are unit-tested on any OS.
 
-/** `22.12.0` vs an engines range of the form `>=22.12` (the only form package.json uses). */
-export function satisfiesMinimum(version, range) {
-  const min = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim());
-  if (!min) throw new Error(`setup: engines.node "${range}" is not of the form ">=X.Y"`);
-  const have = version.split('.').map(Number);
-  const need = [Number(min[1]), Number(min[2] ?? 0), Number(min[3] ?? 0)];
+/**
+ * The engines ranges package.json uses: alternatives joined by `||`, each `^X.Y` (X.Y or a later
+ * X.*) or `>=X.Y`. Hand-parsed because this runs before any npm package is installed.
+ */
+function alternatives(range) {
+  return range.split('||').map((part) => {
+    const m = /^\s*(\^|>=)\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/.exec(part);
+    if (!m) throw new Error(`setup: engines.node "${range}" is not of the form "^X.Y || >=X.Y"`);
+    return { caret: m[1] === '^', min: [Number(m[2]), Number(m[3] ?? 0), Number(m[4] ?? 0)] };
+  });
+}
+
+function atLeast(have, need) {
   for (let i = 0; i < 3; i++) {
     if ((have[i] ?? 0) !== need[i]) return (have[i] ?? 0) > need[i];
   }
   return true;
 }
 
-/** What to tell someone whose Node.js is too old, per OS; null when it is new enough. */
+/** Whether a Node version (`22.23.3`) is in an engines range (`^22.20 || >=24.12`). */
+export function satisfiesEngines(version, range) {
+  const have = version.split('.').map(Number);
+  return alternatives(range).some(
+    ({ caret, min }) => atLeast(have, min) && (!caret || have[0] === min[0]),
+  );
+}
+
+/** `^22.20 || >=24.12` in words: "22.20 or a later 22, or 24.12 or newer". */
+export function describeEngines(range) {
+  return alternatives(range)
+    .map(({ caret, min: [major, minor] }) =>
+      caret ? `${major}.${minor} or a later ${major}` : `${major}.${minor} or newer`,
+    )
+    .join(', or ');
+}
+
+/** What to tell someone whose Node.js does not fit, per OS; null when it does. */
 export function nodeVersionProblem(version, range, platform) {
-  if (satisfiesMinimum(version, range)) return null;
+  if (satisfiesEngines(version, range)) return null;
   const how =
     {
       darwin: 'brew install node@22, or the macOS installer from nodejs.org',
-      win32: 'winget install OpenJS.NodeJS.LTS, or the Windows installer from nodejs.org',
+      win32: 'the Windows installer from nodejs.org (or winget install OpenJS.NodeJS.LTS)',
       linux: 'your version manager (nvm install 22, fnm install 22), or nodejs.org',
     }[platform] ?? 'nodejs.org';
-  return `Trayshare needs Node.js ${range.replace('>=', '')} or newer (Electron and its build tools do); this is ${version}. Install Node.js 22 LTS with ${how}, then run this again.`;
+  return `Trayshare needs Node.js ${describeEngines(range)} (Electron and its build tools do); this is ${version}. Install Node.js 22 LTS with ${how}, then run this again.`;
 }
 
 /** Debian packages: keytar's build (libsecret), and for the tests a real keyring, Chromium, Xvfb. */

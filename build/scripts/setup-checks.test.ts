@@ -1,24 +1,43 @@
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { debianPackages, nodeVersionProblem, satisfiesMinimum } from './setup-checks.mjs';
+import {
+  debianPackages,
+  describeEngines,
+  nodeVersionProblem,
+  satisfiesEngines,
+} from './setup-checks.mjs';
+
+const ENGINES = '^22.20 || ^24.12 || >=25';
 
 describe('the set-up checks', () => {
-  it('compares Node versions against the engines minimum', () => {
-    expect(satisfiesMinimum('22.12.0', '>=22.12')).toBe(true);
-    expect(satisfiesMinimum('22.23.3', '>=22.12')).toBe(true);
-    expect(satisfiesMinimum('24.0.0', '>=22.12')).toBe(true);
-    expect(satisfiesMinimum('22.11.9', '>=22.12')).toBe(false);
-    expect(satisfiesMinimum('20.20.2', '>=22.12')).toBe(false);
-    expect(() => satisfiesMinimum('22.0.0', '^22')).toThrow(/not of the form/);
+  it('reads engines ranges as npm does', () => {
+    for (const v of [
+      '20.20.2',
+      '22.12.0',
+      '22.19.9',
+      '22.20.0',
+      '22.23.3',
+      '23.11.0',
+      '24.0.0',
+      '24.11.1',
+      '24.12.0',
+      '24.21.0',
+      '26.10.0',
+    ]) {
+      expect(satisfiesEngines(v, ENGINES), v).toBe(semver.satisfies(v, ENGINES));
+    }
+    expect(() => satisfiesEngines('22.0.0', '~22')).toThrow(/not of the form/);
+    expect(describeEngines(ENGINES)).toBe('22.20 or a later 22, or 24.12 or a later 24, or 25.0 or newer');
   });
 
   it('tells someone on an old Node what to install, in their OS’s words', () => {
-    expect(nodeVersionProblem('22.12.0', '>=22.12', 'linux')).toBeNull();
-    const mac = nodeVersionProblem('20.20.2', '>=22.12', 'darwin');
-    expect(mac).toContain('needs Node.js 22.12 or newer');
+    expect(nodeVersionProblem('22.23.3', ENGINES, 'linux')).toBeNull();
+    const mac = nodeVersionProblem('20.20.2', ENGINES, 'darwin');
+    expect(mac).toContain('needs Node.js 22.20 or a later 22, or 24.12 or a later 24, or 25.0 or newer');
     expect(mac).toContain('this is 20.20.2');
     expect(mac).toContain('brew install node@22');
-    expect(nodeVersionProblem('20.20.2', '>=22.12', 'win32')).toContain('winget install');
-    expect(nodeVersionProblem('20.20.2', '>=22.12', 'linux')).toContain('nvm install 22');
+    expect(nodeVersionProblem('20.20.2', ENGINES, 'win32')).toContain('winget install');
+    expect(nodeVersionProblem('20.20.2', ENGINES, 'linux')).toContain('nvm install 22');
   });
 
   it('installs keytar’s build needs for the app, and the test machinery only for tests', () => {

@@ -1,6 +1,7 @@
 // electron-builder.yml checked offline with electron-builder's own loader and schema
 // validation, the same code `electron-builder` runs before it packs anything.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 import type { Configuration } from 'app-builder-lib';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config';
 import { DebugLogger } from 'builder-util';
+import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_ID, DESKTOP_ID } from '../../main/electron/app-identity';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const configText = () => readFile(join(root, 'electron-builder.yml'), 'utf8');
@@ -119,5 +122,44 @@ describe('electron-builder.yml', () => {
   it('installs per user on Windows and depends on libsecret on Debian', () => {
     expect(config.nsis?.perMachine).toBe(false);
     expect(config.deb?.depends).toContain('libsecret-1-0');
+  });
+});
+
+describe('what each desktop needs from the package settings', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    homepage?: string;
+    desktopName?: string;
+    engines: { node: string };
+  };
+
+  it('re-signs unsigned Apple-silicon builds after flipping the fuses, or they do not launch', () => {
+    expect(config.electronFuses?.resetAdHocDarwinSignature).toBe(true);
+  });
+
+  it('names the Linux desktop entry after a reverse-DNS desktopName that Electron uses too', () => {
+    expect(pkg.desktopName).toMatch(/^[A-Za-z][\w-]*(\.[A-Za-z][\w-]*){2,}\.desktop$/);
+    expect(pkg.desktopName).toBe(`${DESKTOP_ID}.desktop`);
+    expect(config.linux?.syncDesktopName).toBe(true);
+  });
+
+  it('uses the installer’s appId as the Windows AppUserModelID', () => {
+    expect(config.appId).toBe(APP_ID);
+  });
+
+  it('has the homepage a deb needs', () => {
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+  });
+
+  it('asks for a Node.js that every dependency accepts', () => {
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string } }>;
+    };
+    const narrower: string[] = [];
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      const theirs = entry.engines?.node;
+      if (!path || !theirs) continue;
+      if (!semver.subset(pkg.engines.node, theirs)) narrower.push(`${path}: ${theirs}`);
+    }
+    expect(narrower).toEqual([]);
   });
 });
