@@ -4,13 +4,16 @@
 // Electron download), the output folder (a temp folder) and npmRebuild off (rebuilding keytar
 // for Electron needs Electron's headers from the network; release builds do rebuild it).
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { listPackage, statFile } from '@electron/asar';
+import { extractAll, listPackage, statFile } from '@electron/asar';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootMain } from '../boot/boot';
+import { expectHealthyBoot } from '../boot/expect-boot';
 import { makeElectronStandin } from './electron-standin';
 
 const run = promisify(execFile);
@@ -115,9 +118,15 @@ export function describeAppAsar(projectDir: string): void {
       for (const name of Object.keys(pkg.dependencies ?? {})) {
         expect(entries).toContain(`/node_modules/${name}/package.json`);
       }
+      // Development-only, as the lock marks it: a devDependency that a production package also
+      // needs (semver, for conf) belongs in the package.
+      const lock = JSON.parse(readFileSync(join(projectDir, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, { dev?: boolean }>;
+      };
       const dev = Object.keys(pkg.devDependencies ?? {}).filter(
-        (name) => !(name in (pkg.dependencies ?? {})),
+        (name) => lock.packages[`node_modules/${name}`]?.dev === true,
       );
+      expect(dev.length).toBeGreaterThan(10);
       const packedDev = dev.filter((name) => entries.includes(`/node_modules/${name}`));
       expect(packedDev).toEqual([]);
     });
@@ -142,6 +151,24 @@ export function describeAppAsar(projectDir: string): void {
       expect((await readdir(join(appDir, 'resources', 'tray'))).sort()).toEqual(tray.sort());
       expect((await stat(join(appDir, 'resources', 'icon.png'))).size).toBeGreaterThan(0);
     });
+
+    it('boots from the package as macOS, Windows and Linux, with only what the package holds', async () => {
+      // Unpacked outside the checkout: every import must resolve from the package's own
+      // node_modules (electron itself is the recording fake).
+      const unpacked = join(work, 'unpacked-app');
+      extractAll(asar, unpacked);
+      for (const platform of ['darwin', 'win32', 'linux'] as const) {
+        const boot = await bootMain({
+          appPath: unpacked,
+          platform,
+          packaged: true,
+          resourcesPath: join(appDir, 'resources'),
+        });
+        expectHealthyBoot(boot, platform);
+        // An installed app keeps Electron's own data folder.
+        expect(boot.calls('app.setPath')).toEqual([]);
+      }
+    }, 120_000);
 
     it('flips the Electron fuses in the executable', async () => {
       const wire = await getCurrentFuseWire(join(appDir, 'trayshare'));

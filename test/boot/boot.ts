@@ -1,0 +1,95 @@
+// Boots the built main process (out/main/index.js) under plain Node with the recording
+// Electron fake (register.mjs, electron-fake.mjs) and returns what it did: a journal of every
+// Electron call, whether `ready` had fired, and whether the paths it handed over exist.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const register = fileURLToPath(new URL('./register.mjs', import.meta.url));
+
+export interface JournalEntry {
+  call: string;
+  args: unknown[];
+  beforeReady: boolean;
+  path?: string;
+  exists?: boolean;
+}
+
+export interface Boot {
+  code: number;
+  stdout: string;
+  stderr: string;
+  journal: JournalEntry[];
+  calls(name: string): JournalEntry[];
+}
+
+export async function bootMain(opts: {
+  /** The app folder: the checkout, or an app unpacked from a package. */
+  appPath: string;
+  platform: NodeJS.Platform;
+  packaged: boolean;
+  resourcesPath?: string;
+}): Promise<Boot> {
+  const work = await mkdtemp(join(tmpdir(), 'trayshare-boot-'));
+  const journalFile = join(work, 'journal.jsonl');
+  try {
+    let code = 0;
+    let stdout = '';
+    let stderr = '';
+    try {
+      ({ stdout, stderr } = await promisify(execFile)(
+        process.execPath,
+        ['--import', register, join(opts.appPath, 'out', 'main', 'index.js')],
+        {
+          cwd: work,
+          timeout: 30_000,
+          env: {
+            ...process.env,
+            HOME: join(work, 'home'),
+            TRAYSHARE_BOOT_PLATFORM: opts.platform,
+            TRAYSHARE_BOOT_PACKAGED: opts.packaged ? '1' : '0',
+            TRAYSHARE_BOOT_APP_PATH: opts.appPath,
+            TRAYSHARE_BOOT_DATA: join(work, 'data'),
+            TRAYSHARE_BOOT_JOURNAL: journalFile,
+            ...(opts.resourcesPath ? { TRAYSHARE_BOOT_RESOURCES: opts.resourcesPath } : {}),
+          },
+        },
+      ));
+    } catch (error) {
+      const e = error as { code?: number; stdout?: string; stderr?: string };
+      code = typeof e.code === 'number' ? e.code : 1;
+      stdout = e.stdout ?? '';
+      stderr = e.stderr ?? String(error);
+    }
+    const text = await readFile(journalFile, 'utf8').catch(() => '');
+    const journal = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as JournalEntry);
+    return {
+      code,
+      stdout,
+      stderr,
+      journal,
+      calls: (name) => journal.filter((e) => e.call === name),
+    };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** What may run before `ready`: lifecycle wiring, the lock and the app's identity. */
+export const BEFORE_READY_ALLOWED = new Set([
+  'app.on',
+  'app.once',
+  'app.whenReady',
+  'app.requestSingleInstanceLock',
+  'app.setAppUserModelId',
+  'app.getPath',
+  'app.setPath',
+  'app.commandLine.hasSwitch',
+  'app.commandLine.appendSwitch',
+]);
