@@ -42,6 +42,8 @@ export interface HarnessOptions {
    * report. Default: CommandOrControl+Alt+T (a terminal on Ubuntu).
    */
   takenShortcuts?: string[];
+  /** What the shell would say about this desktop (main/electron/desktop-notes.ts). */
+  desktopNotes?: string[];
 }
 
 export interface Harness {
@@ -162,7 +164,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       pending = [];
       return taken;
     },
-    desktopNotes: async () => [],
+    desktopNotes: async () => [...(options.desktopNotes ?? [])],
   };
 
   // The shell, not the core, registers the global shortcut: like main/electron/shell.ts, a
