@@ -3,7 +3,7 @@
 // navigation/new windows/permissions denied, a strict CSP.
 import type { OnHeadersReceivedListenerDetails } from 'electron';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isRendererUrl } from '../../main/electron/renderer-location';
+import { isRendererUrl, type RendererLocation } from '../../main/electron/renderer-location';
 import { contentSecurityPolicy, hardenSession } from '../../main/electron/session-security';
 import { checkExternalUrl } from '../../main/electron/shell-api';
 import { hardenedWebPreferences } from '../../main/electron/windows';
@@ -292,66 +292,43 @@ describe('which pages count as the app', () => {
 describe('which pages count as the app on Windows', () => {
   // Node spells the checkout's drive as the cwd had it (c:\…); Chromium's frame URL always
   // has it upper-case (file:///C:/…). Both are the same page.
-  const lowerDrive = {
-    kind: 'file',
-    indexPath: 'c:\\Users\\Ann\\trayshare\\out\\renderer\\index.html',
-  } as const;
+  const at = (indexPath: string) => ({ kind: 'file', indexPath }) as const;
+  const lowerDrive = at('c:\\Users\\Ann\\trayshare\\out\\renderer\\index.html');
+  const page = (path: string) => `file:///C:/Users/Ann/trayshare/out/renderer/${path}`;
+  const onWindows = (location: RendererLocation, url: string) =>
+    isRendererUrl(location, url, 'win32');
 
   it('accepts the page whatever the case of the drive letter and folders', () => {
+    expect(onWindows(lowerDrive, page('index.html#queue'))).toBe(true);
+    expect(onWindows(lowerDrive, 'file:///c:/users/ann/Trayshare/out/renderer/index.html')).toBe(
+      true,
+    );
+    const spaced = at(
+      'C:\\Program Files\\Trayshare\\resources\\app.asar\\out\\renderer\\index.html',
+    );
     expect(
-      isRendererUrl(
-        lowerDrive,
-        'file:///C:/Users/Ann/trayshare/out/renderer/index.html#queue',
-        'win32',
-      ),
-    ).toBe(true);
-    expect(
-      isRendererUrl(lowerDrive, 'file:///c:/users/ann/Trayshare/out/renderer/index.html', 'win32'),
-    ).toBe(true);
-    const spaced = {
-      kind: 'file',
-      indexPath: 'C:\\Program Files\\Trayshare\\resources\\app.asar\\out\\renderer\\index.html',
-    } as const;
-    expect(
-      isRendererUrl(
+      onWindows(
         spaced,
         'file:///C:/Program%20Files/Trayshare/resources/app.asar/out/renderer/index.html',
-        'win32',
       ),
     ).toBe(true);
-    const unc = {
-      kind: 'file',
-      indexPath: '\\\\server\\apps\\Trayshare\\out\\renderer\\index.html',
-    } as const;
-    expect(
-      isRendererUrl(unc, 'file://server/apps/Trayshare/out/renderer/index.html', 'win32'),
-    ).toBe(true);
+    const unc = at('\\\\server\\apps\\Trayshare\\out\\renderer\\index.html');
+    expect(onWindows(unc, 'file://server/apps/Trayshare/out/renderer/index.html')).toBe(true);
   });
 
   it('still refuses other pages, other drives and other hosts', () => {
+    expect(onWindows(lowerDrive, 'file:///D:/Users/Ann/trayshare/out/renderer/index.html')).toBe(
+      false,
+    );
+    expect(onWindows(lowerDrive, page('evil.html'))).toBe(false);
     expect(
-      isRendererUrl(lowerDrive, 'file:///D:/Users/Ann/trayshare/out/renderer/index.html', 'win32'),
+      onWindows(lowerDrive, 'file://evil/C:/Users/Ann/trayshare/out/renderer/index.html'),
     ).toBe(false);
-    expect(
-      isRendererUrl(lowerDrive, 'file:///C:/Users/Ann/trayshare/out/renderer/evil.html', 'win32'),
-    ).toBe(false);
-    expect(
-      isRendererUrl(
-        lowerDrive,
-        'file://evil/C:/Users/Ann/trayshare/out/renderer/index.html',
-        'win32',
-      ),
-    ).toBe(false);
-    expect(
-      isRendererUrl(lowerDrive, 'file:///C:/Users/Ann/trayshare/out/renderer/%E0%A4%A', 'win32'),
-    ).toBe(false);
+    expect(onWindows(lowerDrive, page('%E0%A4%A'))).toBe(false);
   });
 
   it('keeps case significant on Linux', () => {
-    const linux = {
-      kind: 'file',
-      indexPath: '/home/ann/trayshare/out/renderer/index.html',
-    } as const;
+    const linux = at('/home/ann/trayshare/out/renderer/index.html');
     expect(
       isRendererUrl(linux, 'file:///home/ann/trayshare/out/renderer/index.html', 'linux'),
     ).toBe(true);
