@@ -27,13 +27,17 @@ describe('the set-up checks', () => {
       expect(satisfiesEngines(v, ENGINES), v).toBe(semver.satisfies(v, ENGINES));
     }
     expect(() => satisfiesEngines('22.0.0', '~22')).toThrow(/not of the form/);
-    expect(describeEngines(ENGINES)).toBe('22.20 or a later 22, or 24.12 or a later 24, or 25.0 or newer');
+    expect(describeEngines(ENGINES)).toBe(
+      '22.20 or a later 22, or 24.12 or a later 24, or 25.0 or newer',
+    );
   });
 
   it('tells someone on an old Node what to install, in their OS’s words', () => {
     expect(nodeVersionProblem('22.23.3', ENGINES, 'linux')).toBeNull();
     const mac = nodeVersionProblem('20.20.2', ENGINES, 'darwin');
-    expect(mac).toContain('needs Node.js 22.20 or a later 22, or 24.12 or a later 24, or 25.0 or newer');
+    expect(mac).toContain(
+      'needs Node.js 22.20 or a later 22, or 24.12 or a later 24, or 25.0 or newer',
+    );
     expect(mac).toContain('this is 20.20.2');
     expect(mac).toContain('brew install node@22');
     expect(nodeVersionProblem('20.20.2', ENGINES, 'win32')).toContain('winget install');

@@ -23,7 +23,7 @@ function jsFilesUnder(dir: string): string[] {
 }
 
 /** Module specifiers a bundle loads: static and dynamic imports, and require calls. */
-export function specifiersIn(code: string): string[] {
+function specifiersIn(code: string): string[] {
   const found = new Set<string>();
   const patterns = [
     /\bimport\s+(?:[\w*${}\s,]+\s+from\s+)?["']([^"']+)["']/g,
