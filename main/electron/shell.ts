@@ -280,7 +280,8 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
           body: result.error,
           onClick: () => windows.showMain('settings'),
         });
-      } else if (deps.shortcutNeedsApproval && next.shortcut !== '') {
+      } else if (deps.shortcutNeedsApproval && prev && next.shortcut !== '') {
+        // Changed by the person (at start the window's desktop notes say it once).
         notify({
           title: 'Approve the Trayshare shortcut',
           body: `Your desktop decides whether Trayshare may use ${next.shortcut}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
