@@ -3,6 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { defaultShortcut } from '../../main/core/settings/schema';
 import type { StoreFactory } from '../../main/core/settings/settings-service';
 import { type Fixture, keptFiles, settingsFixture } from './helpers';
 
@@ -18,6 +19,14 @@ afterEach(async () => {
 });
 
 const ACME = { name: 'Acme', baseUrl: 'https://acme.example/' };
+
+describe('the default shortcut', () => {
+  it('avoids Ctrl+Shift+U on Linux, where IBus takes it for Unicode entry', () => {
+    expect(defaultShortcut('linux')).toBe('Control+Alt+U');
+    expect(defaultShortcut('darwin')).toBe('CommandOrControl+Shift+U');
+    expect(defaultShortcut('win32')).toBe('CommandOrControl+Shift+U');
+  });
+});
 
 describe('settings file round trip', () => {
   it('what one service writes, a fresh one (another process) reads back', async () => {
@@ -44,7 +53,7 @@ describe('settings file round trip', () => {
     expect(second.presets()).toEqual([p]);
     expect(second.defaultPreset()?.id).toBe(p.id);
     expect(second.preferences()).toEqual({
-      shortcut: 'CommandOrControl+Shift+U',
+      shortcut: defaultShortcut(process.platform),
       launchAtLogin: false,
       trayDropAction: 'default-preset',
       dropWindowPinned: false,
