@@ -2,7 +2,11 @@
 // outside: IPC, the CLI, the browser harness) and the result types. preload/contract.ts maps
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
+import type { ConversationsView } from './conversations/conversation-cache';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
+
+export type { ConversationsView } from './conversations/conversation-cache';
+export type { Conversation, ConversationKind } from './conversations/conversations-list';
 
 const id = z.string().min(1).max(200);
 const text = (max: number) => z.string().max(max);
@@ -51,6 +55,9 @@ const shareRequest = z
     paths: z.array(path).min(1).max(1000),
   })
   .strict();
+const conversationsQuery = z
+  .object({ refresh: z.boolean().optional(), wait: z.boolean().optional() })
+  .strict();
 const historyQuery = z
   .object({ search: text(500).optional(), limit: z.number().int().min(1).max(10_000).optional() })
   .strict();
@@ -78,6 +85,7 @@ export const coreMethodArgs = {
   clearFinished: z.tuple([]),
   setPaused: z.tuple([z.boolean()]),
   listHistory: z.tuple([historyQuery]),
+  listConversations: z.tuple([id, conversationsQuery]),
 } as const;
 
 export type WorkspaceInput = z.infer<typeof workspaceInput>;
@@ -87,6 +95,7 @@ export type PresetPatch = z.infer<typeof presetPatch>;
 export type PreferencesPatch = z.infer<typeof preferencesPatch>;
 export type ShareRequest = z.infer<typeof shareRequest>;
 export type HistoryQuery = z.infer<typeof historyQuery>;
+export type ConversationsQuery = z.infer<typeof conversationsQuery>;
 
 export interface WorkspaceView extends Workspace {
   hasToken: boolean;
@@ -150,6 +159,12 @@ export interface CoreApi {
   clearFinished(): Promise<void>;
   setPaused(paused: boolean): Promise<void>;
   listHistory(query: HistoryQuery): Promise<HistoryEntry[]>;
+  /**
+   * The workspace's channels, private channels and DMs (cached; fetched in the background when
+   * missing, older than a day, or `refresh`). Also the way to show `#name` for an ID: a
+   * conversation's `name` by its `id`, falling back to the ID when it is not listed.
+   */
+  listConversations(workspaceId: string, query: ConversationsQuery): Promise<ConversationsView>;
 }
 
 export type CoreMethodName = keyof typeof coreMethodArgs;

@@ -4,6 +4,9 @@
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppService, CoreEvents, ShareRequest, ShareResult } from './api';
+import { looksLikeId, resolveChannelNames } from './conversations/channel-names';
+import { ConversationCache } from './conversations/conversation-cache';
+import { listConversations } from './conversations/conversations-list';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
 import { uploadJobFor } from './queue/upload-job';
@@ -95,7 +98,19 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     if (paused) await writeFile(pauseMarker, '');
     else await rm(pauseMarker, { force: true });
   };
-  return bindService(settings, queue, history, deps, setPaused);
+  const s = settings;
+  const conversations = new ConversationCache({
+    dir: join(stateDir, 'conversations'),
+    fetch: async (workspaceId, signal) => {
+      const workspace = s.workspace(workspaceId);
+      const token = workspace ? await tokenFor(s, deps, workspace) : null;
+      if (!workspace || !token) {
+        return { ok: false, code: 'other', message: 'No token saved for this workspace.' };
+      }
+      return listConversations(workspace.baseUrl, token, deps.transport, { signal });
+    },
+  });
+  return bindService(settings, queue, history, deps, setPaused, conversations);
 }
 
 async function tokenFor(
@@ -197,6 +212,7 @@ function bindService(
   history: HistoryStore,
   deps: AppServiceDeps,
   persistPause: (paused: boolean) => Promise<void>,
+  conversations: ConversationCache,
 ): AppService {
   type Listener = (payload: never) => void;
   const listeners = new Map<keyof CoreEvents, Set<Listener>>();
@@ -214,6 +230,20 @@ function bindService(
       void settings.getSnapshot().then((snapshot) => emit('settings-changed', snapshot));
     }),
   ];
+
+  /**
+   * Names become IDs and known non-members are refused, from the cached list: a share never
+   * waits for the service unless it names a channel and no list was ever fetched.
+   */
+  async function resolveDestination(workspaceId: string, entries: string[]): Promise<string[]> {
+    const needsList = entries.some((e) => !looksLikeId(e));
+    let view = await conversations.get(workspaceId);
+    if (needsList && !view.conversations)
+      view = await conversations.get(workspaceId, { wait: true });
+    const resolved = resolveChannelNames(entries, view.conversations);
+    if (!resolved.ok) throw new ShareRefusedError(resolved.error);
+    return resolved.ids;
+  }
 
   async function share(request: ShareRequest): Promise<ShareResult> {
     let workspaceId: string;
@@ -235,6 +265,7 @@ function bindService(
     if (!normalised.ok) throw new ShareRefusedError(normalised.error);
     const base = checkBaseUrl(workspace.baseUrl);
     if (!base.ok) throw new ShareRefusedError(base.message);
+    const ids = await resolveDestination(workspaceId, normalised.channels);
     // Refuse now rather than queue items that can only wait: the person still has the files
     // selected and can add the token first.
     let token: string | null;
@@ -250,7 +281,7 @@ function bindService(
     }
     return queue.enqueue({
       workspaceId,
-      channels: normalised.channels,
+      channels: ids,
       comment: comment ?? '',
       paths: request.paths,
     });
@@ -290,6 +321,12 @@ function bindService(
       emit('settings-changed', await settings.getSnapshot());
     },
     listHistory: async (query) => history.list(query),
+    listConversations: (workspaceId, query) => {
+      if (!settings.workspace(workspaceId)) {
+        throw new ShareRefusedError('That workspace no longer exists.');
+      }
+      return conversations.get(workspaceId, query);
+    },
     settled: () => queue.settled(),
     on(event, listener) {
       let set = listeners.get(event);
@@ -304,6 +341,7 @@ function bindService(
       for (const unsubscribe of unsubscribers) unsubscribe();
       listeners.clear();
       settings.close();
+      await conversations.close();
       await queue.close();
       await history.close();
     },

@@ -4,6 +4,8 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
+import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
+import { listConversations } from '../../core/conversations/conversations-list';
 import type { Protocol, QueueItem } from '../../core/model';
 import { normaliseChannels } from '../../core/upload/channels';
 import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
@@ -41,7 +43,10 @@ export function registerSend(program: Command): void {
       '--protocol <protocol>',
       "with --base-url: files.upload (default) or external (Slack's current upload protocol)",
     )
-    .option('--channels <ids>', 'channel IDs, comma-separated, e.g. C0123,C0456')
+    .option(
+      '--channels <list>',
+      "channel names or IDs, comma-separated, e.g. '#design-review,C0456'",
+    )
     .option('--comment <text>', 'comment posted with each file')
     .option('--filename <name>', 'file name for standard input (-)')
     .option('--json', 'one JSON line per file on stdout')
@@ -116,6 +121,7 @@ async function sendDirect(
   const protocol = parseProtocol(options.protocol);
   const upload = protocol === 'external' ? uploadExternalWithRetries : uploadWithRetries;
   const transport = createNodeTransport();
+  const ids = await directChannels(baseUrl, token ?? '', channels.channels, transport);
   const progress = createProgressLine();
   const abort = new AbortController();
   const onSigint = () => abort.abort();
@@ -128,7 +134,7 @@ async function sendDirect(
         {
           baseUrl,
           token: token ?? '',
-          channels: channels.channels,
+          channels: ids,
           comment: options.comment,
           file: { path, name },
         },
@@ -156,6 +162,25 @@ async function sendDirect(
     process.off('SIGINT', onSigint);
   }
   return results;
+}
+
+/**
+ * With no saved workspace there is no cache: names are looked up straight from the service, and
+ * the list is fetched only when a name is given or to refuse known non-members before sending.
+ */
+async function directChannels(
+  baseUrl: string,
+  token: string,
+  entries: string[],
+  transport: ReturnType<typeof createNodeTransport>,
+): Promise<string[]> {
+  const listed = await listConversations(baseUrl, token, transport);
+  if (!listed.ok && entries.some((e) => !looksLikeId(e))) {
+    throw new UsageError(`${listed.message}\nNames need the channel list; give channel IDs.`);
+  }
+  const resolved = resolveChannelNames(entries, listed.ok ? listed.conversations : undefined);
+  if (!resolved.ok) throw new UsageError(resolved.error);
+  return resolved.ids;
 }
 
 function parseProtocol(value: string | undefined): Protocol {
