@@ -52,6 +52,8 @@ const shareRequest = z
   .object({
     target: shareTarget,
     comment: text(40_000).optional(),
+    /** A message link or ts: reply in that thread (one channel). */
+    thread: text(2000).optional(),
     paths: z.array(path).min(1).max(1000),
   })
   .strict();

@@ -7,6 +7,7 @@ import type { AppService, CoreEvents, ShareRequest, ShareResult } from './api';
 import { looksLikeId, resolveChannelNames } from './conversations/channel-names';
 import { ConversationCache } from './conversations/conversation-cache';
 import { listConversations } from './conversations/conversations-list';
+import { parseThread } from './conversations/thread-link';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
 import { uploadJobFor } from './queue/upload-job';
@@ -261,11 +262,24 @@ function bindService(
     }
     const workspace = settings.workspace(workspaceId);
     if (!workspace) throw new ShareRefusedError('That workspace no longer exists.');
+    const thread = request.thread?.trim() ? parseThread(request.thread) : undefined;
+    if (thread && !thread.ok) throw new ShareRefusedError(thread.error);
+    // A message link names its channel: it is the destination when none is given.
+    if (thread?.channel && channels.every((c) => c.trim() === '')) channels = [thread.channel];
     const normalised = normaliseChannels(channels);
     if (!normalised.ok) throw new ShareRefusedError(normalised.error);
     const base = checkBaseUrl(workspace.baseUrl);
     if (!base.ok) throw new ShareRefusedError(base.message);
     const ids = await resolveDestination(workspaceId, normalised.channels);
+    if (thread?.ok) {
+      if (ids.length !== 1 || (thread.channel !== undefined && ids[0] !== thread.channel)) {
+        throw new ShareRefusedError(
+          thread.channel
+            ? `A reply in a thread goes to that thread's channel only (${thread.channel}); choose just that channel, or share without the thread.`
+            : 'A reply in a thread goes to one channel: choose just one, or share without the thread.',
+        );
+      }
+    }
     // Refuse now rather than queue items that can only wait: the person still has the files
     // selected and can add the token first.
     let token: string | null;
@@ -284,6 +298,9 @@ function bindService(
       channels: ids,
       comment: comment ?? '',
       paths: request.paths,
+      ...(thread?.ok ? { threadTs: thread.ts } : {}),
+      // One message per file: the comment goes with the first only, not once per file.
+      commentOnFirstOnly: true,
     });
   }
 

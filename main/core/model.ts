@@ -99,6 +99,8 @@ export interface QueueItem {
   workspaceId: string;
   channels: string[];
   comment: string;
+  /** A reply in this thread of the one channel (the parent message's ts). */
+  threadTs?: string;
   path: string;
   name: string;
   size: number;

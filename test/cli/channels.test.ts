@@ -146,3 +146,82 @@ describe('trayshare send --channels by name', () => {
     expect(wrong.stderr).toMatch(/Did you mean #design-review/);
   });
 });
+
+describe('trayshare send --thread', () => {
+  it('replies in the thread of a message link, in that one channel, with either protocol', async () => {
+    const parent = await runCli(
+      ['send', '--workspace', 'Acme', '--channels', '#design-review', '--comment', 'v1', file],
+      { env },
+    );
+    expect(parent.code).toBe(0);
+    const parentTs = service.messages().at(-1)!.ts;
+    const link = `${service.url}/archives/C0DESIGN/p${parentTs.replace('.', '')}`;
+
+    const reply = await runCli(
+      ['send', '--workspace', 'Acme', '--channels', 'C0DESIGN', '--thread', link, file],
+      { env },
+    );
+    expect(reply.code).toBe(0);
+    expect(service.messages().at(-1)).toMatchObject({
+      channels: ['C0DESIGN'],
+      thread_ts: parentTs,
+    });
+
+    const external = await runCli(
+      [
+        'send',
+        '--base-url',
+        service.url,
+        '--protocol',
+        'external',
+        '--channels',
+        'C0DESIGN',
+        '--thread',
+        parentTs,
+        file,
+      ],
+      { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
+    );
+    expect(external.code).toBe(0);
+    expect(service.messages().at(-1)).toMatchObject({
+      channels: ['C0DESIGN'],
+      thread_ts: parentTs,
+    });
+
+    const count = service.messages().length;
+    const twoChannels = await runCli(
+      ['send', '--workspace', 'Acme', '--channels', 'C0DESIGN,C0GENERAL', '--thread', link, file],
+      { env },
+    );
+    expect(twoChannels.code).toBe(2);
+    expect(twoChannels.stderr).toMatch(/goes to that thread's channel only \(C0DESIGN\)/);
+    expect(service.messages()).toHaveLength(count);
+  });
+
+  it('sends the comment with the first file of a share only', async () => {
+    const second = join(dir, 'notes.txt');
+    await writeFile(second, 'notes');
+    const before = service.messages().length;
+    const run = await runCli(
+      [
+        'send',
+        '--workspace',
+        'Acme',
+        '--channels',
+        'C0GENERAL',
+        '--comment',
+        'Two files',
+        file,
+        second,
+      ],
+      { env },
+    );
+    expect(run.code).toBe(0);
+    expect(
+      service
+        .messages()
+        .slice(before)
+        .map((m) => m.initial_comment),
+    ).toEqual(['Two files', null]);
+  });
+});

@@ -42,12 +42,13 @@ async function twoFiles(prefix: string): Promise<TestFile[]> {
 
 function expectSharedOnce(files: TestFile[], comment: string): void {
   expect(sharedCounts(service.uploads(), files)).toEqual([1, 1]);
-  for (const f of files) {
+  // Each file is its own message here: the comment goes with the first only.
+  for (const [i, f] of files.entries()) {
     expect(service.uploads().find((u) => u.sha256 === f.sha256)).toMatchObject({
       name: f.name,
       size: f.size,
       channels: CHANNELS,
-      initial_comment: comment,
+      initial_comment: i === 0 ? comment : null,
       user: 'U0TEST',
     });
   }

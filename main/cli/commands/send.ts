@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
 import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
 import { listConversations } from '../../core/conversations/conversations-list';
+import { parseThread } from '../../core/conversations/thread-link';
 import type { Protocol, QueueItem } from '../../core/model';
 import { normaliseChannels } from '../../core/upload/channels';
 import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
@@ -24,6 +25,7 @@ interface SendOptions {
   preset?: string;
   workspace?: string;
   filename?: string;
+  thread?: string;
   protocol?: string;
   json?: boolean;
 }
@@ -47,7 +49,8 @@ export function registerSend(program: Command): void {
       '--channels <list>',
       "channel names or IDs, comma-separated, e.g. '#design-review,C0456'",
     )
-    .option('--comment <text>', 'comment posted with each file')
+    .option('--comment <text>', 'comment posted once, with the first file')
+    .option('--thread <link or ts>', 'reply in this thread: a message link or its ts (one channel)')
     .option('--filename <name>', 'file name for standard input (-)')
     .option('--json', 'one JSON line per file on stdout')
     .action(async (files: string[], options: SendOptions) => {
@@ -122,20 +125,33 @@ async function sendDirect(
   const upload = protocol === 'external' ? uploadExternalWithRetries : uploadWithRetries;
   const transport = createNodeTransport();
   const ids = await directChannels(baseUrl, token ?? '', channels.channels, transport);
+  let threadTs: string | undefined;
+  if (options.thread !== undefined) {
+    const thread = parseThread(options.thread);
+    if (!thread.ok) throw new UsageError(thread.error);
+    if (ids.length !== 1 || (thread.channel !== undefined && thread.channel !== ids[0])) {
+      throw new UsageError(
+        '--thread replies in one channel: give that channel alone in --channels.',
+      );
+    }
+    threadTs = thread.ts;
+  }
   const progress = createProgressLine();
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   const results: FileResult[] = [];
   try {
-    for (const path of paths) {
+    for (const [index, path] of paths.entries()) {
       const name = basename(display(path));
       const attempt = await upload(
         {
           baseUrl,
           token: token ?? '',
           channels: ids,
-          comment: options.comment,
+          // One message per file: the comment goes with the first file only.
+          comment: index === 0 ? options.comment : undefined,
+          ...(threadTs ? { threadTs } : {}),
           file: { path, name },
         },
         {
@@ -219,7 +235,12 @@ async function sendQueued(
     ? { presetId: resolved.preset.id }
     : { workspaceId: resolved.workspace.id, channels: resolved.channels };
 
-  const shared = await service.share({ target, comment: options.comment, paths });
+  const shared = await service.share({
+    target,
+    comment: options.comment,
+    paths,
+    ...(options.thread !== undefined ? { thread: options.thread } : {}),
+  });
   const results: FileResult[] = shared.refused.map((r) => ({
     file: display(r.path),
     outcome: 'failed' as const,

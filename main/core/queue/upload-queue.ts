@@ -75,6 +75,10 @@ export interface EnqueueRequest {
   channels: string[];
   comment: string;
   paths: string[];
+  /** Reply in this thread (exactly one channel). */
+  threadTs?: string;
+  /** files.upload makes one message per file: the comment goes with the first file only. */
+  commentOnFirstOnly?: boolean;
 }
 
 export interface EnqueueResult {
@@ -216,13 +220,14 @@ class Queue implements UploadQueue {
     const { files, refused } = await checkPaths(req.paths, this.deps.maxFileBytes(req.workspaceId));
     this.assertOpen();
     const now = this.now();
-    const added: Entry[] = files.map((file) => ({
+    const added: Entry[] = files.map((file, i) => ({
       item: {
         id: randomUUID(),
         shareId,
         workspaceId: req.workspaceId,
         channels: [...req.channels],
-        comment: req.comment,
+        comment: i > 0 && req.commentOnFirstOnly ? '' : req.comment,
+        ...(req.threadTs ? { threadTs: req.threadTs } : {}),
         path: file.path,
         name: file.name,
         size: file.size,

@@ -424,6 +424,7 @@ async function complete(a: Attempt, start: ExternalCheckpoint): Promise<Complete
   form.set('files', JSON.stringify([{ id: start.fileId, title: a.name }]));
   form.set('channels', a.channels.join(','));
   if (a.job.comment && a.job.comment.trim() !== '') form.set('initial_comment', a.job.comment);
+  if (a.job.threadTs) form.set('thread_ts', a.job.threadTs);
 
   // True once a request of ours may have completed this file_id without our hearing the answer.
   let mayBeDone = start.completing;
