@@ -84,6 +84,8 @@ export const coreMethodArgs = {
   listQueue: z.tuple([]),
   cancelItem: z.tuple([id]),
   retryItem: z.tuple([id]),
+  sendToOthers: z.tuple([id]),
+  changeDestination: z.tuple([id, z.array(text(200)).min(1).max(100)]),
   clearFinished: z.tuple([]),
   setPaused: z.tuple([z.boolean()]),
   listHistory: z.tuple([historyQuery]),
@@ -158,6 +160,10 @@ export interface CoreApi {
   listQueue(): Promise<QueueItem[]>;
   cancelItem(id: string): Promise<void>;
   retryItem(id: string): Promise<void>;
+  /** A share refused by some of its channels goes again to the others (error.refusedChannels). */
+  sendToOthers(id: string): Promise<void>;
+  /** A failed item goes again to other channels (names or IDs, checked as for a share). */
+  changeDestination(id: string, channels: string[]): Promise<void>;
   clearFinished(): Promise<void>;
   setPaused(paused: boolean): Promise<void>;
   listHistory(query: HistoryQuery): Promise<HistoryEntry[]>;

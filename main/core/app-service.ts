@@ -4,7 +4,7 @@
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppService, CoreEvents, ShareRequest, ShareResult } from './api';
-import { looksLikeId, resolveChannelNames } from './conversations/channel-names';
+import { displayName, looksLikeId, resolveChannelNames } from './conversations/channel-names';
 import { ConversationCache } from './conversations/conversation-cache';
 import { listConversations } from './conversations/conversations-list';
 import { parseThread } from './conversations/thread-link';
@@ -64,6 +64,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
   );
 
   let queue: UploadQueue | undefined;
+  let conversations: ConversationCache | undefined;
   let history: HistoryStore | undefined;
   let settings: SettingsService | undefined;
   try {
@@ -76,9 +77,23 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       watch: deps.watchSettings ?? false,
     });
     const s = settings;
+    conversations = new ConversationCache({
+      dir: join(stateDir, 'conversations'),
+      fetch: async (workspaceId, signal) => {
+        const workspace = s.workspace(workspaceId);
+        const token = workspace ? await tokenFor(s, deps, workspace) : null;
+        if (!workspace || !token) {
+          return { ok: false, code: 'other', message: 'No token saved for this workspace.' };
+        }
+        return listConversations(workspace.baseUrl, token, deps.transport, { signal });
+      },
+    });
+    const c = conversations;
     history = await openHistoryStore({
       dir: join(stateDir, 'history'),
       workspaceName: (id: string) => s.workspace(id)?.name ?? id,
+      channelName: (workspaceId, channelId) =>
+        c.cached(workspaceId)?.find((conv) => conv.id === channelId)?.name,
     });
     queue = await openUploadQueue({
       dir: join(stateDir, 'queue'),
@@ -87,10 +102,12 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       maxFileBytes: (workspaceId) => s.workspace(workspaceId)?.maxFileBytes ?? 1024 ** 3,
       retry: deps.retry,
       startPaused,
-      runAttempt: (item, opts) => runAttempt(s, deps, item, opts),
+      runAttempt: async (item, opts) =>
+        nameRefusedChannels(await runAttempt(s, deps, item, opts), item, c),
     });
   } catch (error) {
     settings?.close();
+    await conversations?.close();
     await queue?.close();
     await history?.close();
     throw error;
@@ -99,18 +116,6 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     if (paused) await writeFile(pauseMarker, '');
     else await rm(pauseMarker, { force: true });
   };
-  const s = settings;
-  const conversations = new ConversationCache({
-    dir: join(stateDir, 'conversations'),
-    fetch: async (workspaceId, signal) => {
-      const workspace = s.workspace(workspaceId);
-      const token = workspace ? await tokenFor(s, deps, workspace) : null;
-      if (!workspace || !token) {
-        return { ok: false, code: 'other', message: 'No token saved for this workspace.' };
-      }
-      return listConversations(workspace.baseUrl, token, deps.transport, { signal });
-    },
-  });
   return bindService(settings, queue, history, deps, setPaused, conversations);
 }
 
@@ -193,6 +198,42 @@ async function runAttempt(
     return { kind: 'failed', reason: retiredReason(workspace, result.reason) };
   }
   return result;
+}
+
+const REFUSED_BY_CHANNEL = new Set(['not_in_channel', 'channel_not_found']);
+
+/**
+ * The service names no channel in not_in_channel / channel_not_found. On a share to several
+ * channels, a fresh channel list tells which ones: not listed, or listed without the app.
+ */
+async function nameRefusedChannels(
+  result: AttemptResult,
+  item: QueueItem,
+  conversations: ConversationCache,
+): Promise<AttemptResult> {
+  if (result.kind !== 'failed' || !REFUSED_BY_CHANNEL.has(result.reason.code)) return result;
+  if (item.channels.length < 2) return result;
+  const view = await conversations.get(item.workspaceId, { refresh: true, wait: true });
+  const list = view.conversations;
+  if (!list) return result;
+  const refused = item.channels.filter((id) => {
+    const c = list.find((conv) => conv.id === id);
+    return !c?.isMember;
+  });
+  if (refused.length === 0 || refused.length === item.channels.length) return result;
+  const label = (id: string) => {
+    const c = list.find((conv) => conv.id === id);
+    return c ? displayName(c) : id;
+  };
+  const others = item.channels.filter((c) => !refused.includes(c));
+  return {
+    kind: 'failed',
+    reason: {
+      ...result.reason,
+      refusedChannels: refused,
+      message: `Not shared: ${refused.map(label).join(', ')} refused it (${result.reason.code === 'not_in_channel' ? 'invite the app first' : 'no such channel for this token'}). Send to the others (${others.map(label).join(', ')}), or change the destination.`,
+    },
+  };
 }
 
 /**
@@ -331,6 +372,28 @@ function bindService(
     listQueue: async () => queue.list(),
     cancelItem: (id) => queue.cancel(id),
     retryItem: (id) => queue.retry(id),
+    sendToOthers: async (id) => {
+      const item = queue.list().find((i) => i.id === id);
+      const refused = item?.error?.refusedChannels;
+      if (item?.state !== 'failed' || !refused?.length) {
+        throw new ShareRefusedError('This upload has no channels left to send to.');
+      }
+      const others = item.channels.filter((c) => !refused.includes(c));
+      if (others.length === 0)
+        throw new ShareRefusedError('Every channel of this upload refused it.');
+      await queue.retry(id, { channels: others });
+    },
+    changeDestination: async (id, channels) => {
+      const item = queue.list().find((i) => i.id === id);
+      if (!item) throw new ShareRefusedError('That upload is no longer in the queue.');
+      const normalised = normaliseChannels(channels);
+      if (!normalised.ok) throw new ShareRefusedError(normalised.error);
+      const ids = await resolveDestination(item.workspaceId, normalised.channels);
+      if (item.threadTs && ids.length !== 1) {
+        throw new ShareRefusedError('A reply in a thread goes to one channel: choose just one.');
+      }
+      await queue.retry(id, { channels: ids });
+    },
     clearFinished: () => queue.clearFinished(),
     setPaused: async (paused) => {
       await persistPause(paused);

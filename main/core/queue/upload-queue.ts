@@ -94,7 +94,7 @@ export interface UploadQueue {
   /** Queued or waiting: cancelled at once; sending: the request is aborted. Finished: nothing. */
   cancel(id: string): Promise<void>;
   /** A failed, unknown or cancelled item goes back to the queue as the same item, attempts reset. */
-  retry(id: string): Promise<void>;
+  retry(id: string, opts?: { channels?: string[] }): Promise<void>;
   /** Removes finished items from the queue (they stay in history). */
   clearFinished(): Promise<void>;
   /** The tray's pause: no new item starts; items in flight finish. */
@@ -268,7 +268,7 @@ class Queue implements UploadQueue {
     }
   }
 
-  async retry(id: string): Promise<void> {
+  async retry(id: string, opts: { channels?: string[] } = {}): Promise<void> {
     this.assertOpen();
     const entry = this.entry(id);
     if (!FINISHED.has(entry.item.state)) return;
@@ -299,6 +299,8 @@ class Queue implements UploadQueue {
         error: null,
         retryAt: null,
         file: null,
+        // "Send to the others" and "Change destination" send the same item elsewhere.
+        ...(opts.channels ? { channels: [...opts.channels] } : {}),
       },
       meta,
       true,
