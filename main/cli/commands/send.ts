@@ -11,7 +11,7 @@ import type { Protocol, QueueItem } from '../../core/model';
 import { normaliseChannels } from '../../core/upload/channels';
 import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
 import { type AttemptResult, uploadWithRetries } from '../../core/upload/engine';
-import { uploadExternalWithRetries } from '../../core/upload/external-protocol';
+import { uploadExternalGroup } from '../../core/upload/external-protocol';
 import { createNodeTransport } from '../../core/upload/node-transport';
 import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
 import { type Spooled, spoolStdin } from '../stdin-spool';
@@ -122,7 +122,6 @@ async function sendDirect(
   const channels = normaliseChannels(options.channels ?? '');
   if (!channels.ok) throw new UsageError(channels.error);
   const protocol = parseProtocol(options.protocol);
-  const upload = protocol === 'external' ? uploadExternalWithRetries : uploadWithRetries;
   const transport = createNodeTransport();
   const ids = await directChannels(baseUrl, token ?? '', channels.channels, transport);
   let threadTs: string | undefined;
@@ -142,9 +141,40 @@ async function sendDirect(
   process.once('SIGINT', onSigint);
   const results: FileResult[] = [];
   try {
+    if (protocol === 'external') {
+      // Slack's protocol shares up to 10 files in one message with one comment.
+      let current = '';
+      const jobs = paths.map((path) => ({
+        baseUrl,
+        token: token ?? '',
+        channels: ids,
+        comment: options.comment,
+        ...(threadTs ? { threadTs } : {}),
+        file: { path, name: basename(display(path)) },
+      }));
+      const outcomes = await uploadExternalGroup(jobs, {
+        transport,
+        signal: abort.signal,
+        onFile: (index) => {
+          current = jobs[index]?.file.name ?? '';
+        },
+        onProgress: (sent, total) =>
+          progress.update(
+            `${current}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
+          ),
+        onRetry: (attempt, delayMs, reason) => {
+          progress.clear();
+          say(
+            `${current}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
+          );
+        },
+      });
+      progress.clear();
+      return paths.map((path, i) => fromAttempt(display(path), outcomes[i]!));
+    }
     for (const [index, path] of paths.entries()) {
       const name = basename(display(path));
-      const attempt = await upload(
+      const attempt = await uploadWithRetries(
         {
           baseUrl,
           token: token ?? '',
