@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { KeychainError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-error';
 import { ShareRefusedError } from '../core/share-refused-error';
+import { registerChannelsCommand } from './commands/channels-command';
 import { registerQueueCommands } from './commands/queue-commands';
 import { registerSend } from './commands/send';
 import { registerSettingsCommands } from './commands/settings-commands';
@@ -18,6 +19,7 @@ const program = new Command()
 registerSend(program);
 registerSettingsCommands(program);
 registerQueueCommands(program);
+registerChannelsCommand(program);
 
 try {
   await program.parseAsync(process.argv);

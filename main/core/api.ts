@@ -2,7 +2,11 @@
 // outside: IPC, the CLI, the browser harness) and the result types. preload/contract.ts maps
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
+import type { ConversationsView } from './conversations/conversation-cache';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
+
+export type { ConversationsView } from './conversations/conversation-cache';
+export type { Conversation, ConversationKind } from './conversations/conversations-list';
 
 const id = z.string().min(1).max(200);
 const text = (max: number) => z.string().max(max);
@@ -48,8 +52,13 @@ const shareRequest = z
   .object({
     target: shareTarget,
     comment: text(40_000).optional(),
+    /** A message link or ts: reply in that thread (one channel). */
+    thread: text(2000).optional(),
     paths: z.array(path).min(1).max(1000),
   })
+  .strict();
+const conversationsQuery = z
+  .object({ refresh: z.boolean().optional(), wait: z.boolean().optional() })
   .strict();
 const historyQuery = z
   .object({ search: text(500).optional(), limit: z.number().int().min(1).max(10_000).optional() })
@@ -75,9 +84,12 @@ export const coreMethodArgs = {
   listQueue: z.tuple([]),
   cancelItem: z.tuple([id]),
   retryItem: z.tuple([id]),
+  sendToOthers: z.tuple([id]),
+  changeDestination: z.tuple([id, z.array(text(200)).min(1).max(100)]),
   clearFinished: z.tuple([]),
   setPaused: z.tuple([z.boolean()]),
   listHistory: z.tuple([historyQuery]),
+  listConversations: z.tuple([id, conversationsQuery]),
 } as const;
 
 export type WorkspaceInput = z.infer<typeof workspaceInput>;
@@ -87,6 +99,7 @@ export type PresetPatch = z.infer<typeof presetPatch>;
 export type PreferencesPatch = z.infer<typeof preferencesPatch>;
 export type ShareRequest = z.infer<typeof shareRequest>;
 export type HistoryQuery = z.infer<typeof historyQuery>;
+export type ConversationsQuery = z.infer<typeof conversationsQuery>;
 
 export interface WorkspaceView extends Workspace {
   hasToken: boolean;
@@ -147,9 +160,19 @@ export interface CoreApi {
   listQueue(): Promise<QueueItem[]>;
   cancelItem(id: string): Promise<void>;
   retryItem(id: string): Promise<void>;
+  /** A share refused by some of its channels goes again to the others (error.refusedChannels). */
+  sendToOthers(id: string): Promise<void>;
+  /** A failed item goes again to other channels (names or IDs, checked as for a share). */
+  changeDestination(id: string, channels: string[]): Promise<void>;
   clearFinished(): Promise<void>;
   setPaused(paused: boolean): Promise<void>;
   listHistory(query: HistoryQuery): Promise<HistoryEntry[]>;
+  /**
+   * The workspace's channels, private channels and DMs (cached; fetched in the background when
+   * missing, older than a day, or `refresh`). Also the way to show `#name` for an ID: a
+   * conversation's `name` by its `id`, falling back to the ID when it is not listed.
+   */
+  listConversations(workspaceId: string, query: ConversationsQuery): Promise<ConversationsView>;
 }
 
 export type CoreMethodName = keyof typeof coreMethodArgs;

@@ -4,6 +4,10 @@
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppService, CoreEvents, ShareRequest, ShareResult } from './api';
+import { displayName, looksLikeId, resolveChannelNames } from './conversations/channel-names';
+import { ConversationCache } from './conversations/conversation-cache';
+import { listConversations } from './conversations/conversations-list';
+import { parseThread } from './conversations/thread-link';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
 import { uploadJobFor } from './queue/upload-job';
@@ -60,6 +64,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
   );
 
   let queue: UploadQueue | undefined;
+  let conversations: ConversationCache | undefined;
   let history: HistoryStore | undefined;
   let settings: SettingsService | undefined;
   try {
@@ -72,9 +77,23 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       watch: deps.watchSettings ?? false,
     });
     const s = settings;
+    conversations = new ConversationCache({
+      dir: join(stateDir, 'conversations'),
+      fetch: async (workspaceId, signal) => {
+        const workspace = s.workspace(workspaceId);
+        const token = workspace ? await tokenFor(s, deps, workspace) : null;
+        if (!workspace || !token) {
+          return { ok: false, code: 'other', message: 'No token saved for this workspace.' };
+        }
+        return listConversations(workspace.baseUrl, token, deps.transport, { signal });
+      },
+    });
+    const c = conversations;
     history = await openHistoryStore({
       dir: join(stateDir, 'history'),
       workspaceName: (id: string) => s.workspace(id)?.name ?? id,
+      channelName: (workspaceId, channelId) =>
+        c.cached(workspaceId)?.find((conv) => conv.id === channelId)?.name,
     });
     queue = await openUploadQueue({
       dir: join(stateDir, 'queue'),
@@ -83,10 +102,12 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       maxFileBytes: (workspaceId) => s.workspace(workspaceId)?.maxFileBytes ?? 1024 ** 3,
       retry: deps.retry,
       startPaused,
-      runAttempt: (item, opts) => runAttempt(s, deps, item, opts),
+      runAttempt: async (item, opts) =>
+        nameRefusedChannels(await runAttempt(s, deps, item, opts), item, c),
     });
   } catch (error) {
     settings?.close();
+    await conversations?.close();
     await queue?.close();
     await history?.close();
     throw error;
@@ -95,7 +116,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     if (paused) await writeFile(pauseMarker, '');
     else await rm(pauseMarker, { force: true });
   };
-  return bindService(settings, queue, history, deps, setPaused);
+  return bindService(settings, queue, history, deps, setPaused, conversations);
 }
 
 async function tokenFor(
@@ -179,6 +200,42 @@ async function runAttempt(
   return result;
 }
 
+const REFUSED_BY_CHANNEL = new Set(['not_in_channel', 'channel_not_found']);
+
+/**
+ * The service names no channel in not_in_channel / channel_not_found. On a share to several
+ * channels, a fresh channel list tells which ones: not listed, or listed without the app.
+ */
+async function nameRefusedChannels(
+  result: AttemptResult,
+  item: QueueItem,
+  conversations: ConversationCache,
+): Promise<AttemptResult> {
+  if (result.kind !== 'failed' || !REFUSED_BY_CHANNEL.has(result.reason.code)) return result;
+  if (item.channels.length < 2) return result;
+  const view = await conversations.get(item.workspaceId, { refresh: true, wait: true });
+  const list = view.conversations;
+  if (!list) return result;
+  const refused = item.channels.filter((id) => {
+    const c = list.find((conv) => conv.id === id);
+    return !c?.isMember;
+  });
+  if (refused.length === 0 || refused.length === item.channels.length) return result;
+  const label = (id: string) => {
+    const c = list.find((conv) => conv.id === id);
+    return c ? displayName(c) : id;
+  };
+  const others = item.channels.filter((c) => !refused.includes(c));
+  return {
+    kind: 'failed',
+    reason: {
+      ...result.reason,
+      refusedChannels: refused,
+      message: `Not shared: ${refused.map(label).join(', ')} refused it (${result.reason.code === 'not_in_channel' ? 'invite the app first' : 'no such channel for this token'}). Send to the others (${others.map(label).join(', ')}), or change the destination.`,
+    },
+  };
+}
+
 /**
  * files.upload is gone from this service. `class: 'retired'` with the service's own code is the
  * marker the UI acts on: it offers to switch the workspace to the external protocol
@@ -197,6 +254,7 @@ function bindService(
   history: HistoryStore,
   deps: AppServiceDeps,
   persistPause: (paused: boolean) => Promise<void>,
+  conversations: ConversationCache,
 ): AppService {
   type Listener = (payload: never) => void;
   const listeners = new Map<keyof CoreEvents, Set<Listener>>();
@@ -215,6 +273,20 @@ function bindService(
     }),
   ];
 
+  /**
+   * Names become IDs and known non-members are refused, from the cached list: a share never
+   * waits for the service unless it names a channel and no list was ever fetched.
+   */
+  async function resolveDestination(workspaceId: string, entries: string[]): Promise<string[]> {
+    const needsList = entries.some((e) => !looksLikeId(e));
+    let view = await conversations.get(workspaceId);
+    if (needsList && !view.conversations)
+      view = await conversations.get(workspaceId, { wait: true });
+    const resolved = resolveChannelNames(entries, view.conversations);
+    if (!resolved.ok) throw new ShareRefusedError(resolved.error);
+    return resolved.ids;
+  }
+
   async function share(request: ShareRequest): Promise<ShareResult> {
     let workspaceId: string;
     let channels: string[];
@@ -231,10 +303,24 @@ function bindService(
     }
     const workspace = settings.workspace(workspaceId);
     if (!workspace) throw new ShareRefusedError('That workspace no longer exists.');
+    const thread = request.thread?.trim() ? parseThread(request.thread) : undefined;
+    if (thread && !thread.ok) throw new ShareRefusedError(thread.error);
+    // A message link names its channel: it is the destination when none is given.
+    if (thread?.channel && channels.every((c) => c.trim() === '')) channels = [thread.channel];
     const normalised = normaliseChannels(channels);
     if (!normalised.ok) throw new ShareRefusedError(normalised.error);
     const base = checkBaseUrl(workspace.baseUrl);
     if (!base.ok) throw new ShareRefusedError(base.message);
+    const ids = await resolveDestination(workspaceId, normalised.channels);
+    if (thread?.ok) {
+      if (ids.length !== 1 || (thread.channel !== undefined && ids[0] !== thread.channel)) {
+        throw new ShareRefusedError(
+          thread.channel
+            ? `A reply in a thread goes to that thread's channel only (${thread.channel}); choose just that channel, or share without the thread.`
+            : 'A reply in a thread goes to one channel: choose just one, or share without the thread.',
+        );
+      }
+    }
     // Refuse now rather than queue items that can only wait: the person still has the files
     // selected and can add the token first.
     let token: string | null;
@@ -250,9 +336,12 @@ function bindService(
     }
     return queue.enqueue({
       workspaceId,
-      channels: normalised.channels,
+      channels: ids,
       comment: comment ?? '',
       paths: request.paths,
+      ...(thread?.ok ? { threadTs: thread.ts } : {}),
+      // One message per file: the comment goes with the first only, not once per file.
+      commentOnFirstOnly: true,
     });
   }
 
@@ -283,6 +372,28 @@ function bindService(
     listQueue: async () => queue.list(),
     cancelItem: (id) => queue.cancel(id),
     retryItem: (id) => queue.retry(id),
+    sendToOthers: async (id) => {
+      const item = queue.list().find((i) => i.id === id);
+      const refused = item?.error?.refusedChannels;
+      if (item?.state !== 'failed' || !refused?.length) {
+        throw new ShareRefusedError('This upload has no channels left to send to.');
+      }
+      const others = item.channels.filter((c) => !refused.includes(c));
+      if (others.length === 0)
+        throw new ShareRefusedError('Every channel of this upload refused it.');
+      await queue.retry(id, { channels: others });
+    },
+    changeDestination: async (id, channels) => {
+      const item = queue.list().find((i) => i.id === id);
+      if (!item) throw new ShareRefusedError('That upload is no longer in the queue.');
+      const normalised = normaliseChannels(channels);
+      if (!normalised.ok) throw new ShareRefusedError(normalised.error);
+      const ids = await resolveDestination(item.workspaceId, normalised.channels);
+      if (item.threadTs && ids.length !== 1) {
+        throw new ShareRefusedError('A reply in a thread goes to one channel: choose just one.');
+      }
+      await queue.retry(id, { channels: ids });
+    },
     clearFinished: () => queue.clearFinished(),
     setPaused: async (paused) => {
       await persistPause(paused);
@@ -290,6 +401,12 @@ function bindService(
       emit('settings-changed', await settings.getSnapshot());
     },
     listHistory: async (query) => history.list(query),
+    listConversations: (workspaceId, query) => {
+      if (!settings.workspace(workspaceId)) {
+        throw new ShareRefusedError('That workspace no longer exists.');
+      }
+      return conversations.get(workspaceId, query);
+    },
     settled: () => queue.settled(),
     on(event, listener) {
       let set = listeners.get(event);
@@ -304,6 +421,7 @@ function bindService(
       for (const unsubscribe of unsubscribers) unsubscribe();
       listeners.clear();
       settings.close();
+      await conversations.close();
       await queue.close();
       await history.close();
     },

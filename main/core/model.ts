@@ -60,6 +60,11 @@ export interface FailureReason {
   message: string;
   /** Target errors: the channels of the request. */
   channels?: string[];
+  /**
+   * not_in_channel / channel_not_found on a share to several channels: the ones refused, as far
+   * as the channel list tells; the rest can still be sent to ("Send to the others").
+   */
+  refusedChannels?: string[];
   /** Redirects: where the service pointed. */
   location?: string;
   /** Transient errors: how long the service asked us to wait. */
@@ -99,6 +104,8 @@ export interface QueueItem {
   workspaceId: string;
   channels: string[];
   comment: string;
+  /** A reply in this thread of the one channel (the parent message's ts). */
+  threadTs?: string;
   path: string;
   name: string;
   size: number;

@@ -71,6 +71,15 @@ export function shareSummary(opts: {
   return `${countFiles(opts.files)} → ${target}${where}${comment}`;
 }
 
+/**
+ * How many messages a share makes. Each file is shared by its own request (files.upload, and
+ * the external protocol as the queue runs it today), so the comment goes with the first only.
+ */
+export function messagesSummary(files: number, comment: boolean): string {
+  if (files <= 1) return 'One message';
+  return comment ? `${files} messages, the comment on the first` : `${files} messages`;
+}
+
 /** Last path segment, for either separator: paths come from macOS, Windows and Linux. */
 export function baseName(path: string): string {
   const parts = path.split(/[\\/]/).filter((p) => p !== '');

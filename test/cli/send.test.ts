@@ -73,7 +73,7 @@ describe('trayshare send --base-url', () => {
         size: b.length,
         sha256: sha256(b),
         channels: ['C0GENERAL', 'C0DESIGN'],
-        initial_comment: 'Weekly report',
+        initial_comment: null,
         user: 'U0TEST',
       },
     ]);

@@ -40,14 +40,16 @@ async function twoFiles(prefix: string): Promise<TestFile[]> {
   ];
 }
 
-function expectSharedOnce(files: TestFile[], comment: string): void {
+/** `oneMessage`: shared together (the script mode groups them); else one message per file. */
+function expectSharedOnce(files: TestFile[], comment: string, oneMessage = false): void {
   expect(sharedCounts(service.uploads(), files)).toEqual([1, 1]);
-  for (const f of files) {
+  // One message carries the comment once; one message per file puts it on the first only.
+  for (const [i, f] of files.entries()) {
     expect(service.uploads().find((u) => u.sha256 === f.sha256)).toMatchObject({
       name: f.name,
       size: f.size,
       channels: CHANNELS,
-      initial_comment: comment,
+      initial_comment: oneMessage || i === 0 ? comment : null,
       user: 'U0TEST',
     });
   }
@@ -82,10 +84,12 @@ describe('trayshare send --base-url --protocol external', () => {
     expect(lines.every((l) => typeof l.id === 'string' && typeof l.permalink === 'string')).toBe(
       true,
     );
-    expectSharedOnce(files, 'Numbers for Q3');
+    expectSharedOnce(files, 'Numbers for Q3', true);
+    expect(service.messages().at(-1)?.files).toHaveLength(2);
     const made = log.slice(from);
     expect(calls(made, 'files.getUploadURLExternal')).toBe(2);
-    expect(calls(made, 'files.completeUploadExternal')).toBe(2);
+    // Both files in one completion: one message.
+    expect(calls(made, 'files.completeUploadExternal')).toBe(1);
     expect(calls(made, 'files.upload')).toBe(0);
   });
 

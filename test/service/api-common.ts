@@ -1,7 +1,7 @@
 // Steps every Web API handler shares: the bearer token, channel checks, and applying an
 // injected fault at the point in the exchange where it belongs.
 import { STATUS_CODES } from 'node:http';
-import type { ServiceConfig, TokenGrant } from './config';
+import { channelExists, type ServiceConfig, type TokenGrant } from './config';
 import type { ServiceContext } from './context';
 import { type Answer, type Exchange, slackError, textAnswer } from './exchange';
 import { type AfterFault, type EarlyFault, type Fault, isEarlyFault } from './faults';
@@ -38,9 +38,23 @@ export function channelProblem(
   config: ServiceConfig,
 ): string | undefined {
   if (channels.length > MAX_CHANNELS) return 'channels_limit_exceeded';
-  if (channels.some((c) => !config.channels.includes(c))) return 'channel_not_found';
+  if (channels.some((c) => !channelExists(config, c))) return 'channel_not_found';
   if (channels.some((c) => !grant.channels.includes(c))) return 'not_in_channel';
   return undefined;
+}
+
+/**
+ * Slack's `thread_ts`: the parent message's ts, and then exactly one channel. Returns the error
+ * code for a bad combination, or the ts (undefined when not given).
+ */
+export function threadArg(
+  raw: string | undefined,
+  channels: string[],
+): { ok: true; threadTs: string | undefined } | { ok: false; error: string } {
+  if (raw === undefined || raw === '') return { ok: true, threadTs: undefined };
+  if (!/^\d{1,12}\.\d{1,6}$/.test(raw)) return { ok: false, error: 'invalid_arguments' };
+  if (channels.length !== 1) return { ok: false, error: 'invalid_arguments' };
+  return { ok: true, threadTs: raw };
 }
 
 export function rateLimited(retryAfterSeconds: number): Answer {

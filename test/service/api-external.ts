@@ -13,6 +13,7 @@ import {
   rateLimited,
   splitChannels,
   startFault,
+  threadArg,
 } from './api-common';
 import type { ServiceContext } from './context';
 import { receiveRawBody } from './disk-sink';
@@ -133,6 +134,8 @@ export async function receiveExternalBytes(
   return done(textAnswer(200, `OK - ${digest.size}`), true);
 }
 
+export const MAX_FILES_PER_MESSAGE = 10;
+
 type FileRef = { id: string; title?: string };
 
 function fileRefs(args: Args): FileRef[] | undefined {
@@ -168,7 +171,9 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
   if (parsed.kind === 'invalid') return done(slackError(parsed.code), parsed.bodyRead);
 
   const refs = fileRefs(parsed.args);
-  if (!refs) return done(slackError('invalid_arguments'), true);
+  // The contract fixes at most 10 files per completion (one message).
+  if (!refs || refs.length > MAX_FILES_PER_MESSAGE)
+    return done(slackError('invalid_arguments'), true);
   const channelId = stringArg(parsed.args, 'channel_id');
   const channels = splitChannels(
     [channelId, stringArg(parsed.args, 'channels')].filter(Boolean).join(','),
@@ -185,6 +190,8 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
     tickets.push(ticket);
   }
   if (tickets.some((t) => t.state !== 'uploaded')) return done(slackError('file_not_found'), true);
+  const thread = threadArg(stringArg(parsed.args, 'thread_ts'), channels);
+  if (!thread.ok) return done(slackError(thread.error), true);
   const problem = channelProblem(channels, auth.grant, ctx.config);
   if (problem) return done(slackError(problem), true);
 
@@ -204,6 +211,7 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
       channels,
       initial_comment: comment ?? null,
       user: auth.grant.user,
+      ...(thread.threadTs === undefined ? {} : { thread_ts: thread.threadTs }),
     });
     files.push(
       fileObject(ctx.url, {
@@ -217,6 +225,17 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
         channels,
       }),
     );
+  }
+  // Every file of one completion is shared together: one message, one comment. Completing
+  // without a channel keeps the files private, so no message is posted.
+  if (channels.length > 0) {
+    ctx.postMessage({
+      channels,
+      files: tickets.map((t) => t.id),
+      initial_comment: comment ?? null,
+      thread_ts: thread.threadTs ?? null,
+      user: auth.grant.user,
+    });
   }
   return done(jsonAnswer({ ok: true, files }), true);
 }

@@ -11,6 +11,7 @@ import {
   rateLimited,
   splitChannels,
   startFault,
+  threadArg,
 } from './api-common';
 import type { ServiceContext } from './context';
 import { type Answer, type Exchange, jsonAnswer, slackError } from './exchange';
@@ -48,10 +49,11 @@ export async function filesUpload(ctx: ServiceContext, ex: Exchange): Promise<vo
   const { fields, file } = form;
   if (!file) return done(slackError('no_file_data'), true);
   const channels = splitChannels(fields.get('channels'));
-  const problem = channelProblem(channels, auth.grant, ctx.config);
-  if (problem) {
+  const thread = threadArg(fields.get('thread_ts'), channels);
+  const problem = thread.ok ? channelProblem(channels, auth.grant, ctx.config) : thread.error;
+  if (problem || !thread.ok) {
     await rm(file.path, { force: true });
-    return done(slackError(problem), true);
+    return done(slackError(problem ?? 'invalid_arguments'), true);
   }
 
   // Slack's `filename` argument names the file; the part's own name is the fallback.
@@ -66,7 +68,17 @@ export async function filesUpload(ctx: ServiceContext, ex: Exchange): Promise<vo
     channels,
     initial_comment: comment ?? null,
     user: auth.grant.user,
+    ...(thread.threadTs === undefined ? {} : { thread_ts: thread.threadTs }),
   });
+  // Each files.upload request is its own message; without channels the file stays private.
+  if (channels.length > 0)
+    ctx.postMessage({
+      channels,
+      files: [id],
+      initial_comment: comment ?? null,
+      thread_ts: thread.threadTs ?? null,
+      user: auth.grant.user,
+    });
   const shared = fileObject(ctx.url, {
     id,
     name,

@@ -6,46 +6,103 @@ import { z } from 'zod';
 export interface TokenGrant {
   /** Slack-style user ID the token belongs to, e.g. U0TEST. */
   user: string;
-  /** Channels this token may post to. */
+  /** Channels this token may post to: its membership (`is_member` in conversations.list). */
   channels: string[];
+  /**
+   * OAuth scopes the token was granted; absent means every scope. conversations.list needs
+   * channels:read, groups:read, im:read or mpim:read for the types it is asked for.
+   */
+  scopes?: string[];
   /** Display name auth.test reports as `user`; defaults to the user ID in lower case. */
   name?: string;
 }
 
+/** A conversation that exists. `kind` defaults to a channel; a DM (`im`) names its `user`. */
+export interface ChannelSpec {
+  id: string;
+  name?: string;
+  private?: boolean;
+  archived?: boolean;
+  kind?: 'channel' | 'im' | 'mpim';
+  user?: string;
+}
+
+/** A bare ID is a public channel named after itself. */
+export type ChannelEntry = string | ChannelSpec;
+
+export interface Conversation {
+  id: string;
+  name: string;
+  kind: 'channel' | 'im' | 'mpim';
+  private: boolean;
+  archived: boolean;
+  user?: string;
+}
+
 export interface ServiceConfig {
   tokens: Record<string, TokenGrant>;
-  /** Channels that exist. */
-  channels: string[];
+  /** Conversations that exist, by ID or described. */
+  channels: ChannelEntry[];
   maxFileBytes: number;
   /** Token bucket size and refill per minute, per token; 0 turns the limit off. */
   uploadsPerMinute: number;
   /** External protocol: how long an upload_url (and bytes never completed) live. */
   uploadUrlTtlMs: number;
+  /** conversations.list calls a minute per token (Slack's tier 2: about 20); 0: no limit. */
+  listsPerMinute: number;
 }
 
 export const GIB = 1024 * 1024 * 1024;
 
-export const defaultTestConfig: ServiceConfig = Object.freeze({
+export const defaultTestConfig: ServiceConfig = Object.freeze<ServiceConfig>({
   tokens: {
-    'xoxb-test-token': { user: 'U0TEST', channels: ['C0GENERAL', 'C0DESIGN', 'C0RANDOM'] },
+    'xoxb-test-token': {
+      user: 'U0TEST',
+      channels: ['C0GENERAL', 'C0DESIGN', 'C0RANDOM', 'C0DESIGNX', 'D0ALICE'],
+    },
     'xoxb-other-token': { user: 'U0OTHER', channels: ['C0RANDOM'] },
   },
-  channels: ['C0GENERAL', 'C0DESIGN', 'C0RANDOM', 'C0SECRET'],
+  channels: [
+    { id: 'C0GENERAL', name: 'general' },
+    { id: 'C0DESIGN', name: 'design-review' },
+    { id: 'C0RANDOM', name: 'random' },
+    { id: 'C0SECRET', name: 'secret-plans', private: true },
+    { id: 'C0DESIGNX', name: 'design' },
+    { id: 'C0DESIGNOPS', name: 'design-ops' },
+    { id: 'C0OLD', name: 'old-designs', archived: true },
+    { id: 'D0ALICE', kind: 'im', user: 'U0ALICE' },
+  ],
   maxFileBytes: GIB,
   uploadsPerMinute: 0,
   uploadUrlTtlMs: 600_000,
+  listsPerMinute: 0,
 });
 
 /** What `npm run service` uses for fields its config file leaves out: the contract's limits. */
 export const cliDefaultConfig: ServiceConfig = Object.freeze({
   ...defaultTestConfig,
   uploadsPerMinute: 20,
+  listsPerMinute: 20,
 });
 
 const channelId = z
   .string()
   .min(1)
   .regex(/^[^\s,]+$/, 'a channel ID holds no whitespace or comma');
+
+const channelSpec = z
+  .object({
+    id: channelId,
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]{0,79}$/, 'a channel name is lower case, without # or spaces')
+      .optional(),
+    private: z.boolean().optional(),
+    archived: z.boolean().optional(),
+    kind: z.enum(['channel', 'im', 'mpim']).optional(),
+    user: z.string().min(1).optional(),
+  })
+  .strict();
 
 export const serviceConfigSchema = z
   .object({
@@ -56,13 +113,15 @@ export const serviceConfigSchema = z
           user: z.string().min(1),
           channels: z.array(channelId),
           name: z.string().optional(),
+          scopes: z.array(z.string()).optional(),
         })
         .strict(),
     ),
-    channels: z.array(channelId),
+    channels: z.array(z.union([channelId, channelSpec])),
     maxFileBytes: z.number().int().nonnegative(),
     uploadsPerMinute: z.number().finite().nonnegative(),
     uploadUrlTtlMs: z.number().int().positive(),
+    listsPerMinute: z.number().finite().nonnegative(),
   })
   .partial()
   .strict();
@@ -80,9 +139,33 @@ export function resolveConfig(
   // Copies, so a caller mutating its object later cannot change a running service.
   return {
     tokens: structuredClone(given.tokens ?? base.tokens),
-    channels: [...(given.channels ?? base.channels)],
+    channels: structuredClone(given.channels ?? base.channels),
     maxFileBytes: given.maxFileBytes ?? base.maxFileBytes,
     uploadsPerMinute: given.uploadsPerMinute ?? base.uploadsPerMinute,
     uploadUrlTtlMs: given.uploadUrlTtlMs ?? base.uploadUrlTtlMs,
+    listsPerMinute: given.listsPerMinute ?? base.listsPerMinute,
   };
+}
+
+/** Every configured conversation, described: a bare ID is a public channel named after itself. */
+export function conversationsOf(config: ServiceConfig): Conversation[] {
+  return config.channels.map((entry) => {
+    if (typeof entry === 'string') {
+      return { id: entry, name: entry, kind: 'channel', private: false, archived: false };
+    }
+    const kind = entry.kind ?? 'channel';
+    return {
+      id: entry.id,
+      name: entry.name ?? entry.id,
+      kind,
+      // DMs and group DMs are private by nature.
+      private: kind !== 'channel' || (entry.private ?? false),
+      archived: entry.archived ?? false,
+      ...(entry.user === undefined ? {} : { user: entry.user }),
+    };
+  });
+}
+
+export function channelExists(config: ServiceConfig, id: string): boolean {
+  return config.channels.some((entry) => (typeof entry === 'string' ? entry : entry.id) === id);
 }

@@ -1,5 +1,5 @@
 // What every request handler of the reference service shares.
-import type { ServiceConfig } from './config';
+import type { Conversation, ServiceConfig } from './config';
 import type { ExternalUploads } from './external-uploads';
 import type { FaultBook } from './faults';
 import type { TokenBucketLimiter } from './rate-limiter';
@@ -11,6 +11,18 @@ export interface RecordedUpload {
   sha256: string;
   channels: string[];
   initial_comment: string | null;
+  user: string;
+  /** Present only for a reply in a thread: the parent message's ts. */
+  thread_ts?: string;
+}
+
+/** One message a share made: the files it carries, its one comment, and where it went. */
+export interface RecordedMessage {
+  ts: string;
+  channels: string[];
+  files: string[];
+  initial_comment: string | null;
+  thread_ts: string | null;
   user: string;
 }
 
@@ -25,8 +37,13 @@ export interface ServiceContext {
   readonly now: () => number;
   readonly faults: FaultBook;
   readonly limiter: TokenBucketLimiter;
+  /** conversations.list has its own tier, apart from uploads. */
+  readonly listLimiter: TokenBucketLimiter;
+  readonly conversations: Conversation[];
   readonly external: ExternalUploads;
   record(upload: RecordedUpload): void;
+  /** Posts one message sharing `files` and returns its ts (unique, increasing). */
+  postMessage(message: Omit<RecordedMessage, 'ts'>): string;
   /** A timer the service cancels when it closes. */
   later(ms: number, fn: () => void): void;
   log(line: string): void;

@@ -356,3 +356,45 @@ describe('external upload protocol faults', () => {
     expect(posted.text).toContain('504 Gateway Timeout');
   });
 });
+
+describe('several files in one message', () => {
+  it('completes up to 10 files as one message with one comment, in a thread of one channel', async () => {
+    await start();
+    const ids: string[] = [];
+    for (let i = 0; i < 11; i += 1) {
+      const content = Buffer.from(`file ${i}\n`);
+      const { uploadUrl, fileId } = await getUrl(`f${i}.txt`, content.length);
+      expect(response(await postBytes(uploadUrl, content)).status).toBe(200);
+      ids.push(fileId);
+    }
+    const eleven = json(
+      await complete(
+        ids.map((id) => ({ id })),
+        { channel_id: 'C0DESIGN' },
+      ),
+    );
+    expect(eleven.error).toBe('invalid_arguments');
+    const threadTs = '1700000000.123456';
+    const twoChannels = json(
+      await complete([{ id: ids[0]! }], { channels: 'C0DESIGN,C0GENERAL', thread_ts: threadTs }),
+    );
+    expect(twoChannels.error).toBe('invalid_arguments');
+    const ten = json(
+      await complete(
+        ids.slice(0, 10).map((id) => ({ id })),
+        { channel_id: 'C0DESIGN', initial_comment: 'Ten', thread_ts: threadTs },
+      ),
+    );
+    expect(ten.ok).toBe(true);
+    expect(service.messages()).toEqual([
+      {
+        ts: expect.any(String),
+        channels: ['C0DESIGN'],
+        files: ids.slice(0, 10),
+        initial_comment: 'Ten',
+        thread_ts: threadTs,
+        user: 'U0TEST',
+      },
+    ]);
+  });
+});

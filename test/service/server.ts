@@ -9,18 +9,19 @@ import { join } from 'node:path';
 import { readArgs } from './api-args';
 import { authTest } from './api-auth-test';
 import { finish, startFault } from './api-common';
+import { conversationsList } from './api-conversations';
 import { completeUploadExternal, getUploadUrlExternal, receiveExternalBytes } from './api-external';
 import { filesUpload } from './api-files-upload';
-import { defaultTestConfig, resolveConfig, type ServiceConfig } from './config';
-import type { RecordedUpload, ServiceContext } from './context';
+import { conversationsOf, defaultTestConfig, resolveConfig, type ServiceConfig } from './config';
+import type { RecordedMessage, RecordedUpload, ServiceContext } from './context';
 import { Exchange, jsonAnswer, type LingerBudget, slackError, textAnswer } from './exchange';
 import { ExternalUploads } from './external-uploads';
 import { FaultBook, type FaultRule, parseFaultRule } from './faults';
 import { TokenBucketLimiter } from './rate-limiter';
 
-export type { ServiceConfig, TokenGrant } from './config';
+export type { ChannelSpec, ServiceConfig, TokenGrant } from './config';
 export { cliDefaultConfig, defaultTestConfig } from './config';
-export type { RecordedUpload } from './context';
+export type { RecordedMessage, RecordedUpload } from './context';
 export type { Fault, FaultRule } from './faults';
 
 export interface ReferenceService {
@@ -29,6 +30,8 @@ export interface ReferenceService {
   port: number;
   /** Accepted uploads in arrival order (same as GET /_test/uploads). */
   uploads(): RecordedUpload[];
+  /** Messages the shares made, in order (same as GET /_test/messages). */
+  messages(): RecordedMessage[];
   /** Same as POST /_test/faults with the rule as JSON. Throws on an invalid rule. */
   injectFault(rule: FaultRule): void;
   /** Same as DELETE /_test/faults. */
@@ -65,6 +68,8 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
   await mkdir(incomingDir, { recursive: true });
 
   const recorded: RecordedUpload[] = [];
+  const messages: RecordedMessage[] = [];
+  let lastTs = 0;
   const faults = new FaultBook();
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
@@ -81,12 +86,22 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     now,
     faults,
     limiter: new TokenBucketLimiter(config.uploadsPerMinute, now),
+    listLimiter: new TokenBucketLimiter(config.listsPerMinute, now),
+    conversations: conversationsOf(config),
     external: new ExternalUploads({ dir: incomingDir, ttlMs: config.uploadUrlTtlMs, now, log }),
     record(upload) {
       recorded.push(upload);
       log(
         `accepted ${upload.id} (${upload.size} bytes) for ${upload.channels.join(',') || 'no channel'}`,
       );
+    },
+    postMessage(message) {
+      // Slack's ts: seconds and microseconds; kept increasing so each message has its own.
+      lastTs = Math.max(lastTs + 1, Math.floor(now()) * 1000);
+      const ts = `${Math.floor(lastTs / 1e6)}.${String(lastTs % 1e6).padStart(6, '0')}`;
+      messages.push({ ts, ...message });
+      log(`message ${ts} with ${message.files.length} file(s) in ${message.channels.join(',')}`);
+      return ts;
     },
     later(ms, fn) {
       const timer = setTimeout(() => {
@@ -107,7 +122,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     // Errors on the request stream (client gone) are handled where the body is read.
     req.on('error', () => {});
     const ex = new Exchange(req, res, waitsForContinue, linger);
-    const work = route(ctx, ex, faults, recorded).catch((err: unknown) => {
+    const work = route(ctx, ex, faults, recorded, messages).catch((err: unknown) => {
       log(`internal error on ${req.method} ${req.url?.split('?')[0]}: ${(err as Error).stack}`);
       if (!ex.answered) ex.refuseBeforeBody(textAnswer(500, 'Internal Server Error'));
       else res.destroy();
@@ -143,6 +158,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     port,
     config,
     uploads: () => recorded.map((u) => ({ ...u, channels: [...u.channels] })),
+    messages: () => structuredClone(messages),
     injectFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
     storedPath: (fileId) => join(filesDir, fileId),
@@ -167,6 +183,7 @@ async function route(
   ex: Exchange,
   faults: FaultBook,
   recorded: RecordedUpload[],
+  messages: RecordedMessage[],
 ): Promise<void> {
   const { req } = ex;
   const { pathname, searchParams } = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -183,6 +200,8 @@ async function route(
         return getUploadUrlExternal(ctx, ex);
       case 'files.completeUploadExternal':
         return completeUploadExternal(ctx, ex);
+      case 'conversations.list':
+        return conversationsList(ctx, ex, searchParams);
       default:
         return unknownMethod(ctx, ex, method);
     }
@@ -193,6 +212,9 @@ async function route(
 
   if (pathname === '/_test/uploads' && req.method === 'GET') {
     return ex.refuseBeforeBody(jsonAnswer(recorded));
+  }
+  if (pathname === '/_test/messages' && req.method === 'GET') {
+    return ex.refuseBeforeBody(jsonAnswer(messages));
   }
   if (pathname === '/_test/faults' && req.method === 'DELETE') {
     faults.clear();

@@ -95,6 +95,60 @@ describe('@slack/web-api against the reference service', () => {
     ]);
   });
 
+  it("conversations.list's paginator walks every page with names and membership", async () => {
+    const seen: { id: string; name?: string; is_member?: boolean }[] = [];
+    let pages = 0;
+    for await (const page of client().paginate('conversations.list', {
+      types: 'public_channel,private_channel,im',
+      exclude_archived: true,
+      limit: 2,
+    })) {
+      pages += 1;
+      const channels = (page as { channels?: typeof seen }).channels ?? [];
+      seen.push(...channels.map(({ id, name, is_member }) => ({ id, name, is_member })));
+    }
+    // 6 visible (the archived one and the private one the token is not in are left out): 3 pages.
+    expect(pages).toBe(3);
+    expect(seen).toEqual([
+      { id: 'C0GENERAL', name: 'general', is_member: true },
+      { id: 'C0DESIGN', name: 'design-review', is_member: true },
+      { id: 'C0RANDOM', name: 'random', is_member: true },
+      { id: 'C0DESIGNX', name: 'design', is_member: true },
+      { id: 'C0DESIGNOPS', name: 'design-ops', is_member: false },
+      { id: 'D0ALICE', name: undefined, is_member: true },
+    ]);
+  });
+
+  it('filesUploadV2 with several files and thread_ts replies in the thread as one message', async () => {
+    const parent = await fileOf('parent.txt', 10);
+    await client().files.upload({
+      channels: 'C0DESIGN',
+      file: createReadStream(parent.path),
+      filename: 'parent.txt',
+    });
+    const [parentMessage] = service.messages();
+    const a = await fileOf('a.txt', 3000);
+    const b = await fileOf('b.txt', 4000);
+    const result = await client().filesUploadV2({
+      channel_id: 'C0DESIGN',
+      thread_ts: parentMessage!.ts,
+      initial_comment: 'Replies',
+      file_uploads: [
+        { file: a.path, filename: 'a.txt' },
+        { file: b.path, filename: 'b.txt' },
+      ],
+    });
+    expect(result.ok).toBe(true);
+    const reply = service.messages()[1]!;
+    expect(reply).toMatchObject({
+      channels: ['C0DESIGN'],
+      initial_comment: 'Replies',
+      thread_ts: parentMessage!.ts,
+    });
+    expect(reply.files).toHaveLength(2);
+    expect(service.uploads().filter((u) => u.thread_ts === parentMessage!.ts)).toHaveLength(2);
+  });
+
   it('sees Slack errors as platform errors with the code', async () => {
     const file = await fileOf('a.txt', 10);
     await expect(

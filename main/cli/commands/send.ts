@@ -4,11 +4,14 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
+import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
+import { listConversations } from '../../core/conversations/conversations-list';
+import { parseThread } from '../../core/conversations/thread-link';
 import type { Protocol, QueueItem } from '../../core/model';
 import { normaliseChannels } from '../../core/upload/channels';
 import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
 import { type AttemptResult, uploadWithRetries } from '../../core/upload/engine';
-import { uploadExternalWithRetries } from '../../core/upload/external-protocol';
+import { uploadExternalGroup } from '../../core/upload/external-protocol';
 import { createNodeTransport } from '../../core/upload/node-transport';
 import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
 import { type Spooled, spoolStdin } from '../stdin-spool';
@@ -22,6 +25,7 @@ interface SendOptions {
   preset?: string;
   workspace?: string;
   filename?: string;
+  thread?: string;
   protocol?: string;
   json?: boolean;
 }
@@ -41,8 +45,12 @@ export function registerSend(program: Command): void {
       '--protocol <protocol>',
       "with --base-url: files.upload (default) or external (Slack's current upload protocol)",
     )
-    .option('--channels <ids>', 'channel IDs, comma-separated, e.g. C0123,C0456')
-    .option('--comment <text>', 'comment posted with each file')
+    .option(
+      '--channels <list>',
+      "channel names or IDs, comma-separated, e.g. '#design-review,C0456'",
+    )
+    .option('--comment <text>', 'comment posted once, with the first file')
+    .option('--thread <link or ts>', 'reply in this thread: a message link or its ts (one channel)')
     .option('--filename <name>', 'file name for standard input (-)')
     .option('--json', 'one JSON line per file on stdout')
     .action(async (files: string[], options: SendOptions) => {
@@ -114,22 +122,66 @@ async function sendDirect(
   const channels = normaliseChannels(options.channels ?? '');
   if (!channels.ok) throw new UsageError(channels.error);
   const protocol = parseProtocol(options.protocol);
-  const upload = protocol === 'external' ? uploadExternalWithRetries : uploadWithRetries;
   const transport = createNodeTransport();
+  const ids = await directChannels(baseUrl, token ?? '', channels.channels, transport);
+  let threadTs: string | undefined;
+  if (options.thread !== undefined) {
+    const thread = parseThread(options.thread);
+    if (!thread.ok) throw new UsageError(thread.error);
+    if (ids.length !== 1 || (thread.channel !== undefined && thread.channel !== ids[0])) {
+      throw new UsageError(
+        '--thread replies in one channel: give that channel alone in --channels.',
+      );
+    }
+    threadTs = thread.ts;
+  }
   const progress = createProgressLine();
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   const results: FileResult[] = [];
   try {
-    for (const path of paths) {
+    if (protocol === 'external') {
+      // Slack's protocol shares up to 10 files in one message with one comment.
+      let current = '';
+      const jobs = paths.map((path) => ({
+        baseUrl,
+        token: token ?? '',
+        channels: ids,
+        comment: options.comment,
+        ...(threadTs ? { threadTs } : {}),
+        file: { path, name: basename(display(path)) },
+      }));
+      const outcomes = await uploadExternalGroup(jobs, {
+        transport,
+        signal: abort.signal,
+        onFile: (index) => {
+          current = jobs[index]?.file.name ?? '';
+        },
+        onProgress: (sent, total) =>
+          progress.update(
+            `${current}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
+          ),
+        onRetry: (attempt, delayMs, reason) => {
+          progress.clear();
+          say(
+            `${current}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
+          );
+        },
+      });
+      progress.clear();
+      return paths.map((path, i) => fromAttempt(display(path), outcomes[i]!));
+    }
+    for (const [index, path] of paths.entries()) {
       const name = basename(display(path));
-      const attempt = await upload(
+      const attempt = await uploadWithRetries(
         {
           baseUrl,
           token: token ?? '',
-          channels: channels.channels,
-          comment: options.comment,
+          channels: ids,
+          // One message per file: the comment goes with the first file only.
+          comment: index === 0 ? options.comment : undefined,
+          ...(threadTs ? { threadTs } : {}),
           file: { path, name },
         },
         {
@@ -156,6 +208,25 @@ async function sendDirect(
     process.off('SIGINT', onSigint);
   }
   return results;
+}
+
+/**
+ * With no saved workspace there is no cache: names are looked up straight from the service, and
+ * the list is fetched only when a name is given or to refuse known non-members before sending.
+ */
+async function directChannels(
+  baseUrl: string,
+  token: string,
+  entries: string[],
+  transport: ReturnType<typeof createNodeTransport>,
+): Promise<string[]> {
+  const listed = await listConversations(baseUrl, token, transport);
+  if (!listed.ok && entries.some((e) => !looksLikeId(e))) {
+    throw new UsageError(`${listed.message}\nNames need the channel list; give channel IDs.`);
+  }
+  const resolved = resolveChannelNames(entries, listed.ok ? listed.conversations : undefined);
+  if (!resolved.ok) throw new UsageError(resolved.error);
+  return resolved.ids;
 }
 
 function parseProtocol(value: string | undefined): Protocol {
@@ -194,7 +265,12 @@ async function sendQueued(
     ? { presetId: resolved.preset.id }
     : { workspaceId: resolved.workspace.id, channels: resolved.channels };
 
-  const shared = await service.share({ target, comment: options.comment, paths });
+  const shared = await service.share({
+    target,
+    comment: options.comment,
+    paths,
+    ...(options.thread !== undefined ? { thread: options.thread } : {}),
+  });
   const results: FileResult[] = shared.refused.map((r) => ({
     file: display(r.path),
     outcome: 'failed' as const,

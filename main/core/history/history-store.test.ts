@@ -155,3 +155,22 @@ describe('history store', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('one row per item', () => {
+  it('a retry of an item replaces its row, also after reopening', async () => {
+    const store = await openStore();
+    await store.append(entry(1, { outcome: 'failed' }));
+    await store.append(entry(2));
+    await store.append(entry(1, { id: 'item-1.2', outcome: 'delivered' }));
+    const rows = () => store.list().map((h) => [h.id, h.outcome]);
+    expect(rows()).toEqual([
+      ['item-1.2', 'delivered'],
+      ['item-2.1', 'delivered'],
+    ]);
+    const again = await reopen(store);
+    expect(again.list().map((h) => [h.id, h.outcome])).toEqual([
+      ['item-1.2', 'delivered'],
+      ['item-2.1', 'delivered'],
+    ]);
+  });
+});

@@ -13,7 +13,10 @@ export interface HistoryQuery {
 }
 
 export interface HistoryStore {
-  /** Adds an entry; an entry whose id is already stored is ignored (a replay after a crash). */
+  /**
+   * Adds an entry; an entry whose id is already stored is ignored (a replay after a crash). An
+   * entry for an item already in history (ids `ITEM.N`: a retry of that item) replaces its row.
+   */
   append(entry: HistoryEntry): Promise<void>;
   /** Newest first. */
   list(query?: HistoryQuery): HistoryEntry[];
@@ -27,6 +30,8 @@ export interface HistoryStoreOptions {
   maxEntries?: number;
   /** Names the workspace of an entry that comes without a name (default: its id). */
   workspaceName?: (workspaceId: string) => string | undefined;
+  /** A channel's name (without '#') for search, when known: history is searched by name too. */
+  channelName?: (workspaceId: string, channelId: string) => string | undefined;
 }
 
 export const HISTORY_FILE = 'history.jsonl';
@@ -46,8 +51,27 @@ function isHistoryEntry(value: unknown): value is HistoryEntry {
   );
 }
 
-function haystack(e: HistoryEntry): string {
-  return [e.name, ...e.channels, e.comment ?? '', e.error?.code ?? ''].join('\n').toLowerCase();
+function haystack(e: HistoryEntry, opts: HistoryStoreOptions): string {
+  const names = e.channels.map((c) => {
+    const name = opts.channelName?.(e.workspaceId, c);
+    return name ? `#${name}` : '';
+  });
+  return [e.name, ...e.channels, ...names, e.comment ?? '', e.error?.code ?? '']
+    .join('\n')
+    .toLowerCase();
+}
+
+/** The queue numbers an item's finishes `ITEM.N`; all of them are one row. */
+function itemKey(id: string): string {
+  const dot = id.lastIndexOf('.');
+  return dot > 0 && /^\d+$/.test(id.slice(dot + 1)) ? id.slice(0, dot) : id;
+}
+
+/** Later entries of the same item replace earlier ones, keeping the later position. */
+function latestPerItem(entries: HistoryEntry[]): HistoryEntry[] {
+  const last = new Map<string, number>();
+  for (const [i, e] of entries.entries()) last.set(itemKey(e.id), i);
+  return entries.filter((e, i) => last.get(itemKey(e.id)) === i);
 }
 
 export async function openHistoryStore(opts: HistoryStoreOptions): Promise<HistoryStore> {
@@ -70,6 +94,7 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
     entries.push(value);
   }
   const stored = read.values.length;
+  entries = latestPerItem(entries);
   if (entries.length > maxEntries) {
     for (const e of entries.slice(0, entries.length - maxEntries)) ids.delete(e.id);
     entries = entries.slice(-maxEntries);
@@ -108,6 +133,8 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
         copy.workspaceName = opts.workspaceName?.(copy.workspaceId) ?? copy.workspaceId;
       }
       ids.add(copy.id);
+      const key = itemKey(copy.id);
+      entries = entries.filter((e) => itemKey(e.id) !== key);
       entries.push(copy);
       if (entries.length > maxEntries) {
         const dropped = entries.splice(0, entries.length - maxEntries);
@@ -130,7 +157,7 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
       for (let i = entries.length - 1; i >= 0 && out.length < limit; i--) {
         const e = entries[i]!;
         if (words.length > 0) {
-          const text = haystack(e);
+          const text = haystack(e, opts);
           if (!words.every((w) => text.includes(w))) continue;
         }
         out.push(structuredClone(e));

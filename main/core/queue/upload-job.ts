@@ -10,6 +10,7 @@ export function uploadJobFor(item: QueueItem, baseUrl: string, token: string): U
     token,
     channels: item.channels,
     comment: item.comment,
+    ...(item.threadTs ? { threadTs: item.threadTs } : {}),
     file: {
       path: item.path,
       name: item.name,

@@ -75,6 +75,10 @@ export interface EnqueueRequest {
   channels: string[];
   comment: string;
   paths: string[];
+  /** Reply in this thread (exactly one channel). */
+  threadTs?: string;
+  /** files.upload makes one message per file: the comment goes with the first file only. */
+  commentOnFirstOnly?: boolean;
 }
 
 export interface EnqueueResult {
@@ -90,7 +94,7 @@ export interface UploadQueue {
   /** Queued or waiting: cancelled at once; sending: the request is aborted. Finished: nothing. */
   cancel(id: string): Promise<void>;
   /** A failed, unknown or cancelled item goes back to the queue as the same item, attempts reset. */
-  retry(id: string): Promise<void>;
+  retry(id: string, opts?: { channels?: string[] }): Promise<void>;
   /** Removes finished items from the queue (they stay in history). */
   clearFinished(): Promise<void>;
   /** The tray's pause: no new item starts; items in flight finish. */
@@ -216,13 +220,14 @@ class Queue implements UploadQueue {
     const { files, refused } = await checkPaths(req.paths, this.deps.maxFileBytes(req.workspaceId));
     this.assertOpen();
     const now = this.now();
-    const added: Entry[] = files.map((file) => ({
+    const added: Entry[] = files.map((file, i) => ({
       item: {
         id: randomUUID(),
         shareId,
         workspaceId: req.workspaceId,
         channels: [...req.channels],
-        comment: req.comment,
+        comment: i > 0 && req.commentOnFirstOnly ? '' : req.comment,
+        ...(req.threadTs ? { threadTs: req.threadTs } : {}),
         path: file.path,
         name: file.name,
         size: file.size,
@@ -263,7 +268,7 @@ class Queue implements UploadQueue {
     }
   }
 
-  async retry(id: string): Promise<void> {
+  async retry(id: string, opts: { channels?: string[] } = {}): Promise<void> {
     this.assertOpen();
     const entry = this.entry(id);
     if (!FINISHED.has(entry.item.state)) return;
@@ -294,6 +299,8 @@ class Queue implements UploadQueue {
         error: null,
         retryAt: null,
         file: null,
+        // "Send to the others" and "Change destination" send the same item elsewhere.
+        ...(opts.channels ? { channels: [...opts.channels] } : {}),
       },
       meta,
       true,

@@ -24,6 +24,8 @@ export interface UploadJob {
   token: string;
   channels: string[];
   comment?: string;
+  /** Reply in this thread (the parent message's ts); the job then has exactly one channel. */
+  threadTs?: string;
   file: { path: string; name: string; expectedSize?: number; expectedMtimeMs?: number };
 }
 
@@ -133,6 +135,7 @@ async function attempt(job: UploadJob, opts: AttemptOptions): Promise<AttemptRes
   try {
     const fields: [string, string][] = [['channels', channels.join(',')]];
     if (job.comment && job.comment.trim() !== '') fields.push(['initial_comment', job.comment]);
+    if (job.threadTs) fields.push(['thread_ts', job.threadTs]);
     // Also as a text part: it is plain UTF-8 there, whatever the server makes of the header's name.
     fields.push(['filename', name]);
     const layout = layoutMultipart({ fields, file: { name, size: opened.size } });

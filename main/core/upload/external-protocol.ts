@@ -411,19 +411,38 @@ function sharedFile(body: string, fileId: string): ServiceFile {
   return { id: fileId, ...serviceFile(Array.isArray(files) ? files[0] : undefined) };
 }
 
+/** Each file of a completion of several, matched by id (Slack answers them in order). */
+function sharedFiles(body: string, ids: readonly string[]): ServiceFile[] {
+  const files = jsonObject(body)?.files;
+  const list: unknown[] = Array.isArray(files) ? files : [];
+  return ids.map((id, i) => {
+    const match = list.find((f) => (f as { id?: unknown } | null)?.id === id) ?? list[i];
+    return { id, ...serviceFile(match) };
+  });
+}
+
 type Completed = { startOver: FailureReason } | AttemptResult;
 
 function unknownAfterCompleting(code: string, message: string): AttemptResult {
   return { kind: 'unknown', reason: { class: 'unknown-outcome', code, message } };
 }
 
-async function complete(a: Attempt, start: ExternalCheckpoint): Promise<Completed> {
+/**
+ * Step 3. `group` shares several files, whose bytes are on the service, as one message: the
+ * request, its answer and its unknown outcome are the whole group's.
+ */
+async function complete(
+  a: Attempt,
+  start: ExternalCheckpoint,
+  group?: readonly { id: string; title: string }[],
+): Promise<Completed & { files?: ServiceFile[] }> {
   const method = 'files.completeUploadExternal';
   const url = apiUrl(a.base, method);
   const form = new URLSearchParams();
-  form.set('files', JSON.stringify([{ id: start.fileId, title: a.name }]));
+  form.set('files', JSON.stringify(group ?? [{ id: start.fileId, title: a.name }]));
   form.set('channels', a.channels.join(','));
   if (a.job.comment && a.job.comment.trim() !== '') form.set('initial_comment', a.job.comment);
+  if (a.job.threadTs) form.set('thread_ts', a.job.threadTs);
 
   // True once a request of ours may have completed this file_id without our hearing the answer.
   let mayBeDone = start.completing;
@@ -453,7 +472,19 @@ async function complete(a: Attempt, start: ExternalCheckpoint): Promise<Complete
       return { kind: 'cancelled' };
     }
     if (result.kind === 'delivered') {
-      return { kind: 'delivered', file: sharedFile('res' in sent ? sent.res.body : '', cp.fileId) };
+      const body = 'res' in sent ? sent.res.body : '';
+      return {
+        kind: 'delivered',
+        file: sharedFile(body, cp.fileId),
+        ...(group
+          ? {
+              files: sharedFiles(
+                body,
+                group.map((g) => g.id),
+              ),
+            }
+          : {}),
+      };
     }
     if (result.kind === 'unknown') {
       mayBeDone = true;
@@ -588,6 +619,91 @@ function fromCheckpoint(
   const age = a.now() - cp.uploadedAt;
   if (age < 0 || age > (a.opts.uploadTtlMs ?? DEFAULT_UPLOAD_TTL_MS)) return { cp: undefined };
   return { cp };
+}
+
+/** At most this many files per completion (the contract's bound): one message each. */
+export const MAX_FILES_PER_MESSAGE = 10;
+
+export type GroupFileResult = AttemptResult;
+
+/**
+ * For scripts: a share of several files as one message per group of at most 10. Steps 1 and 2
+ * go per file (transient failures tried again); then one completion per group with the one
+ * comment. A file whose bytes could not be sent fails alone; a completion whose answer is lost
+ * leaves the whole group "may have been delivered", and it is never completed again.
+ */
+export async function uploadExternalGroup(
+  jobs: readonly UploadJob[],
+  opts: ExternalAttemptOptions & RetryOptions & { onFile?: (index: number) => void },
+): Promise<AttemptResult[]> {
+  const results: AttemptResult[] = new Array(jobs.length);
+  const uploaded: { index: number; fileId: string; uploadedAt: number }[] = [];
+  for (const [index, job] of jobs.entries()) {
+    opts.onFile?.(index);
+    let fileId: string | undefined;
+    let uploadedAt = 0;
+    const result = await retryTransient(async () => {
+      const a = attemptOf(job, opts);
+      if ('kind' in a) return a;
+      let restarted = false;
+      for (;;) {
+        const bytes = await uploadBytes(a);
+        if ('restart' in bytes) {
+          if (restarted) return failed(bytes.restart);
+          restarted = true;
+          continue;
+        }
+        if ('kind' in bytes) return bytes;
+        fileId = bytes.fileId;
+        uploadedAt = a.now();
+        return { kind: 'delivered', file: { id: bytes.fileId } } as AttemptResult;
+      }
+    }, opts);
+    if (result.kind !== 'delivered' || fileId === undefined) results[index] = result;
+    else uploaded.push({ index, fileId, uploadedAt });
+  }
+  for (let start = 0; start < uploaded.length; start += MAX_FILES_PER_MESSAGE) {
+    const members = uploaded.slice(start, start + MAX_FILES_PER_MESSAGE);
+    const first = jobs[members[0]!.index]!;
+    const group = members.map((m) => ({ id: m.fileId, title: jobs[m.index]!.file.name }));
+    const outcome = await retryTransient(async () => {
+      const a = attemptOf(first, opts);
+      if ('kind' in a) return a;
+      const cp: ExternalCheckpoint = {
+        protocol: 'external',
+        baseUrl: a.base,
+        fileId: members[0]!.fileId,
+        uploadedAt: members[0]!.uploadedAt,
+        completing: false,
+      };
+      const done = await complete({ ...a, name: `${group.length} files` }, cp, group);
+      if ('startOver' in done) return failed(done.startOver);
+      return withoutToken(done, a.token) as typeof done;
+    }, opts);
+    const files = (outcome as { files?: ServiceFile[] }).files;
+    for (const [i, m] of members.entries()) {
+      results[m.index] =
+        outcome.kind === 'delivered'
+          ? { kind: 'delivered', file: files?.[i] ?? { id: m.fileId } }
+          : outcome;
+    }
+  }
+  return results;
+}
+
+function attemptOf(job: UploadJob, opts: ExternalAttemptOptions): Attempt | AttemptResult {
+  const checked = checkJob(job);
+  if (!checked.ok) return checked.result;
+  return {
+    job,
+    opts,
+    token: job.token.trim(),
+    base: normalBase(job.baseUrl),
+    channels: checked.channels,
+    name: job.file.name.trim() === '' ? 'file' : job.file.name,
+    now: opts.now ?? Date.now,
+    save: async () => {},
+  };
 }
 
 /** For scripts: transient failures are tried again, going on from the last checkpoint. */

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { normaliseChannels } from '../../../main/core/upload/channels';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
+import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
 import { WorkspaceSelect } from '../ui/workspace-select';
 import { useAction } from '../use-action';
@@ -119,6 +120,23 @@ export function PresetEditor(props: {
 
         <fieldset class="group">
           <legend class="group__label">Channels</legend>
+          <ChannelPicker
+            id="preset-channel-search"
+            label="Add a channel"
+            workspaceId={workspaceId}
+            selected={rows
+              .filter((r) => r.id.trim() !== '')
+              .map((r) => ({ id: r.id.trim(), label: r.label }))}
+            onAdd={(ref) =>
+              // Adds to the preset's channels; an empty row left for typing is filled first.
+              setRows((current) => {
+                const empty = current.findIndex((r) => r.id.trim() === '');
+                const row = makeRow(ref.id, ref.label ?? '');
+                if (empty < 0) return [...current, row];
+                return current.map((r, i) => (i === empty ? { ...row, key: r.key } : r));
+              })
+            }
+          />
           <p class="field__help">
             The ID is what the service needs (like C0123ABCD); the name is only for you.
           </p>

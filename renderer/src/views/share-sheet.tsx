@@ -1,23 +1,13 @@
-import { useMemo, useState } from 'preact/hooks';
-import { normaliseChannels } from '../../../main/core/upload/channels';
+import { useState } from 'preact/hooks';
 import type { ChannelRef, ShareResult, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
-import { baseName, countFiles, shareSummary } from '../format';
+import { baseName, countFiles, messagesSummary, shareSummary } from '../format';
+import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
 import { WorkspaceSelect } from '../ui/workspace-select';
 import { useAction } from '../use-action';
 
 type Mode = 'preset' | 'channels';
-
-/** Names people gave channels in their presets, reused when the same ID is typed by hand. */
-function knownLabels(snapshot: Snapshot): Map<string, string> {
-  const labels = new Map<string, string>();
-  for (const preset of snapshot.presets) {
-    for (const ref of preset.channels)
-      if (ref.label && !labels.has(ref.id)) labels.set(ref.id, ref.label);
-  }
-  return labels;
-}
 
 function parentOf(path: string): string {
   const name = baseName(path);
@@ -41,26 +31,20 @@ export function ShareSheet(props: {
   const [workspaceId, setWorkspaceId] = useState(
     firstPreset?.workspaceId ?? snapshot.workspaces[0]?.id ?? '',
   );
-  const [channelsText, setChannelsText] = useState('');
+  const [picked, setPicked] = useState<ChannelRef[]>([]);
+  const [thread, setThread] = useState('');
   const [comment, setComment] = useState(firstPreset?.comment ?? '');
   const [commentEdited, setCommentEdited] = useState(false);
   const [attempted, setAttempted] = useState(false);
   const [result, setResult] = useState<ShareResult | null>(null);
   const action = useAction();
-  const labels = useMemo(() => knownLabels(snapshot), [snapshot]);
 
   const preset = presets.find((p) => p.id === presetId);
-  const check = normaliseChannels(channelsText);
-  const channels: ChannelRef[] =
-    mode === 'preset'
-      ? (preset?.channels ?? [])
-      : check.ok
-        ? check.channels.map((id) => ({ id, label: labels.get(id) }))
-        : [];
+  const channels: ChannelRef[] = mode === 'preset' ? (preset?.channels ?? []) : picked;
   const workspace = snapshot.workspaces.find(
     (w) => w.id === (mode === 'preset' ? preset?.workspaceId : workspaceId),
   );
-  const showChannelError = mode === 'channels' && !check.ok && (attempted || channelsText !== '');
+  const showChannelError = mode === 'channels' && attempted && picked.length === 0;
   const problem =
     paths.length === 0
       ? 'Add at least one file.'
@@ -71,10 +55,10 @@ export function ShareSheet(props: {
         : channels.length === 0
           ? mode === 'preset'
             ? 'This preset has no channels; edit it in Presets.'
-            : check.ok
-              ? 'Enter at least one channel ID.'
-              : check.error
-          : null;
+            : 'Choose at least one channel.'
+          : thread.trim() !== '' && channels.length > 1
+            ? 'A reply in a thread goes to one channel: keep just one.'
+            : null;
 
   const choosePreset = (id: string) => {
     setPresetId(id);
@@ -91,7 +75,12 @@ export function ShareSheet(props: {
         ? { presetId: preset.id }
         : { workspaceId: workspace.id, channels: channels.map((c) => c.id) };
     const shared = await action.run(() =>
-      api().share({ target, comment: comment.trim() === '' ? undefined : comment, paths }),
+      api().share({
+        target,
+        comment: comment.trim() === '' ? undefined : comment,
+        paths,
+        ...(thread.trim() !== '' ? { thread: thread.trim() } : {}),
+      }),
     );
     if (!shared) return;
     if (shared.refused.length === 0) props.onClose('queue');
@@ -157,7 +146,7 @@ export function ShareSheet(props: {
                 checked={mode === 'channels'}
                 onChange={() => setMode('channels')}
               />
-              <span>Channels I type</span>
+              <span>Channels</span>
             </label>
           </div>
           {mode === 'preset' ? (
@@ -186,30 +175,15 @@ export function ShareSheet(props: {
                 value={workspaceId}
                 onChange={setWorkspaceId}
               />
-              <div class="field field--grow">
-                <label for="share-channels" class="field__label">
-                  Channel IDs
-                </label>
-                <input
-                  id="share-channels"
-                  class={`input${showChannelError ? ' input--invalid' : ''}`}
-                  value={channelsText}
-                  placeholder="C0123ABCD, C0456EFGH"
-                  spellcheck={false}
-                  autocomplete="off"
-                  aria-invalid={showChannelError}
-                  aria-describedby="share-channels-help"
-                  onInput={(e) => setChannelsText(e.currentTarget.value)}
-                />
-                <p
-                  id="share-channels-help"
-                  class={showChannelError ? 'field__error' : 'field__help'}
-                >
-                  {showChannelError && !check.ok
-                    ? check.error
-                    : 'Separate IDs with commas. A channel ID looks like C0123ABCD.'}
-                </p>
-              </div>
+              <ChannelPicker
+                id="share-channels"
+                label="Channels"
+                workspaceId={workspaceId}
+                selected={picked}
+                invalid={showChannelError}
+                onAdd={(ref) => setPicked((now) => [...now, ref])}
+                onRemove={(id) => setPicked((now) => now.filter((c) => c.id !== id))}
+              />
             </div>
           )}
         </fieldset>
@@ -237,6 +211,32 @@ export function ShareSheet(props: {
           </p>
         </div>
 
+        <div class="field">
+          <label for="share-thread" class="field__label">
+            Reply in thread <span class="muted">(optional)</span>
+          </label>
+          <input
+            id="share-thread"
+            class="input"
+            value={thread}
+            placeholder="https://…/archives/C0123/p1700000000123456"
+            spellcheck={false}
+            autocomplete="off"
+            aria-describedby="share-thread-help"
+            onInput={(e) => {
+              const value = e.currentTarget.value;
+              setThread(value);
+              // A message link names its channel: it becomes the destination if none is chosen.
+              const channel = /\/archives\/([A-Z0-9]+)\/p\d{16}/.exec(value)?.[1];
+              if (channel && mode === 'channels' && picked.length === 0)
+                setPicked([{ id: channel }]);
+            }}
+          />
+          <p id="share-thread-help" class="field__help">
+            A message link (Copy link on the message) or its ts; the files go to that thread.
+          </p>
+        </div>
+
         {workspace && !workspace.hasToken ? (
           <Notice tone="warning">
             {workspace.name} has no token saved, so nothing can be sent there yet.{' '}
@@ -255,6 +255,7 @@ export function ShareSheet(props: {
               comment: comment.trim() !== '',
             })}
           </p>
+          <p class="messages-line muted">{messagesSummary(paths.length, comment.trim() !== '')}</p>
           {attempted && problem ? <Notice tone="error">{problem}</Notice> : null}
           <ActionError error={action.error} />
 

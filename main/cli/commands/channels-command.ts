@@ -1,0 +1,33 @@
+// `trayshare channels --workspace W [--json]`: what the token can see, with membership, fetched
+// fresh (and saved in the CLI's conversation cache, which `send` resolves names through).
+import type { Command } from 'commander';
+import { displayName } from '../../core/conversations/channel-names';
+import { say } from '../terminal';
+
+const KIND_LABEL = { public: 'public', private: 'private', dm: 'DM', 'group-dm': 'group DM' };
+
+export function registerChannelsCommand(program: Command): void {
+  program
+    .command('channels')
+    .description('List the channels and DMs the token can see, and whether the app is in them')
+    .requiredOption('--workspace <name>', 'a saved workspace')
+    .option('--json', 'one JSON array: [{"id","name","kind","isMember"}]')
+    .action(async (options: { workspace: string; json?: boolean }) => {
+      const { openCliSettings, withService } = await import('../context');
+      const workspace = openCliSettings().findWorkspace(options.workspace);
+      const view = await withService((service) =>
+        service.listConversations(workspace.id, { refresh: true, wait: true }),
+      );
+      if (view.problem) say(view.problem.message);
+      const list = view.conversations ?? [];
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(list)}\n`);
+      } else {
+        for (const c of list) {
+          const member = c.isMember ? '' : '  (not a member: invite the app first)';
+          process.stdout.write(`${c.id}\t${displayName(c)}\t${KIND_LABEL[c.kind]}${member}\n`);
+        }
+      }
+      if (view.problem) process.exitCode = 1;
+    });
+}

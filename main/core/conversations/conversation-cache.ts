@@ -1,0 +1,160 @@
+// The conversations of each workspace, kept in the state folder so names show at once after a
+// restart. A list older than a day, or one asked to refresh, is fetched again in the background:
+// readers get what is cached and are never held up by the service. A problem (no method,
+// missing scope, rate limit) is kept with the list, and announced once per workspace and kind.
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Conversation, ListResult } from './conversations-list';
+
+export const MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+export interface ConversationsView {
+  workspaceId: string;
+  /** Undefined until a list was fetched once (or when the service cannot list). */
+  conversations?: Conversation[];
+  fetchedAt?: number;
+  refreshing: boolean;
+  problem?: { code: string; message: string };
+  /** True only the first time this problem is reported for this workspace. */
+  announce: boolean;
+}
+
+interface Entry {
+  conversations?: Conversation[];
+  fetchedAt?: number;
+  problem?: { code: string; message: string };
+  /** No fetch before this time (a rate limit's Retry-After). */
+  notBefore?: number;
+  loading?: Promise<void>;
+}
+
+export interface ConversationCacheOptions {
+  dir: string;
+  fetch: (workspaceId: string, signal: AbortSignal) => Promise<ListResult>;
+  now?: () => number;
+  maxAgeMs?: number;
+  onChange?: (workspaceId: string) => void;
+}
+
+const fileSafe = (id: string) => id.replace(/[^A-Za-z0-9_-]/g, '_');
+
+export class ConversationCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly announced = new Set<string>();
+  private readonly now: () => number;
+  private readonly closing = new AbortController();
+
+  constructor(private readonly opts: ConversationCacheOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  private path(workspaceId: string): string {
+    return join(this.opts.dir, `${fileSafe(workspaceId)}.json`);
+  }
+
+  private async entry(workspaceId: string): Promise<Entry> {
+    let entry = this.entries.get(workspaceId);
+    if (entry) return entry;
+    entry = {};
+    try {
+      const saved = JSON.parse(await readFile(this.path(workspaceId), 'utf8')) as Entry;
+      if (Array.isArray(saved.conversations) && typeof saved.fetchedAt === 'number') {
+        entry.conversations = saved.conversations;
+        entry.fetchedAt = saved.fetchedAt;
+      }
+    } catch {
+      // No cache yet, or an unreadable one: fetched again.
+    }
+    // A concurrent reader may have filled it meanwhile.
+    const existing = this.entries.get(workspaceId);
+    if (existing) return existing;
+    this.entries.set(workspaceId, entry);
+    return entry;
+  }
+
+  /**
+   * What is known now. Starts a background fetch when the list is missing, older than a day, or
+   * `refresh` is asked; `wait` waits for that fetch (the CLI and the explicit refresh button).
+   */
+  async get(
+    workspaceId: string,
+    opts: { refresh?: boolean; wait?: boolean } = {},
+  ): Promise<ConversationsView> {
+    const entry = await this.entry(workspaceId);
+    const stale =
+      entry.fetchedAt === undefined ||
+      this.now() - entry.fetchedAt > (this.opts.maxAgeMs ?? MAX_AGE_MS);
+    const allowed = entry.notBefore === undefined || this.now() >= entry.notBefore;
+    const open = !this.closing.signal.aborted;
+    if ((stale || opts.refresh) && allowed && open && !entry.loading) {
+      entry.loading = this.load(workspaceId, entry).finally(() => {
+        entry.loading = undefined;
+        this.opts.onChange?.(workspaceId);
+      });
+    }
+    if (opts.wait && entry.loading) await entry.loading;
+    return this.view(workspaceId, entry);
+  }
+
+  /** The cached list only, never fetching: for labels in rows and history search. */
+  cached(workspaceId: string): Conversation[] | undefined {
+    return this.entries.get(workspaceId)?.conversations;
+  }
+
+  /** Forget a workspace (removed, or its token or address changed). */
+  forget(workspaceId: string): void {
+    this.entries.delete(workspaceId);
+  }
+
+  private view(workspaceId: string, entry: Entry): ConversationsView {
+    const key = entry.problem ? `${workspaceId}\u0000${entry.problem.code}` : undefined;
+    const announce = key !== undefined && !this.announced.has(key);
+    if (key) this.announced.add(key);
+    return {
+      workspaceId,
+      ...(entry.conversations ? { conversations: entry.conversations } : {}),
+      ...(entry.fetchedAt !== undefined ? { fetchedAt: entry.fetchedAt } : {}),
+      refreshing: entry.loading !== undefined,
+      ...(entry.problem ? { problem: entry.problem } : {}),
+      announce,
+    };
+  }
+
+  private async load(workspaceId: string, entry: Entry): Promise<void> {
+    let result: ListResult;
+    try {
+      result = await this.opts.fetch(workspaceId, this.closing.signal);
+    } catch (error) {
+      result = { ok: false, code: 'other', message: (error as Error).message };
+    }
+    if (!result.ok) {
+      entry.problem = { code: result.code, message: result.message };
+      // Asking again right away would only be refused again.
+      const wait = result.retryAfterMs ?? (result.code === 'other' ? 60_000 : 60 * 60_000);
+      entry.notBefore = this.now() + wait;
+      return;
+    }
+    entry.problem = undefined;
+    entry.notBefore = undefined;
+    entry.conversations = result.conversations;
+    entry.fetchedAt = this.now();
+    const path = this.path(workspaceId);
+    const temp = `${path}.tmp`;
+    try {
+      await mkdir(this.opts.dir, { recursive: true });
+      await writeFile(
+        temp,
+        JSON.stringify({ fetchedAt: entry.fetchedAt, conversations: entry.conversations }),
+      );
+      await rename(temp, path);
+    } catch {
+      // Kept in memory for this run; the next start fetches again.
+    }
+  }
+
+  /** Waits for fetches under way, so closing leaves the state folder quiet. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await Promise.allSettled([...this.entries.values()].map((e) => e.loading));
+  }
+}

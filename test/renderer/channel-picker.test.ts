@@ -1,0 +1,122 @@
+// The channel picker in real Chromium against the real core and the reference service, driven
+// by the keyboard: search by name, kinds, non-members refused, pasted IDs, adding to presets.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness/server';
+import { axeViolations, launchBrowser, openApp, screenshot, showView } from './browser';
+
+let harness: Harness;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-picker-test-'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('channel picker', () => {
+  it('finds channels by name from the keyboard, refuses non-members, and shares to the picks', async () => {
+    const path = join(dir, 'picked.txt');
+    await writeFile(path, 'picked by name');
+    harness.pick([path]);
+    const { page, problems } = await openApp(browser, harness);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await page.getByRole('radio', { name: 'Channels' }).check();
+    const box = page.getByRole('combobox', { name: 'Channels' });
+    await box.focus();
+    await expect
+      .poll(() => page.locator('#share-channels-help').textContent())
+      .toBe('Type a name to search, or paste channel IDs.');
+
+    await page.keyboard.type('des');
+    const options = page.getByRole('listbox', { name: 'Channels' }).getByRole('option');
+    await expect
+      .poll(() => options.allTextContents())
+      .toEqual([
+        '#design-review, public channel',
+        '#design, public channel',
+        '#design-ops, public channelnot a member: invite the app first',
+      ]);
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    expect(await box.getAttribute('aria-activedescendant')).toBe('share-channels-option-0');
+    await screenshot(page, 'channel-picker', 'light');
+    await page.keyboard.press('ArrowDown');
+    expect(await box.getAttribute('aria-activedescendant')).toBe('share-channels-option-1');
+    await page.keyboard.press('Enter');
+    const chips = page.getByRole('list', { name: 'Chosen channels' }).getByRole('listitem');
+    await expect.poll(() => chips.allTextContents()).toEqual(['#design×']);
+
+    // A channel the app is not in is shown with the reason and cannot be added.
+    await page.keyboard.type('design-o');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('#share-channels-help').textContent())
+      .toBe('The app is not in #design-ops: invite the app first.');
+    expect(await chips.count()).toBe(1);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Backspace');
+
+    // DMs and private channels show their kind.
+    await page.keyboard.type('U0AL');
+    await expect.poll(() => options.allTextContents()).toEqual(['👤U0ALICE, direct message']);
+    await page.keyboard.press('Escape');
+    expect(await box.getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Backspace');
+
+    // Pasting a list of IDs adds each; Backspace in the empty box removes the last chip.
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData('text/plain', 'C0GENERAL C0RANDOM');
+      document
+        .getElementById('share-channels')
+        ?.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+        );
+    });
+    await expect.poll(() => chips.allTextContents()).toEqual(['#design×', '#general×', '#random×']);
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => chips.allTextContents()).toEqual(['#design×', '#general×']);
+    expect(await page.locator('.messages-line').textContent()).toBe('One message');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('heading', { name: 'Queue' }).waitFor();
+    await expect
+      .poll(() => harness.reference.uploads().find((u) => u.name === 'picked.txt')?.channels, {
+        timeout: 15_000,
+      })
+      .toEqual(['C0DESIGNX', 'C0GENERAL']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("adds to a preset's channels in the preset editor rather than replacing them", async () => {
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'presets');
+    await page.getByRole('button', { name: /Edit Random/ }).click();
+    const box = page.getByRole('combobox', { name: 'Add a channel' });
+    await box.focus();
+    await page.keyboard.type('gen');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() =>
+        page
+          .locator('.channel-row input.input--mono')
+          .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
+      )
+      .toEqual(['C0RANDOM', 'C0GENERAL']);
+    await page.close();
+  });
+});
