@@ -25,7 +25,11 @@ try {
   if (error instanceof CommanderError) {
     // Commander already printed its message (and help where useful).
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof KeychainError) {
+  } else if (
+    error instanceof KeychainError ||
+    (error instanceof ShareRefusedError && error.cause instanceof KeychainError)
+  ) {
+    // A locked or missing keyring is not the caller's mistake: exit 3, never 2 or 0.
     say(`Keychain: ${error.message}`);
     process.exitCode = 3;
   } else {

@@ -241,7 +241,8 @@ function bindService(
     try {
       token = await tokenFor(settings, deps, workspace);
     } catch (error) {
-      if (error instanceof KeychainError) throw new ShareRefusedError(error.message);
+      if (error instanceof KeychainError)
+        throw new ShareRefusedError(error.message, { cause: error });
       throw error;
     }
     const tokenCheck = checkToken(token);

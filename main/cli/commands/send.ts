@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
 import type { Protocol, QueueItem } from '../../core/model';
+import { KeychainError, type KeychainProblem } from '../../core/secrets/secret-store';
 import { normaliseChannels } from '../../core/upload/channels';
 import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
 import { type AttemptResult, uploadWithRetries } from '../../core/upload/engine';
@@ -236,11 +237,18 @@ async function sendQueued(
       check(items);
     });
     service.on('needs-token', (event) => {
-      reject(
-        new UsageError(
-          `${event.message}\nThe files stay queued: run \`trayshare login\` with a new token, then \`trayshare queue --run\`.`,
-        ),
-      );
+      void service.listQueue().then((items) => {
+        // A locked keyring is not a missing token: unlocking it, not a new login, fixes it.
+        const keychain = items.find(
+          (i) => mine.has(i.id) && i.error?.code.startsWith('keychain_') === true,
+        );
+        const fix = keychain
+          ? 'then run `trayshare queue --run`'
+          : 'run `trayshare login` with a new token, then `trayshare queue --run`';
+        const message = `${event.message}\nThe files stay queued: ${fix}.`;
+        const problem = keychain?.error?.code.slice('keychain_'.length) as KeychainProblem;
+        reject(keychain ? new KeychainError(problem, message) : new UsageError(message));
+      });
     });
     void service.listQueue().then(check);
   });
