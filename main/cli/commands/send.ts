@@ -12,7 +12,7 @@ import { type AttemptResult, uploadWithRetries } from '../../core/upload/engine'
 import { uploadExternalWithRetries } from '../../core/upload/external-protocol';
 import { createNodeTransport } from '../../core/upload/node-transport';
 import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
-import { type Spooled, spoolStdin } from '../stdin-spool';
+import { checkStdinFilename, type Spooled, spoolStdin } from '../stdin-spool';
 import { createProgressLine, formatBytes, say } from '../terminal';
 import { envToken, UsageError } from '../usage-error';
 
@@ -70,12 +70,13 @@ async function send(files: string[], options: SendOptions): Promise<number> {
   if (!options.preset && !options.channels) {
     throw new UsageError('--channels is needed with --workspace and --base-url.');
   }
+  if (files.includes('-')) checkStdinFilename(options.filename ?? '');
   let spooled: Spooled | undefined;
   try {
     const paths: string[] = [];
     for (const file of files) {
       if (file === '-') {
-        spooled = await spoolStdin(options.filename ?? 'stdin');
+        spooled = await spoolStdin(options.filename ?? 'stdin', await stdinLimit(options));
         paths.push(spooled.path);
       } else {
         paths.push(file);
@@ -92,6 +93,23 @@ async function send(files: string[], options: SendOptions): Promise<number> {
   } finally {
     await spooled?.remove();
   }
+}
+
+// Without a saved workspace: the contract's default maxFileBytes (schema.ts, not imported here
+// so the scripting mode does not load zod).
+const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
+
+/** Standard input may be as large as the workspace's largest file, no larger. */
+async function stdinLimit(options: SendOptions): Promise<{ maxBytes: number; where: string }> {
+  if (options.baseUrl) return { maxBytes: DEFAULT_MAX_FILE_BYTES, where: 'Trayshare' };
+  const { openCliSettings } = await import('../context');
+  const { workspace } = openCliSettings().shareTarget({
+    ...(options.preset ? { preset: options.preset } : {}),
+    ...(options.workspace
+      ? { workspace: options.workspace, channels: options.channels ?? '' }
+      : {}),
+  });
+  return { maxBytes: workspace.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, where: workspace.name };
 }
 
 async function sendDirect(
