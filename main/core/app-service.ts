@@ -292,6 +292,8 @@ function bindService(
     },
     listHistory: async (query) => history.list(query),
     settled: () => queue.settled(),
+    repairNotices: () =>
+      [settings.notice(), queue.repairNotice()].filter((n): n is string => n !== undefined),
     on(event, listener) {
       let set = listeners.get(event);
       if (!set) {
