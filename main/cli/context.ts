@@ -39,6 +39,8 @@ export async function openCliService(): Promise<AppService> {
 /** Runs `body` with the service open, and always closes it (releasing the state lock). */
 export async function withService<T>(body: (service: AppService) => Promise<T>): Promise<T> {
   const service = await openCliService();
+  // Said by the command that repaired it; the next one finds the files clean.
+  for (const notice of service.repairNotices()) say(notice);
   try {
     return await body(service);
   } finally {

@@ -1,4 +1,5 @@
 // The `trayshare` command line: the app's core, without the window.
+import { dirname } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { KeychainError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-error';
@@ -27,9 +28,16 @@ try {
   if (error instanceof CommanderError) {
     // Commander already printed its message (and help where useful).
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof KeychainError) {
+  } else if (
+    error instanceof KeychainError ||
+    (error instanceof ShareRefusedError && error.cause instanceof KeychainError)
+  ) {
+    // A locked or missing keyring is not the caller's mistake: exit 3, never 2 or 0.
     say(`Keychain: ${error.message}`);
     process.exitCode = 3;
+  } else if (diskProblem(error)) {
+    say(diskProblem(error) as string);
+    process.exitCode = 1;
   } else {
     say(error instanceof Error ? error.message : String(error));
     // Input the person can fix (a name, a token, a channel list) is a usage error: exit 2.
@@ -39,4 +47,21 @@ try {
       error instanceof ShareRefusedError;
     process.exitCode = usage ? 2 : 1;
   }
+}
+
+/** A read-only or full disk under Trayshare's folders: name the folder and what to do. */
+function diskProblem(error: unknown): string | undefined {
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (typeof path !== 'string') return undefined;
+  const folder = dirname(path);
+  if (code === 'EROFS') {
+    return `Trayshare cannot write to ${folder}: it is on a read-only file system. Remount it read-write, or point TRAYSHARE_DATA_DIR at a writable folder.`;
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return `Trayshare cannot write to ${folder}: the disk is full. Free some space there, then run the command again (queued files are kept).`;
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return `Trayshare may not write to ${folder} (permission denied). Fix the folder's permissions, or point TRAYSHARE_DATA_DIR at a writable folder.`;
+  }
+  return undefined;
 }

@@ -202,6 +202,8 @@ export interface AppService extends CoreApi {
    * for a new token or for the pause to be lifted (the CLI waits for this).
    */
   settled(): Promise<void>;
+  /** What opening repaired (a damaged settings file or queue journal), to say once; [] if nothing. */
+  repairNotices(): string[];
   /** Stops taking work, aborts nothing that is journaled (it resumes on next start), closes files. */
   close(): Promise<void>;
 }

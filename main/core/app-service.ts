@@ -327,7 +327,8 @@ function bindService(
     try {
       token = await tokenFor(settings, deps, workspace);
     } catch (error) {
-      if (error instanceof KeychainError) throw new ShareRefusedError(error.message);
+      if (error instanceof KeychainError)
+        throw new ShareRefusedError(error.message, { cause: error });
       throw error;
     }
     const tokenCheck = checkToken(token);
@@ -408,6 +409,8 @@ function bindService(
       return conversations.get(workspaceId, query);
     },
     settled: () => queue.settled(),
+    repairNotices: () =>
+      [settings.notice(), queue.repairNotice()].filter((n): n is string => n !== undefined),
     on(event, listener) {
       let set = listeners.get(event);
       if (!set) {

@@ -45,6 +45,13 @@ export function registerQueueCommands(program: Command): void {
           if (options.run || options.retry) {
             service.on('needs-token', (e) => say(e.message));
             await service.settled();
+            // Work left waiting on the keyring (exit 3, as for every keychain problem) or on a
+            // token is not success.
+            const stuck = (await service.listQueue()).filter(
+              (i) => i.state === 'waiting' && i.error?.class === 'credential',
+            );
+            if (stuck.some((i) => i.error?.code.startsWith('keychain_'))) process.exitCode = 3;
+            else if (stuck.length > 0) process.exitCode = 1;
           }
           const items = await service.listQueue();
           if (options.json) {

@@ -8,13 +8,14 @@ import { looksLikeId, resolveChannelNames } from '../../core/conversations/chann
 import { listConversations } from '../../core/conversations/conversations-list';
 import { parseThread } from '../../core/conversations/thread-link';
 import type { Protocol, QueueItem } from '../../core/model';
+import { KeychainError, type KeychainProblem } from '../../core/secrets/secret-store';
 import { normaliseChannels } from '../../core/upload/channels';
 import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
 import { type AttemptResult, uploadWithRetries } from '../../core/upload/engine';
 import { uploadExternalGroup } from '../../core/upload/external-protocol';
 import { createNodeTransport } from '../../core/upload/node-transport';
 import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
-import { type Spooled, spoolStdin } from '../stdin-spool';
+import { checkStdinFilename, type Spooled, spoolStdin } from '../stdin-spool';
 import { createProgressLine, formatBytes, say } from '../terminal';
 import { envToken, UsageError } from '../usage-error';
 
@@ -77,12 +78,13 @@ async function send(files: string[], options: SendOptions): Promise<number> {
   if (!options.preset && !options.channels) {
     throw new UsageError('--channels is needed with --workspace and --base-url.');
   }
+  if (files.includes('-')) checkStdinFilename(options.filename ?? '');
   let spooled: Spooled | undefined;
   try {
     const paths: string[] = [];
     for (const file of files) {
       if (file === '-') {
-        spooled = await spoolStdin(options.filename ?? 'stdin');
+        spooled = await spoolStdin(options.filename ?? 'stdin', await stdinLimit(options));
         paths.push(spooled.path);
       } else {
         paths.push(file);
@@ -99,6 +101,23 @@ async function send(files: string[], options: SendOptions): Promise<number> {
   } finally {
     await spooled?.remove();
   }
+}
+
+// Without a saved workspace: the contract's default maxFileBytes (schema.ts, not imported here
+// so the scripting mode does not load zod).
+const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
+
+/** Standard input may be as large as the workspace's largest file, no larger. */
+async function stdinLimit(options: SendOptions): Promise<{ maxBytes: number; where: string }> {
+  if (options.baseUrl) return { maxBytes: DEFAULT_MAX_FILE_BYTES, where: 'Trayshare' };
+  const { openCliSettings } = await import('../context');
+  const { workspace } = openCliSettings().shareTarget({
+    ...(options.preset ? { preset: options.preset } : {}),
+    ...(options.workspace
+      ? { workspace: options.workspace, channels: options.channels ?? '' }
+      : {}),
+  });
+  return { maxBytes: workspace.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, where: workspace.name };
 }
 
 async function sendDirect(
@@ -312,11 +331,18 @@ async function sendQueued(
       check(items);
     });
     service.on('needs-token', (event) => {
-      reject(
-        new UsageError(
-          `${event.message}\nThe files stay queued: run \`trayshare login\` with a new token, then \`trayshare queue --run\`.`,
-        ),
-      );
+      void service.listQueue().then((items) => {
+        // A locked keyring is not a missing token: unlocking it, not a new login, fixes it.
+        const keychain = items.find(
+          (i) => mine.has(i.id) && i.error?.code.startsWith('keychain_') === true,
+        );
+        const fix = keychain
+          ? 'then run `trayshare queue --run`'
+          : 'run `trayshare login` with a new token, then `trayshare queue --run`';
+        const message = `${event.message}\nThe files stay queued: ${fix}.`;
+        const problem = keychain?.error?.code.slice('keychain_'.length) as KeychainProblem;
+        reject(keychain ? new KeychainError(problem, message) : new UsageError(message));
+      });
     });
     void service.listQueue().then(check);
   });

@@ -4,7 +4,7 @@
 // flight per workspace; transient failures back off and retry; a rate limit pauses the whole
 // workspace; a refused token pauses it until `resumeWorkspace`.
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryStore } from '../history/history-store';
 import { JsonlAppender, readJsonl } from '../history/jsonl-file';
@@ -88,6 +88,8 @@ export interface EnqueueResult {
 }
 
 export interface UploadQueue {
+  /** What opening repaired in the journal, if anything. */
+  repairNotice(): string | undefined;
   enqueue(req: EnqueueRequest): Promise<EnqueueResult>;
   /** Items in queue order (copies). */
   list(): QueueItem[];
@@ -195,12 +197,16 @@ class Queue implements UploadQueue {
     this.globalPause = deps.startPaused ?? false;
   }
 
+  private damageNotice: string | undefined;
+
   async open(): Promise<void> {
     const read = await readJsonl(this.path);
     const state = replayJournal(read.values);
     const finished = recoverInterrupted(state, this.now());
     for (const [id, entry] of state.entries) this.entries.set(id, entry);
     for (const [ws, until] of state.pauses) this.rateLimitedUntil.set(ws, until);
+    const damaged = (read.torn ? 1 : 0) + read.bad + state.skipped;
+    if (damaged > 0) this.damageNotice = await keepDamagedJournal(this.path, damaged);
     this.journal = await JsonlAppender.open(this.path);
     // Always start from a clean file: drops a torn tail so appends never extend half a line,
     // and makes what recovery decided durable before anything is sent.
@@ -213,6 +219,11 @@ class Queue implements UploadQueue {
   }
 
   // ---- public API ----
+
+  /** What opening repaired in the journal (said once: the repaired journal is clean). */
+  repairNotice(): string | undefined {
+    return this.damageNotice;
+  }
 
   async enqueue(req: EnqueueRequest): Promise<EnqueueResult> {
     this.assertOpen();
@@ -851,4 +862,14 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** Keeps a damaged journal beside the repaired one, and says what was done. */
+async function keepDamagedJournal(path: string, records: number): Promise<string> {
+  const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const kept = await copyFile(path, copy).then(
+    () => `a copy of the damaged file is kept at ${copy}`,
+    (error: NodeJS.ErrnoException) => `no copy could be kept (${error.code ?? error.message})`,
+  );
+  return `The upload queue's journal ${path} was damaged (${records} record${records === 1 ? '' : 's'} could not be read) and has been repaired; ${kept}. Uploads whose records were cut may be missing from the queue: check the history and send them again if needed.`;
 }

@@ -62,13 +62,7 @@ export function keychainErrorFrom(
       cause,
     );
   }
-  if (NO_COLLECTION.test(original)) {
-    return new KeychainError(
-      'locked',
-      'The keyring has no default (login) keyring, and the prompt to create or unlock one could not be shown. Open Passwords and Keys (Seahorse) or KWallet Manager, create or unlock the login keyring, then try again.',
-      cause,
-    );
-  }
+  if (NO_COLLECTION.test(original)) return noDefaultKeyringError(cause);
   if (DENIED.test(original)) {
     return new KeychainError('denied', deniedMessage(platform), cause);
   }
@@ -87,6 +81,19 @@ export function keychainErrorFrom(
     `The keychain reported an error: ${original || 'no details given'}. ${NEVER_A_FILE}`,
     cause,
   );
+}
+
+const NO_DEFAULT_KEYRING =
+  'The keyring has no default (login) keyring, and the prompt to create or unlock one could not be shown. Open Passwords and Keys (Seahorse) or KWallet Manager, create or unlock the login keyring, then try again.';
+
+/** gnome-keyring with no default collection: nothing can be stored or found until one exists. */
+export function noDefaultKeyringError(options?: { cause?: unknown }): KeychainError {
+  return new KeychainError('locked', NO_DEFAULT_KEYRING, options);
+}
+
+/** The keychain holds the item but will not open it now. */
+export function lockedKeychainError(platform: NodeJS.Platform = process.platform): KeychainError {
+  return new KeychainError('locked', lockedMessage(platform));
 }
 
 function lockedMessage(platform: NodeJS.Platform): string {

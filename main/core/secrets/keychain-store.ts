@@ -1,7 +1,8 @@
 // The app's SecretStore: the OS keychain through keytar (service "Trayshare", account = workspace
 // id). keytar is a native module, so it is loaded on first use: a missing or mis-built module
 // becomes a KeychainError the person can read, not a crash at start-up. There is no fallback.
-import { keychainErrorFrom } from './keychain-errors';
+import { keychainErrorFrom, lockedKeychainError, noDefaultKeyringError } from './keychain-errors';
+import { type SecretServiceState, secretServiceState } from './secret-service-state';
 import { KEYCHAIN_SERVICE, KeychainError, type SecretStore } from './secret-store';
 
 /** The part of keytar this store uses (tests inject one to produce faults). */
@@ -17,6 +18,11 @@ export interface KeychainStoreOptions {
   keytar?: KeytarLike;
   /** Which OS's wording to use in messages (defaults to this one). */
   platform?: NodeJS.Platform;
+  /**
+   * Why keytar found nothing: a locked or missing keyring looks like "no token" to keytar.
+   * Defaults to asking the Secret Service on Linux; elsewhere keytar's answer stands.
+   */
+  inspect?: (service: string, account: string) => Promise<SecretServiceState>;
 }
 
 async function loadKeytar(): Promise<KeytarLike> {
@@ -52,6 +58,19 @@ export function createKeychainStore(opts: KeychainStoreOptions = {}): SecretStor
     return loading;
   };
 
+  const inspect =
+    opts.inspect ??
+    (platform === 'linux' && !opts.keytar
+      ? secretServiceState
+      : async (): Promise<SecretServiceState> => 'unknown');
+
+  /** keytar found nothing: a locked or never-set-up keyring must not pass as "no token". */
+  async function explainNothing(account: string): Promise<void> {
+    const state = await inspect(service, account);
+    if (state === 'locked') throw lockedKeychainError(platform);
+    if (state === 'no-default-keyring') throw noDefaultKeyringError();
+  }
+
   async function call<T>(run: (k: KeytarLike) => Promise<T>, secret?: string): Promise<T> {
     const k = await keytar();
     try {
@@ -65,7 +84,11 @@ export function createKeychainStore(opts: KeychainStoreOptions = {}): SecretStor
     async get(account) {
       checkAccount(account);
       const value = await call((k) => k.getPassword(service, account));
-      return value === null || value === '' ? null : value;
+      if (value === null || value === '') {
+        await explainNothing(account);
+        return null;
+      }
+      return value;
     },
     async set(account, secret) {
       checkAccount(account);
@@ -76,7 +99,9 @@ export function createKeychainStore(opts: KeychainStoreOptions = {}): SecretStor
     },
     async delete(account) {
       checkAccount(account);
-      return call((k) => k.deletePassword(service, account));
+      const removed = await call((k) => k.deletePassword(service, account));
+      if (!removed) await explainNothing(account);
+      return removed;
     },
   };
 }

@@ -152,13 +152,22 @@ export async function* readFileChunks(
     }
     return bytesRead === want ? chunk : chunk.subarray(0, bytesRead);
   };
+  // The next chunk is read while the caller sends this one. If that read fails (the file got
+  // shorter) while the caller is still waiting for the socket, nobody awaits it yet: mark it
+  // handled so Node does not end the process, and the failure still reaches the caller at its
+  // next await.
+  const readAhead = (position: number): Promise<Uint8Array> => {
+    const read = readAt(position);
+    read.catch(() => undefined);
+    return read;
+  };
   let position = 0;
-  let next = opened.size > 0 ? readAt(0) : undefined;
+  let next = opened.size > 0 ? readAhead(0) : undefined;
   try {
     while (next) {
       const chunk = await next;
       position += chunk.length;
-      next = position < opened.size ? readAt(position) : undefined;
+      next = position < opened.size ? readAhead(position) : undefined;
       yield chunk;
     }
   } finally {
