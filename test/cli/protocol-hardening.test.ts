@@ -1,0 +1,62 @@
+// Issue 15, items 7–14: protocol and output hardening, end to end with the built CLI against
+// the reference service (and small servers that misbehave on purpose) over real HTTP.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReferenceService, startReferenceService } from '../service/server';
+import { jsonLines, runCli } from './run-cli';
+
+const TOKEN = 'xoxb-test-token';
+let service: ReferenceService;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-hardening-'));
+  service = await startReferenceService({ dataDir: join(dir, 'service') });
+  env = { TRAYSHARE_DATA_DIR: join(dir, 'data') };
+  await writeFile(join(dir, 'a.txt'), 'hello\n');
+});
+
+afterAll(async () => {
+  await service.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('base URLs (item 12)', () => {
+  it.each([
+    ['?x=1', /must not have a query/],
+    ['/#frag', /must not have a fragment/],
+  ])('refuses a base URL with %s before anything is sent', async (suffix, message) => {
+    const before = service.uploads().length;
+    const run = await runCli(
+      [
+        'send',
+        '--base-url',
+        `${service.url}${suffix}`,
+        '--channels',
+        'C0GENERAL',
+        join(dir, 'a.txt'),
+      ],
+      { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
+    );
+    expect(run.stderr).toMatch(message);
+    expect(run.code).not.toBe(0);
+    expect(service.uploads().length).toBe(before);
+  });
+
+  it('login with a wrong path says the base URL looks wrong, not that the token cannot be checked', async () => {
+    const run = await runCli(
+      ['login', '--workspace', 'Wrong', '--base-url', `${service.url}/prefix`],
+      {
+        env,
+        input: `${TOKEN}\n`,
+      },
+    );
+    expect(run.stderr).toMatch(/base URL looks wrong/);
+    expect(run.stderr).not.toMatch(/no way to check a token/);
+    expect(run.code).not.toBe(0);
+    await runCli(['logout', '--workspace', 'Wrong'], { env });
+  });
+});
