@@ -60,3 +60,67 @@ describe('base URLs (item 12)', () => {
     await runCli(['logout', '--workspace', 'Wrong'], { env });
   });
 });
+
+async function fault(rule: unknown): Promise<void> {
+  const res = await fetch(`${service.url}/_test/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(rule),
+  });
+  expect(res.status).toBeLessThan(300);
+}
+
+describe('encoded answers (item 9)', () => {
+  it('asks for identity', async () => {
+    const seen: (string | undefined)[] = [];
+    const server = (await import('node:http')).createServer((req, res) => {
+      seen.push(req.headers['accept-encoding']);
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true,"file":{"id":"F1","permalink":"https://x/F1"}}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    const run = await runCli(
+      [
+        'send',
+        '--base-url',
+        `http://127.0.0.1:${port}`,
+        '--channels',
+        'C0GENERAL',
+        '--json',
+        join(dir, 'a.txt'),
+      ],
+      { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
+    );
+    server.close();
+    expect(run.code).toBe(0);
+    expect(seen).toEqual(['identity']);
+  });
+
+  it.each(['gzip', 'deflate', 'br'])(
+    'a %s answer to a delivered file reads as delivered',
+    async (encoding) => {
+      await fault({ fault: { kind: 'encoded-answer', encoding } });
+      const before = service.uploads().length;
+      const run = await runCli(
+        [
+          'send',
+          '--base-url',
+          service.url,
+          '--channels',
+          'C0GENERAL',
+          '--json',
+          join(dir, 'a.txt'),
+        ],
+        { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
+      );
+      expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(['delivered']);
+      expect(jsonLines(run.stdout)[0]?.id).toBe(service.uploads().at(-1)?.id);
+      expect(service.uploads().length).toBe(before + 1);
+      expect(run.code).toBe(0);
+    },
+  );
+});

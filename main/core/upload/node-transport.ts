@@ -100,7 +100,11 @@ function send(req: TransportRequest): Promise<TransportResponse> {
       reject(abortedError());
       return;
     }
-    const headers: Record<string, string> = { ...req.headers, connection: 'keep-alive' };
+    const headers: Record<string, string> = {
+      ...req.headers,
+      connection: 'keep-alive',
+      'accept-encoding': 'identity',
+    };
     if (req.body || req.contentLength !== undefined) {
       headers['content-length'] = String(req.contentLength ?? 0);
     }
@@ -171,11 +175,14 @@ function send(req: TransportRequest): Promise<TransportResponse> {
         touch();
         body.add(chunk);
       });
-      const answer = (): TransportResponse => ({
-        status: res.statusCode ?? 0,
-        headers: lowerCaseHeaders(res),
-        body: body.text(),
-      });
+      const answer = (): TransportResponse => {
+        const headers = lowerCaseHeaders(res);
+        return {
+          status: res.statusCode ?? 0,
+          headers,
+          body: body.text(headers['content-encoding']),
+        };
+      };
       res.on('end', () => finish({ ok: answer() }));
       // The answer's body broke off: what arrived is still the answer (classification will
       // find it is not whole JSON).
