@@ -124,3 +124,31 @@ describe('encoded answers (item 9)', () => {
     },
   );
 });
+
+describe('an early answer followed by an immediate close (item 11)', () => {
+  // 1 MiB: the body is still being written when the reset comes; before the fix about half of
+  // these runs reported connection_reset.
+  it('reads the answer rather than reporting a reset, every time', async () => {
+    await writeFile(join(dir, 'big.bin'), Buffer.alloc(1024 * 1024, 7));
+    const errors: unknown[] = [];
+    for (let i = 0; i < 12; i++) {
+      await fetch(`${service.url}/_test/faults`, { method: 'DELETE' });
+      await fault({ fault: { kind: 'answer-then-close', error: 'invalid_auth' }, times: 5 });
+      const run = await runCli(
+        [
+          'send',
+          '--base-url',
+          service.url,
+          '--channels',
+          'C0GENERAL',
+          '--json',
+          join(dir, 'big.bin'),
+        ],
+        { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
+      );
+      errors.push(jsonLines(run.stdout)[0]?.error);
+    }
+    await fetch(`${service.url}/_test/faults`, { method: 'DELETE' });
+    expect(errors).toEqual(Array(12).fill('invalid_auth'));
+  });
+});
