@@ -1,6 +1,7 @@
 // One result line per file, for people (stderr) and for scripts (`--json` on stdout).
 import type { FailureReason, QueueItem, ServiceFile } from '../core/model';
 import type { AttemptResult } from '../core/upload/engine';
+import { printable } from './printable';
 
 export interface FileResult {
   file: string;
@@ -60,21 +61,26 @@ export function fromItem(file: string, item: QueueItem): FileResult {
 }
 
 export function describe(r: FileResult): string {
+  const file = printable(r.file);
+  const why = printable(r.message ?? r.error ?? '');
   switch (r.outcome) {
     case 'delivered':
-      return `✓ ${r.file} delivered${r.permalink ? `: ${r.permalink}` : ''}`;
+      return `✓ ${file} delivered${r.permalink ? `: ${printable(r.permalink)}` : ''}`;
     case 'unknown':
-      return `? ${r.file} may have been delivered (${r.message ?? r.error}). Check the channel before sending it again.`;
+      // Most reasons for "unknown" already say to check the channel; say it once.
+      return /check the channel/i.test(why)
+        ? `? ${file} may have been delivered: ${why}`
+        : `? ${file} may have been delivered (${why}). Check the channel before sending it again.`;
     case 'failed':
-      return `✗ ${r.file} failed: ${r.message ?? r.error}`;
+      return `✗ ${file} failed: ${why}`;
   }
 }
 
 export function report(results: FileResult[], json: boolean): number {
   for (const r of results) {
     if (json) {
-      const { message: _message, ...line } = r;
-      process.stdout.write(`${JSON.stringify(line)}\n`);
+      // The message goes along with the code: a script can show why a path was refused.
+      process.stdout.write(`${JSON.stringify(r)}\n`);
     } else {
       process.stderr.write(`${describe(r)}\n`);
     }

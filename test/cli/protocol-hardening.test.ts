@@ -152,3 +152,50 @@ describe('an early answer followed by an immediate close (item 11)', () => {
     expect(errors).toEqual(Array(12).fill('invalid_auth'));
   });
 });
+
+describe('output (item 13)', () => {
+  it('--json gives a refused path its reason code and message', async () => {
+    const login = await runCli(['login', '--workspace', 'Acme', '--base-url', service.url], {
+      env,
+      input: `${TOKEN}\n`,
+    });
+    expect(login.code).toBe(0);
+    const missing = join(dir, 'no-such-file.txt');
+    const run = await runCli(
+      ['send', '--workspace', 'Acme', '--channels', 'C0GENERAL', '--json', missing],
+      { env },
+    );
+    await runCli(['logout', '--workspace', 'Acme'], { env });
+    expect(jsonLines(run.stdout)).toEqual([
+      expect.objectContaining({
+        file: missing,
+        outcome: 'failed',
+        error: 'not_found',
+        message: 'No such file or folder.',
+      }),
+    ]);
+    expect(run.code).not.toBe(0);
+  });
+
+  it('escapes control characters in file names on the terminal', async () => {
+    const name = 'evil\u001b[2J\nline.txt';
+    await writeFile(join(dir, name), 'x');
+    const run = await runCli(
+      ['send', '--base-url', service.url, '--channels', 'C0GENERAL', join(dir, name)],
+      { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain('\u001b');
+    expect(run.stderr).toContain('evil\\x1b[2J\\nline.txt delivered');
+  });
+
+  it('says "check the channel" once for a file that may have been delivered', async () => {
+    await fault({ fault: { kind: 'reset-after-body' }, times: 1 });
+    const run = await runCli(
+      ['send', '--base-url', service.url, '--channels', 'C0GENERAL', join(dir, 'a.txt')],
+      { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
+    );
+    expect(run.stderr).toMatch(/may have been delivered/);
+    expect(run.stderr.match(/check the channel/gi)).toHaveLength(1);
+  });
+});

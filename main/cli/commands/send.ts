@@ -200,7 +200,7 @@ async function sendQueued(
     outcome: 'failed' as const,
     id: null,
     permalink: null,
-    error: 'refused',
+    error: r.code ?? 'refused',
     message: r.reason,
   }));
   const mine = new Set(shared.items.map((i) => i.id));

@@ -80,7 +80,7 @@ export interface EnqueueRequest {
 export interface EnqueueResult {
   shareId: string;
   items: QueueItem[];
-  refused: { path: string; reason: string }[];
+  refused: { path: string; reason: string; code?: string }[];
 }
 
 export interface UploadQueue {
@@ -271,12 +271,12 @@ class Queue implements UploadQueue {
     // The person asks to send the file as it is now: check it again and take its new size.
     const file = await checkFile(item.path, this.deps.maxFileBytes(item.workspaceId));
     if (!FINISHED.has(item.state)) return;
-    if (typeof file === 'string') {
+    if ('code' in file) {
       await this.finish(entry, 'failed', {
         error: {
           class: 'input',
           code: 'file_unavailable',
-          message: `${item.name} cannot be sent again: ${file}`,
+          message: `${item.name} cannot be sent again: ${file.reason}`,
         },
       });
       return;
