@@ -199,3 +199,65 @@ describe('output (item 13)', () => {
     expect(run.stderr.match(/check the channel/gi)).toHaveLength(1);
   });
 });
+
+describe('proxies from the environment (item 10)', () => {
+  it('sends through HTTP_PROXY with the exact Content-Length, and straight past it for NO_PROXY', async () => {
+    const http = await import('node:http');
+    const { createProxy } = await import('proxy');
+    const seen: { method: string; url: string; length: string | undefined }[] = [];
+    const server = createProxy(http.createServer());
+    server.prependListener('request', (req) => {
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        length: req.headers['content-length'],
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const body = Buffer.alloc(200_000, 'p');
+    await writeFile(join(dir, 'proxied.bin'), body);
+    try {
+      const before = service.uploads().length;
+      const run = await runCli(
+        [
+          'send',
+          '--base-url',
+          service.url,
+          '--channels',
+          'C0GENERAL',
+          '--json',
+          join(dir, 'proxied.bin'),
+        ],
+        { env: { ...env, TRAYSHARE_TOKEN: TOKEN, HTTP_PROXY: proxyUrl, NO_PROXY: '' } },
+      );
+      expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(['delivered']);
+      expect(
+        service
+          .uploads()
+          .slice(before)
+          .map((u) => u.size),
+      ).toEqual([body.length]);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ method: 'POST', url: `${service.url}/api/files.upload` });
+      expect(Number(seen[0]?.length)).toBeGreaterThan(body.length);
+
+      const bypass = await runCli(
+        [
+          'send',
+          '--base-url',
+          service.url,
+          '--channels',
+          'C0GENERAL',
+          '--json',
+          join(dir, 'a.txt'),
+        ],
+        { env: { ...env, TRAYSHARE_TOKEN: TOKEN, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } },
+      );
+      expect(jsonLines(bypass.stdout).map((l) => l.outcome)).toEqual(['delivered']);
+      expect(seen).toHaveLength(1);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -20,6 +20,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { pumpBody } from './body-pump';
+import { proxyAgentFor } from './env-proxy';
 import {
   cappedBody,
   type Transport,
@@ -136,7 +137,7 @@ function send(req: TransportRequest): Promise<TransportResponse> {
     const request: ClientRequest = mod.request(url, {
       method: req.method,
       headers,
-      agent: false,
+      agent: proxyAgentFor(url) ?? false,
     });
     req.signal?.addEventListener('abort', onAbort, { once: true });
     deadline.arm('connect_timeout', req.connectTimeoutMs);
