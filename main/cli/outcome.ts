@@ -5,7 +5,8 @@ import { printable } from './printable';
 
 export interface FileResult {
   file: string;
-  outcome: 'delivered' | 'failed' | 'unknown';
+  /** queued: still in the CLI's queue (the service asked to wait past --max-wait). */
+  outcome: 'delivered' | 'failed' | 'unknown' | 'queued';
   id: string | null;
   permalink: string | null;
   error: string | null;
@@ -55,6 +56,14 @@ export function fromItem(file: string, item: QueueItem): FileResult {
       return result(file, 'unknown', undefined, item.error);
     case 'cancelled':
       return result(file, 'failed', undefined, CANCELLED);
+    case 'queued':
+    case 'waiting':
+    case 'sending':
+      return result(file, 'queued', undefined, {
+        class: 'transient',
+        code: item.error?.code ?? 'queued',
+        message: `${item.error ? `${item.error.message} ` : ''}Still queued${item.retryAt ? `, next try in ${Math.ceil((item.retryAt - Date.now()) / 1000)} s` : ''}, longer than --max-wait: \`trayshare queue --run\` sends it then.`,
+      });
     default:
       return result(file, 'failed', undefined, item.error);
   }
@@ -73,6 +82,8 @@ export function describe(r: FileResult): string {
         : `? ${file} may have been delivered (${why}). Check the channel before sending it again.`;
     case 'failed':
       return `✗ ${file} failed: ${why}`;
+    case 'queued':
+      return `… ${file} waiting: ${why}`;
   }
 }
 

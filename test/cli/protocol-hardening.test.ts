@@ -261,3 +261,53 @@ describe('proxies from the environment (item 10)', () => {
     }
   });
 });
+
+describe('Retry-After past --max-wait (item 7)', () => {
+  it('send --base-url fails at once with the service delay instead of waiting a day', async () => {
+    await fetch(`${service.url}/_test/faults`, { method: 'DELETE' });
+    await fault({ fault: { kind: 'ratelimit', retryAfter: 86_400 }, times: 1 });
+    const before = service.uploads().length;
+    const run = await runCli(
+      [
+        'send',
+        '--base-url',
+        service.url,
+        '--channels',
+        'C0GENERAL',
+        '--max-wait',
+        '30',
+        join(dir, 'a.txt'),
+      ],
+      { env: { ...env, TRAYSHARE_TOKEN: TOKEN }, timeoutMs: 20_000 },
+    );
+    expect(run.stderr).toMatch(/next try would be in 86400 s, longer than --max-wait \(30 s\)/);
+    expect(run.code).toBe(1);
+    expect(service.uploads().length).toBe(before);
+  });
+
+  it('send --workspace leaves the item queued and says so', async () => {
+    await fetch(`${service.url}/_test/faults`, { method: 'DELETE' });
+    const login = await runCli(['login', '--workspace', 'Slow', '--base-url', service.url], {
+      env,
+      input: `${TOKEN}\n`,
+    });
+    expect(login.code).toBe(0);
+    await fault({ fault: { kind: 'ratelimit', retryAfter: 86_400 }, times: 1 });
+    try {
+      const run = await runCli(
+        ['send', '--workspace', 'Slow', '--channels', 'C0GENERAL', '--json', join(dir, 'a.txt')],
+        { env, timeoutMs: 20_000 },
+      );
+      expect(jsonLines(run.stdout)).toEqual([
+        expect.objectContaining({ outcome: 'queued', error: 'ratelimited' }),
+      ]);
+      expect(run.stderr).toMatch(/rate limited by the service; next try in \d+ s/);
+      expect(run.code).toBe(1);
+      const queue = await runCli(['queue', '--json'], { env });
+      expect(queue.stdout).toMatch(/"state":"waiting"/);
+    } finally {
+      await runCli(['queue', '--clear'], { env });
+      await runCli(['logout', '--workspace', 'Slow'], { env });
+    }
+  });
+});
