@@ -19,13 +19,21 @@ export function decodeWhatwgFilename(value: string): string {
   );
 }
 
+// RFC 5987 attr-chars only: encodeURIComponent leaves ' ( ) * ! as they are, and a `'` would
+// end the value early.
+const extValue = (name: string): string =>
+  encodeURIComponent(name).replace(
+    /['()*!]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+
 function rewriteHeaders(block: Buffer): Buffer {
   const text = block.toString('latin1');
   const out = text.replace(/^(content-disposition:[^\r\n]*)$/gim, (line: string) => {
     if (/filename\*\s*=/i.test(line)) return line;
     return line.replace(FILENAME, (_match, raw: string) => {
       const name = decodeWhatwgFilename(Buffer.from(raw, 'latin1').toString('utf8'));
-      return `; filename*=utf-8''${encodeURIComponent(name)}`;
+      return `; filename*=utf-8''${extValue(name)}`;
     });
   });
   return out === text ? block : Buffer.from(out, 'latin1');
