@@ -1,10 +1,12 @@
 // One result line per file, for people (stderr) and for scripts (`--json` on stdout).
 import type { FailureReason, QueueItem, ServiceFile } from '../core/model';
 import type { AttemptResult } from '../core/upload/engine';
+import { printable } from './printable';
 
 export interface FileResult {
   file: string;
-  outcome: 'delivered' | 'failed' | 'unknown';
+  /** queued: still in the CLI's queue (the service asked to wait past --max-wait). */
+  outcome: 'delivered' | 'failed' | 'unknown' | 'queued';
   id: string | null;
   permalink: string | null;
   error: string | null;
@@ -54,27 +56,42 @@ export function fromItem(file: string, item: QueueItem): FileResult {
       return result(file, 'unknown', undefined, item.error);
     case 'cancelled':
       return result(file, 'failed', undefined, CANCELLED);
+    case 'queued':
+    case 'waiting':
+    case 'sending':
+      return result(file, 'queued', undefined, {
+        class: 'transient',
+        code: item.error?.code ?? 'queued',
+        message: `${item.error ? `${item.error.message} ` : ''}Still queued${item.retryAt ? `, next try in ${Math.ceil((item.retryAt - Date.now()) / 1000)} s` : ''}, longer than --max-wait: \`trayshare queue --run\` sends it then.`,
+      });
     default:
       return result(file, 'failed', undefined, item.error);
   }
 }
 
 export function describe(r: FileResult): string {
+  const file = printable(r.file);
+  const why = printable(r.message ?? r.error ?? '');
   switch (r.outcome) {
     case 'delivered':
-      return `✓ ${r.file} delivered${r.permalink ? `: ${r.permalink}` : ''}`;
+      return `✓ ${file} delivered${r.permalink ? `: ${printable(r.permalink)}` : ''}`;
     case 'unknown':
-      return `? ${r.file} may have been delivered (${r.message ?? r.error}). Check the channel before sending it again.`;
+      // Most reasons for "unknown" already say to check the channel; say it once.
+      return /check the channel/i.test(why)
+        ? `? ${file} may have been delivered: ${why}`
+        : `? ${file} may have been delivered (${why}). Check the channel before sending it again.`;
     case 'failed':
-      return `✗ ${r.file} failed: ${r.message ?? r.error}`;
+      return `✗ ${file} failed: ${why}`;
+    case 'queued':
+      return `… ${file} waiting: ${why}`;
   }
 }
 
 export function report(results: FileResult[], json: boolean): number {
   for (const r of results) {
     if (json) {
-      const { message: _message, ...line } = r;
-      process.stdout.write(`${JSON.stringify(line)}\n`);
+      // The message goes along with the code: a script can show why a path was refused.
+      process.stdout.write(`${JSON.stringify(r)}\n`);
     } else {
       process.stderr.write(`${describe(r)}\n`);
     }

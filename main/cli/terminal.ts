@@ -1,6 +1,7 @@
 // What the CLI writes where: results on stdout, progress and messages on stderr (so
 // `--json` output stays parseable), and the hidden token prompt.
 
+import { printable } from './printable';
 export function say(message: string): void {
   process.stderr.write(`${message}\n`);
 }
@@ -27,7 +28,7 @@ export function createProgressLine(enabled = process.stderr.isTTY === true) {
       if (!force && now - last < 100) return;
       last = now;
       const width = process.stderr.columns ?? 80;
-      process.stderr.write(`\r\x1b[2K${text.slice(0, width - 1)}`);
+      process.stderr.write(`\r\x1b[2K${printable(text).slice(0, width - 1)}`);
       shown = true;
     },
     clear(): void {

@@ -131,7 +131,8 @@ export interface ShareResult {
   shareId: string;
   items: QueueItem[];
   /** Paths refused before queueing (missing, unreadable, too large, a folder…), with why. */
-  refused: { path: string; reason: string }[];
+  /** `code` is stable (not_found, too_large, folder_empty, …) for scripts. */
+  refused: { path: string; reason: string; code?: string }[];
 }
 
 export interface PreferencesResult {

@@ -74,6 +74,8 @@ function earlyFaultAnswer(fault: EarlyFault): Answer {
       });
     case 'ratelimit':
       return rateLimited(fault.retryAfter);
+    case 'answer-then-close':
+      return slackError(fault.error);
   }
 }
 
@@ -108,6 +110,12 @@ export async function startFault(
   const fault: Fault | undefined = ctx.faults.take(method);
   if (!fault) return undefined;
   ctx.log(`${method}: injected fault ${fault.kind}`);
+  if (fault.kind === 'answer-then-close') {
+    // Closing with the body unread makes the kernel send RST behind the answer.
+    ex.send(earlyFaultAnswer(fault));
+    ex.res.once('finish', () => ex.req.socket?.destroy());
+    return 'handled';
+  }
   if (isEarlyFault(fault)) {
     ex.refuseBeforeBody(earlyFaultAnswer(fault));
     return 'handled';
@@ -170,6 +178,9 @@ export async function finish(
       return;
     case 'error':
       ex.send(slackError(fault.error, fault.status ?? 200));
+      return;
+    case 'encoded-answer':
+      ex.send(answer, fault.encoding);
       return;
   }
 }

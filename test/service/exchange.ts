@@ -7,6 +7,7 @@
 //   of the body is read and thrown away (never stored), within a byte and time budget; only a
 //   client that keeps sending past it is cut off.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 
 export interface Answer {
   status: number;
@@ -87,10 +88,20 @@ export class Exchange {
     }
   }
 
-  send(answer: Answer): void {
+  /** `encoding` compresses the answer whatever the client asked for (an injected fault). */
+  send(answer: Answer, encoding?: 'gzip' | 'deflate' | 'br'): void {
     if (this.answered) return;
-    const body = Buffer.from(answer.body, 'utf8');
-    this.res.writeHead(answer.status, { ...answer.headers, 'content-length': String(body.length) });
+    const text = Buffer.from(answer.body, 'utf8');
+    const body =
+      encoding === 'gzip'
+        ? gzipSync(text)
+        : encoding === 'deflate'
+          ? deflateSync(text)
+          : encoding === 'br'
+            ? brotliCompressSync(text)
+            : text;
+    const headers = encoding ? { ...answer.headers, 'content-encoding': encoding } : answer.headers;
+    this.res.writeHead(answer.status, { ...headers, 'content-length': String(body.length) });
     this.res.end(body);
   }
 

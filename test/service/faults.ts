@@ -12,7 +12,12 @@ export type Fault =
   | { kind: 'slow'; delayMs: number }
   | { kind: 'redirect'; location: string; status?: number }
   | { kind: 'error'; error: string; status?: number; record?: boolean }
-  | { kind: 'ratelimit'; retryAfter: number };
+  | { kind: 'ratelimit'; retryAfter: number }
+  /** The usual answer, compressed although the client asked for identity (some proxies do). */
+  | { kind: 'encoded-answer'; encoding: 'gzip' | 'deflate' | 'br' }
+  /** An answer before the body is read (like a refused token), then the connection is
+   * destroyed at once: the client's next write meets a reset while the answer waits unread. */
+  | { kind: 'answer-then-close'; error: string };
 
 export interface FaultRule {
   fault: Fault;
@@ -56,6 +61,10 @@ const faultSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
   z.object({ kind: z.literal('ratelimit'), retryAfter: seconds }).strict(),
+  z
+    .object({ kind: z.literal('encoded-answer'), encoding: z.enum(['gzip', 'deflate', 'br']) })
+    .strict(),
+  z.object({ kind: z.literal('answer-then-close'), error: z.string().min(1) }).strict(),
 ]);
 
 export const faultRuleSchema = z
@@ -74,15 +83,31 @@ export function parseFaultRule(input: unknown): FaultRule {
 }
 
 /** Faults answered from the request line and headers alone: the body is never processed. */
-export type EarlyFault = Extract<Fault, { kind: 'status' | 'redirect' | 'ratelimit' }>;
+export type EarlyFault = Extract<
+  Fault,
+  { kind: 'status' | 'redirect' | 'ratelimit' | 'answer-then-close' }
+>;
 /** Faults that change the answer of a request that was read and processed as usual. */
 export type AfterFault = Extract<
   Fault,
-  { kind: 'reset-after-body' | 'proxy-html' | 'truncated-json' | 'slow' | 'error' }
+  {
+    kind:
+      | 'reset-after-body'
+      | 'proxy-html'
+      | 'truncated-json'
+      | 'slow'
+      | 'error'
+      | 'encoded-answer';
+  }
 >;
 
 export function isEarlyFault(fault: Fault): fault is EarlyFault {
-  return fault.kind === 'status' || fault.kind === 'redirect' || fault.kind === 'ratelimit';
+  return (
+    fault.kind === 'status' ||
+    fault.kind === 'redirect' ||
+    fault.kind === 'ratelimit' ||
+    fault.kind === 'answer-then-close'
+  );
 }
 
 export class FaultBook {

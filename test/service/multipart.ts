@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { type Digest, digestTap } from './disk-sink';
+import { boundaryOf, partFilenameRewriter } from './part-filename';
 
 export interface ReceivedFile extends Digest {
   path: string;
@@ -49,11 +50,15 @@ export function receiveMultipart(
   opts: MultipartOptions,
 ): Promise<MultipartOutcome> {
   let parser: busboy.Busboy;
+  const boundary = boundaryOf(req.headers['content-type']);
+  const rewriter = boundary ? partFilenameRewriter(boundary) : undefined;
   try {
     parser = busboy({
       headers: req.headers,
       // Browsers send raw UTF-8 file names; busboy's default would read them as Latin-1.
       defParamCharset: 'utf8',
+      // Names are kept whole, backslashes and all, as Slack keeps them.
+      preservePath: true,
       limits: {
         // busboy signals 'limit' on reaching the size, so one byte more means "over the limit".
         fileSize: (opts.file?.maxBytes ?? 0) + 1,
@@ -75,7 +80,12 @@ export function receiveMultipart(
     const fail = (outcome: Exclude<MultipartOutcome, { kind: 'ok' }>): void => {
       if (settled) return;
       settled = true;
-      req.unpipe(parser);
+      if (rewriter) {
+        req.unpipe(rewriter);
+        rewriter.unpipe(parser);
+      } else {
+        req.unpipe(parser);
+      }
       req.pause();
       // Deferred: this may run inside a busboy callback that still uses its streams.
       setImmediate(() => {
@@ -132,6 +142,7 @@ export function receiveMultipart(
     req.once('close', () => {
       if (!req.complete) fail({ kind: 'aborted' });
     });
-    req.pipe(parser);
+    if (rewriter) req.pipe(rewriter).pipe(parser);
+    else req.pipe(parser);
   });
 }

@@ -1,6 +1,7 @@
 // `trayshare queue` and `trayshare history`: the CLI's own journal and history.
 import type { Command } from 'commander';
 import type { HistoryEntry, QueueItem } from '../../core/model';
+import { printable } from '../printable';
 import { formatBytes, say } from '../terminal';
 
 function queueLine(item: QueueItem): string {
@@ -8,14 +9,14 @@ function queueLine(item: QueueItem): string {
     item.state === 'sending' && item.size > 0
       ? ` ${Math.floor((item.sent / item.size) * 100)}%`
       : '';
-  const why = item.error ? `  ${item.error.message}` : '';
-  return `${item.id}\t${item.state}${progress}\t${item.name}\t${item.channels.join(',')}${why}`;
+  const why = item.error ? `  ${printable(item.error.message)}` : '';
+  return `${item.id}\t${item.state}${progress}\t${printable(item.name)}\t${item.channels.join(',')}${why}`;
 }
 
 function historyLine(entry: HistoryEntry): string {
   const when = new Date(entry.at).toISOString().replace('T', ' ').slice(0, 19);
-  const detail = entry.permalink ?? entry.error?.message ?? '';
-  return `${when}\t${entry.outcome}\t${entry.name} (${formatBytes(entry.size)})\t${entry.workspaceName}: ${entry.channels.join(',')}\t${detail}`;
+  const detail = printable(entry.permalink ?? entry.error?.message ?? '');
+  return `${when}\t${entry.outcome}\t${printable(entry.name)} (${formatBytes(entry.size)})\t${entry.workspaceName}: ${entry.channels.join(',')}\t${detail}`;
 }
 
 export function registerQueueCommands(program: Command): void {

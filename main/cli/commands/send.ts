@@ -15,6 +15,7 @@ import { type AttemptResult, uploadWithRetries } from '../../core/upload/engine'
 import { uploadExternalGroup } from '../../core/upload/external-protocol';
 import { createNodeTransport } from '../../core/upload/node-transport';
 import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
+import { printable } from '../printable';
 import { checkStdinFilename, type Spooled, spoolStdin } from '../stdin-spool';
 import { createProgressLine, formatBytes, say } from '../terminal';
 import { envToken, UsageError } from '../usage-error';
@@ -29,7 +30,21 @@ interface SendOptions {
   thread?: string;
   protocol?: string;
   json?: boolean;
+  maxWait?: string;
 }
+
+/** How long a send may wait for a service that asked to be left alone (Retry-After). */
+const DEFAULT_MAX_WAIT_S = 300;
+
+function maxWaitMs(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_WAIT_S * 1000;
+  if (!/^\d{1,7}$/.test(value.trim())) {
+    throw new UsageError('--max-wait is a whole number of seconds, e.g. --max-wait 600.');
+  }
+  return Number(value.trim()) * 1000;
+}
+
+const seconds = (ms: number) => Math.ceil(ms / 1000);
 
 export function registerSend(program: Command): void {
   program
@@ -54,6 +69,10 @@ export function registerSend(program: Command): void {
     .option('--thread <link or ts>', 'reply in this thread: a message link or its ts (one channel)')
     .option('--filename <name>', 'file name for standard input (-)')
     .option('--json', 'one JSON line per file on stdout')
+    .option(
+      '--max-wait <seconds>',
+      `the longest to wait when the service asks to (Retry-After); default ${DEFAULT_MAX_WAIT_S}`,
+    )
     .action(async (files: string[], options: SendOptions) => {
       process.exitCode = await send(files, options);
     });
@@ -79,6 +98,7 @@ async function send(files: string[], options: SendOptions): Promise<number> {
     throw new UsageError('--channels is needed with --workspace and --base-url.');
   }
   if (files.includes('-')) checkStdinFilename(options.filename ?? '');
+  maxWaitMs(options.maxWait);
   let spooled: Spooled | undefined;
   try {
     const paths: string[] = [];
@@ -210,6 +230,7 @@ async function sendDirect(
             progress.update(
               `${name}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
             ),
+          maxWaitMs: maxWaitMs(options.maxWait),
           onRetry: (attempt, delayMs, reason) => {
             progress.clear();
             say(
@@ -220,7 +241,10 @@ async function sendDirect(
       );
       progress.clear();
       results.push(
-        fromAttempt(display(path), protocol === 'files.upload' ? retired(attempt) : attempt),
+        fromAttempt(
+          display(path),
+          tooLongAWait(protocol === 'files.upload' ? retired(attempt) : attempt, options),
+        ),
       );
     }
   } finally {
@@ -252,6 +276,20 @@ function parseProtocol(value: string | undefined): Protocol {
   if (value === undefined || value === 'files.upload') return 'files.upload';
   if (value === 'external') return 'external';
   throw new UsageError('--protocol is files.upload or external.');
+}
+
+/** A transient failure whose next try lies past --max-wait: say so, with the service's delay. */
+function tooLongAWait(attempt: AttemptResult, options: SendOptions): AttemptResult {
+  if (attempt.kind !== 'failed' || attempt.reason.class !== 'transient') return attempt;
+  const wait = attempt.reason.retryAfterMs;
+  if (wait === undefined || wait <= maxWaitMs(options.maxWait)) return attempt;
+  return {
+    ...attempt,
+    reason: {
+      ...attempt.reason,
+      message: `${attempt.reason.message} The next try would be in ${seconds(wait)} s, longer than --max-wait (${seconds(maxWaitMs(options.maxWait))} s): send it again later.`,
+    },
+  };
 }
 
 /** Scripts have no workspace to switch: say which option fixes it. */
@@ -295,7 +333,7 @@ async function sendQueued(
     outcome: 'failed' as const,
     id: null,
     permalink: null,
-    error: 'refused',
+    error: r.code ?? 'refused',
     message: r.reason,
   }));
   const mine = new Set(shared.items.map((i) => i.id));
@@ -305,9 +343,13 @@ async function sendQueued(
     for (const id of mine) if (!finished.has(id)) void service.cancelItem(id);
   };
   process.once('SIGINT', abort);
+  const deadline = Date.now() + maxWaitMs(options.maxWait);
+  const announced = new Map<string, number>();
+  const latest = new Map<string, QueueItem>();
   const done = new Promise<void>((resolve, reject) => {
     const check = (items: QueueItem[]) => {
       for (const item of items) {
+        if (mine.has(item.id)) latest.set(item.id, item);
         if (
           mine.has(item.id) &&
           ['delivered', 'failed', 'unknown', 'cancelled'].includes(item.state)
@@ -325,10 +367,28 @@ async function sendQueued(
         );
       }
       const waiting = items.find((i) => mine.has(i.id) && i.state === 'waiting' && i.retryAt);
-      if (waiting?.retryAt && waiting.error) {
-        progress.update(`${waiting.name}: ${waiting.error.message} Waiting…`);
+      if (waiting?.retryAt && waiting.error && announced.get(waiting.id) !== waiting.retryAt) {
+        // A line, not the progress line: it must reach a piped stderr too, and the wait is long
+        // enough that a frozen percentage would look like a hang.
+        announced.set(waiting.id, waiting.retryAt);
+        const inS = seconds(waiting.retryAt - Date.now());
+        progress.clear();
+        say(
+          waiting.error.code === 'ratelimited' || waiting.error.code === 'http_429'
+            ? `${printable(waiting.name)}: rate limited by the service; next try in ${inS} s.`
+            : `${printable(waiting.name)}: ${printable(waiting.error.message)} Next try in ${inS} s.`,
+        );
       }
       check(items);
+      // Past --max-wait the command stops holding the process; the rest stays queued.
+      // Never while one is being sent: stopping then could leave it "may have been delivered".
+      const left = items.filter((i) => mine.has(i.id) && !finished.has(i.id));
+      if (
+        left.every((i) => i.state !== 'sending') &&
+        left.some((i) => i.state === 'waiting' && (i.retryAt ?? 0) > deadline)
+      ) {
+        resolve();
+      }
     });
     service.on('needs-token', (event) => {
       void service.listQueue().then((items) => {
@@ -353,7 +413,7 @@ async function sendQueued(
     progress.clear();
   }
   for (const item of shared.items) {
-    const end = finished.get(item.id) ?? item;
+    const end = finished.get(item.id) ?? latest.get(item.id) ?? item;
     results.push(fromItem(display(item.path), end));
   }
   return results;

@@ -34,8 +34,12 @@ describe('file checks when queued', () => {
     const { files, refused } = await checkPaths([join(root, 'gone.txt'), big], 1024);
     expect(files).toEqual([]);
     expect(refused).toEqual([
-      { path: join(root, 'gone.txt'), reason: 'No such file or folder.' },
-      { path: big, reason: 'Too large: 2 KB; this workspace accepts files up to 1 KB.' },
+      { path: join(root, 'gone.txt'), code: 'not_found', reason: 'No such file or folder.' },
+      {
+        path: big,
+        code: 'too_large',
+        reason: 'Too large: 2 KB; this workspace accepts files up to 1 KB.',
+      },
     ]);
   });
 
@@ -68,8 +72,16 @@ describe('file checks when queued', () => {
     const { files, refused } = await checkPaths([empty, many], 100);
     expect(files).toEqual([]);
     expect(refused).toEqual([
-      { path: empty, reason: expect.stringMatching(/^The folder holds no files/) },
-      { path: many, reason: expect.stringMatching(/more than 200 files/) },
+      {
+        path: empty,
+        code: 'folder_empty',
+        reason: expect.stringMatching(/^The folder holds no files/),
+      },
+      {
+        path: many,
+        code: 'folder_too_large',
+        reason: expect.stringMatching(/more than 200 files/),
+      },
     ]);
   });
 
@@ -86,7 +98,9 @@ describe('file checks when queued', () => {
     execFileSync('mkfifo', [fifo]);
     // Opening a FIFO for reading blocks until a writer comes; the check must not hang on it.
     const { refused } = await checkPaths([fifo], 100);
-    expect(refused).toEqual([{ path: fifo, reason: expect.stringMatching(/Not a regular file/) }]);
+    expect(refused).toEqual([
+      { path: fifo, code: 'not_regular_file', reason: expect.stringMatching(/Not a regular file/) },
+    ]);
   });
 
   it.skipIf(!posix || isRoot)('refuses a file it may not read', async () => {
@@ -94,7 +108,9 @@ describe('file checks when queued', () => {
     await writeFile(path, 'x');
     await chmod(path, 0o000);
     const { refused } = await checkPaths([path], 100);
-    expect(refused).toEqual([{ path, reason: expect.stringMatching(/permission denied/) }]);
+    expect(refused).toEqual([
+      { path, code: 'permission_denied', reason: expect.stringMatching(/permission denied/) },
+    ]);
   });
 });
 

@@ -15,9 +15,15 @@ export interface CheckedFile {
   mtimeMs: number;
 }
 
+/** Why a path was refused: a stable code for scripts and a sentence for people. */
+export interface Refusal {
+  code: string;
+  reason: string;
+}
+
 export interface CheckedPaths {
   files: CheckedFile[];
-  refused: { path: string; reason: string }[];
+  refused: ({ path: string } & Refusal)[];
 }
 
 export function formatBytes(bytes: number): string {
@@ -32,37 +38,46 @@ export function formatBytes(bytes: number): string {
   return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`;
 }
 
-function errnoReason(err: unknown): string {
+function errnoReason(err: unknown): Refusal {
   const code = (err as NodeJS.ErrnoException).code;
   switch (code) {
     case 'ENOENT':
     case 'ENOTDIR':
-      return 'No such file or folder.';
+      return { code: 'not_found', reason: 'No such file or folder.' };
     case 'EACCES':
     case 'EPERM':
-      return 'Trayshare is not allowed to read it (permission denied).';
+      return {
+        code: 'permission_denied',
+        reason: 'Trayshare is not allowed to read it (permission denied).',
+      };
     case 'ELOOP':
-      return 'It is a link that points to itself.';
+      return { code: 'link_loop', reason: 'It is a link that points to itself.' };
     case 'EISDIR':
-      return 'It is a folder.';
+      return { code: 'is_folder', reason: 'It is a folder.' };
     default:
-      return `It cannot be read (${code ?? (err instanceof Error ? err.message : String(err))}).`;
+      return {
+        code: 'unreadable',
+        reason: `It cannot be read (${code ?? (err instanceof Error ? err.message : String(err))}).`,
+      };
   }
 }
+
+const NOT_REGULAR: Refusal = {
+  code: 'not_regular_file',
+  reason: 'Not a regular file (a device, pipe or socket cannot be uploaded).',
+};
 
 // Not a regular file is refused from stat alone: opening a FIFO for reading waits for a writer.
 // Then the file is opened (non-blocking where the platform has it): access() says yes to root
 // and cannot see every refusal a file system makes.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-/** One path that must be a readable regular file within `maxBytes`; a string says why not. */
-export async function checkFile(path: string, maxBytes: number): Promise<CheckedFile | string> {
+/** One path that must be a readable regular file within `maxBytes`; a Refusal says why not. */
+export async function checkFile(path: string, maxBytes: number): Promise<CheckedFile | Refusal> {
   let fh: Awaited<ReturnType<typeof open>> | undefined;
   let st: Stats;
   try {
-    if (!(await stat(path)).isFile()) {
-      return 'Not a regular file (a device, pipe or socket cannot be uploaded).';
-    }
+    if (!(await stat(path)).isFile()) return NOT_REGULAR;
     fh = await open(path, OPEN_FLAGS);
     st = await fh.stat();
   } catch (err) {
@@ -70,9 +85,12 @@ export async function checkFile(path: string, maxBytes: number): Promise<Checked
   } finally {
     await fh?.close().catch(() => {});
   }
-  if (!st.isFile()) return 'Not a regular file (a device, pipe or socket cannot be uploaded).';
+  if (!st.isFile()) return NOT_REGULAR;
   if (st.size > maxBytes) {
-    return `Too large: ${formatBytes(st.size)}; this workspace accepts files up to ${formatBytes(maxBytes)}.`;
+    return {
+      code: 'too_large',
+      reason: `Too large: ${formatBytes(st.size)}; this workspace accepts files up to ${formatBytes(maxBytes)}.`,
+    };
   }
   return { path, name: basename(path), size: st.size, mtimeMs: st.mtimeMs };
 }
@@ -83,15 +101,15 @@ const isHidden = (entry: Dirent) => entry.name.startsWith('.');
 async function listFolder(
   dir: string,
   limit: number,
-): Promise<{ files: string[]; unreadable: { path: string; reason: string }[] }> {
+): Promise<{ files: string[]; unreadable: ({ path: string } & Refusal)[] }> {
   const files: string[] = [];
-  const unreadable: { path: string; reason: string }[] = [];
+  const unreadable: ({ path: string } & Refusal)[] = [];
   const walk = async (folder: string): Promise<void> => {
     let entries: Dirent[];
     try {
       entries = await readdir(folder, { withFileTypes: true });
     } catch (err) {
-      unreadable.push({ path: folder, reason: errnoReason(err) });
+      unreadable.push({ path: folder, ...errnoReason(err) });
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -115,13 +133,13 @@ export async function checkPaths(
   maxBytes: number,
 ): Promise<CheckedPaths> {
   const files: CheckedFile[] = [];
-  const refused: { path: string; reason: string }[] = [];
+  const refused: ({ path: string } & Refusal)[] = [];
   const seen = new Set<string>();
   const add = async (path: string, shown: string) => {
     if (seen.has(path)) return;
     seen.add(path);
     const checked = await checkFile(path, maxBytes);
-    if (typeof checked === 'string') refused.push({ path: shown, reason: checked });
+    if ('code' in checked) refused.push({ path: shown, ...checked });
     else files.push(checked);
   };
 
@@ -131,7 +149,7 @@ export async function checkPaths(
     try {
       st = await stat(path);
     } catch (err) {
-      refused.push({ path: given, reason: errnoReason(err) });
+      refused.push({ path: given, ...errnoReason(err) });
       continue;
     }
     if (!st.isDirectory()) {
@@ -142,18 +160,26 @@ export async function checkPaths(
     if (listing.files.length > MAX_FOLDER_FILES) {
       refused.push({
         path: given,
+        code: 'folder_too_large',
         reason: `The folder holds more than ${MAX_FOLDER_FILES} files; share a smaller folder or a zip of it.`,
       });
       continue;
     }
     if (listing.files.length === 0) {
-      refused.push({
-        path: given,
-        reason:
-          listing.unreadable.length > 0
-            ? `The folder cannot be read: ${listing.unreadable[0]!.reason}`
-            : 'The folder holds no files (hidden files and links are not shared).',
-      });
+      const unreadable = listing.unreadable[0];
+      refused.push(
+        unreadable
+          ? {
+              path: given,
+              code: unreadable.code,
+              reason: `The folder cannot be read: ${unreadable.reason}`,
+            }
+          : {
+              path: given,
+              code: 'folder_empty',
+              reason: 'The folder holds no files (hidden files and links are not shared).',
+            },
+      );
       continue;
     }
     refused.push(...listing.unreadable);

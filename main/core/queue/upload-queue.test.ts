@@ -604,9 +604,17 @@ describe('upload queue: file checks when queued', () => {
     ]);
     expect(result.items.every((i) => i.shareId === result.shareId)).toBe(true);
     expect(result.refused).toEqual([
-      { path: join(root, 'missing.txt'), reason: expect.stringMatching(/No such file/) },
-      { path: big, reason: expect.stringMatching(/Too large: 101 bytes.*100 bytes/) },
-      { path: empty, reason: expect.stringMatching(/holds no files/) },
+      {
+        path: join(root, 'missing.txt'),
+        code: 'not_found',
+        reason: expect.stringMatching(/No such file/),
+      },
+      {
+        path: big,
+        code: 'too_large',
+        reason: expect.stringMatching(/Too large: 101 bytes.*100 bytes/),
+      },
+      { path: empty, code: 'folder_empty', reason: expect.stringMatching(/holds no files/) },
     ]);
     expect(queue.list()).toHaveLength(3);
     for (let n = 0; n < 3; n++) (await fake.attempt(n)).answer(delivered());

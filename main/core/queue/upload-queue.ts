@@ -84,7 +84,7 @@ export interface EnqueueRequest {
 export interface EnqueueResult {
   shareId: string;
   items: QueueItem[];
-  refused: { path: string; reason: string }[];
+  refused: { path: string; reason: string; code?: string }[];
 }
 
 export interface UploadQueue {
@@ -163,6 +163,8 @@ export async function openUploadQueue(deps: QueueDeps): Promise<UploadQueue> {
 class Queue implements UploadQueue {
   private readonly entries = new Map<string, Entry>();
   private readonly rateLimitedUntil = new Map<string, number>();
+  /** Workspaces back from a rate-limit pause: one request goes first, the rest once it passes. */
+  private readonly probing = new Set<string>();
   private readonly needsToken = new Set<string>();
   private readonly policy: RetryPolicy;
   private readonly now: () => number;
@@ -287,12 +289,12 @@ class Queue implements UploadQueue {
     // The person asks to send the file as it is now: check it again and take its new size.
     const file = await checkFile(item.path, this.deps.maxFileBytes(item.workspaceId));
     if (!FINISHED.has(item.state)) return;
-    if (typeof file === 'string') {
+    if ('code' in file) {
       await this.finish(entry, 'failed', {
         error: {
           class: 'input',
           code: 'file_unavailable',
-          message: `${item.name} cannot be sent again: ${file}`,
+          message: `${item.name} cannot be sent again: ${file.reason}`,
         },
       });
       return;
@@ -459,14 +461,17 @@ class Queue implements UploadQueue {
         nextWake = Math.min(nextWake, limitedUntil);
         continue;
       }
-      if (limitedUntil !== undefined) this.rateLimitedUntil.delete(ws);
+      if (limitedUntil !== undefined) {
+        this.rateLimitedUntil.delete(ws);
+        this.probing.add(ws);
+      }
       if (item.state === 'waiting' && item.retryAt !== undefined && item.retryAt > now) {
         nextWake = Math.min(nextWake, item.retryAt);
         continue;
       }
       if (this.globalPause) continue;
       const inFlight = running.get(ws) ?? 0;
-      if (inFlight >= limit) continue;
+      if (inFlight >= (this.probing.has(ws) ? 1 : limit)) continue;
       running.set(ws, inFlight + 1);
       this.start(entry);
     }
@@ -572,6 +577,7 @@ class Queue implements UploadQueue {
     }
     switch (result.kind) {
       case 'delivered':
+        this.probing.delete(item.workspaceId);
         await this.finish(entry, 'delivered', { file: result.file, sent: item.size });
         return;
       case 'unknown':
@@ -622,7 +628,9 @@ class Queue implements UploadQueue {
     switch (decision.action) {
       case 'rate-limit': {
         const current = this.rateLimitedUntil.get(ws) ?? 0;
-        if (decision.until > current) {
+        // Requests that were in flight with the one that met the limit join its pause rather
+        // than each lengthening it: the workspace pauses once.
+        if (current <= now) {
           this.rateLimitedUntil.set(ws, decision.until);
           void this.journal
             .append([{ t: 'pause', workspaceId: ws, until: decision.until }], { sync: false })

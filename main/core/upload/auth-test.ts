@@ -26,6 +26,23 @@ function notOffered(): AuthTestResult {
   };
 }
 
+// A service with a path in its base URL (a gateway prefix) that answers 404 to auth.test is far
+// more likely reached at the wrong path than lacking auth.test: saying "cannot be checked"
+// would let every upload go to that wrong address.
+function pathLooksWrong(baseUrl: string): AuthTestResult | undefined {
+  const path = new URL(baseUrl.trim()).pathname.replace(/\/+$/, '');
+  if (path === '') return undefined;
+  return {
+    ok: false,
+    checked: true,
+    reason: {
+      class: 'input',
+      code: 'base_url_wrong',
+      message: `The base URL looks wrong: ${apiUrl(baseUrl, 'auth.test')} was not found (404). Check the path "${path}", or use just the service's address, such as https://slack.com.`,
+    },
+  };
+}
+
 function answer(body: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(body);
@@ -61,7 +78,7 @@ export async function authTest(
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
       idleTimeoutMs: IDLE_TIMEOUT_MS,
     });
-    if (res.status === 404) return notOffered();
+    if (res.status === 404) return pathLooksWrong(baseUrl) ?? notOffered();
     const json = answer(res.body);
     if (res.status >= 200 && res.status < 300 && json?.ok === true) {
       return {

@@ -69,6 +69,24 @@ export function checkBaseUrl(baseUrl: string): CheckResult {
         'That base URL is an incoming-webhook address; webhooks cannot upload files. Use the service address, such as https://slack.com.',
     };
   }
+  // "https://host/x?y=1" + "/api/files.upload" would post to "/x?y=1/api/files.upload", and a
+  // fragment swallows the method path entirely (the file would go to "/").
+  if (url.search || baseUrl.includes('?')) {
+    return {
+      ok: false,
+      code: 'base_url_query',
+      message:
+        'The base URL must not have a query ("?…"); use just the address, such as https://slack.com.',
+    };
+  }
+  if (url.hash || baseUrl.includes('#')) {
+    return {
+      ok: false,
+      code: 'base_url_fragment',
+      message:
+        'The base URL must not have a fragment ("#…"); use just the address, such as https://slack.com.',
+    };
+  }
   if (url.username || url.password) {
     return {
       ok: false,

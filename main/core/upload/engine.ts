@@ -189,6 +189,9 @@ export interface RetryOptions {
   retry?: Partial<RetryPolicy>;
   sleep?: Sleep;
   onRetry?: (attempt: number, delayMs: number, reason: FailureReason) => void;
+  /** The most this may sleep in all; a longer wait (a Retry-After of a day) ends it with the
+   * failure in hand instead. */
+  maxWaitMs?: number;
 }
 
 /** Runs `once` again after each transient failure, with backoff, up to the policy's attempts. */
@@ -198,11 +201,16 @@ export async function retryTransient(
 ): Promise<AttemptResult> {
   const policy = retryPolicy(opts.retry);
   const sleep = opts.sleep ?? defaultSleep;
+  let waited = 0;
   for (let attempt = 1; ; attempt++) {
     const result = await once();
     if (result.kind !== 'failed' || result.reason.class !== 'transient') return result;
     if (attempt >= policy.maxAttempts) return result;
     const wait = retryDelayMs(attempt, policy, result.reason.retryAfterMs);
+    if (opts.maxWaitMs !== undefined && waited + wait > opts.maxWaitMs) {
+      return { ...result, reason: { ...result.reason, retryAfterMs: wait } };
+    }
+    waited += wait;
     opts.onRetry?.(attempt, wait, result.reason);
     try {
       await sleep(wait, opts.signal);

@@ -2,6 +2,7 @@
 // Node's http/https (node-transport.ts); the app routes each request by the system's proxy
 // settings (proxy-routing-transport.ts): DIRECT through Node's stack, proxied through
 // Electron's `net`. A transport never follows redirects.
+import { decodeAnswer } from './answer-decoding';
 
 export interface TransportRequest {
   url: string;
@@ -25,7 +26,11 @@ export interface TransportRequest {
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** Collects an answer's body up to MAX_RESPONSE_BYTES; the rest is dropped (answers are small JSON). */
-export function cappedBody(): { add(chunk: Buffer): void; text(): string } {
+export function cappedBody(): {
+  add(chunk: Buffer): void;
+  /** The text, with the answer's Content-Encoding (if any) undone. */
+  text(contentEncoding?: string): string;
+} {
   const chunks: Buffer[] = [];
   let size = 0;
   return {
@@ -36,7 +41,8 @@ export function cappedBody(): { add(chunk: Buffer): void; text(): string } {
       chunks.push(part);
       size += part.length;
     },
-    text: () => Buffer.concat(chunks).toString('utf8'),
+    text: (contentEncoding) =>
+      decodeAnswer(Buffer.concat(chunks), contentEncoding, MAX_RESPONSE_BYTES),
   };
 }
 

@@ -1,0 +1,15 @@
+// The CLI's proxy: HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY as curl reads them
+// (proxy-from-env), tunnelled by proxy-agent (CONNECT for https and http proxies, SOCKS for
+// socks://). Through a CONNECT tunnel the request is unchanged, Content-Length included.
+// Direct requests keep `agent: false` (one connection per request, see node-transport.ts).
+import type { Agent } from 'node:http';
+import { ProxyAgent } from 'proxy-agent';
+import { getProxyForUrl } from 'proxy-from-env';
+
+/** An agent for `url` when the environment names a proxy for it; undefined to go direct. */
+export function proxyAgentFor(url: URL, env: NodeJS.ProcessEnv = process.env): Agent | undefined {
+  const proxy = getProxyForUrl(url.href, env);
+  if (!proxy) return undefined;
+  // keepAlive off: the tunnel is closed with the request, as a direct connection is.
+  return new ProxyAgent({ getProxyForUrl: () => proxy, keepAlive: false });
+}
