@@ -26,6 +26,11 @@ function runsCell(s: SeriesSummary): string {
   return s.ok === total ? `${s.ok}/${total}` : `${s.ok}/${total} ok`;
 }
 
+function loadCell(s: SeriesSummary): string {
+  if (s.loadBefore === undefined) return '–';
+  return `${s.loadBefore.toFixed(2)}${s.noisy ? ' noisy' : ''}`;
+}
+
 export function seriesTable(scenario: ScenarioName, rows: SeriesSummary[]): Table {
   const small = scenario === 'small';
   const together = scenario === 'concurrent';
@@ -37,12 +42,14 @@ export function seriesTable(scenario: ScenarioName, rows: SeriesSummary[]): Tabl
     small ? 'Rate' : 'Throughput',
     together ? 'Peak RSS (largest process)' : 'Peak RSS (median)',
     together ? 'Peak RSS (all processes)' : 'Peak RSS (max)',
+    'CPU s/GiB',
+    'Load before',
     'Runs',
   ];
   return {
     title: SCENARIO_TITLES[scenario],
     headers,
-    numeric: [false, false, false, true, true, true, true, true],
+    numeric: [false, false, false, true, true, true, true, true, true, true],
     rows: rows.map((s) => [
       s.caseLabel,
       TOOL_LABELS[s.tool],
@@ -51,6 +58,8 @@ export function seriesTable(scenario: ScenarioName, rows: SeriesSummary[]): Tabl
       s.ok ? (small ? formatRate(s.filesPerSecond) : formatThroughput(s.mbPerSecond)) : '–',
       s.ok ? formatRss(s.medianRssKiB) : '–',
       s.ok ? formatRss(together ? (s.medianSumRssKiB ?? Number.NaN) : s.maxRssKiB) : '–',
+      s.ok && Number.isFinite(s.cpuSecondsPerGiB) ? s.cpuSecondsPerGiB.toFixed(2) : '–',
+      loadCell(s),
       runsCell(s),
     ]),
   };
