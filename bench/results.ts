@@ -1,6 +1,7 @@
 // The shape of bench/results/latest.json, and the summaries (medians, ratios) built from the
 // raw samples. Pure functions: the run loop only appends samples.
 import type { ToolId } from './clients';
+import type { Extras } from './goals';
 import type { ScenarioName } from './options';
 import { median, ratio } from './stats';
 import type { TargetName } from './targets';
@@ -151,5 +152,7 @@ export interface Results {
   series: SeriesSummary[];
   pairs: Pair[];
   goals: Goal[];
+  /** Progress listeners' cost and the resting core (the latest measured of each). */
+  extras?: Extras;
   notes: string[];
 }
