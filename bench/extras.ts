@@ -192,6 +192,8 @@ export async function latestExtras(
     const saved = await readSaved<NonNullable<Extras[typeof key]>>(path);
     if (saved) {
       (extras as Record<string, unknown>)[key] = saved.value;
+      // Re-rendering the run that measured it: nothing to point out.
+      if (saved.date === date) continue;
       notes.push(
         `The ${key === 'core' ? 'resting core' : 'progress listener'} figures come from an earlier run: \`${saved.command}\` at ${saved.date}.`,
       );
