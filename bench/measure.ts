@@ -18,6 +18,8 @@ export interface Measured {
   wallMs: number;
   /** Peak resident set, KiB (as /usr/bin/time prints it). */
   peakRssKiB: number;
+  /** CPU time, user + system, of the command and its children (ms). */
+  cpuMs: number;
   exitCode: number | null;
   stdout: string;
   stderr: string;
@@ -60,11 +62,20 @@ export function killRunning(): void {
   running.clear();
 }
 
+/** "%M %U %S": peak RSS in KiB, user and system seconds. */
+export function parseTimeLine(line: string): { peakRssKiB: number; cpuMs: number } {
+  const [rss, user, sys] = line.trim().split(/\s+/).map(Number);
+  return {
+    peakRssKiB: rss ?? Number.NaN,
+    cpuMs: user === undefined || sys === undefined ? Number.NaN : Math.round((user + sys) * 1000),
+  };
+}
+
 export async function measure(command: Command, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Measured> {
   if (stopped) throw new Error('The bench is stopping.');
   const out = join(await scratchDir(), `time-${process.pid}-${counter++}.txt`);
   const started = process.hrtime.bigint();
-  const child = spawn(TIME_BIN, ['-f', '%M', '-o', out, command.cmd, ...command.args], {
+  const child = spawn(TIME_BIN, ['-f', '%M %U %S', '-o', out, command.cmd, ...command.args], {
     env: command.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so a hung run can be ended together with its children.
@@ -97,10 +108,11 @@ export async function measure(command: Command, timeoutMs = DEFAULT_TIMEOUT_MS):
   });
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   let peakRssKiB = Number.NaN;
+  let cpuMs = Number.NaN;
   try {
     // With a non-zero exit, time writes "Command exited with non-zero status N" first.
     const lines = (await readFile(out, 'utf8')).trim().split('\n');
-    peakRssKiB = Number(lines[lines.length - 1]);
+    ({ peakRssKiB, cpuMs } = parseTimeLine(lines[lines.length - 1] ?? ''));
   } catch {
     // No figure: reported as missing.
   }
@@ -108,6 +120,7 @@ export async function measure(command: Command, timeoutMs = DEFAULT_TIMEOUT_MS):
   return {
     wallMs,
     peakRssKiB,
+    cpuMs,
     exitCode,
     stdout: Buffer.concat(stdout).toString('utf8'),
     stderr,
@@ -121,6 +134,8 @@ export interface MeasuredGroup {
   maxPeakRssKiB: number;
   /** The processes' peaks added up: what running them together costs at most. */
   sumPeakRssKiB: number;
+  /** CPU time of all of them, user + system (ms). */
+  cpuMs: number;
   members: Measured[];
 }
 
@@ -134,6 +149,7 @@ export async function measureTogether(commands: Command[]): Promise<MeasuredGrou
     wallMs,
     maxPeakRssKiB: Math.max(...peaks),
     sumPeakRssKiB: peaks.reduce((a, b) => a + b, 0),
+    cpuMs: members.reduce((a, m) => a + m.cpuMs, 0),
     members,
   };
 }

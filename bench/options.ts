@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { parseSize } from './stats';
 
-export const SCENARIOS = ['large', 'small', 'concurrent', 'external'] as const;
+export const SCENARIOS = ['large', 'small', 'concurrent', 'external', 'progress', 'core'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -32,7 +32,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --quick                 small sizes and 2 runs (about 2 minutes)
   --only <names>          comma-separated: ${SCENARIOS.join(', ')}
   --runs <n>              runs per client and case, alternated (default 5; quick 2)
-  --sizes <list>          one-file sizes (default 256M,1G,2G; quick 32M,128M)
+  --sizes <list>          one-file sizes (default 256M,1G,2G,4G; quick 32M,128M)
   --small-count <n>       number of small files (default 500; quick 100)
   --small-size <size>     size of each small file (default 10K)
   --concurrent <size>     size of each of the files sent at once (default 256M; quick 64M)
@@ -83,7 +83,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     if (names.length === 0) throw new Error('--only needs at least one name.');
     only = SCENARIOS.filter((s) => names.includes(s));
   }
-  const sizes = (values.sizes ?? (quick ? '32M,128M' : '256M,1G,2G'))
+  const sizes = (values.sizes ?? (quick ? '32M,128M' : '256M,1G,2G,4G'))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)

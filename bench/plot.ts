@@ -209,6 +209,12 @@ export function chartsFor(results: Results): Chart[] {
       groups: groupsOf((s) => s.medianWallMs / 1000),
     });
     charts.push({
+      title: 'One file to the sink: CPU seconds per GiB, user + system (median, lower is better)',
+      unit: 's/GiB',
+      digits: 2,
+      groups: groupsOf((s) => s.cpuSecondsPerGiB),
+    });
+    charts.push({
       title: 'One file to the sink: peak RSS (median, lower is better)',
       unit: 'MB',
       digits: 0,

@@ -1,7 +1,15 @@
 // Turns results into tables (stdout and REPORT.md share them) and writes REPORT.md.
 import { TOOL_LABELS } from './clients';
+import type { Extras } from './goals';
 import type { ScenarioName } from './options';
-import type { Goal, Pair, Results, SeriesKey, SeriesSummary } from './results';
+import {
+  type Goal,
+  NOISY_LOAD_PER_CORE,
+  type Pair,
+  type Results,
+  type SeriesKey,
+  type SeriesSummary,
+} from './results';
 import {
   formatRate,
   formatRatio,
@@ -19,11 +27,18 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
   concurrent: 'Large files at the same time, one process each, files.upload',
   external:
     "Slack's external protocol (getUploadURLExternal → upload_url → completeUploadExternal)",
+  progress: 'Progress listeners: the engine in one process, with and without',
+  core: "The core's resting cost (createAppService, a stand-in for the tray app's main process)",
 };
 
 function runsCell(s: SeriesSummary): string {
   const total = s.samples.length;
   return s.ok === total ? `${s.ok}/${total}` : `${s.ok}/${total} ok`;
+}
+
+function loadCell(s: SeriesSummary): string {
+  if (s.loadBefore === undefined) return '–';
+  return `${s.loadBefore.toFixed(2)}${s.noisy ? ' noisy' : ''}`;
 }
 
 export function seriesTable(scenario: ScenarioName, rows: SeriesSummary[]): Table {
@@ -37,12 +52,14 @@ export function seriesTable(scenario: ScenarioName, rows: SeriesSummary[]): Tabl
     small ? 'Rate' : 'Throughput',
     together ? 'Peak RSS (largest process)' : 'Peak RSS (median)',
     together ? 'Peak RSS (all processes)' : 'Peak RSS (max)',
+    'CPU s/GiB',
+    'Load before',
     'Runs',
   ];
   return {
     title: SCENARIO_TITLES[scenario],
     headers,
-    numeric: [false, false, false, true, true, true, true, true],
+    numeric: [false, false, false, true, true, true, true, true, true, true],
     rows: rows.map((s) => [
       s.caseLabel,
       TOOL_LABELS[s.tool],
@@ -51,6 +68,8 @@ export function seriesTable(scenario: ScenarioName, rows: SeriesSummary[]): Tabl
       s.ok ? (small ? formatRate(s.filesPerSecond) : formatThroughput(s.mbPerSecond)) : '–',
       s.ok ? formatRss(s.medianRssKiB) : '–',
       s.ok ? formatRss(together ? (s.medianSumRssKiB ?? Number.NaN) : s.maxRssKiB) : '–',
+      s.ok && Number.isFinite(s.cpuSecondsPerGiB) ? s.cpuSecondsPerGiB.toFixed(2) : '–',
+      loadCell(s),
       runsCell(s),
     ]),
   };
@@ -89,6 +108,80 @@ export function goalsTable(goals: Goal[]): Table {
   };
 }
 
+function load(x: { loadBefore?: number; cpus?: number }): string {
+  if (x.loadBefore === undefined) return '–';
+  const noisy = x.cpus !== undefined && x.loadBefore / x.cpus > NOISY_LOAD_PER_CORE;
+  return `${x.loadBefore.toFixed(2)}${noisy ? ' noisy' : ''}`;
+}
+
+const f = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+/** The progress-listener and resting-core figures, when measured. */
+export function extrasTables(extras: Extras | undefined): Table[] {
+  const out: Table[] = [];
+  const p = extras?.progress;
+  if (p) {
+    out.push({
+      title: SCENARIO_TITLES.progress,
+      headers: [
+        'File',
+        'Runs',
+        'With listeners',
+        'Without',
+        'Cost',
+        'Events/s (sink)',
+        'Events/s (1 Gbit/s)',
+        'Load before',
+      ],
+      numeric: [false, true, true, true, true, true, true, true],
+      rows: [
+        [
+          sizeLabel(p.fileBytes),
+          String(p.runs),
+          formatSeconds(p.withMs),
+          formatSeconds(p.withoutMs),
+          Number.isFinite(p.withMs / p.withoutMs)
+            ? `${((p.withMs / p.withoutMs - 1) * 100).toFixed(1)}%`
+            : (p.error ?? '–'),
+          f(p.eventsPerSecond, 1),
+          f(p.linkEventsPerSecond ?? Number.NaN, 1),
+          load(p),
+        ],
+      ],
+    });
+  }
+  const c = extras?.core;
+  if (c) {
+    out.push({
+      title: SCENARIO_TITLES.core,
+      headers: [
+        'History',
+        'Queue',
+        'Start',
+        'Heap settled',
+        'RSS settled',
+        `Heap after ${c.uploads} uploads`,
+        `RSS after ${c.uploads} uploads`,
+        'Load before',
+      ],
+      numeric: [true, true, true, true, true, true, true, true],
+      rows: [
+        [
+          String(c.historyEntries),
+          String(c.queueItems),
+          Number.isFinite(c.startMs) ? `${c.startMs.toFixed(0)} ms` : (c.error ?? '–'),
+          `${f(c.settledHeapMB, 1)} MB`,
+          `${f(c.settledRssMB, 0)} MB`,
+          `${f(c.afterUploadsHeapMB, 1)} MB`,
+          `${f(c.afterUploadsRssMB, 0)} MB`,
+          load(c),
+        ],
+      ],
+    });
+  }
+  return out;
+}
+
 export function scenariosIn(results: Results): ScenarioName[] {
   const order: ScenarioName[] = ['large', 'small', 'concurrent', 'external'];
   return order.filter((s) => results.series.some((x) => x.scenario === s));
@@ -113,6 +206,7 @@ export function textReport(results: Results): string {
     if (errors.length)
       out.push(`Failed runs (not counted):\n${errors.map((e) => `  ${e}`).join('\n')}`);
   }
+  for (const t of extrasTables(results.extras)) out.push(formatTable(t));
   out.push(formatTable(goalsTable(results.goals)));
   if (results.notes.length) out.push(results.notes.map((n) => `Note: ${n}`).join('\n'));
   return `${out.join('\n\n')}\n`;
@@ -156,6 +250,9 @@ export function markdownReport(results: Results, notes: string): string {
     const errors = errorsOf(rows);
     if (errors.length)
       out.push('Failed runs (not counted):', '', ...errors.map((e) => `- ${e}`), '');
+  }
+  for (const t of extrasTables(results.extras)) {
+    out.push(`## ${t.title}`, '', formatMarkdownTable({ ...t, title: undefined }), '');
   }
   if (results.notes.length)
     out.push('## Notes from this run', '', ...results.notes.map((n) => `- ${n}`), '');

@@ -1,6 +1,7 @@
 // The shape of bench/results/latest.json, and the summaries (medians, ratios) built from the
 // raw samples. Pure functions: the run loop only appends samples.
 import type { ToolId } from './clients';
+import type { Extras } from './goals';
 import type { ScenarioName } from './options';
 import { median, ratio } from './stats';
 import type { TargetName } from './targets';
@@ -11,6 +12,10 @@ export interface Sample {
   peakRssKiB: number;
   /** Several processes at once: their peaks added up, KiB. */
   sumRssKiB?: number;
+  /** User + system CPU time of the client (all its processes), ms. */
+  cpuMs?: number;
+  /** The machine's 1-minute load average just before this run. */
+  loadBefore?: number;
   /** Set when the run does not count (a failed upload, missing bytes, a crash). */
   error?: string;
 }
@@ -30,6 +35,9 @@ export interface Series extends SeriesKey {
   files: number;
   /** Processes started at once per run. */
   processes: number;
+  /** The 1-minute load average just before the case started, and the machine's cores. */
+  loadBefore?: number;
+  cpus?: number;
   samples: Sample[];
 }
 
@@ -43,7 +51,20 @@ export interface SeriesSummary extends Series {
   filesPerSecond: number;
   /** File bytes (10^6) per second over the whole run (median time). */
   mbPerSecond: number;
+  /** Median CPU time (user + system) per run, ms. */
+  medianCpuMs: number;
+  /** CPU seconds per GiB of file bytes moved (median run). */
+  cpuSecondsPerGiB: number;
+  /** The load before the case was above NOISY_LOAD_PER_CORE per core. */
+  noisy: boolean;
   errors: string[];
+}
+
+/** A run is marked noisy when the load average before it exceeds this per core. */
+export const NOISY_LOAD_PER_CORE = 0.5;
+
+export function isNoisy(loadBefore: number | undefined, cpus: number | undefined): boolean {
+  return loadBefore !== undefined && cpus !== undefined && loadBefore / cpus > NOISY_LOAD_PER_CORE;
 }
 
 export interface Pair {
@@ -70,6 +91,10 @@ export function summarise(series: Series): SeriesSummary {
   const good = series.samples.filter((s) => s.error === undefined);
   const wall = median(good.map((s) => s.wallMs));
   const sums = good.map((s) => s.sumRssKiB).filter((v): v is number => v !== undefined);
+  const cpu = median(good.map((s) => s.cpuMs).filter((v): v is number => v !== undefined));
+  const gib = (series.files * series.fileBytes) / 2 ** 30;
+  const loads = series.samples.map((s) => s.loadBefore).filter((v): v is number => v !== undefined);
+  const load = series.loadBefore ?? (loads.length ? Math.max(...loads) : undefined);
   return {
     ...series,
     ok: good.length,
@@ -79,6 +104,9 @@ export function summarise(series: Series): SeriesSummary {
     ...(sums.length ? { medianSumRssKiB: median(sums) } : {}),
     filesPerSecond: wall > 0 ? series.files / (wall / 1000) : Number.NaN,
     mbPerSecond: wall > 0 ? (series.files * series.fileBytes) / 1e6 / (wall / 1000) : Number.NaN,
+    medianCpuMs: cpu,
+    cpuSecondsPerGiB: gib > 0 ? cpu / 1000 / gib : Number.NaN,
+    noisy: isNoisy(load, series.cpus),
     errors: [...new Set(series.samples.flatMap((s) => (s.error ? [s.error] : [])))],
   };
 }
@@ -108,7 +136,7 @@ export interface Machine {
 }
 
 export interface Goal {
-  id: 'time-1g' | 'rss-150' | 'rss-flat' | 'small-rate' | 'external-rss';
+  id: string;
   target: string;
   measured: string;
   /** undefined: not measured in this run (say why in `measured`). */
@@ -124,5 +152,7 @@ export interface Results {
   series: SeriesSummary[];
   pairs: Pair[];
   goals: Goal[];
+  /** Progress listeners' cost and the resting core (the latest measured of each). */
+  extras?: Extras;
   notes: string[];
 }

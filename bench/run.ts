@@ -7,8 +7,9 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientSetup } from './clients';
+import { latestExtras, runProgressCost, runRestingCore } from './extras';
 import { freeBytes } from './files';
-import { evaluateGoals } from './goals';
+import { type Extras, evaluateGoals } from './goals';
 import { describeMachine } from './machine';
 import { killRunning, TIME_BIN, useScratchDir } from './measure';
 import { type BenchOptions, parseOptions, USAGE } from './options';
@@ -106,6 +107,23 @@ async function publish(results: Results, report: boolean): Promise<void> {
   }
 }
 
+/** REPORT.md and the plot again from bench/results/latest.json, with targets recomputed. */
+async function renderSaved(): Promise<void> {
+  const latest = join(resultsDir, 'latest.json');
+  if (!existsSync(latest)) fail('No bench/results/latest.json yet: run the bench first.');
+  const saved = JSON.parse(await readFile(latest, 'utf8')) as Results;
+  const { extras, notes } = await latestExtras(resultsDir, {}, saved.date, saved.command);
+  // Ratios and targets are recomputed, so a change to how they are judged shows at once.
+  const results = {
+    ...saved,
+    extras,
+    pairs: buildPairs(saved.series),
+    goals: evaluateGoals(saved.series, extras),
+    notes: [...saved.notes.filter((n) => !/come from an earlier run/.test(n)), ...notes],
+  };
+  await publish(results, true);
+}
+
 async function main(): Promise<void> {
   let options: BenchOptions;
   try {
@@ -118,16 +136,7 @@ async function main(): Promise<void> {
     return;
   }
   if (options.render) {
-    const latest = join(resultsDir, 'latest.json');
-    if (!existsSync(latest)) fail('No bench/results/latest.json yet: run the bench first.');
-    const saved = JSON.parse(await readFile(latest, 'utf8')) as Results;
-    // Ratios and targets are recomputed, so a change to how they are judged shows at once.
-    const results = {
-      ...saved,
-      pairs: buildPairs(saved.series),
-      goals: evaluateGoals(saved.series),
-    };
-    await publish(results, true);
+    await renderSaved();
     return;
   }
   checkTools();
@@ -193,6 +202,19 @@ async function main(): Promise<void> {
     await runOneFile(ctx);
     await runSmallFiles(ctx);
     await runConcurrent(ctx);
+    const measuredExtras: Extras = {};
+    const progress = await runProgressCost(ctx);
+    if (progress) measuredExtras.progress = progress;
+    const core = await runRestingCore(ctx);
+    if (core) measuredExtras.core = core;
+    const date = new Date().toISOString();
+    const latest = await latestExtras(resultsDir, measuredExtras, date, commandLine);
+    if (ctx.series.length === 0) {
+      // Only progress/core were asked for: the last full run's latest.json stays as it is.
+      log('Wrote bench/results/progress.json / core.json.');
+      if (options.report) await renderSaved();
+      return;
+    }
 
     const series = ctx.series.map(summarise);
     const notes = [
@@ -206,15 +228,17 @@ async function main(): Promise<void> {
         "TODO: `trayshare send` has no external-protocol option yet, so comparison 4 measures the Slack SDK's filesUploadV2 alone; trayshare's files.upload figures for the same file stand in for comparison.",
       );
     }
+    notes.push(...latest.notes);
     const results: Results = {
-      date: new Date().toISOString(),
+      date,
       command: commandLine,
       machine,
       options: { ...options },
       durationMs: Date.now() - started,
       series,
       pairs: buildPairs(series),
-      goals: evaluateGoals(series),
+      goals: evaluateGoals(series, latest.extras),
+      extras: latest.extras,
       notes,
     };
     await mkdir(resultsDir, { recursive: true });

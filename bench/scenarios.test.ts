@@ -25,16 +25,17 @@ describe('diskNeeded', () => {
 });
 
 describe('parseOptions', () => {
-  it('defaults to the full run: three sizes, 500 small files, five runs', () => {
+  it('defaults to the full run: four sizes up to 4 GiB, 500 small files, five runs', () => {
     const o = parseOptions([]);
-    expect(o.sizes).toEqual([256 * 2 ** 20, 2 ** 30, 2 ** 31]);
+    expect(o.sizes).toEqual([256 * 2 ** 20, 2 ** 30, 2 ** 31, 2 ** 32]);
     expect(o.smallCount).toBe(500);
     expect(o.runs).toBe(5);
-    expect(o.only).toEqual(['large', 'small', 'concurrent', 'external']);
+    expect(o.only).toEqual(['large', 'small', 'concurrent', 'external', 'progress', 'core']);
   });
   it('quick mode takes smaller sizes and fewer runs unless told otherwise', () => {
     const o = parseOptions(['--quick', '--runs', '3']);
     expect(o.runs).toBe(3);
+    // No 4 GiB case: --quick skips it.
     expect(Math.max(...o.sizes)).toBeLessThan(2 ** 30);
   });
   it('refuses an unknown comparison by name', () => {

@@ -2,6 +2,7 @@
 // from round to round (A B C, B C A, C A B…), so drift on a busy machine spreads over all of
 // them instead of favouring whoever runs first.
 import { mkdir, rm } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { type ClientSetup, clientFailure, command, TOOL_LABELS, type ToolId } from './clients';
 import { writeTestFile, writeTestFiles } from './files';
@@ -55,6 +56,7 @@ async function runOnce(ctx: BenchContext, c: Comparison, entry: Entry): Promise<
     sample = {
       wallMs: run.wallMs,
       peakRssKiB: run.peakRssKiB,
+      cpuMs: run.cpuMs,
       ...(failure ? { error: failure } : {}),
     };
   } else {
@@ -66,6 +68,7 @@ async function runOnce(ctx: BenchContext, c: Comparison, entry: Entry): Promise<
       wallMs: group.wallMs,
       peakRssKiB: group.maxPeakRssKiB,
       sumRssKiB: group.sumPeakRssKiB,
+      cpuMs: group.cpuMs,
       ...(failures.length ? { error: failures[0] } : {}),
     };
   }
@@ -78,6 +81,12 @@ async function runOnce(ctx: BenchContext, c: Comparison, entry: Entry): Promise<
 }
 
 async function runComparison(ctx: BenchContext, c: Comparison): Promise<void> {
+  // Marked "noisy" in the tables when above half a core's worth per core (see results.ts).
+  const loadBefore = loadavg()[0]!;
+  const cores = cpus().length;
+  ctx.log(
+    `  [${c.scenario} ${c.caseLabel}] load average before: ${loadBefore.toFixed(2)} on ${cores} cores`,
+  );
   const series = c.entries.map<Series>((e) => ({
     scenario: c.scenario,
     caseLabel: c.caseLabel,
@@ -86,6 +95,8 @@ async function runComparison(ctx: BenchContext, c: Comparison): Promise<void> {
     fileBytes: c.fileBytes,
     files: c.files.flat().length,
     processes: c.files.length,
+    loadBefore,
+    cpus: cores,
     samples: [],
   }));
   ctx.series.push(...series);
@@ -93,14 +104,15 @@ async function runComparison(ctx: BenchContext, c: Comparison): Promise<void> {
   for (let round = 0; round < runs; round++) {
     for (const entry of rotate(c.entries, round)) {
       const s = series.find((x) => x.tool === entry.tool && x.target === entry.target)!;
-      const sample = await runOnce(ctx, c, entry);
+      const load = loadavg()[0]!;
+      const sample = { ...(await runOnce(ctx, c, entry)), loadBefore: load };
       s.samples.push(sample);
       const what = `${TOOL_LABELS[entry.tool]} → ${TARGET_LABELS[entry.target]}`;
       ctx.log(
         `  [${c.scenario} ${c.caseLabel}] ${round + 1}/${runs} ${what}: ` +
           (sample.error
             ? `FAILED (${sample.error})`
-            : `${formatSeconds(sample.wallMs)}, ${formatRss(sample.peakRssKiB)}`),
+            : `${formatSeconds(sample.wallMs)}, ${formatRss(sample.peakRssKiB)}, CPU ${((sample.cpuMs ?? Number.NaN) / 1000).toFixed(2)} s (load before ${load.toFixed(2)})`),
       );
     }
   }

@@ -15,6 +15,7 @@
 // - No cookies from the session, no cache, no referrer.
 import type { ClientRequestConstructorOptions } from 'electron';
 import { pumpBody } from '../core/upload/body-pump';
+import { createBodyWriter } from '../core/upload/body-writes';
 import {
   cappedBody,
   type Transport,
@@ -274,12 +275,24 @@ async function pump(
     return;
   }
   try {
+    const writer = createBodyWriter(req);
     const outcome = await pumpBody(req.body, isStopped, async (value) => {
-      const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-      // The callback comes when Chromium took the chunk; after an abort it never comes.
-      const taken = new Promise<'taken'>((r) => request.write(chunk, undefined, () => r('taken')));
+      // The callbacks come when Chromium took each slice; after an abort they never come.
+      let taken: Promise<'taken'> = Promise.resolve('taken');
+      const slices = writer.slices(value);
+      for (let i = 0; i < slices.length; i++) {
+        const slice = slices[i]!;
+        const whole = i === slices.length - 1 ? value : undefined;
+        const chunk = Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength);
+        taken = new Promise<'taken'>((r) =>
+          request.write(chunk, undefined, () => {
+            touch();
+            writer.written(slice.length, whole);
+            r('taken');
+          }),
+        );
+      }
       if ((await Promise.race([taken, stopped])) === 'stopped') return false;
-      touch();
       return true;
     });
     if (outcome === 'ended') {

@@ -81,6 +81,8 @@ function scripted(
         for await (const chunk of req.body) {
           parts.push(Buffer.from(chunk));
           size += chunk.length;
+          // Copied, so taken: as a socket would say.
+          req.onBodyWritten?.(chunk.length, chunk);
           if (take !== undefined && size >= take) break;
         }
       }

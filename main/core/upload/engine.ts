@@ -10,6 +10,7 @@ import { apiUrl, checkBaseUrl, checkToken } from './credentials';
 import { MAY_BE_DELIVERED } from './error-messages';
 import {
   assertUnchanged,
+  ChunkRing,
   FileProblem,
   type OpenedFile,
   openForUpload,
@@ -32,7 +33,7 @@ export interface UploadJob {
 export interface AttemptOptions {
   transport: Transport;
   signal?: AbortSignal;
-  /** File bytes sent of the file's size; at most every PROGRESS_INTERVAL_MS, and always at the end. */
+  /** File bytes the socket has taken, of the file's size: ~10 times a second while bytes flow, and at the end. */
   onProgress?: (sent: number, total: number) => void;
   /** Awaited just before the last body bytes go out: from then on the service may have the whole request. */
   beforeBodyComplete?: () => void | Promise<void>;
@@ -67,19 +68,59 @@ export function checkJob(
   return { ok: true, channels: channels.channels };
 }
 
-/** onProgress, at most every PROGRESS_INTERVAL_MS and always at the end. */
-export function throttle(
+export interface ProgressMeter {
+  /** `bytes` more of the body were taken by the socket. */
+  accepted(bytes: number): void;
+  /** The attempt is over: no report after this. */
+  stop(): void;
+}
+
+/**
+ * File bytes the socket has taken, reported to `onProgress` time-based: at once when the last
+ * file byte is out, otherwise at most every PROGRESS_INTERVAL_MS, and a value held back by that
+ * limit still goes out when the interval ends (so a slow link is seen moving ~10 times a second,
+ * and the cost stays the same at any speed). `skip` is the body bytes before the file's.
+ */
+export function progressMeter(
   total: number,
   onProgress: ((sent: number, total: number) => void) | undefined,
-): (sent: number) => void {
-  if (!onProgress) return () => {};
+  skip = 0,
+): ProgressMeter {
+  if (!onProgress) return { accepted: () => {}, stop: () => {} };
+  let body = 0;
+  // "0 of N" says nothing new; "0 of 0" is the one report an empty file gets.
+  let reported = total === 0 ? -1 : 0;
   let last = Number.NEGATIVE_INFINITY;
-  return (sent) => {
-    const now = performance.now();
-    if (sent === total || now - last >= PROGRESS_INTERVAL_MS) {
-      last = now;
-      onProgress(sent, total);
-    }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const sentNow = () => Math.min(total, Math.max(0, body - skip));
+  const report = () => {
+    timer = undefined;
+    const sent = sentNow();
+    if (stopped || sent === reported) return;
+    last = performance.now();
+    reported = sent;
+    onProgress(sent, total);
+  };
+  return {
+    accepted(bytes) {
+      body += bytes;
+      const sent = sentNow();
+      if (sent === reported || stopped) return;
+      const wait = last + PROGRESS_INTERVAL_MS - performance.now();
+      if (sent === total || wait <= 0) {
+        if (timer) clearTimeout(timer);
+        report();
+      } else if (!timer) {
+        timer = setTimeout(report, wait);
+        timer.unref?.();
+      }
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
   };
 }
 
@@ -132,6 +173,7 @@ async function attempt(job: UploadJob, opts: AttemptOptions): Promise<AttemptRes
 
   const url = apiUrl(job.baseUrl, 'files.upload');
   let bodyComplete = false;
+  let meter: ProgressMeter | undefined;
   try {
     const fields: [string, string][] = [['channels', channels.join(',')]];
     if (job.comment && job.comment.trim() !== '') fields.push(['initial_comment', job.comment]);
@@ -139,13 +181,12 @@ async function attempt(job: UploadJob, opts: AttemptOptions): Promise<AttemptRes
     // Also as a text part: it is plain UTF-8 there, whatever the server makes of the header's name.
     fields.push(['filename', name]);
     const layout = layoutMultipart({ fields, file: { name, size: opened.size } });
-    const progress = throttle(opened.size, opts.onProgress);
-    const body = multipartBody(layout, opened.size, readFileChunks(opened, name), {
-      onFileBytes: progress,
+    meter = progressMeter(opened.size, opts.onProgress, layout.head.length);
+    const ring = new ChunkRing();
+    const body = multipartBody(layout, opened.size, readFileChunks(opened, name, ring), {
       beforeTail: async () => {
         // Last chance to stop a request whose content is not the file that was queued.
         await assertUnchanged(opened, name);
-        if (opened.size === 0) progress(0);
         await opts.beforeBodyComplete?.();
         bodyComplete = true;
       },
@@ -159,6 +200,10 @@ async function attempt(job: UploadJob, opts: AttemptOptions): Promise<AttemptRes
         accept: 'application/json',
       },
       body,
+      onBodyWritten: (bytes, chunk) => {
+        meter?.accepted(bytes);
+        ring.release(chunk);
+      },
       contentLength: layout.contentLength,
       ...(opts.signal ? { signal: opts.signal } : {}),
       connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
@@ -175,6 +220,7 @@ async function attempt(job: UploadJob, opts: AttemptOptions): Promise<AttemptRes
     }
     throw error;
   } finally {
+    meter?.stop();
     await opened.handle.close().catch(() => undefined);
   }
 }

@@ -36,7 +36,10 @@ function scripted(answers: Answer[], events: string[] = []) {
   const transport: Transport = {
     async request(req: TransportRequest) {
       const chunks: Buffer[] = [];
-      for await (const chunk of req.body ?? []) chunks.push(Buffer.from(chunk));
+      for await (const chunk of req.body ?? []) {
+        chunks.push(Buffer.from(chunk));
+        req.onBodyWritten?.(chunk.length, chunk);
+      }
       const s = { url: req.url, headers: req.headers, body: Buffer.concat(chunks) };
       seen.push(s);
       events.push(`request ${new URL(req.url).pathname}`);

@@ -18,23 +18,24 @@ import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
   defaultSleep,
+  progressMeter,
   type RetryOptions,
   refused,
   retryTransient,
-  throttle,
   type UploadJob,
   withoutToken,
 } from './engine';
 import { MAY_BE_DELIVERED, printableCode } from './error-messages';
 import {
   assertUnchanged,
+  ChunkRing,
   FileProblem,
   type OpenedFile,
   openForUpload,
   readFileChunks,
 } from './file-source';
 import { retryDelayMs, retryPolicy } from './retry';
-import { TransportError, type TransportResponse } from './transport';
+import { TransportError, type TransportRequest, type TransportResponse } from './transport';
 
 /** Where an attempt got to: the file's bytes are on the service, waiting for step 3. */
 export interface ExternalCheckpoint {
@@ -119,6 +120,7 @@ async function send(
   body: AsyncIterable<Uint8Array>,
   contentLength: number,
   state: { bodyComplete: boolean },
+  onBodyWritten?: TransportRequest['onBodyWritten'],
 ): Promise<Sent> {
   try {
     const res = await a.opts.transport.request({
@@ -127,6 +129,7 @@ async function send(
       headers,
       body,
       contentLength,
+      ...(onBodyWritten ? { onBodyWritten } : {}),
       ...(a.opts.signal ? { signal: a.opts.signal } : {}),
       connectTimeoutMs: a.opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       idleTimeoutMs: a.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
@@ -350,16 +353,16 @@ async function postBytes(
 ): Promise<'received' | Restart | AttemptResult> {
   const checked = checkUploadUrl(ticket.uploadUrl, a.base);
   if (!checked.ok) return checked.result;
-  const progress = throttle(opened.size, a.opts.onProgress);
+  const meter = progressMeter(opened.size, a.opts.onProgress);
+  const ring = new ChunkRing();
   const state = { bodyComplete: false };
   const name = a.name;
   const body = (async function* () {
     let sent = 0;
-    for await (const chunk of readFileChunks(opened, name)) {
+    for await (const chunk of readFileChunks(opened, name, ring)) {
       sent += chunk.length;
       if (sent === opened.size) state.bodyComplete = true;
       yield chunk;
-      progress(sent);
     }
   })();
   const headers: Record<string, string> = {
@@ -367,7 +370,10 @@ async function postBytes(
     accept: '*/*',
   };
   if (checked.sameOrigin) headers.authorization = `Bearer ${a.token}`;
-  const sent = await send(a, checked.url, headers, body, opened.size, state);
+  const sent = await send(a, checked.url, headers, body, opened.size, state, (bytes, chunk) => {
+    meter.accepted(bytes);
+    ring.release(chunk);
+  }).finally(() => meter.stop());
   if (aborted(a, sent)) return { kind: 'cancelled' };
   if ('error' in sent) return transportFailure(sent.error, 'sending the bytes');
   return classifyUpload(sent.res, a);

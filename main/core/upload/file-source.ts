@@ -126,31 +126,76 @@ export async function assertUnchanged(opened: OpenedFile, name: string): Promise
 }
 
 /**
- * Exactly `size` bytes of the open file, chunk by chunk, each chunk a fresh buffer (the
- * transport may hold it until the socket takes it). Positional reads on the handle rather than
- * fs.createReadStream: a read stream closes its descriptor when destroyed, even with
- * autoClose false, and this handle must stay open for the last change check and the caller's
- * close. Memory is the same: one chunk at a time. Fewer bytes than `size` (the file shrank
- * while being read) is file_changed: the Content-Length already promised `size`.
+ * A few reused read buffers. A chunk goes back into the ring only when the transport says the
+ * socket has finished with it (`release`, from TransportRequest.onBodyWritten); until then it
+ * stays lent. When none is free (a transport that never says, or a chunk still on its way) a
+ * fresh buffer is used, so the reader never waits on the ring and nothing can deadlock. Reusing
+ * buffers keeps the garbage collector out of the way (~0.3 s of CPU per GiB with a fresh
+ * buffer per chunk) and memory flat whatever the size.
+ */
+export class ChunkRing {
+  private readonly free: Buffer[] = [];
+  // Weak: a chunk a transport never reports is simply collected with its buffer.
+  private readonly lent = new WeakMap<Uint8Array, Buffer>();
+  constructor(
+    readonly chunkBytes = FILE_CHUNK_BYTES,
+    private readonly keep = 3,
+  ) {}
+
+  /** A buffer of chunkBytes, to be lent as `view(buffer, length)`. */
+  take(): Buffer {
+    return this.free.pop() ?? Buffer.allocUnsafeSlow(this.chunkBytes);
+  }
+
+  /** The chunk to hand on: `length` bytes of `buffer`, remembered until released. */
+  lend(buffer: Buffer, length: number): Uint8Array {
+    const chunk = length === buffer.length ? buffer : buffer.subarray(0, length);
+    this.lent.set(chunk, buffer);
+    return chunk;
+  }
+
+  /** Gives back a buffer nobody will read again (a read that failed or was dropped). */
+  drop(buffer: Buffer): void {
+    if (this.free.length < this.keep) this.free.push(buffer);
+  }
+
+  /** The socket has finished with `chunk`: its buffer may be read into again. */
+  release(chunk: Uint8Array | undefined): void {
+    if (!chunk) return;
+    const buffer = this.lent.get(chunk);
+    if (!buffer) return;
+    this.lent.delete(chunk);
+    this.drop(buffer);
+  }
+}
+
+/**
+ * Exactly `size` bytes of the open file, chunk by chunk. Each chunk is a buffer the caller must
+ * not see again after handing it on: with a `ring`, it is reused once released; without, every
+ * chunk is fresh. Positional reads on the handle rather than fs.createReadStream: a read stream
+ * closes its descriptor when destroyed, even with autoClose false, and this handle must stay
+ * open for the last change check and the caller's close. Fewer bytes than `size` (the file
+ * shrank while being read) is file_changed: the Content-Length already promised `size`.
  */
 export async function* readFileChunks(
   opened: OpenedFile,
   name: string,
-  chunkBytes = FILE_CHUNK_BYTES,
+  ring: ChunkRing = new ChunkRing(FILE_CHUNK_BYTES, 0),
 ): AsyncGenerator<Uint8Array> {
+  const chunkBytes = ring.chunkBytes;
   const readAt = async (position: number): Promise<Uint8Array> => {
     const want = Math.min(chunkBytes, opened.size - position);
-    const chunk = Buffer.allocUnsafe(want);
+    const buffer = ring.take();
     let bytesRead: number;
     try {
-      ({ bytesRead } = await opened.handle.read(chunk, 0, want, position));
+      ({ bytesRead } = await opened.handle.read(buffer, 0, want, position));
     } catch (error) {
       throw fromFsError(error, name);
     }
     if (bytesRead === 0) {
       throw new FileProblem('file_changed', `${name} got shorter while it was being sent.`);
     }
-    return bytesRead === want ? chunk : chunk.subarray(0, bytesRead);
+    return ring.lend(buffer, bytesRead);
   };
   // The next chunk is read while the caller sends this one. If that read fails (the file got
   // shorter) while the caller is still waiting for the socket, nobody awaits it yet: mark it

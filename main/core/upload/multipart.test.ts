@@ -6,7 +6,13 @@ import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentTypeFor } from './content-types';
-import { FILE_CHUNK_BYTES, FileProblem, openForUpload, readFileChunks } from './file-source';
+import {
+  ChunkRing,
+  FILE_CHUNK_BYTES,
+  FileProblem,
+  openForUpload,
+  readFileChunks,
+} from './file-source';
 import { layoutMultipart, multipartBody, quoteParam } from './multipart';
 
 interface Parsed {
@@ -170,11 +176,16 @@ describe('multipart body', () => {
     });
     const seen: Buffer[] = [];
     let tailHook = false;
-    const body = multipartBody(layout, opened.size, readFileChunks(opened, 'shrinks.bin', 1024), {
-      beforeTail: () => {
-        tailHook = true;
+    const body = multipartBody(
+      layout,
+      opened.size,
+      readFileChunks(opened, 'shrinks.bin', new ChunkRing(1024, 0)),
+      {
+        beforeTail: () => {
+          tailHook = true;
+        },
       },
-    });
+    );
     const error = await (async () => {
       try {
         for await (const c of body) {

@@ -20,6 +20,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { pumpBody } from './body-pump';
+import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
 import {
   cappedBody,
@@ -213,6 +214,7 @@ function send(req: TransportRequest): Promise<TransportResponse> {
         return;
       }
       let sinceTurn = 0;
+      const writer = createBodyWriter(req);
       try {
         const outcome = await pumpBody(req.body, stopped, async (chunk) => {
           // A turn before every write, not every few MiB: a server that answers early and
@@ -224,7 +226,18 @@ function send(req: TransportRequest): Promise<TransportResponse> {
             if (stopped()) return false;
           }
           sinceTurn += chunk.byteLength;
-          if (!request.write(chunk, () => touch())) {
+          const slices = writer.slices(chunk);
+          let roomLeft = true;
+          for (let i = 0; i < slices.length; i++) {
+            const slice = slices[i]!;
+            const whole = i === slices.length - 1 ? chunk : undefined;
+            roomLeft = request.write(slice, (error) => {
+              if (error) return;
+              touch();
+              writer.written(slice.length, whole);
+            });
+          }
+          if (!roomLeft) {
             // Waiting for the drain is itself a turn of the loop.
             await drained();
             sinceTurn = 0;

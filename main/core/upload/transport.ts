@@ -11,6 +11,12 @@ export interface TransportRequest {
   /** Request body, pulled chunk by chunk so file bytes go from disk to socket. */
   body?: AsyncIterable<Uint8Array>;
   /**
+   * Called as the socket takes the body: `bytes` more are out of the process (in the OS's hands,
+   * or Chromium's); `chunk` is a body chunk, exactly as the body yielded it, once every byte of
+   * it is out, so its buffer may be reused. In order; never for bytes that were not taken.
+   */
+  onBodyWritten?: (bytes: number, chunk: Uint8Array | undefined) => void;
+  /**
    * Exact body length, sent as Content-Length by transports that can (Node's). Electron's `net`
    * cannot set it and sends the body chunked; the body is streamed either way.
    */

@@ -1,0 +1,203 @@
+// Two measurements that are not "one client process per run": the cost of progress listeners
+// (the engine in one process, with and without) and the core's resting cost. Each is saved on
+// its own (bench/results/progress.json, core.json) so a report can show the latest of each,
+// with when and how it was measured.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { writeTestFile } from './files';
+import type { Extras, ProgressCost, RestingCore } from './goals';
+import type { BenchContext } from './scenarios';
+import { median, sizeLabel } from './stats';
+
+/** Fresh processes timing createAppService, besides the one that also measures memory. */
+const CORE_STARTS = 4;
+
+const run = promisify(execFile);
+const TSX = ['--import', 'tsx'];
+
+export interface SavedExtra<T> {
+  date: string;
+  command: string;
+  value: T;
+}
+
+function lastJsonLine<T>(stdout: string): T {
+  const line = stdout.trim().split('\n').at(-1) ?? '';
+  return JSON.parse(line) as T;
+}
+
+function load(): { loadBefore: number; cpus: number } {
+  return { loadBefore: loadavg()[0]!, cpus: cpus().length };
+}
+
+/** 1 GiB when measured, else the largest size up to it: long enough to see the cost. */
+export function progressSize(sizes: number[]): number {
+  const fit = sizes.filter((s) => s <= 2 ** 30);
+  return fit.length ? Math.max(...fit) : Math.min(...sizes);
+}
+
+export async function runProgressCost(ctx: BenchContext): Promise<ProgressCost | undefined> {
+  if (!ctx.options.only.includes('progress')) return undefined;
+  const sink = ctx.targets.sink;
+  const link = ctx.targets.link;
+  if (!sink || !link) return undefined;
+  const size = progressSize(ctx.options.sizes);
+  const dir = join(ctx.workDir, 'progress');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, 'progress.bin');
+  ctx.log(
+    `Progress listeners: ${sizeLabel(size)}, with and without, ${ctx.options.runs} runs each…`,
+  );
+  await writeTestFile(file, size);
+  const before = load();
+  try {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        ...TSX,
+        join(ctx.setup.repoRoot, 'bench/clients/progress-cost.ts'),
+        await sink.begin(),
+        await link.begin(),
+        file,
+        String(ctx.options.runs),
+      ],
+      { env: { ...process.env, TRAYSHARE_TOKEN: ctx.setup.token }, maxBuffer: 1 << 20 },
+    );
+    const value = { ...lastJsonLine<ProgressCost>(stdout), ...before };
+    ctx.log(`  ${JSON.stringify(value)}`);
+    return value;
+  } catch (error) {
+    ctx.log(`  failed: ${error instanceof Error ? error.message : String(error)}`);
+    return errorCost(size, ctx.options.runs, error, before);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function errorCost(
+  fileBytes: number,
+  runs: number,
+  error: unknown,
+  before: { loadBefore: number; cpus: number },
+): ProgressCost {
+  return {
+    fileBytes,
+    runs,
+    withMs: Number.NaN,
+    withoutMs: Number.NaN,
+    eventsPerSecond: Number.NaN,
+    ...before,
+    error: (error instanceof Error ? error.message : String(error)).slice(0, 300),
+  };
+}
+
+export async function runRestingCore(ctx: BenchContext): Promise<RestingCore | undefined> {
+  if (!ctx.options.only.includes('core')) return undefined;
+  const sink = ctx.targets.sink;
+  if (!sink) return undefined;
+  const dataDir = join(ctx.workDir, 'resting-core');
+  const script = join(ctx.setup.repoRoot, 'bench/clients/resting-core.ts');
+  const url = await sink.begin();
+  ctx.log('Resting core: seeding a 5000-entry history and a 200-item queue…');
+  const before = load();
+  try {
+    // Bundled like the app's main process, so the figures are the core's and not tsx's.
+    // Inside the repository (out/ is ignored) so npm packages resolve from its node_modules.
+    const bundle = join(ctx.setup.repoRoot, 'out/bench/resting-core.mjs');
+    await build({
+      entryPoints: [script],
+      outfile: bundle,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    await run(process.execPath, [bundle, 'seed', dataDir, url]);
+    // The start is the figure load moves most: the median of fresh processes.
+    const starts: { startMs: number; startCpuMs: number }[] = [];
+    for (let i = 0; i < CORE_STARTS; i++) {
+      const { stdout } = await run(process.execPath, [bundle, 'start', dataDir, url]);
+      starts.push(lastJsonLine(stdout));
+    }
+    const { stdout } = await run(process.execPath, [
+      '--expose-gc',
+      bundle,
+      'measure',
+      dataDir,
+      url,
+    ]);
+    const full = lastJsonLine<RestingCore>(stdout);
+    starts.push({ startMs: full.startMs, startCpuMs: full.startCpuMs ?? Number.NaN });
+    const value: RestingCore = {
+      ...full,
+      startMs: median(starts.map((s) => s.startMs)),
+      startCpuMs: median(starts.map((s) => s.startCpuMs)),
+      starts: starts.length,
+      ...before,
+    };
+    ctx.log(`  ${JSON.stringify(value)}`);
+    return value;
+  } catch (error) {
+    ctx.log(`  failed: ${error instanceof Error ? error.message : String(error)}`);
+    return {
+      historyEntries: 5000,
+      queueItems: 200,
+      startMs: Number.NaN,
+      settledRssMB: Number.NaN,
+      settledHeapMB: Number.NaN,
+      uploads: 100,
+      afterUploadsRssMB: Number.NaN,
+      afterUploadsHeapMB: Number.NaN,
+      ...before,
+      error: (error instanceof Error ? error.message : String(error)).slice(0, 300),
+    };
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function readSaved<T>(path: string): Promise<SavedExtra<T> | undefined> {
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(await readFile(path, 'utf8')) as SavedExtra<T>;
+}
+
+/**
+ * Saves what this run measured, and returns the latest of each with a note for any that was
+ * measured by an earlier run.
+ */
+export async function latestExtras(
+  resultsDir: string,
+  measured: Extras,
+  date: string,
+  command: string,
+): Promise<{ extras: Extras; notes: string[] }> {
+  await mkdir(resultsDir, { recursive: true });
+  const extras: Extras = {};
+  const notes: string[] = [];
+  for (const key of ['progress', 'core'] as const) {
+    const path = join(resultsDir, `${key}.json`);
+    const value = measured[key];
+    if (value) {
+      await writeFile(path, `${JSON.stringify({ date, command, value }, null, 2)}\n`);
+      (extras as Record<string, unknown>)[key] = value;
+      continue;
+    }
+    const saved = await readSaved<NonNullable<Extras[typeof key]>>(path);
+    if (saved) {
+      (extras as Record<string, unknown>)[key] = saved.value;
+      // Re-rendering the run that measured it: nothing to point out.
+      if (saved.date === date) continue;
+      notes.push(
+        `The ${key === 'core' ? 'resting core' : 'progress listener'} figures come from an earlier run: \`${saved.command}\` at ${saved.date}.`,
+      );
+    }
+  }
+  return { extras, notes };
+}
