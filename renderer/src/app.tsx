@@ -116,6 +116,23 @@ export function App() {
     };
   }, [addPaths]);
 
+  // A view's sticky footer (Share, Save) sits over the bottom of the scrolling area: a field
+  // that takes focus under it is scrolled up until it is clear of the footer.
+  const mainRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const main = mainRef.current;
+    if (!main) return;
+    const onFocusIn = (e: FocusEvent) => {
+      const target = e.target;
+      const footer = main.querySelector('.sheet__footer');
+      if (!(target instanceof HTMLElement) || !footer || footer.contains(target)) return;
+      const hidden = target.getBoundingClientRect().bottom - footer.getBoundingClientRect().top;
+      if (hidden > -8) main.scrollTop += hidden + 8;
+    };
+    main.addEventListener('focusin', onFocusIn);
+    return () => main.removeEventListener('focusin', onFocusIn);
+  }, []);
+
   const pickFiles = useCallback(async () => {
     try {
       addPaths(await api().pickFiles());
@@ -186,7 +203,7 @@ export function App() {
       {start.compact ? null : (
         <Nav view={view} queue={queue} hasPaths={paths.length > 0} onShow={show} />
       )}
-      <main class="app__main" aria-busy={snapshot === null}>
+      <main class="app__main" ref={mainRef} aria-busy={snapshot === null}>
         {body}
       </main>
       <div class="drop-overlay" aria-hidden="true">
