@@ -35,6 +35,7 @@ export function App() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [dropError, setDropError] = useState<string | null>(null);
+  const [confirmation, setConfirmation] = useState<string | null>(null);
   const dragDepth = useRef(0);
 
   const show = useCallback((next: View) => {
@@ -47,6 +48,7 @@ export function App() {
     setPaths((current) => uniquePaths(current, added));
     setView('share');
     setDropError(null);
+    setConfirmation(null);
   }, []);
 
   const load = useCallback(async () => {
@@ -133,6 +135,11 @@ export function App() {
     return () => main.removeEventListener('focusin', onFocusIn);
   }, []);
 
+  // Every view opens at its top: the queue after Share shows what was just sent.
+  useEffect(() => {
+    if (mainRef.current) mainRef.current.scrollTop = 0;
+  }, [view]);
+
   const pickFiles = useCallback(async () => {
     try {
       addPaths(await api().pickFiles());
@@ -168,6 +175,7 @@ export function App() {
             snapshot={snapshot}
             queue={queue}
             error={dropError}
+            confirmation={confirmation}
             compact={start.compact}
             onPick={pickFiles}
             onShow={show}
@@ -182,7 +190,14 @@ export function App() {
             onRemove={(path) => setPaths((current) => current.filter((p) => p !== path))}
             onClose={(next) => {
               setPaths([]);
-              show(next);
+              // The 240×240 drop window has no room for a queue: it says the share is on its
+              // way and is ready for the next drop.
+              if (start.compact && next === 'queue') {
+                show('drop');
+                setConfirmation(
+                  'Shared. Uploading in the background; the tray menu shows progress.',
+                );
+              } else show(next);
             }}
             onShow={show}
           />

@@ -56,7 +56,9 @@ describe('share sheet', () => {
       expect(upload.initial_comment).toBe('Mockups for Thursday');
     }
     expect(uploads.find((u) => u.name === 'mockup-b.txt')?.size).toBe(30);
-    await expect.poll(() => page.locator('.badge--delivered').count(), { timeout: 15_000 }).toBe(2);
+    await expect
+      .poll(() => page.locator('.share__files .badge--delivered').count(), { timeout: 15_000 })
+      .toBe(2);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -97,7 +97,7 @@ describe.each(['light', 'dark'] as const)('every view in %s mode', (scheme) => {
     await page.getByRole('button', { name: 'Cancel' }).click();
 
     await showView(page, 'queue');
-    await page.getByRole('progressbar').waitFor();
+    await page.getByRole('progressbar', { name: 'Progress of screen-recording.mov' }).waitFor();
     await page.locator('.item--sending .item__detail').filter({ hasText: 'MB/s' }).waitFor();
     await page.locator('.badge--unknown').waitFor();
     await check(page, 'queue', scheme);
