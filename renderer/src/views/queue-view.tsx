@@ -40,8 +40,16 @@ export function QueueView(props: {
     }
     meter.current.keepOnly(sending);
   }
+  // Pause and resume start the speed over: bytes from before the pause would inflate it.
+  const pausedBefore = useRef(snapshot.paused);
+  if (pausedBefore.current !== snapshot.paused) {
+    pausedBefore.current = snapshot.paused;
+    meter.current.reset();
+  }
   const waiting = queue.some((i) => i.state === 'waiting' && i.retryAt !== undefined);
-  const now = useNow(waiting);
+  // Ticks while anything moves, so speed and time left are measured over time, not per event.
+  const now = useNow(waiting || queue.some((i) => i.state === 'sending'));
+  const rateAt = Math.max(now, Date.now());
   const action = useAction();
   const finished = queue.filter(isFinished).length;
   const active = queue.filter(isActive);
@@ -164,7 +172,7 @@ export function QueueView(props: {
                 key={group.id}
                 item={group.items[0]!}
                 now={now}
-                rate={meter.current.rate(group.items[0]!.id, group.items[0]!.size)}
+                rate={meter.current.rate(group.items[0]!.id, group.items[0]!.size, rateAt)}
                 workspace={workspaceName(group.items[0]!.workspaceId)}
                 onShow={props.onShow}
               />
@@ -179,7 +187,7 @@ export function QueueView(props: {
                     key={item.id}
                     item={item}
                     now={now}
-                    rate={meter.current.rate(item.id, item.size)}
+                    rate={meter.current.rate(item.id, item.size, rateAt)}
                     workspace={workspaceName(item.workspaceId)}
                     onShow={props.onShow}
                   />
