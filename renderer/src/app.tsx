@@ -135,10 +135,18 @@ export function App() {
     return () => main.removeEventListener('focusin', onFocusIn);
   }, []);
 
-  // Every view opens at its top: the queue after Share shows what was just sent.
+  // Every view opens at its top (the queue after Share shows what was just sent), with focus
+  // on its title, so the first Tab reaches its first control (Choose files on the drop view);
+  // the share sheet focuses its comment, where Ctrl+Enter shares.
+  const loaded = snapshot !== null;
   useEffect(() => {
-    if (mainRef.current) mainRef.current.scrollTop = 0;
-  }, [view]);
+    const main = mainRef.current;
+    if (!main || !loaded) return;
+    main.scrollTop = 0;
+    const target =
+      main.querySelector<HTMLElement>('#share-comment') ?? main.querySelector<HTMLElement>('h1');
+    target?.focus({ preventScroll: true });
+  }, [view, loaded]);
 
   const pickFiles = useCallback(async () => {
     try {

@@ -81,14 +81,17 @@ describe('share sheet', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
 
-    // Focus walks: Remove, Add files…, the mode radios, the preset, the comment.
+    // Picking lands in the comment; focus walks back to the preset.
+    expect(await page.getByLabel('Comment').evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    );
     const preset = page.getByLabel('Preset', { exact: true });
     for (
       let i = 0;
       i < 10 && !(await preset.evaluate((el) => el === document.activeElement));
       i++
     ) {
-      await page.keyboard.press('Tab');
+      await page.keyboard.press('Shift+Tab');
     }
     expect(await preset.evaluate((el) => el === document.activeElement)).toBe(true);
     // A visible focus ring: the outline Chromium draws for :focus-visible.

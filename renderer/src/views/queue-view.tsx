@@ -171,7 +171,7 @@ export function QueueView(props: {
               <QueueRow
                 key={group.id}
                 item={group.items[0]!}
-                now={now}
+                now={rateAt}
                 rate={meter.current.rate(group.items[0]!.id, group.items[0]!.size, rateAt)}
                 workspace={workspaceName(group.items[0]!.workspaceId)}
                 onShow={props.onShow}
@@ -186,7 +186,7 @@ export function QueueView(props: {
                   <QueueRow
                     key={item.id}
                     item={item}
-                    now={now}
+                    now={rateAt}
                     rate={meter.current.rate(item.id, item.size, rateAt)}
                     workspace={workspaceName(item.workspaceId)}
                     onShow={props.onShow}
