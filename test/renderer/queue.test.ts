@@ -91,6 +91,10 @@ describe.each([
     // Then the failure, then the finished ones.
     await expect.poll(() => rows.nth(1).locator('.badge').textContent()).toBe('Failed');
     expect(await rows.nth(2).locator('.badge').textContent()).toBe('Delivered');
+    // The newest finished share first, with the same wording as History.
+    expect(
+      await rows.nth(2).getByRole('button', { name: 'Open in browser: old-5.txt' }).count(),
+    ).toBe(1);
     // Overall progress for what is still to go, and the batch actions.
     expect(await page.getByRole('progressbar', { name: 'Overall progress' }).isVisible()).toBe(
       true,

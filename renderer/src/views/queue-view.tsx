@@ -381,10 +381,10 @@ function QueueRow(props: {
             <button
               type="button"
               class="button button--small"
-              aria-label={`Open ${name} in browser`}
+              aria-label={`Open in browser: ${name}`}
               onClick={() => void action.run(() => api().openExternal(permalink))}
             >
-              Open
+              Open in browser
             </button>
           </>
         ) : null}
