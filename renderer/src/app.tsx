@@ -36,6 +36,7 @@ export function App() {
   const [dragging, setDragging] = useState(false);
   const [dropError, setDropError] = useState<string | null>(null);
   const [notes, setNotes] = useState<string[]>([]);
+  const [confirmation, setConfirmation] = useState<string | null>(null);
   const dragDepth = useRef(0);
 
   const show = useCallback((next: View) => {
@@ -48,6 +49,7 @@ export function App() {
     setPaths((current) => uniquePaths(current, added));
     setView('share');
     setDropError(null);
+    setConfirmation(null);
   }, []);
 
   const load = useCallback(async () => {
@@ -119,6 +121,36 @@ export function App() {
     };
   }, [addPaths]);
 
+  // A view's sticky footer (Share, Save) sits over the bottom of the scrolling area: a field
+  // that takes focus under it is scrolled up until it is clear of the footer.
+  const mainRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const main = mainRef.current;
+    if (!main) return;
+    const onFocusIn = (e: FocusEvent) => {
+      const target = e.target;
+      const footer = main.querySelector('.sheet__footer');
+      if (!(target instanceof HTMLElement) || !footer || footer.contains(target)) return;
+      const hidden = target.getBoundingClientRect().bottom - footer.getBoundingClientRect().top;
+      if (hidden > -8) main.scrollTop += hidden + 8;
+    };
+    main.addEventListener('focusin', onFocusIn);
+    return () => main.removeEventListener('focusin', onFocusIn);
+  }, []);
+
+  // Every view opens at its top (the queue after Share shows what was just sent), with focus
+  // on its title, so the first Tab reaches its first control (Choose files on the drop view);
+  // the share sheet focuses its comment, where Ctrl+Enter shares.
+  const loaded = snapshot !== null;
+  useEffect(() => {
+    const main = mainRef.current;
+    if (!main || !loaded) return;
+    main.scrollTop = 0;
+    const target =
+      main.querySelector<HTMLElement>('#share-comment') ?? main.querySelector<HTMLElement>('h1');
+    target?.focus({ preventScroll: true });
+  }, [view, loaded]);
+
   const pickFiles = useCallback(async () => {
     try {
       addPaths(await api().pickFiles());
@@ -154,6 +186,7 @@ export function App() {
             snapshot={snapshot}
             queue={queue}
             error={dropError}
+            confirmation={confirmation}
             compact={start.compact}
             onPick={pickFiles}
             onShow={show}
@@ -168,7 +201,14 @@ export function App() {
             onRemove={(path) => setPaths((current) => current.filter((p) => p !== path))}
             onClose={(next) => {
               setPaths([]);
-              show(next);
+              // The 240×240 drop window has no room for a queue: it says the share is on its
+              // way and is ready for the next drop.
+              if (start.compact && next === 'queue') {
+                show('drop');
+                setConfirmation(
+                  'Shared. Uploading in the background; the tray menu shows progress.',
+                );
+              } else show(next);
             }}
             onShow={show}
           />
@@ -189,7 +229,7 @@ export function App() {
       {start.compact ? null : (
         <Nav view={view} queue={queue} hasPaths={paths.length > 0} onShow={show} />
       )}
-      <main class="app__main" aria-busy={snapshot === null}>
+      <main class="app__main" ref={mainRef} aria-busy={snapshot === null}>
         {!start.compact && (view === 'drop' || view === 'settings')
           ? notes.map((note) => (
               <Notice key={note} tone="info">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseName, formatBytes, formatDuration, shareSummary } from './format';
+import { baseName, formatBytes, formatDuration, formatSpeed, shareSummary } from './format';
 
 describe('shareSummary', () => {
   it('names channels by label and ID, the workspace, and whether a comment goes along', () => {
@@ -43,6 +43,8 @@ describe('formatBytes', () => {
     expect(formatBytes(0)).toBe('0 bytes');
     expect(formatBytes(1)).toBe('1 byte');
     expect(formatBytes(1500)).toBe('1.5 KB');
+    expect(formatBytes(999_999)).toBe('1.0 MB');
+    expect(formatBytes(999_400)).toBe('999 KB');
     expect(formatBytes(64 * 1024 * 1024)).toBe('67 MB');
     expect(formatBytes(2_500_000_000)).toBe('2.5 GB');
   });
@@ -62,5 +64,11 @@ describe('baseName', () => {
     expect(baseName('/home/ann/report.pdf')).toBe('report.pdf');
     expect(baseName('C:\\Users\\ann\\report.pdf')).toBe('report.pdf');
     expect(baseName('/home/ann/folder/')).toBe('folder');
+  });
+});
+
+describe('formatSpeed', () => {
+  it('never reads 1000 KB/s', () => {
+    expect(formatSpeed(999_800)).toBe('1.0 MB/s');
   });
 });

@@ -13,6 +13,11 @@ export function formatBytes(bytes: number): string {
     value /= 1000;
     unit++;
   }
+  // 999.9 KB rounds to "1000 KB": say "1.0 MB" instead.
+  if (Number(value.toFixed(value < 10 ? 1 : 0)) >= 1000 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
   const digits = value < 10 ? 1 : 0;
   return `${value.toFixed(digits)} ${UNITS[unit]}`;
 }

@@ -4,10 +4,12 @@ import { activeCount, needsAttention } from './queue-state';
 interface Entry {
   view: View;
   label: string;
+  /** Words the narrow top bar hides visually; the button's accessible name keeps them. */
+  more?: string;
 }
 
 const ENTRIES: Entry[] = [
-  { view: 'drop', label: 'Drop files' },
+  { view: 'drop', label: 'Drop', more: ' files' },
   { view: 'queue', label: 'Queue' },
   { view: 'history', label: 'History' },
   { view: 'presets', label: 'Presets' },
@@ -23,7 +25,7 @@ export function Nav(props: {
   const active = activeCount(props.queue);
   const attention = needsAttention(props.queue);
   const entries = props.hasPaths
-    ? [ENTRIES[0]!, { view: 'share' as const, label: 'Share sheet' }, ...ENTRIES.slice(1)]
+    ? [ENTRIES[0]!, { view: 'share' as const, label: 'Share', more: ' sheet' }, ...ENTRIES.slice(1)]
     : ENTRIES;
   return (
     <nav class="nav" aria-label="Sections">
@@ -47,7 +49,10 @@ export function Nav(props: {
                 aria-current={current ? 'page' : undefined}
                 onClick={() => props.onShow(entry.view)}
               >
-                <span class="nav__label">{entry.label}</span>
+                <span class="nav__label">
+                  {entry.label}
+                  {entry.more ? <span class="nav__short">{entry.more}</span> : null}
+                </span>
                 {badge === null ? null : (
                   <span class="nav__badge" aria-hidden="true">
                     {badge}

@@ -1,5 +1,5 @@
 // A large upload shows its progress moving, and Cancel stops it before it reaches the service.
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -57,4 +57,48 @@ describe('a large upload', () => {
     expect(harness.reference.uploads()).toEqual([]);
     await page.close();
   }, 60_000);
+});
+
+describe('a small upload on a slow link', () => {
+  it('moves the bar at least 4 times a second (700 KB at 1 MB/s)', async () => {
+    harness.setThrottle(1_000_000);
+    const path = join(dir, 'small.bin');
+    await writeFile(path, Buffer.alloc(700 * 1024, 7));
+    harness.pick([path]);
+    const { page } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 360, height: 520 });
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    // Watch every value the bar shows, frame by frame, from before Share until it is gone.
+    const watching = page.evaluate(
+      () =>
+        new Promise<{ at: number; value: number }[]>((resolve) => {
+          const seen: { at: number; value: number }[] = [];
+          let started = false;
+          const tick = () => {
+            const bar = document.querySelector<HTMLProgressElement>(
+              'progress[aria-label="Progress of small.bin"]',
+            );
+            if (bar) {
+              started = true;
+              if (seen.at(-1)?.value !== bar.value)
+                seen.push({ at: performance.now(), value: bar.value });
+            } else if (started) {
+              seen.push({ at: performance.now(), value: -1 });
+              return resolve(seen);
+            }
+            requestAnimationFrame(tick);
+          };
+          tick();
+        }),
+    );
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const seen = await watching;
+    harness.setThrottle(8 * 1024 * 1024);
+    const moving = seen.filter((s) => s.value > 0 && s.value < 700 * 1024);
+    const seconds = (seen.at(-1)!.at - seen[0]!.at) / 1000;
+    // The whole upload takes at least 0.7 s at 1 MB/s: at least 4 moves a second of it.
+    expect(seconds).toBeGreaterThan(0.6);
+    expect(moving.length, JSON.stringify(seen)).toBeGreaterThanOrEqual(Math.floor(seconds * 4));
+    await page.close();
+  }, 30_000);
 });

@@ -55,7 +55,9 @@ describe('share sheet', () => {
     // One message per file: the comment goes with the first file only.
     expect(uploads.map((u) => u.initial_comment).sort()).toEqual(['Mockups for Thursday', null]);
     expect(uploads.find((u) => u.name === 'mockup-b.txt')?.size).toBe(30);
-    await expect.poll(() => page.locator('.badge--delivered').count(), { timeout: 15_000 }).toBe(2);
+    await expect
+      .poll(() => page.locator('.share__files .badge--delivered').count(), { timeout: 15_000 })
+      .toBe(2);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -78,14 +80,17 @@ describe('share sheet', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
 
-    // Focus walks: Remove, Add files…, the mode radios, the preset, the comment.
+    // Picking lands in the comment; focus walks back to the preset.
+    expect(await page.getByLabel('Comment').evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    );
     const preset = page.getByLabel('Preset', { exact: true });
     for (
       let i = 0;
       i < 10 && !(await preset.evaluate((el) => el === document.activeElement));
       i++
     ) {
-      await page.keyboard.press('Tab');
+      await page.keyboard.press('Shift+Tab');
     }
     expect(await preset.evaluate((el) => el === document.activeElement)).toBe(true);
     // A visible focus ring: the outline Chromium draws for :focus-visible.

@@ -74,14 +74,19 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+// README shows each view at the default window (480×640) and a tray popover's size (360×520).
 async function check(page: Page, name: string, scheme: Scheme): Promise<void> {
   expect(await axeViolations(page), `${name} (${scheme})`).toEqual([]);
+  await page.setViewportSize({ width: 360, height: 520 });
+  await screenshot(page, `${name}-360`, scheme);
+  await page.setViewportSize({ width: 480, height: 640 });
   await screenshot(page, name, scheme);
 }
 
 describe.each(['light', 'dark'] as const)('every view in %s mode', (scheme) => {
   it('passes axe, and is saved as a screenshot', async () => {
     const { page, problems } = await openApp(browser, harness, { scheme });
+    await page.setViewportSize({ width: 480, height: 640 });
 
     await check(page, 'drop', scheme);
 
@@ -97,7 +102,7 @@ describe.each(['light', 'dark'] as const)('every view in %s mode', (scheme) => {
     await page.getByRole('button', { name: 'Cancel' }).click();
 
     await showView(page, 'queue');
-    await page.getByRole('progressbar').waitFor();
+    await page.getByRole('progressbar', { name: 'Progress of screen-recording.mov' }).waitFor();
     await page.locator('.item--sending .item__detail').filter({ hasText: 'MB/s' }).waitFor();
     await page.locator('.badge--unknown').waitFor();
     await check(page, 'queue', scheme);
@@ -129,7 +134,8 @@ describe('the drop window and motion', () => {
       await page.setViewportSize({ width: 240, height: 240 });
       expect(await page.getByRole('navigation').count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Choose files…' }).isVisible()).toBe(true);
-      await check(page, 'drop-window', scheme);
+      expect(await axeViolations(page), `drop-window (${scheme})`).toEqual([]);
+      await screenshot(page, 'drop-window', scheme);
       await page.close();
     },
   );

@@ -12,7 +12,7 @@ describe('checkToken', () => {
       ok: false,
       code: 'no_token',
       message:
-        'No token: this workspace has no token saved. Add one in Settings (or `trayshare login`).',
+        'No token: this workspace has no token saved. Add one in Settings, or run "trayshare login".',
     });
   });
 

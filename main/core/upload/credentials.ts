@@ -21,7 +21,7 @@ export function checkToken(token: string | undefined | null): CheckResult {
       ok: false,
       code: 'no_token',
       message:
-        'No token: this workspace has no token saved. Add one in Settings (or `trayshare login`).',
+        'No token: this workspace has no token saved. Add one in Settings, or run "trayshare login".',
     };
   }
   if (looksLikeUrl(value)) {

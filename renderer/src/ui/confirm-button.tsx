@@ -44,6 +44,10 @@ export function ConfirmButton(props: {
     // biome-ignore lint/a11y/useSemanticElements: a group of two buttons with a question, not a form field set
     <span class="confirm" role="group" aria-label={props.question}>
       <span class="confirm__question">{props.question}</span>
+      {/* Keep comes first: the pointer that asked is now over it, not over the danger. */}
+      <button type="button" class={`button${size}`} ref={keepRef} onClick={() => setAsking(false)}>
+        Keep
+      </button>
       <button
         type="button"
         class={`button button--danger${size}`}
@@ -53,9 +57,6 @@ export function ConfirmButton(props: {
         }}
       >
         {props.confirmLabel}
-      </button>
-      <button type="button" class={`button${size}`} ref={keepRef} onClick={() => setAsking(false)}>
-        Keep
       </button>
     </span>
   );

@@ -7,6 +7,8 @@ export function DropView(props: {
   snapshot: Snapshot;
   queue: QueueItem[];
   error: string | null;
+  /** Said once after a share from the small drop window, which shows no queue. */
+  confirmation?: string | null;
   compact: boolean;
   onPick: () => void;
   onShow: (view: View) => void;
@@ -32,6 +34,7 @@ export function DropView(props: {
         </button>
       </div>
       {props.error ? <Notice tone="error">{props.error}</Notice> : null}
+      {props.confirmation ? <Notice tone="success">{props.confirmation}</Notice> : null}
       {noWorkspace ? (
         <Notice tone="warning">
           No workspace is set up yet.{' '}

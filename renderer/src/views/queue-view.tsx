@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QueueItem, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { baseName, formatBytes, formatDuration, formatSpeed } from '../format';
+import { groupShares, overallProgress, type ShareGroup } from '../queue-groups';
 import { canRetry, isActive, isFinished, needsToken, retiredProtocol } from '../queue-state';
 import { RateMeter } from '../rate';
 import { switchToExternalProtocol } from '../switch-protocol';
@@ -39,11 +40,23 @@ export function QueueView(props: {
     }
     meter.current.keepOnly(sending);
   }
+  // Pause and resume start the speed over: bytes from before the pause would inflate it.
+  const pausedBefore = useRef(snapshot.paused);
+  if (pausedBefore.current !== snapshot.paused) {
+    pausedBefore.current = snapshot.paused;
+    meter.current.reset();
+  }
   const waiting = queue.some((i) => i.state === 'waiting' && i.retryAt !== undefined);
-  const now = useNow(waiting);
+  // Ticks while anything moves, so speed and time left are measured over time, not per event.
+  const now = useNow(waiting || queue.some((i) => i.state === 'sending'));
+  const rateAt = Math.max(now, Date.now());
   const action = useAction();
   const finished = queue.filter(isFinished).length;
-  const active = queue.filter(isActive).length;
+  const active = queue.filter(isActive);
+  const sending = active.filter((i) => i.state === 'sending').length;
+  const failed = queue.filter((i) => i.state === 'failed' && !needsToken(i) && !retiredProtocol(i));
+  const overall = overallProgress(queue);
+  const groups = useMemo(() => groupShares(queue), [queue]);
   const tokenProblems = useMemo(() => {
     const byWorkspace = new Map<string, string>();
     for (const item of queue) {
@@ -82,10 +95,56 @@ export function QueueView(props: {
         </div>
       </header>
       <ActionError error={action.error} />
+      {overall.files > 0 || failed.length > 0 ? (
+        <section class="batch" aria-label="All uploads">
+          {overall.files > 0 ? (
+            <div class="batch__progress">
+              <p class="batch__text">
+                {`${overall.files === 1 ? '1 file' : `${overall.files} files`} to go · ${formatBytes(overall.sent)} of ${formatBytes(overall.size)}`}
+              </p>
+              <progress
+                class="progress"
+                max={Math.max(overall.size, 1)}
+                value={overall.sent}
+                aria-label="Overall progress"
+              />
+            </div>
+          ) : null}
+          <div class="batch__actions">
+            {active.length > 0 ? (
+              <button
+                type="button"
+                class="button button--small"
+                disabled={action.busy}
+                onClick={() =>
+                  void action.run(async () => {
+                    for (const item of active) await api().cancelItem(item.id);
+                  })
+                }
+              >
+                Cancel all
+              </button>
+            ) : null}
+            {failed.length > 0 ? (
+              <button
+                type="button"
+                class="button button--small"
+                disabled={action.busy}
+                onClick={() =>
+                  void action.run(async () => {
+                    for (const item of failed) await api().retryItem(item.id);
+                  })
+                }
+              >
+                Retry all failed ({failed.length})
+              </button>
+            ) : null}
+          </div>
+        </section>
+      ) : null}
       {snapshot.paused ? (
         <Notice tone="info">
-          Uploads are paused. Nothing new is sent until you resume
-          {active > 0 ? `; ${active} waiting` : ''}.
+          <PausedText sending={sending} waiting={active.length - sending} />
         </Notice>
       ) : null}
       {tokenProblems.map(([workspaceId, message]) => (
@@ -107,19 +166,111 @@ export function QueueView(props: {
         </div>
       ) : (
         <ul class="items" aria-label="Uploads">
-          {queue.map((item) => (
-            <QueueRow
-              key={item.id}
-              item={item}
-              now={now}
-              rate={meter.current.rate(item.id, item.size)}
-              workspace={workspaceName(item.workspaceId)}
-              onShow={props.onShow}
-            />
-          ))}
+          {groups.map((group) =>
+            group.items.length === 1 ? (
+              <QueueRow
+                key={group.id}
+                item={group.items[0]!}
+                now={rateAt}
+                rate={meter.current.rate(group.items[0]!.id, group.items[0]!.size, rateAt)}
+                workspace={workspaceName(group.items[0]!.workspaceId)}
+                onShow={props.onShow}
+              />
+            ) : (
+              <ShareRow
+                key={group.id}
+                group={group}
+                workspace={workspaceName(group.items[0]!.workspaceId)}
+              >
+                {group.items.map((item) => (
+                  <QueueRow
+                    key={item.id}
+                    item={item}
+                    now={rateAt}
+                    rate={meter.current.rate(item.id, item.size, rateAt)}
+                    workspace={workspaceName(item.workspaceId)}
+                    onShow={props.onShow}
+                  />
+                ))}
+              </ShareRow>
+            ),
+          )}
         </ul>
       )}
     </section>
+  );
+}
+
+function PausedText(props: { sending: number; waiting: number }) {
+  const files = (n: number) => (n === 1 ? '1 file' : `${n} files`);
+  const parts = ['Uploads are paused.'];
+  // The queue lets uploads already on the wire finish; pausing only holds the ones not started.
+  if (props.sending > 0)
+    parts.push(
+      `${files(props.sending)} already sending ${props.sending === 1 ? 'finishes' : 'finish'}; cancel ${props.sending === 1 ? 'it' : 'them'} to stop now.`,
+    );
+  parts.push(
+    props.waiting > 0
+      ? `${files(props.waiting)} waiting ${props.waiting === 1 ? 'starts' : 'start'} when you resume.`
+      : 'Nothing new is sent until you resume.',
+  );
+  return <>{parts.join(' ')}</>;
+}
+
+// A share of several files: one row with a summary and overall bar, its files inside. Long
+// shares start folded so thirty files do not push everything else off screen.
+function ShareRow(props: {
+  group: ShareGroup;
+  workspace: string;
+  children: preact.ComponentChildren;
+}) {
+  const { items } = props.group;
+  const [open, setOpen] = useState(items.length <= 4 || props.group.band === 'attention');
+  const first = items[0]!;
+  const delivered = items.filter((i) => i.state === 'delivered').length;
+  const size = items.reduce((sum, i) => sum + i.size, 0);
+  const sent = items.reduce(
+    (sum, i) => sum + (i.state === 'delivered' ? i.size : i.state === 'sending' ? i.sent : 0),
+    0,
+  );
+  const listId = `share-${props.group.id}-files`;
+  const title = `${items.length} files → ${first.channels.join(', ')} in ${props.workspace}`;
+  return (
+    <li class="item share" aria-label={title}>
+      <div class="item__head">
+        <span class="item__name">{title}</span>
+        <span
+          class={`badge badge--${props.group.band === 'active' ? 'sending' : props.group.band === 'attention' ? 'failed' : 'delivered'}`}
+        >
+          {`${delivered} of ${items.length} delivered`}
+        </span>
+      </div>
+      {props.group.band === 'active' ? (
+        <progress
+          class="progress"
+          max={Math.max(size, 1)}
+          value={sent}
+          aria-label={`Progress of ${items.length} files`}
+        />
+      ) : null}
+      {first.comment ? <p class="item__comment">“{first.comment}”</p> : null}
+      <div class="item__actions">
+        <button
+          type="button"
+          class="button button--small button--quiet"
+          aria-expanded={open}
+          aria-controls={listId}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide files' : `Show ${items.length} files`}
+        </button>
+      </div>
+      {open ? (
+        <ul class="share__files" id={listId} aria-label={`Files of ${title}`}>
+          {props.children}
+        </ul>
+      ) : null}
+    </li>
   );
 }
 
@@ -230,10 +381,10 @@ function QueueRow(props: {
             <button
               type="button"
               class="button button--small"
-              aria-label={`Open ${name} in browser`}
+              aria-label={`Open in browser: ${name}`}
               onClick={() => void action.run(() => api().openExternal(permalink))}
             >
-              Open
+              Open in browser
             </button>
           </>
         ) : null}

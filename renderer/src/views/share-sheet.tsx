@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ChannelRef, ShareResult, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { baseName, countFiles, messagesSummary, shareSummary } from '../format';
@@ -87,6 +87,19 @@ export function ShareSheet(props: {
     else setResult(shared);
   };
 
+  // Esc closes the sheet, as it would a dialog, wherever focus is (even nowhere).
+  const close = useRef(props.onClose);
+  close.current = props.onClose;
+  const busy = useRef(false);
+  busy.current = action.busy;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && !busy.current) close.current('drop');
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
   if (result) return <ShareOutcome result={result} onClose={props.onClose} />;
 
   return (
@@ -102,22 +115,7 @@ export function ShareSheet(props: {
           {paths.length === 0 ? (
             <p class="muted">No files yet.</p>
           ) : (
-            <ul class="file-list">
-              {paths.map((path) => (
-                <li key={path} class="file-list__item">
-                  <span class="file-list__name">{baseName(path)}</span>
-                  <span class="file-list__dir">{parentOf(path)}</span>
-                  <button
-                    type="button"
-                    class="button button--small button--quiet"
-                    aria-label={`Remove ${baseName(path)}`}
-                    onClick={() => props.onRemove(path)}
-                  >
-                    Remove
-                  </button>
-                </li>
-              ))}
-            </ul>
+            <FileList paths={paths} onRemove={props.onRemove} />
           )}
           <button type="button" class="button button--small" onClick={props.onPick}>
             Add files…
@@ -263,13 +261,83 @@ export function ShareSheet(props: {
             <button type="button" class="button" onClick={() => props.onClose('drop')}>
               Cancel
             </button>
-            <button type="submit" class="button button--primary" disabled={action.busy}>
+            <button
+              type="submit"
+              class="button button--primary"
+              disabled={action.busy || paths.length === 0}
+            >
               {action.busy ? 'Sharing…' : 'Share'}
             </button>
           </div>
         </div>
       </form>
     </section>
+  );
+}
+
+// The files are one Tab stop: arrow keys move between them, Delete removes the one in focus.
+function FileList(props: { paths: string[]; onRemove: (path: string) => void }) {
+  const [current, setCurrent] = useState(0);
+  const list = useRef<HTMLUListElement>(null);
+  const at = Math.min(current, props.paths.length - 1);
+  const focusAt = (index: number) => {
+    setCurrent(index);
+    list.current?.querySelectorAll<HTMLButtonElement>('button')[index]?.focus();
+  };
+  const remove = (index: number) => {
+    const group = list.current?.closest('fieldset');
+    props.onRemove(props.paths[index]!);
+    // Focus stays in the list, on the file that took the removed one's place; the last file
+    // gone, it moves to Add files.
+    const left = props.paths.length - 1;
+    requestAnimationFrame(() => {
+      if (left > 0) focusAt(Math.min(index, left - 1));
+      else group?.querySelector<HTMLButtonElement>('button')?.focus();
+    });
+  };
+  return (
+    <ul
+      class="file-list"
+      ref={list}
+      aria-label="Files to share"
+      onKeyDown={(e) => {
+        const last = props.paths.length - 1;
+        const next =
+          e.key === 'ArrowDown'
+            ? Math.min(at + 1, last)
+            : e.key === 'ArrowUp'
+              ? Math.max(at - 1, 0)
+              : e.key === 'Home'
+                ? 0
+                : e.key === 'End'
+                  ? last
+                  : null;
+        if (next !== null) {
+          e.preventDefault();
+          focusAt(next);
+        } else if (e.key === 'Delete' || e.key === 'Backspace') {
+          e.preventDefault();
+          remove(at);
+        }
+      }}
+    >
+      {props.paths.map((path, index) => (
+        <li key={path} class="file-list__item">
+          <span class="file-list__name">{baseName(path)}</span>
+          <span class="file-list__dir">{parentOf(path)}</span>
+          <button
+            type="button"
+            class="button button--small button--quiet"
+            aria-label={`Remove ${baseName(path)}`}
+            tabIndex={index === at ? 0 : -1}
+            onFocus={() => setCurrent(index)}
+            onClick={() => remove(index)}
+          >
+            Remove
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }
 

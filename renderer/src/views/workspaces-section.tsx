@@ -42,7 +42,11 @@ export function WorkspacesSection(props: { snapshot: Snapshot }) {
         )}
       </div>
       {props.snapshot.workspaces.map((w) => (
-        <WorkspaceCard key={w.id} workspace={w} />
+        <WorkspaceCard
+          key={w.id}
+          workspace={w}
+          presets={props.snapshot.presets.filter((p) => p.workspaceId === w.id).map((p) => p.name)}
+        />
       ))}
       {adding ? (
         <NewWorkspace
@@ -54,7 +58,17 @@ export function WorkspacesSection(props: { snapshot: Snapshot }) {
   );
 }
 
-function WorkspaceCard(props: { workspace: WorkspaceView }) {
+/** "Remove Acme, its token and its 2 presets (Design review, Random)?" */
+function removalQuestion(name: string, presets: readonly string[]): string {
+  if (presets.length === 0) return `Remove ${name} and its token?`;
+  const which =
+    presets.length === 1
+      ? `preset “${presets[0]}”`
+      : `${presets.length} presets (${presets.map((p) => `“${p}”`).join(', ')})`;
+  return `Remove ${name}, its token and its ${which}?`;
+}
+
+function WorkspaceCard(props: { workspace: WorkspaceView; presets: readonly string[] }) {
   const w = props.workspace;
   const prefix = `ws-${w.id}`;
   const [name, setName] = useState(w.name);
@@ -228,7 +242,7 @@ function WorkspaceCard(props: { workspace: WorkspaceView }) {
         <ConfirmButton
           label="Remove workspace"
           ariaLabel={`Remove workspace ${w.name}`}
-          question={`Remove ${w.name} and its token?`}
+          question={removalQuestion(w.name, props.presets)}
           confirmLabel="Remove"
           onConfirm={() => void remove.run(() => api().removeWorkspace(w.id))}
         />

@@ -1,0 +1,74 @@
+// The queue as people read it: one entry per share (the files sent together, to the same
+// channels), in the order that matters: what is moving, then what needs a decision, then what
+// is done. Newest first inside each band, so what you just sent is at the top.
+import type { QueueItem } from '../../preload/contract';
+import { isActive, needsToken } from './queue-state';
+
+export type Band = 'active' | 'attention' | 'finished';
+
+export interface ShareGroup {
+  /** The share's id; an item from before shares had ids stands alone under its own id. */
+  id: string;
+  items: QueueItem[];
+  band: Band;
+  /** When the share was queued (its first file's time). */
+  createdAt: number;
+}
+
+const BAND_ORDER: Record<Band, number> = { active: 0, attention: 1, finished: 2 };
+
+export function needsDecision(item: QueueItem): boolean {
+  return item.state === 'failed' || item.state === 'unknown' || needsToken(item);
+}
+
+function bandOf(items: readonly QueueItem[]): Band {
+  // A held item (refused token) is waiting on the person, not on the network.
+  if (items.some((i) => isActive(i) && !needsToken(i))) return 'active';
+  if (items.some(needsDecision)) return 'attention';
+  return 'finished';
+}
+
+function shareKey(item: QueueItem): string {
+  // shareId groups a share's files; older journals may lack it.
+  const shareId = (item as { shareId?: string }).shareId;
+  return shareId ? `share:${shareId}` : `item:${item.id}`;
+}
+
+export function groupShares(queue: readonly QueueItem[]): ShareGroup[] {
+  const byShare = new Map<string, QueueItem[]>();
+  for (const item of queue) {
+    const key = shareKey(item);
+    const list = byShare.get(key);
+    if (list) list.push(item);
+    else byShare.set(key, [item]);
+  }
+  const groups = [...byShare].map(([id, items]) => ({
+    id,
+    items,
+    band: bandOf(items),
+    createdAt: Math.min(...items.map((i) => i.createdAt)),
+  }));
+  return groups.sort(
+    (a, b) => BAND_ORDER[a.band] - BAND_ORDER[b.band] || b.createdAt - a.createdAt,
+  );
+}
+
+export interface Overall {
+  sent: number;
+  size: number;
+  files: number;
+}
+
+/** Bytes sent of everything still to go (sending, queued, waiting), for one overall bar. */
+export function overallProgress(queue: readonly QueueItem[]): Overall {
+  let sent = 0;
+  let size = 0;
+  let files = 0;
+  for (const item of queue) {
+    if (!isActive(item) || needsToken(item)) continue;
+    files++;
+    size += item.size;
+    sent += item.state === 'sending' ? item.sent : 0;
+  }
+  return { sent, size, files };
+}

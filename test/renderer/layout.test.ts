@@ -1,0 +1,138 @@
+// Tray-size layouts: at a tray popover's size (360×520) and the default window (480×640),
+// every view fits its width with nothing cut off, the top bar shows every section, and the
+// share sheet's sticky footer stays small and never covers the field that has focus.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness/server';
+import { launchBrowser, openApp, showView } from './browser';
+
+let harness: Harness;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-layout-test-'));
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, content: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+/** Every control that sticks out of the window, or is clipped by a box it sits in. */
+async function cutOff(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? (el as HTMLInputElement).id).trim().slice(0, 30)}"`;
+    for (const el of document.querySelectorAll('button, input, select, textarea, a, h1')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || el.closest('.visually-hidden')) continue;
+      if (r.left < -0.5 || r.right > width + 0.5)
+        out.push(`${name(el)} spans ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
+    }
+    for (const box of document.querySelectorAll('.app__main, .nav, .nav__list, .card, .group')) {
+      if (box.scrollWidth > box.clientWidth + 1)
+        out.push(`${box.className} scrolls sideways (${box.scrollWidth} > ${box.clientWidth})`);
+    }
+    return out;
+  });
+}
+
+describe.each([
+  [360, 520],
+  [480, 640],
+])('at %i×%i', (width, height) => {
+  it('every view fits: nothing cut off, every section in the top bar', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    const seen: Record<string, string[]> = {};
+    seen.drop = await cutOff(page);
+
+    harness.pick([
+      await file('a-screenshot-with-a-rather-long-file-name-from-the-desktop.png', 'png'),
+      await file('notes.md', '# notes'),
+    ]);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
+    seen.share = await cutOff(page);
+    // Every section of the top bar, the share sheet's included, is on screen.
+    for (const label of ['Drop files', 'Share sheet', 'Queue', 'History', 'Presets', 'Settings'])
+      expect(
+        await page.getByRole('navigation').getByRole('button', { name: label }).isVisible(),
+      ).toBe(true);
+    for (const remove of await page.getByRole('button', { name: /^Remove / }).all())
+      expect(await remove.isVisible()).toBe(true);
+    await page.getByRole('radio', { name: 'Channels I type' }).click();
+    seen['share, channels'] = await cutOff(page);
+
+    await showView(page, 'queue');
+    seen.queue = await cutOff(page);
+    await showView(page, 'history');
+    seen.history = await cutOff(page);
+    const search = page.getByRole('searchbox');
+    expect((await search.boundingBox())?.width).toBeGreaterThanOrEqual(150);
+    await showView(page, 'presets');
+    seen.presets = await cutOff(page);
+    await page.getByRole('button', { name: 'Edit Design review' }).click();
+    await page.getByRole('heading', { name: 'Edit “Design review”' }).waitFor();
+    seen['preset editor'] = await cutOff(page);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await showView(page, 'settings');
+    seen.settings = await cutOff(page);
+    // The fields a person types into are wide enough to read what they hold.
+    for (const label of [/^Name$/, /^Base URL$/, /^Token/, /^Global shortcut/]) {
+      const box = await page.getByLabel(label).first().boundingBox();
+      expect(box?.width, String(label)).toBeGreaterThanOrEqual(180);
+    }
+
+    expect(seen).toEqual(
+      Object.fromEntries(Object.keys(seen).map((view) => [view, [] as string[]])),
+    );
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('keeps the share sheet footer small and never hides the focused field behind it', async () => {
+    const { page } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    harness.pick([await file('one.txt', 'one'), await file('two.txt', 'two')]);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
+    const footer = page.locator('.sheet__footer');
+    const footerBox = await footer.boundingBox();
+    expect(footerBox?.height).toBeLessThanOrEqual(height * 0.25);
+
+    // Tab through every field of the sheet: each one, when focused, is above the footer.
+    const covered: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      await page.keyboard.press('Tab');
+      const state = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        const foot = document.querySelector('.sheet__footer');
+        if (!el || !foot || foot.contains(el)) return { done: true, covered: 0, name: '' };
+        return {
+          done: false,
+          covered: el.getBoundingClientRect().bottom - foot.getBoundingClientRect().top,
+          name: el.id || el.textContent || el.tagName,
+        };
+      });
+      if (state.done) break;
+      if (state.covered > 0) covered.push(`${state.name} by ${Math.round(state.covered)} px`);
+    }
+    expect(covered).toEqual([]);
+    await page.close();
+  }, 60_000);
+});

@@ -1,0 +1,152 @@
+// The queue follows the person: it opens at the top after Share, with what is moving first,
+// then what needs a decision, then what is done; a share is one row with its files inside;
+// batch actions act on everything at once; the small drop window confirms and stays a target.
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness/server';
+import { launchBrowser, openApp, showView } from './browser';
+
+let harness: Harness;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-queue-test-'));
+}, 60_000);
+
+afterEach(async () => {
+  for (const item of await harness.app.listQueue())
+    if (item.state === 'sending' || item.state === 'queued' || item.state === 'waiting')
+      await harness.app.cancelItem(item.id);
+  await harness.settled();
+  await harness.app.clearFinished();
+  harness.setThrottle(null);
+  if ((await harness.app.getSnapshot()).paused) await harness.app.setPaused(false);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, content: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+async function bigFile(name: string): Promise<string> {
+  const path = join(dir, name);
+  const handle = await open(path, 'w');
+  await handle.truncate(64 * 1024 * 1024);
+  await handle.close();
+  return path;
+}
+
+describe.each([
+  [360, 520],
+  [480, 640],
+])('at %i×%i', (width, height) => {
+  it('opens at the top after Share, the new share first as one row with its files', async () => {
+    const { app, demo } = harness;
+    // Old, finished uploads and one failure fill the queue before the new share.
+    for (let i = 0; i < 6; i++)
+      await app.share({
+        target: { presetId: demo.randomPresetId },
+        paths: [await file(`old-${i}.txt`, 'old')],
+      });
+    await app.share({
+      target: { workspaceId: demo.workspaceId, channels: ['C0SECRET'] },
+      paths: [await file('refused.txt', 'no')],
+    });
+    await harness.settled();
+
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    harness.setThrottle(1024 * 1024);
+    harness.pick([
+      await bigFile('recording.mov'),
+      await file('notes.md', '# notes'),
+      await file('logo.svg', '<svg/>'),
+    ]);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 3 files' }).waitFor();
+    await page.locator('.app__main').evaluate((main) => {
+      main.scrollTop = main.scrollHeight;
+    });
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('heading', { name: 'Queue' }).waitFor();
+    expect(await page.locator('.app__main').evaluate((main) => main.scrollTop)).toBe(0);
+
+    const rows = page.getByRole('list', { name: 'Uploads' }).locator(':scope > li');
+    const first = rows.first();
+    expect(await first.getAttribute('aria-label')).toMatch(/^3 files → /);
+    const files = first.getByRole('list', { name: /^Files of 3 files/ });
+    expect(await files.locator(':scope > li').count()).toBe(3);
+    // Then the failure, then the finished ones.
+    await expect.poll(() => rows.nth(1).locator('.badge').textContent()).toBe('Failed');
+    expect(await rows.nth(2).locator('.badge').textContent()).toBe('Delivered');
+    // The newest finished share first, with the same wording as History.
+    expect(
+      await rows.nth(2).getByRole('button', { name: 'Open in browser: old-5.txt' }).count(),
+    ).toBe(1);
+    // Overall progress for what is still to go, and the batch actions.
+    expect(await page.getByRole('progressbar', { name: 'Overall progress' }).isVisible()).toBe(
+      true,
+    );
+    expect(await page.getByRole('button', { name: 'Retry all failed (1)' }).isVisible()).toBe(true);
+
+    // Pause all says what happens to the file already sending.
+    await page.getByRole('button', { name: 'Pause all' }).click();
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'paused' }).textContent())
+      .toMatch(/1 file already sending finishes; cancel it to stop now\./);
+    await page.getByRole('button', { name: 'Resume all' }).click();
+
+    await page.getByRole('button', { name: 'Cancel all' }).click();
+    await expect
+      .poll(async () => (await harness.app.listQueue()).filter((i) => i.state === 'cancelled'))
+      .toHaveLength(1);
+    await expect.poll(() => page.getByRole('button', { name: 'Cancel all' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Clear finished' }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('folds a long share so thirty files do not take the whole queue', async () => {
+    const paths = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => file(`photo-${i}.jpg`, `p${i}`)),
+    );
+    await harness.app.share({ target: { presetId: harness.demo.designPresetId }, paths });
+    await harness.settled();
+    const { page } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await showView(page, 'queue');
+    const list = page.getByRole('list', { name: 'Uploads' });
+    expect((await list.boundingBox())?.height).toBeLessThan(height / 2);
+    await page.getByRole('button', { name: 'Show 30 files' }).click();
+    expect(await list.getByRole('list').locator(':scope > li').count()).toBe(30);
+    await page.close();
+  }, 60_000);
+});
+
+describe('the 240×240 drop window', () => {
+  it('confirms a share and goes back to the drop target', async () => {
+    const { page } = await openApp(browser, harness, { hash: 'drop-window' });
+    await page.setViewportSize({ width: 240, height: 240 });
+    harness.pick([await file('quick.txt', 'quick')]);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Shared.' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Choose files…' }).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Queue' }).count()).toBe(0);
+    await page.close();
+  });
+});
