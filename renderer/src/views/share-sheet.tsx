@@ -253,11 +253,14 @@ export function ShareSheet(props: {
               comment: comment.trim() !== '',
             })}
           </p>
-          <p class="messages-line muted">{messagesSummary(paths.length, comment.trim() !== '')}</p>
           {attempted && problem ? <Notice tone="error">{problem}</Notice> : null}
           <ActionError error={action.error} />
 
           <div class="actions">
+            {/* Beside the buttons, not a line of its own: the footer stays small at tray size. */}
+            <p class="messages-line muted">
+              {messagesSummary(paths.length, comment.trim() !== '')}
+            </p>
             <button type="button" class="button" onClick={() => props.onClose('drop')}>
               Cancel
             </button>
