@@ -3,7 +3,7 @@
 // --base-url), and a channel the app is not in is refused before any byte is sent.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTestConfig, type ReferenceService, startReferenceService } from '../service/server';
 import { jsonLines, runCli } from './run-cli';
@@ -217,11 +217,15 @@ describe('trayshare send --thread', () => {
       { env },
     );
     expect(run.code).toBe(0);
-    expect(
+    // The files upload side by side, so their messages may arrive in either order: the comment
+    // belongs to the first file named, wherever its message lands.
+    const names = new Map(service.uploads().map((u) => [u.id, u.name]));
+    const commentOf = Object.fromEntries(
       service
         .messages()
         .slice(before)
-        .map((m) => m.initial_comment),
-    ).toEqual(['Two files', null]);
+        .map((m) => [names.get(m.files[0]!), m.initial_comment]),
+    );
+    expect(commentOf).toEqual({ [basename(file)]: 'Two files', 'notes.txt': null });
   });
 });

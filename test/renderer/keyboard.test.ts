@@ -64,7 +64,7 @@ describe.each([
     expect(await focused(page)).toBe('Remove c.txt');
     await page.keyboard.press('Delete');
     await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
-    expect(await focused(page)).toBe('Remove b.txt');
+    await expect.poll(() => focused(page)).toBe('Remove b.txt');
 
     await page.locator('#share-comment').focus();
     await page.keyboard.type('By keyboard');

@@ -292,11 +292,13 @@ function FileList(props: { paths: string[]; onRemove: (path: string) => void }) 
     props.onRemove(props.paths[index]!);
     // Focus stays in the list, on the file that took the removed one's place; the last file
     // gone, it moves to Add files.
+    // A task, not an animation frame: the list has re-rendered by then, and frames are not
+    // drawn for a window in the background, where the focus would be left on nothing.
     const left = props.paths.length - 1;
-    requestAnimationFrame(() => {
+    setTimeout(() => {
       if (left > 0) focusAt(Math.min(index, left - 1));
       else group?.querySelector<HTMLButtonElement>('button')?.focus();
-    });
+    }, 0);
   };
   return (
     <ul
