@@ -38,6 +38,11 @@ export function runCli(
       clearTimeout(timer);
       resolvePromise({ code, stdout, stderr });
     });
+    // A command may stop reading its input early (stdin over the size limit is refused): the
+    // rest of the write then fails with EPIPE, which is the command's answer, not the test's.
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin.end(options.input ?? '');
   });
 }
