@@ -13,6 +13,7 @@ import type {
   TrayshareApi,
 } from '../../preload/contract';
 import { coreMethodArgs } from '../core/api';
+import { displayName } from '../core/conversations/channel-names';
 import { type ClipboardLike, readClipboardFiles } from './clipboard-paths';
 import { bindIpc, type IpcMainLike } from './ipc';
 import { createNotifier, type NotificationContent, type NotifierDeps } from './notifications';
@@ -80,15 +81,31 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
   let pending: string[] = [];
   let applied: Preferences | undefined;
 
+  // `#name` for channel IDs in notifications and the tray menu: the workspaces' cached
+  // conversation lists first, then the labels presets were saved with; else the ID.
+  let listedNames = new Map<string, string>();
+  const loadChannelNames = async () => {
+    const next = new Map<string, string>();
+    for (const w of snapshot.workspaces) {
+      try {
+        let view = await service.listConversations(w.id, {});
+        if (!view.conversations && view.refreshing) {
+          view = await service.listConversations(w.id, { wait: true });
+        }
+        for (const c of view.conversations ?? []) next.set(c.id, displayName(c));
+      } catch {
+        // No list for this workspace: its channels show as IDs.
+      }
+    }
+    listedNames = next;
+  };
   const describeChannels = (ids: readonly string[]) => {
     const labels = new Map<string, string>();
     for (const preset of snapshot.presets) {
-      for (const c of preset.channels) if (c.label) labels.set(c.id, c.label);
+      for (const c of preset.channels)
+        if (c.label) labels.set(c.id, `#${c.label.replace(/^#/, '')}`);
     }
-    const names = ids.map((id) => {
-      const l = labels.get(id);
-      return l ? `#${l.replace(/^#/, '')}` : id;
-    });
+    const names = ids.map((id) => listedNames.get(id) ?? labels.get(id) ?? id);
     return names.length > 3
       ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`
       : names.join(', ');
@@ -223,6 +240,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     defaultPresetId: snapshot.defaultPresetId,
     paused: snapshot.paused,
     recent,
+    describeChannels,
     hasDropWindow: platform !== 'darwin',
     dropWindowPinned: snapshot.preferences.dropWindowPinned,
   });
@@ -373,10 +391,12 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     }),
     service.on('history-changed', () => {
       windows.broadcast('history-changed', null);
-      void service.listHistory({ limit: RECENT_LIMIT }).then((entries) => {
-        recent = entries;
-        refresh();
-      });
+      void Promise.all([service.listHistory({ limit: RECENT_LIMIT }), loadChannelNames()]).then(
+        ([entries]) => {
+          recent = entries;
+          refresh();
+        },
+      );
     }),
     service.on('settings-changed', (next) => {
       snapshot = next;
@@ -385,6 +405,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
         if (!next.workspaces.some((w) => w.id === id)) needsToken.delete(id);
       }
       refresh();
+      void loadChannelNames().then(refresh);
       void applyPreferences(next.preferences);
     }),
     service.on('item-finished', (item) => notifier.itemFinished(item)),
@@ -402,6 +423,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
 
   await applyPreferences(snapshot.preferences);
   refresh();
+  void loadChannelNames().then(refresh);
 
   if (snapshot.settingsNotice) {
     notify({

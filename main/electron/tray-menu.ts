@@ -12,6 +12,8 @@ export interface TrayMenuModel {
   paused: boolean;
   /** Newest first. */
   recent: readonly HistoryEntry[];
+  /** `#design-review, C0PLAIN`: names where the app knows them, IDs otherwise. */
+  describeChannels(ids: readonly string[]): string;
   /** Windows and Linux: the drop window exists there. */
   hasDropWindow: boolean;
   dropWindowPinned: boolean;
@@ -72,9 +74,9 @@ function shareSubmenu(
   return items;
 }
 
-function recentLabel(entry: HistoryEntry): string {
+function recentLabel(entry: HistoryEntry, model: TrayMenuModel): string {
   const name = entry.name.length > 40 ? `${entry.name.slice(0, 39)}…` : entry.name;
-  return label(`${name} → ${entry.channels.join(', ')}`);
+  return label(`${name} → ${model.describeChannels(entry.channels)}`);
 }
 
 export function buildTrayMenu(
@@ -86,7 +88,7 @@ export function buildTrayMenu(
     const link = entry.permalink;
     return {
       id: `recent:${entry.id}`,
-      label: recentLabel(entry),
+      label: recentLabel(entry, model),
       enabled: !!link,
       toolTip: link ? 'Copy the link' : 'The service gave no link for this file',
       click: () => {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QueueItem, Snapshot, View } from '../../preload/contract';
 import { api, plainError } from './bridge';
+import { ChannelNamesProvider } from './channel-names';
 import { Nav } from './nav';
 import { Notice } from './ui/notice';
 import { DropView } from './views/drop-view';
@@ -237,7 +238,12 @@ export function App() {
               </Notice>
             ))
           : null}
-        {body}
+        <ChannelNamesProvider
+          workspaceIds={snapshot?.workspaces.map((w) => w.id) ?? []}
+          refresh={view}
+        >
+          {body}
+        </ChannelNamesProvider>
       </main>
       <div class="drop-overlay" aria-hidden="true">
         <div class="drop-overlay__label">Drop to share</div>

@@ -44,6 +44,12 @@ describe('history', () => {
     const rows = page.getByRole('list', { name: 'Finished uploads' }).getByRole('listitem');
     await expect.poll(() => rows.count()).toBe(2);
 
+    // Destinations read as names from the workspace's channel list, and are searched by name.
+    await page.getByLabel('Search history').fill('#general');
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect
+      .poll(() => rows.locator('.item__detail').textContent())
+      .toMatch(/→ #design-review, #general in Acme$/);
     await page.getByLabel('Search history').fill('plan');
     await expect.poll(() => rows.count()).toBe(1);
     const [delivered] = reference.uploads();

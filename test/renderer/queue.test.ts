@@ -85,7 +85,10 @@ describe.each([
 
     const rows = page.getByRole('list', { name: 'Uploads' }).locator(':scope > li');
     const first = rows.first();
-    expect(await first.getAttribute('aria-label')).toMatch(/^3 files → /);
+    // The destination by name (from the channel list), not as the IDs the service takes.
+    await expect
+      .poll(() => first.getAttribute('aria-label'))
+      .toBe('3 files → #design-review, #general in Acme');
     const files = first.getByRole('list', { name: /^Files of 3 files/ });
     expect(await files.locator(':scope > li').count()).toBe(3);
     // Then the failure, then the finished ones.

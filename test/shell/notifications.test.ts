@@ -174,6 +174,18 @@ describe('notifications from real uploads', () => {
     expect(h.windows.byHash('queue')).toBeDefined();
   });
 
+  it('names a typed channel ID from the workspace channel list, not as the ID', async () => {
+    h = await startShellHarness();
+    const [file] = await h.files('typed.txt');
+    await h.service.share({
+      target: { workspaceId: h.demo!.workspaceId, channels: ['C0GENERAL', 'C0DESIGNX'] },
+      paths: [file!],
+    });
+    await h.service.settled();
+    await vi.waitFor(() => expect(h.notifications).toHaveLength(1));
+    expect(h.notifications[0]!.options.body).toBe('To #general, #design. Click to copy the link.');
+  });
+
   it('asks for a new token when the service refuses it, and clears the alarm once one is saved', async () => {
     h = await startShellHarness();
     h.reference.injectFault({ fault: { kind: 'error', error: 'invalid_auth' } });

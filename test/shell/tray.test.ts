@@ -60,6 +60,7 @@ function model(extra: Partial<TrayMenuModel> = {}): TrayMenuModel {
       entry('nolink', {}),
       entry('failed', { outcome: 'failed' }),
     ],
+    describeChannels: (ids) => ids.map((id) => (id === 'C1' ? '#general' : id)).join(', '),
     hasDropWindow: true,
     dropWindowPinned: false,
     ...extra,
@@ -147,8 +148,8 @@ describe('tray menu', () => {
       .submenu as MenuItemConstructorOptions[];
     const items = recent.filter((i) => i.id?.startsWith('recent:'));
     expect(items.map((i) => [i.label, i.enabled])).toEqual([
-      ['shot.png → C1', true],
-      ['nolink.png → C1', false],
+      ['shot.png → #general', true],
+      ['nolink.png → #general', false],
     ]);
   });
 
@@ -255,7 +256,8 @@ describe('tray in the running shell', () => {
       expect(items).toHaveLength(1);
       return items[0]!;
     });
-    expect(recent.label).toMatch(/^linked\.png → /);
+    // By name, from the workspace's conversation list, not as the IDs the service takes.
+    expect(recent.label).toBe('linked.png → #design-review, #general');
     (recent.click as () => void)();
     const [history] = await h.service.listHistory({ limit: 1 });
     expect(h.clipboard.written).toEqual([history!.permalink]);

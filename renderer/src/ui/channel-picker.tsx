@@ -4,6 +4,7 @@
 // reason and cannot be added. Pasting IDs (or a list of them) still works, and so does typing
 // one when the list is unavailable. It only ever adds to what is chosen.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { displayName } from '../../../main/core/conversations/channel-names';
 import { normaliseChannels } from '../../../main/core/upload/channels';
 import type { ChannelRef, Conversation, ConversationsView } from '../../../preload/contract';
 import { api } from '../bridge';
@@ -17,10 +18,6 @@ const KIND = {
 
 const MAX_OPTIONS = 50;
 const ID = /^[CGD][A-Z0-9]+$/;
-
-export function conversationLabel(c: Conversation): string {
-  return c.kind === 'dm' ? `@${c.name}` : `#${c.name}`;
-}
 
 function useConversations(workspaceId: string): ConversationsView | undefined {
   const [view, setView] = useState<ConversationsView>();
@@ -83,12 +80,12 @@ export function ChannelPicker(props: {
 
   const labelFor = (id: string): string | undefined => {
     const c = list?.find((conv) => conv.id === id);
-    return c ? conversationLabel(c).slice(1) : undefined;
+    return c ? displayName(c).slice(1) : undefined;
   };
 
   const add = (c: Conversation): boolean => {
     if (!c.isMember) {
-      setMessage(`The app is not in ${conversationLabel(c)}: invite the app first.`);
+      setMessage(`The app is not in ${displayName(c)}: invite the app first.`);
       return false;
     }
     if (!chosen.has(c.id)) props.onAdd({ id: c.id, label: c.name });
@@ -110,7 +107,7 @@ export function ChannelPicker(props: {
       );
       const known = list?.find((c) => c.id === entry) ?? byName;
       if (known) {
-        if (!add(known)) problems.push(`${conversationLabel(known)}: invite the app first`);
+        if (!add(known)) problems.push(`${displayName(known)}: invite the app first`);
       } else if (ID.test(entry)) {
         if (!chosen.has(entry)) props.onAdd({ id: entry, label: labelFor(entry) });
       } else {
@@ -190,7 +187,7 @@ export function ChannelPicker(props: {
         <ul class="chips" aria-label="Chosen channels">
           {props.selected.map((s) => {
             const c = list?.find((conv) => conv.id === s.id);
-            const name = c ? conversationLabel(c) : s.label ? `#${s.label}` : s.id;
+            const name = c ? displayName(c) : s.label ? `#${s.label}` : s.id;
             return (
               <li key={s.id} class="chip">
                 <span>{name}</span>

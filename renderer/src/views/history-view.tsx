@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { HistoryEntry, Snapshot, View } from '../../../preload/contract';
 import { api, plainError } from '../bridge';
+import { useDestination } from '../channel-names';
 import { formatBytes, formatTime } from '../format';
 import { ActionError, Notice } from '../ui/notice';
 import { useAction } from '../use-action';
@@ -106,6 +107,7 @@ function HistoryRow(props: {
 }) {
   const { entry } = props;
   const action = useAction();
+  const destination = useDestination();
   const [note, setNote] = useState<string | null>(null);
   const titleId = `history-${entry.id}-name`;
   const link = entry.permalink;
@@ -140,7 +142,7 @@ function HistoryRow(props: {
         <span class={`badge badge--${entry.outcome}`}>{OUTCOME_LABEL[entry.outcome]}</span>
       </div>
       <p class="item__detail">
-        {`${formatTime(entry.at)} · ${formatBytes(entry.size)} → ${entry.channels.join(', ')} in ${props.workspace}`}
+        {`${formatTime(entry.at)} · ${formatBytes(entry.size)} → ${destination(entry.workspaceId, entry.channels)} in ${props.workspace}`}
       </p>
       {entry.comment ? <p class="item__comment">“{entry.comment}”</p> : null}
       {entry.error && entry.outcome !== 'delivered' ? (

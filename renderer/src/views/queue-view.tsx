@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QueueItem, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
+import { useDestination } from '../channel-names';
 import { baseName, formatBytes, formatDuration, formatSpeed } from '../format';
 import { groupShares, overallProgress, type ShareGroup } from '../queue-groups';
 import { canRetry, isActive, isFinished, needsToken, retiredProtocol } from '../queue-state';
@@ -234,7 +235,8 @@ function ShareRow(props: {
     0,
   );
   const listId = `share-${props.group.id}-files`;
-  const title = `${items.length} files → ${first.channels.join(', ')} in ${props.workspace}`;
+  const destination = useDestination();
+  const title = `${items.length} files → ${destination(first.workspaceId, first.channels)} in ${props.workspace}`;
   return (
     <li class="item share" aria-label={title}>
       <div class="item__head">
@@ -401,7 +403,7 @@ function ItemDetail(props: {
 }) {
   const { item, rate } = props;
   const size = formatBytes(item.size);
-  const where = `${item.channels.join(', ')} in ${props.workspace}`;
+  const where = `${useDestination()(item.workspaceId, item.channels)} in ${props.workspace}`;
   switch (item.state) {
     case 'queued':
       return <>{`${size} → ${where}. Waiting for a free slot.`}</>;

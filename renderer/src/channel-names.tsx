@@ -1,0 +1,74 @@
+// Where a person reads a destination (queue and history rows), channels show as `#name`, not as
+// the IDs the service wants. The names come from the core's cached conversation list of each
+// workspace (the same list the channel picker searches); an ID the list does not know, or a
+// workspace whose service cannot list, shows the ID itself.
+import { type ComponentChildren, createContext } from 'preact';
+import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
+import { displayName } from '../../main/core/conversations/channel-names';
+import { api } from './bridge';
+
+type Names = ReadonlyMap<string, ReadonlyMap<string, string>>;
+
+/** "#design-review, #random and 2 more": names where known, IDs otherwise. */
+export function describeDestination(
+  ids: readonly string[],
+  names: ReadonlyMap<string, string> | undefined,
+  max = 3,
+): string {
+  const shown = ids.slice(0, max).map((id) => names?.get(id) ?? id);
+  const more = ids.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+}
+
+const ChannelNames = createContext<Names>(new Map());
+
+async function namesOf(workspaceId: string): Promise<Map<string, string>> {
+  let view = await api().listConversations(workspaceId, {});
+  if (!view.conversations && view.refreshing) {
+    view = await api().listConversations(workspaceId, { wait: true });
+  }
+  return new Map((view.conversations ?? []).map((c) => [c.id, displayName(c)]));
+}
+
+/**
+ * Loads the names of every workspace's channels, again whenever `refresh` changes (the view
+ * shown), so a list the picker has just fetched shows up in the queue and history.
+ */
+export function ChannelNamesProvider(props: {
+  workspaceIds: readonly string[];
+  refresh: string;
+  children: ComponentChildren;
+}) {
+  const [names, setNames] = useState<Names>(new Map());
+  const key = [...props.workspaceIds].sort().join('\n');
+  useEffect(() => {
+    let live = true;
+    const ids = key === '' ? [] : key.split('\n');
+    void Promise.all(
+      ids.map(async (id) => {
+        try {
+          return [id, await namesOf(id)] as const;
+        } catch {
+          // No list for this workspace: its rows show IDs.
+          return [id, new Map<string, string>()] as const;
+        }
+      }),
+    ).then((entries) => {
+      if (live) setNames(new Map(entries));
+    });
+    return () => {
+      live = false;
+    };
+  }, [key, props.refresh]);
+  return <ChannelNames.Provider value={names}>{props.children}</ChannelNames.Provider>;
+}
+
+/** `destination(workspaceId, ids)` → "#design-review, C0PLAIN". */
+export function useDestination(): (workspaceId: string, ids: readonly string[]) => string {
+  const names = useContext(ChannelNames);
+  return useMemo(
+    () => (workspaceId: string, ids: readonly string[]) =>
+      describeDestination(ids, names.get(workspaceId)),
+    [names],
+  );
+}
