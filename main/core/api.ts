@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { ConversationsView } from './conversations/conversation-cache';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
+import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
 
 export type { ConversationsView } from './conversations/conversation-cache';
 export type { Conversation, ConversationKind } from './conversations/conversations-list';
@@ -64,6 +65,9 @@ const historyQuery = z
   .object({ search: text(500).optional(), limit: z.number().int().min(1).max(10_000).optional() })
   .strict();
 
+/** A pasted PNG travels as base64: the same text over Electron's IPC and the browser harness. */
+const pastedPng = z.base64().max(Math.ceil(MAX_PASTED_IMAGE_BYTES / 3) * 4);
+
 /** Argument schemas of the core methods, one tuple per method. */
 export const coreMethodArgs = {
   getSnapshot: z.tuple([]),
@@ -90,6 +94,7 @@ export const coreMethodArgs = {
   setPaused: z.tuple([z.boolean()]),
   listHistory: z.tuple([historyQuery]),
   listConversations: z.tuple([id, conversationsQuery]),
+  savePastedImage: z.tuple([pastedPng]),
 } as const;
 
 export type WorkspaceInput = z.infer<typeof workspaceInput>;
@@ -174,6 +179,12 @@ export interface CoreApi {
    * conversation's `name` by its `id`, falling back to the ID when it is not listed.
    */
   listConversations(workspaceId: string, query: ConversationsQuery): Promise<ConversationsView>;
+  /**
+   * Saves a pasted image (PNG, base64) as a file in the state folder, named for the time it was
+   * pasted, and returns its path to share like any file. The file is removed once its upload is
+   * delivered or cancelled or its queue row is cleared (pasted-images.ts).
+   */
+  savePastedImage(pngBase64: string): Promise<string>;
 }
 
 export type CoreMethodName = keyof typeof coreMethodArgs;
@@ -203,6 +214,8 @@ export interface AppService extends CoreApi {
    * for a new token or for the pause to be lifted (the CLI waits for this).
    */
   settled(): Promise<void>;
+  /** savePastedImage for bytes the main process read itself (the clipboard, for the shortcut). */
+  savePastedBytes(png: Uint8Array): Promise<string>;
   /** What opening repaired (a damaged settings file or queue journal), to say once; [] if nothing. */
   repairNotices(): string[];
   /** Stops taking work, aborts nothing that is journaled (it resumes on next start), closes files. */

@@ -10,6 +10,7 @@ import { listConversations } from './conversations/conversations-list';
 import { parseThread } from './conversations/thread-link';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
+import { openPastedImages, type PastedImages } from './pasted-images';
 import { uploadJobFor } from './queue/upload-job';
 import { type AttemptHooks, openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
@@ -112,11 +113,13 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     await history?.close();
     throw error;
   }
+  const pasted = openPastedImages(join(stateDir, 'pasted'));
+  await pasted.sweep(queue.list());
   const setPaused = async (paused: boolean) => {
     if (paused) await writeFile(pauseMarker, '');
     else await rm(pauseMarker, { force: true });
   };
-  return bindService(settings, queue, history, deps, setPaused, conversations);
+  return bindService(settings, queue, history, deps, setPaused, conversations, pasted);
 }
 
 async function tokenFor(
@@ -255,6 +258,7 @@ function bindService(
   deps: AppServiceDeps,
   persistPause: (paused: boolean) => Promise<void>,
   conversations: ConversationCache,
+  pasted: PastedImages,
 ): AppService {
   type Listener = (payload: never) => void;
   const listeners = new Map<keyof CoreEvents, Set<Listener>>();
@@ -264,7 +268,10 @@ function bindService(
     }
   };
   const unsubscribers = [
-    queue.onChange((items) => emit('queue-changed', items)),
+    queue.onChange((items) => {
+      pasted.update(items);
+      emit('queue-changed', items);
+    }),
     queue.onFinished((item) => emit('item-finished', item)),
     queue.onNeedsToken((event) => emit('needs-token', event)),
     history.onChange(() => emit('history-changed', null)),
@@ -408,6 +415,8 @@ function bindService(
       }
       return conversations.get(workspaceId, query);
     },
+    savePastedImage: (pngBase64) => pasted.save(Buffer.from(pngBase64, 'base64')),
+    savePastedBytes: (png) => pasted.save(png),
     settled: () => queue.settled(),
     repairNotices: () =>
       [settings.notice(), queue.repairNotice()].filter((n): n is string => n !== undefined),
@@ -426,6 +435,7 @@ function bindService(
       settings.close();
       await conversations.close();
       await queue.close();
+      await pasted.idle();
       await history.close();
     },
   };

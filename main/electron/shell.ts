@@ -13,7 +13,7 @@ import type {
   TrayshareApi,
 } from '../../preload/contract';
 import { coreMethodArgs } from '../core/api';
-import { type ClipboardLike, readClipboardFiles } from './clipboard-paths';
+import { type ClipboardLike, readClipboardFiles, readClipboardImage } from './clipboard-paths';
 import { bindIpc, type IpcMainLike } from './ipc';
 import { createNotifier, type NotificationContent, type NotifierDeps } from './notifications';
 import { describeSender, isRendererUrl, type RendererLocation } from './renderer-location';
@@ -149,14 +149,34 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     else requestShare(paths);
   };
 
-  const clipboardFiles = async (): Promise<string[] | null> => {
+  /**
+   * What the clipboard holds to share: its files, else its image (a screenshot) saved as a PNG
+   * in the state folder; null when it holds neither (`otherText` when it holds text).
+   */
+  const clipboardContent = async (): Promise<
+    { paths: string[] } | { paths: null; otherText: boolean }
+  > => {
     const clip = await readClipboardFiles(deps.clipboard, platform);
-    if (clip.paths.length > 0) return clip.paths;
+    if (clip.paths.length > 0) return { paths: clip.paths };
+    const image = await readClipboardImage(deps.clipboard);
+    if (image) return { paths: [await service.savePastedBytes(image)] };
+    return { paths: null, otherText: clip.otherText };
+  };
+
+  const clipboardFiles = async (): Promise<string[] | null> => {
+    let clip: Awaited<ReturnType<typeof clipboardContent>>;
+    try {
+      clip = await clipboardContent();
+    } catch (error) {
+      notify({ title: 'Could not share the clipboard', body: errorMessage(error) });
+      return null;
+    }
+    if (clip.paths) return clip.paths;
     notify({
-      title: 'No files on the clipboard',
+      title: 'Nothing to share on the clipboard',
       body: clip.otherText
-        ? 'The clipboard holds text. Trayshare shares files only: save the text to a file, or copy files in your file manager.'
-        : 'Copy files in your file manager first, then share the clipboard.',
+        ? 'The clipboard holds text. Trayshare shares files and images only: save the text to a file, or copy files in your file manager.'
+        : 'Copy files in your file manager, or take a screenshot to the clipboard, then share the clipboard.',
     });
     return null;
   };
@@ -255,8 +275,14 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
   };
 
   const onShortcut = async () => {
-    const clip = await readClipboardFiles(deps.clipboard, platform);
-    if (clip.paths.length > 0) requestShare(clip.paths);
+    let clip: Awaited<ReturnType<typeof clipboardContent>>;
+    try {
+      clip = await clipboardContent();
+    } catch (error) {
+      notify({ title: 'Could not share the clipboard', body: errorMessage(error) });
+      return;
+    }
+    if (clip.paths) requestShare(clip.paths);
     else if (platform === 'darwin') shareTo(null, await pickFiles());
     else windows.showDropWindow();
   };

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { QueueItem, Snapshot, View } from '../../preload/contract';
 import { api, plainError } from './bridge';
 import { Nav } from './nav';
+import { pasteContent, savePastedImage } from './paste';
 import { Notice } from './ui/notice';
 import { DropView } from './views/drop-view';
 import { HistoryView } from './views/history-view';
@@ -119,6 +120,40 @@ export function App() {
       document.removeEventListener('dragover', onDragOver);
       document.removeEventListener('drop', onDrop);
     };
+  }, [addPaths]);
+
+  // Ctrl/Cmd+V anywhere in the window shares what the clipboard holds: files like a drop, an
+  // image (a screenshot) as a PNG file. Text pasted into a field is left to the field.
+  useEffect(() => {
+    const onPaste = (e: ClipboardEvent) => {
+      if (!e.clipboardData) return;
+      const content = pasteContent(e.clipboardData);
+      if (content.kind === 'none') {
+        const target = e.target;
+        const inField =
+          target instanceof HTMLElement &&
+          (target.isContentEditable || target.matches('input, textarea, select'));
+        if (!inField && !content.text) {
+          setView('drop');
+          setDropError('The clipboard holds no files and no image to share.');
+        }
+        return;
+      }
+      e.preventDefault();
+      if (content.kind === 'paths') {
+        addPaths(content.paths);
+        return;
+      }
+      savePastedImage(content.file).then(
+        (path) => addPaths([path]),
+        (error: unknown) => {
+          setView('drop');
+          setDropError(plainError(error));
+        },
+      );
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
   }, [addPaths]);
 
   // A view's sticky footer (Share, Save) sits over the bottom of the scrolling area: a field
