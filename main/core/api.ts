@@ -43,6 +43,7 @@ const preferencesPatch = z
     dropWindowPinned: z.boolean().optional(),
     concurrency: z.number().int().min(1).max(8).optional(),
     fileManagerIntegration: z.boolean().optional(),
+    copyLinkOnDelivery: z.boolean().optional(),
   })
   .strict();
 const shareTarget = z.union([

@@ -105,8 +105,22 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     copyText: writeClipboard,
     openWindow: (view) => windows.showMain(view),
     describeChannels,
+    copiesLinks: () => snapshot.preferences.copyLinkOnDelivery,
     log: deps.log,
   });
+
+  // "Copy the link when an upload is delivered": the links of one share, one a line, so a
+  // share of several files leaves all of its links on the clipboard, not just the last one.
+  const deliveredLinks = new Map<string, string[]>();
+  const copyDeliveredLink = (item: QueueItem) => {
+    const link = item.file?.permalink;
+    if (item.state !== 'delivered' || !link || !snapshot.preferences.copyLinkOnDelivery) return;
+    const links = [...(deliveredLinks.get(item.shareId) ?? []), link];
+    // Only the latest share is kept: a new share's links replace the older ones on the clipboard.
+    deliveredLinks.clear();
+    deliveredLinks.set(item.shareId, links);
+    writeClipboard(links.join('\n'));
+  };
   const notify = (content: NotificationContent) => notifier.notify(content);
 
   const requestShare = (paths: string[]) => {
@@ -413,7 +427,10 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       refresh();
       void applyPreferences(next.preferences);
     }),
-    service.on('item-finished', (item) => notifier.itemFinished(item)),
+    service.on('item-finished', (item) => {
+      copyDeliveredLink(item);
+      notifier.itemFinished(item);
+    }),
     service.on('needs-token', ({ workspaceId, message }) => {
       needsToken.add(workspaceId);
       const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name ?? 'A workspace';
