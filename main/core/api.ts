@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ConversationsView } from './conversations/conversation-cache';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
 import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
+import type { ProtocolProbe } from './upload/protocol-probe';
 
 export type { ConversationsView } from './conversations/conversation-cache';
 export type { Conversation, ConversationKind } from './conversations/conversations-list';
@@ -76,6 +77,8 @@ export const coreMethodArgs = {
   updateWorkspace: z.tuple([id, workspacePatch]),
   removeWorkspace: z.tuple([id]),
   setToken: z.tuple([id, z.string().min(1).max(10_000)]),
+  saveToken: z.tuple([id, z.string().min(1).max(10_000)]),
+  probeProtocol: z.tuple([text(2000).min(1), z.string().max(10_000)]),
   clearToken: z.tuple([id]),
   testConnection: z.tuple([id]),
   addPreset: z.tuple([presetInput]),
@@ -109,6 +112,8 @@ export type ConversationsQuery = z.infer<typeof conversationsQuery>;
 
 export interface WorkspaceView extends Workspace {
   hasToken: boolean;
+  /** Set when the service has refused the saved token since it was saved (why, for people). */
+  tokenRefused?: string;
 }
 
 export interface Snapshot {
@@ -129,7 +134,16 @@ export interface ConnectionCheck {
   message: string;
   user?: string;
   team?: string;
+  /** True when the service refused the token itself (invalid_auth, token_revoked…). */
+  refused?: boolean;
 }
+
+/** saveToken's answer: the check, and whether the token was kept (a refused one is not). */
+export interface TokenSaved extends ConnectionCheck {
+  saved: boolean;
+}
+
+export type { ProtocolProbe } from './upload/protocol-probe';
 
 export type ChannelCheck = { ok: true; channels: string[] } | { ok: false; error: string };
 
@@ -154,6 +168,13 @@ export interface CoreApi {
   updateWorkspace(id: string, patch: WorkspacePatch): Promise<Workspace>;
   removeWorkspace(id: string): Promise<void>;
   setToken(workspaceId: string, token: string): Promise<void>;
+  /**
+   * Checks the token with auth.test, then saves it unless the service refused it; says who it
+   * is for. A token that cannot be checked (no auth.test, no answer) is saved and said so.
+   */
+  saveToken(workspaceId: string, token: string): Promise<TokenSaved>;
+  /** Which upload protocol the service at this address offers, asked with this token ('' : a guess). */
+  probeProtocol(baseUrl: string, token: string): Promise<ProtocolProbe>;
   clearToken(workspaceId: string): Promise<void>;
   testConnection(workspaceId: string): Promise<ConnectionCheck>;
   addPreset(input: PresetInput): Promise<Preset>;

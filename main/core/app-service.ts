@@ -3,7 +3,14 @@
 // it directly. It composes settings, the keychain, the durable queue, history and the engine.
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AppService, CoreEvents, ShareRequest, ShareResult } from './api';
+import type {
+  AppService,
+  CoreEvents,
+  ShareRequest,
+  ShareResult,
+  Snapshot,
+  TokenSaved,
+} from './api';
 import { displayName, looksLikeId, resolveChannelNames } from './conversations/channel-names';
 import { ConversationCache } from './conversations/conversation-cache';
 import { listConversations } from './conversations/conversations-list';
@@ -20,10 +27,13 @@ import {
   type StoreFactory,
 } from './settings/settings-service';
 import { ShareRefusedError } from './share-refused-error';
+import { authTest } from './upload/auth-test';
 import { normaliseChannels } from './upload/channels';
 import { checkBaseUrl, checkToken } from './upload/credentials';
 import { type AttemptResult, uploadOnce } from './upload/engine';
+import { SERVICE_ERRORS } from './upload/error-messages';
 import { asExternalCheckpoint, uploadExternal } from './upload/external-protocol';
+import { probeProtocol } from './upload/protocol-probe';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
 
@@ -267,7 +277,38 @@ function bindService(
       (listener as (p: CoreEvents[E]) => void)(payload);
     }
   };
+  // Tokens the service has refused since they were saved (auth.test, or an upload stopped for
+  // it), so Settings shows "refused", not "saved". A keychain problem or a missing token is not
+  // the service refusing one.
+  const refusedByCheck = new Map<string, string>();
+  const serviceRefused = (code: string) => SERVICE_ERRORS[code]?.class === 'credential';
+  const refusal = (workspaceId: string): string | undefined =>
+    refusedByCheck.get(workspaceId) ??
+    queue
+      .list()
+      .find(
+        (i) =>
+          i.workspaceId === workspaceId &&
+          i.state === 'waiting' &&
+          i.error?.class === 'credential' &&
+          serviceRefused(i.error.code),
+      )?.error?.message;
+  const snapshot = async (): Promise<Snapshot> => {
+    const snap = await settings.getSnapshot();
+    return {
+      ...snap,
+      workspaces: snap.workspaces.map((w) => {
+        const why = w.hasToken ? refusal(w.id) : undefined;
+        return why ? { ...w, tokenRefused: why } : w;
+      }),
+    };
+  };
+  const settingsChanged = () => {
+    void snapshot().then((next) => emit('settings-changed', next));
+  };
+
   const unsubscribers = [
+    queue.onNeedsToken(() => settingsChanged()),
     queue.onChange((items) => {
       pasted.update(items);
       emit('queue-changed', items);
@@ -275,9 +316,7 @@ function bindService(
     queue.onFinished((item) => emit('item-finished', item)),
     queue.onNeedsToken((event) => emit('needs-token', event)),
     history.onChange(() => emit('history-changed', null)),
-    settings.onChange(() => {
-      void settings.getSnapshot().then((snapshot) => emit('settings-changed', snapshot));
-    }),
+    settings.onChange(settingsChanged),
   ];
 
   /**
@@ -354,17 +393,73 @@ function bindService(
   }
 
   return {
-    getSnapshot: () => settings.getSnapshot(),
+    getSnapshot: snapshot,
     addWorkspace: (input) => settings.addWorkspace(input),
     updateWorkspace: (id, patch) => settings.updateWorkspace(id, patch),
     removeWorkspace: (id) => settings.removeWorkspace(id),
     setToken: async (workspaceId, token) => {
       await settings.setToken(workspaceId, token);
       // A new token is the answer to a credential pause.
+      refusedByCheck.delete(workspaceId);
       queue.resumeWorkspace(workspaceId);
+      settingsChanged();
     },
-    clearToken: (workspaceId) => settings.clearToken(workspaceId),
-    testConnection: (workspaceId) => settings.testConnection(workspaceId),
+    saveToken: async (workspaceId, token): Promise<TokenSaved> => {
+      const workspace = settings.workspace(workspaceId);
+      if (!workspace) throw new ShareRefusedError('That workspace no longer exists.');
+      const format = checkToken(token.trim());
+      if (!format.ok) throw new ShareRefusedError(format.message);
+      const result = await authTest(workspace.baseUrl, token.trim(), deps.transport);
+      if (!result.ok && result.checked && result.reason.class === 'credential') {
+        // The old token (if any) stays: a refused one would only stop the queue.
+        return {
+          saved: false,
+          ok: false,
+          checked: true,
+          refused: true,
+          message: `The service refused this token (${result.reason.code}), so it was not saved. ${result.reason.message}`,
+        };
+      }
+      await settings.setToken(workspaceId, token);
+      refusedByCheck.delete(workspaceId);
+      queue.resumeWorkspace(workspaceId);
+      settingsChanged();
+      if (result.ok) {
+        const who = [result.user && `as ${result.user}`, result.team && `in ${result.team}`]
+          .filter(Boolean)
+          .join(' ');
+        return {
+          saved: true,
+          ok: true,
+          checked: true,
+          message: `Token saved. Connected to ${workspace.name}${who ? ` ${who}` : ''}.`,
+          ...(result.user ? { user: result.user } : {}),
+          ...(result.team ? { team: result.team } : {}),
+        };
+      }
+      return {
+        saved: true,
+        ok: false,
+        checked: false,
+        message: result.checked
+          ? `Token saved, but it could not be checked: ${result.reason.message}`
+          : 'Token saved. This service cannot check a token without uploading; the first upload will tell.',
+      };
+    },
+    probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
+    clearToken: async (workspaceId) => {
+      await settings.clearToken(workspaceId);
+      refusedByCheck.delete(workspaceId);
+      settingsChanged();
+    },
+    testConnection: async (workspaceId) => {
+      const check = await settings.testConnection(workspaceId);
+      const before = refusedByCheck.get(workspaceId);
+      if (check.refused) refusedByCheck.set(workspaceId, check.message);
+      else if (check.ok) refusedByCheck.delete(workspaceId);
+      if (before !== refusedByCheck.get(workspaceId)) settingsChanged();
+      return check;
+    },
     addPreset: (input) => settings.addPreset(input),
     updatePreset: (id, patch) => settings.updatePreset(id, patch),
     removePreset: (id) => settings.removePreset(id),
@@ -406,7 +501,7 @@ function bindService(
     setPaused: async (paused) => {
       await persistPause(paused);
       queue.setPaused(paused);
-      emit('settings-changed', await settings.getSnapshot());
+      emit('settings-changed', await snapshot());
     },
     listHistory: async (query) => history.list(query),
     listConversations: (workspaceId, query) => {

@@ -385,6 +385,14 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       needsToken.delete(workspaceId);
       refresh();
     },
+    saveToken: async (workspaceId, token) => {
+      const result = await service.saveToken(workspaceId, token);
+      if (result.saved) {
+        needsToken.delete(workspaceId);
+        refresh();
+      }
+      return result;
+    },
     removeWorkspace: async (workspaceId) => {
       await service.removeWorkspace(workspaceId);
       needsToken.delete(workspaceId);

@@ -5,6 +5,7 @@ import { Nav } from './nav';
 import { pasteContent, savePastedImage } from './paste';
 import { Notice } from './ui/notice';
 import { DropView } from './views/drop-view';
+import { FirstRunView } from './views/first-run';
 import { HistoryView } from './views/history-view';
 import { PresetsView } from './views/presets-view';
 import { QueueView } from './views/queue-view';
@@ -228,6 +229,9 @@ export function App() {
           />
         );
       case 'share':
+        if (snapshot.workspaces.length === 0) {
+          return <FirstRunView snapshot={snapshot} paths={paths} onShow={show} />;
+        }
         return (
           <ShareSheet
             snapshot={snapshot}
@@ -255,7 +259,7 @@ export function App() {
       case 'presets':
         return <PresetsView snapshot={snapshot} onShow={show} />;
       case 'settings':
-        return <SettingsView snapshot={snapshot} />;
+        return <SettingsView snapshot={snapshot} onShow={show} />;
     }
   })();
 
