@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { dropFiles, launchBrowser, openApp, showView } from './browser';
+import { axeViolations, dropFiles, launchBrowser, openApp, showView } from './browser';
 
 let harness: Harness;
 let browser: Browser;
@@ -46,6 +46,7 @@ describe('first run', () => {
         expect.stringContaining('Check its token'),
         expect.stringContaining('Make a preset'),
       ]);
+      expect(await axeViolations(page)).toEqual([]);
       const form = page.getByRole('form', { name: 'New workspace' });
       expect(await form.getByText('Where a token comes from').isVisible()).toBe(true);
       expect(await form.getByLabel('Protocol').inputValue()).toBe('auto');
@@ -108,6 +109,7 @@ describe('the token in Settings', () => {
       await field.fill('xoxb-wrong-token');
       await card.getByRole('button', { name: 'Replace token' }).click();
       const ask = card.getByRole('group', { name: 'Replace the token?' });
+      expect(await axeViolations(page)).toEqual([]);
       await ask.getByRole('button', { name: 'Replace', exact: true }).click();
       const refused = card.getByRole('alert').filter({ hasText: 'refused this token' });
       await refused.waitFor();
