@@ -26,8 +26,8 @@ import {
   type SettingsService,
   type StoreFactory,
 } from './settings/settings-service';
+import { checkAndSaveToken } from './settings/token-save';
 import { ShareRefusedError } from './share-refused-error';
-import { authTest } from './upload/auth-test';
 import { normaliseChannels } from './upload/channels';
 import { checkBaseUrl, checkToken } from './upload/credentials';
 import { type AttemptResult, uploadOnce } from './upload/engine';
@@ -407,44 +407,15 @@ function bindService(
     saveToken: async (workspaceId, token): Promise<TokenSaved> => {
       const workspace = settings.workspace(workspaceId);
       if (!workspace) throw new ShareRefusedError('That workspace no longer exists.');
-      const format = checkToken(token.trim());
-      if (!format.ok) throw new ShareRefusedError(format.message);
-      const result = await authTest(workspace.baseUrl, token.trim(), deps.transport);
-      if (!result.ok && result.checked && result.reason.class === 'credential') {
-        // The old token (if any) stays: a refused one would only stop the queue.
-        return {
-          saved: false,
-          ok: false,
-          checked: true,
-          refused: true,
-          message: `The service refused this token (${result.reason.code}), so it was not saved. ${result.reason.message}`,
-        };
-      }
-      await settings.setToken(workspaceId, token);
-      refusedByCheck.delete(workspaceId);
-      queue.resumeWorkspace(workspaceId);
-      settingsChanged();
-      if (result.ok) {
-        const who = [result.user && `as ${result.user}`, result.team && `in ${result.team}`]
-          .filter(Boolean)
-          .join(' ');
-        return {
-          saved: true,
-          ok: true,
-          checked: true,
-          message: `Token saved. Connected to ${workspace.name}${who ? ` ${who}` : ''}.`,
-          ...(result.user ? { user: result.user } : {}),
-          ...(result.team ? { team: result.team } : {}),
-        };
-      }
-      return {
-        saved: true,
-        ok: false,
-        checked: false,
-        message: result.checked
-          ? `Token saved, but it could not be checked: ${result.reason.message}`
-          : 'Token saved. This service cannot check a token without uploading; the first upload will tell.',
-      };
+      return checkAndSaveToken(workspace, token, {
+        transport: deps.transport,
+        save: async (checked) => {
+          await settings.setToken(workspaceId, checked);
+          refusedByCheck.delete(workspaceId);
+          queue.resumeWorkspace(workspaceId);
+          settingsChanged();
+        },
+      });
     },
     probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
     clearToken: async (workspaceId) => {
