@@ -48,9 +48,11 @@ describe('preload bridge', () => {
 
   it('has no way to read a token, and no generic invoke or send', () => {
     const keys = Object.keys(bridge);
-    // Tokens are write-only from the page: set or clear, nothing that returns one.
+    // Tokens are write-only from the page: set, save (answers with the check, never the token)
+    // or clear, nothing that returns one.
     expect(keys.filter((k) => /token|secret|password|credential/i.test(k)).sort()).toEqual([
       'clearToken',
+      'saveToken',
       'setToken',
     ]);
     for (const generic of ['invoke', 'send', 'sendSync', 'ipcRenderer', 'require', 'getToken']) {

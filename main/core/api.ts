@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import type { ConversationsView } from './conversations/conversation-cache';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
+import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
+import type { ProtocolProbe } from './upload/protocol-probe';
 
 export type { ConversationsView } from './conversations/conversation-cache';
 export type { Conversation, ConversationKind } from './conversations/conversations-list';
@@ -42,6 +44,7 @@ const preferencesPatch = z
     dropWindowPinned: z.boolean().optional(),
     concurrency: z.number().int().min(1).max(8).optional(),
     fileManagerIntegration: z.boolean().optional(),
+    copyLinkOnDelivery: z.boolean().optional(),
   })
   .strict();
 const shareTarget = z.union([
@@ -64,6 +67,9 @@ const historyQuery = z
   .object({ search: text(500).optional(), limit: z.number().int().min(1).max(10_000).optional() })
   .strict();
 
+/** A pasted PNG travels as base64: the same text over Electron's IPC and the browser harness. */
+const pastedPng = z.base64().max(Math.ceil(MAX_PASTED_IMAGE_BYTES / 3) * 4);
+
 /** Argument schemas of the core methods, one tuple per method. */
 export const coreMethodArgs = {
   getSnapshot: z.tuple([]),
@@ -71,6 +77,8 @@ export const coreMethodArgs = {
   updateWorkspace: z.tuple([id, workspacePatch]),
   removeWorkspace: z.tuple([id]),
   setToken: z.tuple([id, z.string().min(1).max(10_000)]),
+  saveToken: z.tuple([id, z.string().min(1).max(10_000)]),
+  probeProtocol: z.tuple([text(2000).min(1), z.string().max(10_000)]),
   clearToken: z.tuple([id]),
   testConnection: z.tuple([id]),
   addPreset: z.tuple([presetInput]),
@@ -90,6 +98,7 @@ export const coreMethodArgs = {
   setPaused: z.tuple([z.boolean()]),
   listHistory: z.tuple([historyQuery]),
   listConversations: z.tuple([id, conversationsQuery]),
+  savePastedImage: z.tuple([pastedPng]),
 } as const;
 
 export type WorkspaceInput = z.infer<typeof workspaceInput>;
@@ -103,6 +112,8 @@ export type ConversationsQuery = z.infer<typeof conversationsQuery>;
 
 export interface WorkspaceView extends Workspace {
   hasToken: boolean;
+  /** Set when the service has refused the saved token since it was saved (why, for people). */
+  tokenRefused?: string;
 }
 
 export interface Snapshot {
@@ -123,7 +134,16 @@ export interface ConnectionCheck {
   message: string;
   user?: string;
   team?: string;
+  /** True when the service refused the token itself (invalid_auth, token_revoked…). */
+  refused?: boolean;
 }
+
+/** saveToken's answer: the check, and whether the token was kept (a refused one is not). */
+export interface TokenSaved extends ConnectionCheck {
+  saved: boolean;
+}
+
+export type { ProtocolProbe } from './upload/protocol-probe';
 
 export type ChannelCheck = { ok: true; channels: string[] } | { ok: false; error: string };
 
@@ -148,6 +168,13 @@ export interface CoreApi {
   updateWorkspace(id: string, patch: WorkspacePatch): Promise<Workspace>;
   removeWorkspace(id: string): Promise<void>;
   setToken(workspaceId: string, token: string): Promise<void>;
+  /**
+   * Checks the token with auth.test, then saves it unless the service refused it; says who it
+   * is for. A token that cannot be checked (no auth.test, no answer) is saved and said so.
+   */
+  saveToken(workspaceId: string, token: string): Promise<TokenSaved>;
+  /** Which upload protocol the service at this address offers, asked with this token ('' : a guess). */
+  probeProtocol(baseUrl: string, token: string): Promise<ProtocolProbe>;
   clearToken(workspaceId: string): Promise<void>;
   testConnection(workspaceId: string): Promise<ConnectionCheck>;
   addPreset(input: PresetInput): Promise<Preset>;
@@ -174,6 +201,12 @@ export interface CoreApi {
    * conversation's `name` by its `id`, falling back to the ID when it is not listed.
    */
   listConversations(workspaceId: string, query: ConversationsQuery): Promise<ConversationsView>;
+  /**
+   * Saves a pasted image (PNG, base64) as a file in the state folder, named for the time it was
+   * pasted, and returns its path to share like any file. The file is removed once its upload is
+   * delivered or cancelled or its queue row is cleared (pasted-images.ts).
+   */
+  savePastedImage(pngBase64: string): Promise<string>;
 }
 
 export type CoreMethodName = keyof typeof coreMethodArgs;
@@ -203,6 +236,8 @@ export interface AppService extends CoreApi {
    * for a new token or for the pause to be lifted (the CLI waits for this).
    */
   settled(): Promise<void>;
+  /** savePastedImage for bytes the main process read itself (the clipboard, for the shortcut). */
+  savePastedBytes(png: Uint8Array): Promise<string>;
   /** What opening repaired (a damaged settings file or queue journal), to say once; [] if nothing. */
   repairNotices(): string[];
   /** Stops taking work, aborts nothing that is journaled (it resumes on next start), closes files. */

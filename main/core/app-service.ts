@@ -3,13 +3,21 @@
 // it directly. It composes settings, the keychain, the durable queue, history and the engine.
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AppService, CoreEvents, ShareRequest, ShareResult } from './api';
+import type {
+  AppService,
+  CoreEvents,
+  ShareRequest,
+  ShareResult,
+  Snapshot,
+  TokenSaved,
+} from './api';
 import { displayName, looksLikeId, resolveChannelNames } from './conversations/channel-names';
 import { ConversationCache } from './conversations/conversation-cache';
 import { listConversations } from './conversations/conversations-list';
 import { parseThread } from './conversations/thread-link';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
+import { openPastedImages, type PastedImages } from './pasted-images';
 import { uploadJobFor } from './queue/upload-job';
 import { type AttemptHooks, openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
@@ -18,11 +26,14 @@ import {
   type SettingsService,
   type StoreFactory,
 } from './settings/settings-service';
+import { checkAndSaveToken } from './settings/token-save';
 import { ShareRefusedError } from './share-refused-error';
 import { normaliseChannels } from './upload/channels';
 import { checkBaseUrl, checkToken } from './upload/credentials';
 import { type AttemptResult, uploadOnce } from './upload/engine';
+import { SERVICE_ERRORS } from './upload/error-messages';
 import { asExternalCheckpoint, uploadExternal } from './upload/external-protocol';
+import { probeProtocol } from './upload/protocol-probe';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
 
@@ -112,11 +123,13 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     await history?.close();
     throw error;
   }
+  const pasted = openPastedImages(join(stateDir, 'pasted'));
+  await pasted.sweep(queue.list());
   const setPaused = async (paused: boolean) => {
     if (paused) await writeFile(pauseMarker, '');
     else await rm(pauseMarker, { force: true });
   };
-  return bindService(settings, queue, history, deps, setPaused, conversations);
+  return bindService(settings, queue, history, deps, setPaused, conversations, pasted);
 }
 
 async function tokenFor(
@@ -255,6 +268,7 @@ function bindService(
   deps: AppServiceDeps,
   persistPause: (paused: boolean) => Promise<void>,
   conversations: ConversationCache,
+  pasted: PastedImages,
 ): AppService {
   type Listener = (payload: never) => void;
   const listeners = new Map<keyof CoreEvents, Set<Listener>>();
@@ -263,14 +277,46 @@ function bindService(
       (listener as (p: CoreEvents[E]) => void)(payload);
     }
   };
+  // Tokens the service has refused since they were saved (auth.test, or an upload stopped for
+  // it), so Settings shows "refused", not "saved". A keychain problem or a missing token is not
+  // the service refusing one.
+  const refusedByCheck = new Map<string, string>();
+  const serviceRefused = (code: string) => SERVICE_ERRORS[code]?.class === 'credential';
+  const refusal = (workspaceId: string): string | undefined =>
+    refusedByCheck.get(workspaceId) ??
+    queue
+      .list()
+      .find(
+        (i) =>
+          i.workspaceId === workspaceId &&
+          i.state === 'waiting' &&
+          i.error?.class === 'credential' &&
+          serviceRefused(i.error.code),
+      )?.error?.message;
+  const snapshot = async (): Promise<Snapshot> => {
+    const snap = await settings.getSnapshot();
+    return {
+      ...snap,
+      workspaces: snap.workspaces.map((w) => {
+        const why = w.hasToken ? refusal(w.id) : undefined;
+        return why ? { ...w, tokenRefused: why } : w;
+      }),
+    };
+  };
+  const settingsChanged = () => {
+    void snapshot().then((next) => emit('settings-changed', next));
+  };
+
   const unsubscribers = [
-    queue.onChange((items) => emit('queue-changed', items)),
+    queue.onNeedsToken(() => settingsChanged()),
+    queue.onChange((items) => {
+      pasted.update(items);
+      emit('queue-changed', items);
+    }),
     queue.onFinished((item) => emit('item-finished', item)),
     queue.onNeedsToken((event) => emit('needs-token', event)),
     history.onChange(() => emit('history-changed', null)),
-    settings.onChange(() => {
-      void settings.getSnapshot().then((snapshot) => emit('settings-changed', snapshot));
-    }),
+    settings.onChange(settingsChanged),
   ];
 
   /**
@@ -347,17 +393,44 @@ function bindService(
   }
 
   return {
-    getSnapshot: () => settings.getSnapshot(),
+    getSnapshot: snapshot,
     addWorkspace: (input) => settings.addWorkspace(input),
     updateWorkspace: (id, patch) => settings.updateWorkspace(id, patch),
     removeWorkspace: (id) => settings.removeWorkspace(id),
     setToken: async (workspaceId, token) => {
       await settings.setToken(workspaceId, token);
       // A new token is the answer to a credential pause.
+      refusedByCheck.delete(workspaceId);
       queue.resumeWorkspace(workspaceId);
+      settingsChanged();
     },
-    clearToken: (workspaceId) => settings.clearToken(workspaceId),
-    testConnection: (workspaceId) => settings.testConnection(workspaceId),
+    saveToken: async (workspaceId, token): Promise<TokenSaved> => {
+      const workspace = settings.workspace(workspaceId);
+      if (!workspace) throw new ShareRefusedError('That workspace no longer exists.');
+      return checkAndSaveToken(workspace, token, {
+        transport: deps.transport,
+        save: async (checked) => {
+          await settings.setToken(workspaceId, checked);
+          refusedByCheck.delete(workspaceId);
+          queue.resumeWorkspace(workspaceId);
+          settingsChanged();
+        },
+      });
+    },
+    probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
+    clearToken: async (workspaceId) => {
+      await settings.clearToken(workspaceId);
+      refusedByCheck.delete(workspaceId);
+      settingsChanged();
+    },
+    testConnection: async (workspaceId) => {
+      const check = await settings.testConnection(workspaceId);
+      const before = refusedByCheck.get(workspaceId);
+      if (check.refused) refusedByCheck.set(workspaceId, check.message);
+      else if (check.ok) refusedByCheck.delete(workspaceId);
+      if (before !== refusedByCheck.get(workspaceId)) settingsChanged();
+      return check;
+    },
     addPreset: (input) => settings.addPreset(input),
     updatePreset: (id, patch) => settings.updatePreset(id, patch),
     removePreset: (id) => settings.removePreset(id),
@@ -399,7 +472,7 @@ function bindService(
     setPaused: async (paused) => {
       await persistPause(paused);
       queue.setPaused(paused);
-      emit('settings-changed', await settings.getSnapshot());
+      emit('settings-changed', await snapshot());
     },
     listHistory: async (query) => history.list(query),
     listConversations: (workspaceId, query) => {
@@ -408,6 +481,8 @@ function bindService(
       }
       return conversations.get(workspaceId, query);
     },
+    savePastedImage: (pngBase64) => pasted.save(Buffer.from(pngBase64, 'base64')),
+    savePastedBytes: (png) => pasted.save(png),
     settled: () => queue.settled(),
     repairNotices: () =>
       [settings.notice(), queue.repairNotice()].filter((n): n is string => n !== undefined),
@@ -426,6 +501,7 @@ function bindService(
       settings.close();
       await conversations.close();
       await queue.close();
+      await pasted.idle();
       await history.close();
     },
   };

@@ -39,6 +39,8 @@ export interface Preferences {
   concurrency: number;
   /** "Share with Trayshare" in the file manager's context menu (installed per user). */
   fileManagerIntegration: boolean;
+  /** Put the link of a delivered upload on the clipboard, for people who paste links elsewhere. */
+  copyLinkOnDelivery: boolean;
 }
 
 /** Why an upload did not (or may not have) reach the service. `code` is stable, `message` is for people. */

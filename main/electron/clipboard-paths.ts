@@ -119,3 +119,18 @@ export async function readClipboardFiles(
   if (fromText) return { paths: fromText, otherText: false };
   return { paths: [], otherText: text.trim() !== '' };
 }
+
+/** An image on the clipboard (a screenshot), as PNG bytes; null when it holds none. */
+export async function readClipboardImage(clipboard: ClipboardLike): Promise<Uint8Array | null> {
+  try {
+    if (!(await clipboard.has('image/png'))) return null;
+    for (const item of await clipboard.read()) {
+      if (!item.types.includes('image/png')) continue;
+      const value = await item.getType('image/png');
+      if (value instanceof Blob) return new Uint8Array(await value.arrayBuffer());
+    }
+  } catch {
+    // The image went away while it was read (another app copied something): there is none.
+  }
+  return null;
+}

@@ -25,6 +25,8 @@ export interface NotifierDeps {
   openWindow(view: View): void;
   /** Channel IDs as a person reads them (preset labels where known). */
   describeChannels(ids: readonly string[]): string;
+  /** True when delivered links are copied by themselves (the copyLinkOnDelivery preference). */
+  copiesLinks?(): boolean;
   log(message: string): void;
   /** How long to wait for more items of the same batch. */
   gatherMs?: number;
@@ -73,14 +75,14 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       notify({
         title: `Shared ${item.name}`,
         body: link
-          ? `To ${channels(delivered)}. Click to copy the link.`
+          ? `To ${channels(delivered)}. ${deps.copiesLinks?.() ? 'Its link is on the clipboard.' : 'Click to copy the link.'}`
           : `To ${channels(delivered)}.`,
         onClick: () => (link ? deps.copyText(link) : deps.openWindow('history')),
       });
     } else if (delivered.length > 1) {
       notify({
         title: `Shared ${delivered.length} files`,
-        body: `To ${channels(delivered)}. Click to see their links.`,
+        body: `To ${channels(delivered)}. ${deps.copiesLinks?.() ? 'Their links are on the clipboard; click to see them.' : 'Click to see their links.'}`,
         onClick: () => deps.openWindow('history'),
       });
     }

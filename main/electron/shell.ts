@@ -14,7 +14,7 @@ import type {
 } from '../../preload/contract';
 import { coreMethodArgs } from '../core/api';
 import { displayName } from '../core/conversations/channel-names';
-import { type ClipboardLike, readClipboardFiles } from './clipboard-paths';
+import { type ClipboardLike, readClipboardFiles, readClipboardImage } from './clipboard-paths';
 import { bindIpc, type IpcMainLike } from './ipc';
 import { createNotifier, type NotificationContent, type NotifierDeps } from './notifications';
 import { describeSender, isRendererUrl, type RendererLocation } from './renderer-location';
@@ -122,8 +122,22 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     copyText: writeClipboard,
     openWindow: (view) => windows.showMain(view),
     describeChannels,
+    copiesLinks: () => snapshot.preferences.copyLinkOnDelivery,
     log: deps.log,
   });
+
+  // "Copy the link when an upload is delivered": the links of one share, one a line, so a
+  // share of several files leaves all of its links on the clipboard, not just the last one.
+  const deliveredLinks = new Map<string, string[]>();
+  const copyDeliveredLink = (item: QueueItem) => {
+    const link = item.file?.permalink;
+    if (item.state !== 'delivered' || !link || !snapshot.preferences.copyLinkOnDelivery) return;
+    const links = [...(deliveredLinks.get(item.shareId) ?? []), link];
+    // Only the latest share is kept: a new share's links replace the older ones on the clipboard.
+    deliveredLinks.clear();
+    deliveredLinks.set(item.shareId, links);
+    writeClipboard(links.join('\n'));
+  };
   const notify = (content: NotificationContent) => notifier.notify(content);
 
   const requestShare = (paths: string[]) => {
@@ -166,14 +180,34 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     else requestShare(paths);
   };
 
-  const clipboardFiles = async (): Promise<string[] | null> => {
+  /**
+   * What the clipboard holds to share: its files, else its image (a screenshot) saved as a PNG
+   * in the state folder; null when it holds neither (`otherText` when it holds text).
+   */
+  const clipboardContent = async (): Promise<
+    { paths: string[] } | { paths: null; otherText: boolean }
+  > => {
     const clip = await readClipboardFiles(deps.clipboard, platform);
-    if (clip.paths.length > 0) return clip.paths;
+    if (clip.paths.length > 0) return { paths: clip.paths };
+    const image = await readClipboardImage(deps.clipboard);
+    if (image) return { paths: [await service.savePastedBytes(image)] };
+    return { paths: null, otherText: clip.otherText };
+  };
+
+  const clipboardFiles = async (): Promise<string[] | null> => {
+    let clip: Awaited<ReturnType<typeof clipboardContent>>;
+    try {
+      clip = await clipboardContent();
+    } catch (error) {
+      notify({ title: 'Could not share the clipboard', body: errorMessage(error) });
+      return null;
+    }
+    if (clip.paths) return clip.paths;
     notify({
-      title: 'No files on the clipboard',
+      title: 'Nothing to share on the clipboard',
       body: clip.otherText
-        ? 'The clipboard holds text. Trayshare shares files only: save the text to a file, or copy files in your file manager.'
-        : 'Copy files in your file manager first, then share the clipboard.',
+        ? 'The clipboard holds text. Trayshare shares files and images only: save the text to a file, or copy files in your file manager.'
+        : 'Copy files in your file manager, or take a screenshot to the clipboard, then share the clipboard.',
     });
     return null;
   };
@@ -273,8 +307,14 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
   };
 
   const onShortcut = async () => {
-    const clip = await readClipboardFiles(deps.clipboard, platform);
-    if (clip.paths.length > 0) requestShare(clip.paths);
+    let clip: Awaited<ReturnType<typeof clipboardContent>>;
+    try {
+      clip = await clipboardContent();
+    } catch (error) {
+      notify({ title: 'Could not share the clipboard', body: errorMessage(error) });
+      return;
+    }
+    if (clip.paths) requestShare(clip.paths);
     else if (platform === 'darwin') shareTo(null, await pickFiles());
     else windows.showDropWindow();
   };
@@ -363,6 +403,14 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       needsToken.delete(workspaceId);
       refresh();
     },
+    saveToken: async (workspaceId, token) => {
+      const result = await service.saveToken(workspaceId, token);
+      if (result.saved) {
+        needsToken.delete(workspaceId);
+        refresh();
+      }
+      return result;
+    },
     removeWorkspace: async (workspaceId) => {
       await service.removeWorkspace(workspaceId);
       needsToken.delete(workspaceId);
@@ -408,7 +456,10 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       void loadChannelNames().then(refresh);
       void applyPreferences(next.preferences);
     }),
-    service.on('item-finished', (item) => notifier.itemFinished(item)),
+    service.on('item-finished', (item) => {
+      copyDeliveredLink(item);
+      notifier.itemFinished(item);
+    }),
     service.on('needs-token', ({ workspaceId, message }) => {
       needsToken.add(workspaceId);
       const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name ?? 'A workspace';

@@ -3,8 +3,10 @@ import type { QueueItem, Snapshot, View } from '../../preload/contract';
 import { api, plainError } from './bridge';
 import { ChannelNamesProvider } from './channel-names';
 import { Nav } from './nav';
+import { pasteContent, savePastedImage } from './paste';
 import { Notice } from './ui/notice';
 import { DropView } from './views/drop-view';
+import { FirstRunView } from './views/first-run';
 import { HistoryView } from './views/history-view';
 import { PresetsView } from './views/presets-view';
 import { QueueView } from './views/queue-view';
@@ -122,6 +124,40 @@ export function App() {
     };
   }, [addPaths]);
 
+  // Ctrl/Cmd+V anywhere in the window shares what the clipboard holds: files like a drop, an
+  // image (a screenshot) as a PNG file. Text pasted into a field is left to the field.
+  useEffect(() => {
+    const onPaste = (e: ClipboardEvent) => {
+      if (!e.clipboardData) return;
+      const content = pasteContent(e.clipboardData);
+      if (content.kind === 'none') {
+        const target = e.target;
+        const inField =
+          target instanceof HTMLElement &&
+          (target.isContentEditable || target.matches('input, textarea, select'));
+        if (!inField && !content.text) {
+          setView('drop');
+          setDropError('The clipboard holds no files and no image to share.');
+        }
+        return;
+      }
+      e.preventDefault();
+      if (content.kind === 'paths') {
+        addPaths(content.paths);
+        return;
+      }
+      savePastedImage(content.file).then(
+        (path) => addPaths([path]),
+        (error: unknown) => {
+          setView('drop');
+          setDropError(plainError(error));
+        },
+      );
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  }, [addPaths]);
+
   // A view's sticky footer (Share, Save) sits over the bottom of the scrolling area: a field
   // that takes focus under it is scrolled up until it is clear of the footer.
   const mainRef = useRef<HTMLElement>(null);
@@ -194,6 +230,9 @@ export function App() {
           />
         );
       case 'share':
+        if (snapshot.workspaces.length === 0) {
+          return <FirstRunView snapshot={snapshot} paths={paths} onShow={show} />;
+        }
         return (
           <ShareSheet
             snapshot={snapshot}
@@ -221,7 +260,7 @@ export function App() {
       case 'presets':
         return <PresetsView snapshot={snapshot} onShow={show} />;
       case 'settings':
-        return <SettingsView snapshot={snapshot} />;
+        return <SettingsView snapshot={snapshot} onShow={show} />;
     }
   })();
 

@@ -20,7 +20,23 @@ declare const __HARNESS_FILES_DIR__: string;
 const uploads = new Set<Promise<void>>();
 let fileCounter = 0;
 
+// Electron's webUtils gives no path for a File that is not on disk, such as a screenshot
+// pasted from the clipboard; the page then sends its bytes (savePastedImage). While a paste
+// event is being dispatched its files count as such, so the page takes that path here too.
+let pasting = false;
+window.addEventListener(
+  'paste',
+  () => {
+    pasting = true;
+    setTimeout(() => {
+      pasting = false;
+    });
+  },
+  { capture: true },
+);
+
 function pathForFile(file: File): string {
+  if (pasting) return '';
   const id = `${Date.now().toString(36)}-${(fileCounter++).toString(36)}`;
   const name = file.name.replace(/[\\/]/g, '_') || 'unnamed';
   const upload = fetch(

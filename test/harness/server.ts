@@ -191,7 +191,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   );
 
   async function rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { method, args } = JSON.parse(await readBody(req)) as { method: string; args: unknown };
+    // Large enough for a pasted image as base64 (savePastedImage).
+    const { method, args } = JSON.parse(await readBody(req, 100 * 1024 * 1024)) as {
+      method: string;
+      args: unknown;
+    };
     const schema = Object.hasOwn(methodArgs, method) ? methodArgs[method as MethodName] : undefined;
     if (!schema) return sendJson(res, 404, { error: `No method called ${method}.` });
     // Validated exactly as main validates IPC arguments before a handler runs.

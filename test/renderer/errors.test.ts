@@ -24,47 +24,87 @@ afterAll(async () => {
 });
 
 describe('when something goes wrong', () => {
-  it('is reported by Test connection, holds the queue with a link to Settings, and a good token sends', async () => {
-    const { page, problems } = await openApp(browser, harness);
-    await showView(page, 'settings');
-    const card = page.getByRole('article', { name: 'Acme' });
-    const token = card.getByLabel(/^Token/);
-    expect(await card.locator('.token-state').textContent()).toBe('saved');
-    await token.fill('xoxb-revoked-long-ago');
-    await card.getByRole('button', { name: 'Save token' }).click();
-    await expect.poll(() => token.inputValue()).toBe('');
-    await card.getByRole('button', { name: 'Test connection' }).click();
-    const result = card.getByRole('alert');
-    await result.waitFor();
-    const message = (await result.textContent()) ?? '';
-    expect(message).toMatch(/token/i);
-    expect(message).not.toContain('xoxb-revoked-long-ago');
+  for (const [width, height] of [
+    [360, 520],
+    [480, 640],
+  ] as const) {
+    it(`a refused token is not saved; one revoked later holds the queue, said once, and a good token sends (${width}×${height})`, async () => {
+      await harness.app.setToken(harness.demo.workspaceId, DEMO_TOKEN);
+      const { page, problems } = await openApp(browser, harness);
+      await page.setViewportSize({ width, height });
+      await showView(page, 'settings');
+      const card = page.getByRole('article', { name: 'Acme' });
+      const token = card.getByLabel(/^Token/);
+      const state = card.locator('.token-state');
+      expect(await state.textContent()).toBe('saved');
+      await token.fill('xoxb-revoked-long-ago');
+      await card.getByRole('button', { name: 'Replace token' }).click();
+      await card.getByRole('button', { name: 'Replace', exact: true }).click();
+      const result = card.getByRole('alert');
+      await result.waitFor();
+      const message = (await result.textContent()) ?? '';
+      expect(message).toMatch(/refused this token \(invalid_auth\), so it was not saved/);
+      expect(message).not.toContain('xoxb-revoked-long-ago');
+      expect(await state.textContent()).toBe('saved');
 
-    const path = join(dir, 'report.txt');
-    await writeFile(path, 'quarterly report');
-    harness.pick([path]);
-    await showView(page, 'drop');
-    await page.getByRole('button', { name: 'Choose files…' }).click();
-    await page.getByRole('button', { name: 'Share', exact: true }).click();
-    await page.getByRole('heading', { name: 'Queue' }).waitFor();
-    const hold = page.getByRole('alert').filter({ hasText: 'Acme needs a new token' });
-    await hold.waitFor({ timeout: 15_000 });
-    expect(await page.locator('.badge--needs-token').textContent()).toBe('Needs a token');
-    expect(harness.reference.uploads()).toEqual([]);
+      // The service revokes the saved token later: the upload is held, not failed.
+      harness.reference.injectFault({ fault: { kind: 'error', error: 'token_revoked' } });
+      const path = join(dir, `report-${width}.txt`);
+      await writeFile(path, 'quarterly report');
+      harness.pick([path]);
+      await showView(page, 'drop');
+      await page.getByRole('button', { name: 'Choose files…' }).click();
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      await page.getByRole('heading', { name: 'Queue' }).waitFor();
+      const hold = page.getByRole('alert').filter({ hasText: 'Acme needs a new token' });
+      await hold.waitFor({ timeout: 15_000 });
+      // Each thing said once: what happened, what it means, where to fix it.
+      expect(await hold.textContent()).toBe(
+        'Acme needs a new token. This token has been revoked. Its uploads wait until one is saved. Open Settings to add a token',
+      );
+      expect(await page.locator('.badge--needs-token').textContent()).toBe('Needs a token');
 
-    await hold.getByRole('button', { name: 'Open Settings to add a token' }).click();
-    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
-    await card.getByLabel(/^Token/).fill(DEMO_TOKEN);
-    await card.getByRole('button', { name: 'Save token' }).click();
-    await expect
-      .poll(() => harness.reference.uploads().map((u) => u.name), { timeout: 15_000 })
-      .toEqual(['report.txt']);
-    await showView(page, 'queue');
-    await page.locator('.badge--delivered').waitFor();
-    expect(await page.getByText('needs a new token').count()).toBe(0);
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+      await hold.getByRole('button', { name: 'Open Settings to add a token' }).click();
+      await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+      expect(await state.textContent()).toBe('refused by the service');
+      await card.getByLabel(/^Token/).fill(DEMO_TOKEN);
+      await card.getByRole('button', { name: 'Replace token' }).click();
+      await card.getByRole('button', { name: 'Replace', exact: true }).click();
+      await expect
+        .poll(
+          () => harness.reference.uploads().filter((u) => u.name === `report-${width}.txt`).length,
+          { timeout: 15_000 },
+        )
+        .toBe(1);
+      await expect.poll(() => state.textContent()).toBe('saved');
+      await showView(page, 'queue');
+      await page.locator('.badge--delivered').first().waitFor();
+      expect(await page.getByText('needs a new token').count()).toBe(0);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+
+    it(`an unknown service error shows its code and a next step; the failed row keeps size and destination (${width}×${height})`, async () => {
+      harness.reference.injectFault({ fault: { kind: 'error', error: 'quota_wobbled' } });
+      const path = join(dir, `odd-${width}.txt`);
+      await writeFile(path, 'twelve bytes');
+      harness.pick([path]);
+      const { page, problems } = await openApp(browser, harness);
+      await page.setViewportSize({ width, height });
+      await page.getByRole('button', { name: 'Choose files…' }).click();
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      const row = page.getByRole('listitem', { name: `odd-${width}.txt` });
+      await row.locator('.badge--failed').waitFor({ timeout: 15_000 });
+      const detail = row.locator('.item__detail');
+      expect(await detail.textContent()).toBe(
+        '12 bytes → C0DESIGN, C0GENERAL in Acme. The service answered with the error "quota_wobbled", which Trayshare does not know. Look the code up in the service\'s API documentation or ask its admin; Retry sends the file again.',
+      );
+      const box = await detail.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
 
   it('refuses a webhook URL pasted as a token before anything is saved', async () => {
     const { page } = await openApp(browser, harness);
@@ -72,7 +112,7 @@ describe('when something goes wrong', () => {
     const card = page.getByRole('article', { name: 'Acme' });
     await card.getByLabel(/^Token/).fill('https://hooks.example.com/services/T000/B000/XXXX');
     expect(await card.locator('.field__error').first().textContent()).toContain('webhook');
-    expect(await card.getByRole('button', { name: 'Save token' }).isDisabled()).toBe(true);
+    expect(await card.getByRole('button', { name: 'Replace token' }).isDisabled()).toBe(true);
     await page.close();
   });
 

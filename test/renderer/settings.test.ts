@@ -64,6 +64,33 @@ describe('settings', () => {
     await page.close();
   });
 
+  for (const [width, height] of [
+    [360, 520],
+    [480, 640],
+  ] as const) {
+    it(`turns "Copy the link when an upload is delivered" on and off (${width}×${height})`, async () => {
+      const { page, problems } = await openApp(browser, harness);
+      await page.setViewportSize({ width, height });
+      await showView(page, 'settings');
+      const copy = page.getByLabel('Copy the link when an upload is delivered');
+      await copy.scrollIntoViewIfNeeded();
+      const box = await copy.locator('..').boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+      expect(await copy.isChecked()).toBe(false);
+      await copy.check();
+      await expect.poll(async () => (await prefs()).copyLinkOnDelivery).toBe(true);
+      await page.reload();
+      await showView(page, 'settings');
+      expect(await page.getByLabel('Copy the link when an upload is delivered').isChecked()).toBe(
+        true,
+      );
+      await page.getByLabel('Copy the link when an upload is delivered').uncheck();
+      await expect.poll(async () => (await prefs()).copyLinkOnDelivery).toBe(false);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
+
   it('adds a workspace after checking its base URL as you type, and removes it after asking', async () => {
     const { page } = await openApp(browser, harness);
     await showView(page, 'settings');

@@ -38,7 +38,11 @@ describe('settings file round trip', () => {
       channels: [{ id: 'C0DESIGN', label: 'design' }, { id: 'C0GENERAL' }],
       comment: 'For Thursday',
     });
-    await first.setPreferences({ concurrency: 5, trayDropAction: 'default-preset' });
+    await first.setPreferences({
+      concurrency: 5,
+      trayDropAction: 'default-preset',
+      copyLinkOnDelivery: true,
+    });
 
     const second = fx.open();
     expect(second.workspaces()).toEqual([
@@ -59,6 +63,7 @@ describe('settings file round trip', () => {
       dropWindowPinned: false,
       concurrency: 5,
       fileManagerIntegration: false,
+      copyLinkOnDelivery: true,
     });
     expect(second.path).toBe(join(fx.dir, 'config.json'));
     expect(JSON.parse(await fx.configText())).toMatchObject({ version: 2 });

@@ -373,6 +373,7 @@ describe('preferences and channel checks', () => {
         dropWindowPinned: false,
         concurrency: 8,
         fileManagerIntegration: false,
+        copyLinkOnDelivery: false,
       },
     });
     await expect(settings.setPreferences({ concurrency: 9 })).rejects.toMatchObject({

@@ -219,8 +219,8 @@ export class FakeGlobalShortcut implements GlobalShortcutLike {
 
 export class FakeClipboard implements ClipboardLike {
   text = '';
-  /** MIME type → content, as clipboard.read() would offer it. */
-  formats = new Map<string, string>();
+  /** MIME type → content (text, or bytes such as an image/png), as clipboard.read() would offer it. */
+  formats = new Map<string, string | Uint8Array<ArrayBuffer>>();
   readonly written: string[] = [];
   async has(type: string) {
     return this.formats.has(type);

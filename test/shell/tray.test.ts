@@ -229,10 +229,14 @@ describe('tray in the running shell', () => {
     h.clipboard.text = 'just some words';
     (clipMenu.find((i) => i.id === 'share-sheet')!.click as () => void)();
     await vi.waitFor(() =>
-      expect(h.notifications.map((n) => n.options.title)).toContain('No files on the clipboard'),
+      expect(h.notifications.map((n) => n.options.title)).toContain(
+        'Nothing to share on the clipboard',
+      ),
     );
-    const note = h.notifications.find((n) => n.options.title === 'No files on the clipboard')!;
-    expect(note.options.body).toMatch(/holds text.*shares files only/);
+    const note = h.notifications.find(
+      (n) => n.options.title === 'Nothing to share on the clipboard',
+    )!;
+    expect(note.options.body).toMatch(/holds text.*shares files and images only/);
   });
 
   it('pauses and resumes through the service, and the menu follows', async () => {

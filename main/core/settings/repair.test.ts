@@ -111,7 +111,12 @@ describe('repairSettings', () => {
   });
 
   it('a bad preference resets only itself; a missing one takes its default quietly', () => {
-    const { fileManagerIntegration: _missing, ...rest } = DEFAULT_PREFERENCES;
+    // copyLinkOnDelivery is missing from every file written before that setting existed.
+    const {
+      fileManagerIntegration: _missing,
+      copyLinkOnDelivery: _new,
+      ...rest
+    } = DEFAULT_PREFERENCES;
     const repair = repairSettings({
       ...valid,
       preferences: { ...rest, concurrency: 42, trayDropAction: 'explode', shortcut: 'Alt+X' },

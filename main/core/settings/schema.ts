@@ -27,6 +27,7 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   dropWindowPinned: false,
   concurrency: 3,
   fileManagerIntegration: false,
+  copyLinkOnDelivery: false,
 });
 
 const id = z.string().trim().min(1).max(200);
@@ -93,6 +94,7 @@ export const preferenceSchemas = {
   dropWindowPinned: z.boolean(),
   concurrency: z.number().int().min(1).max(8),
   fileManagerIntegration: z.boolean(),
+  copyLinkOnDelivery: z.boolean(),
 } satisfies { [K in keyof Preferences]: z.ZodType<Preferences[K]> };
 
 export const preferencesSchema = z.object(preferenceSchemas);

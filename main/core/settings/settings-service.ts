@@ -464,7 +464,12 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
         message: `${workspace.name}: this service does not offer auth.test, so the token cannot be checked without uploading a file. It was saved; the first upload will tell.`,
       };
     }
-    return { ok: false, checked: true, message: `${workspace.name}: ${result.reason.message}` };
+    return {
+      ok: false,
+      checked: true,
+      message: `${workspace.name}: ${result.reason.message}`,
+      ...(result.reason.class === 'credential' ? { refused: true } : {}),
+    };
   }
 
   async function addPreset(input: PresetInput): Promise<Preset> {

@@ -155,7 +155,10 @@ export function serviceError(code: string): ServiceErrorInfo {
   if (Object.hasOwn(SERVICE_ERRORS, code)) return SERVICE_ERRORS[code]!;
   return {
     class: 'other',
-    message: () => `The service answered with the error "${printableCode(code)}".`,
+    // A code the contract does not name: show it as it came (it is what the service's admins and
+    // documentation know it by), and say what the person can do.
+    message: () =>
+      `The service answered with the error "${printableCode(code)}", which Trayshare does not know. Look the code up in the service's API documentation or ask its admin; Retry sends the file again.`,
   };
 }
 

@@ -136,6 +136,14 @@ export function PreferencesSection(props: { preferences: Preferences }) {
             />
             <span>Add “Share with Trayshare” to the file manager’s menu</span>
           </label>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={prefs.copyLinkOnDelivery}
+              onChange={(e) => void set({ copyLinkOnDelivery: e.currentTarget.checked })}
+            />
+            <span>Copy the link when an upload is delivered</span>
+          </label>
         </div>
 
         <div class="field-row">

@@ -62,7 +62,7 @@ export function QueueView(props: {
     const byWorkspace = new Map<string, string>();
     for (const item of queue) {
       if (needsToken(item) && !byWorkspace.has(item.workspaceId)) {
-        byWorkspace.set(item.workspaceId, item.error?.message ?? '');
+        byWorkspace.set(item.workspaceId, holdReason(item));
       }
     }
     return [...byWorkspace];
@@ -150,8 +150,8 @@ export function QueueView(props: {
       ) : null}
       {tokenProblems.map(([workspaceId, message]) => (
         <Notice tone="error" key={workspaceId}>
-          <strong>{workspaceName(workspaceId)} needs a new token.</strong> The service refused the
-          saved one{message ? ` (${message})` : ''}, so uploads there are on hold.{' '}
+          <strong>{workspaceName(workspaceId)} needs a new token.</strong>
+          {message ? ` ${message}` : ''} Its uploads wait until one is saved.{' '}
           <button type="button" class="link" onClick={() => props.onShow('settings')}>
             Open Settings to add a token
           </button>
@@ -200,6 +200,17 @@ export function QueueView(props: {
       )}
     </section>
   );
+}
+
+/**
+ * Why a workspace's uploads are on hold, without the "paste a new token in Settings" the
+ * banner already says with its button: the banner says each thing once.
+ */
+function holdReason(item: QueueItem): string {
+  if (item.error?.code === 'no_token') return 'No token is saved for it.';
+  return (item.error?.message ?? '')
+    .replace(/\s*Paste a new token for this workspace in Settings\.\s*$/, '')
+    .trim();
 }
 
 function PausedText(props: { sending: number; waiting: number }) {
@@ -433,7 +444,10 @@ function ItemDetail(props: {
     case 'delivered':
       return <>{`${size} → ${where}.`}</>;
     case 'failed':
-      return <>{item.error?.message ?? 'The upload failed, and no reason was given.'}</>;
+      // Size and destination stay: which upload failed matters as much as why.
+      return (
+        <>{`${size} → ${where}. ${item.error?.message ?? 'The upload failed, and no reason was given.'}`}</>
+      );
     case 'unknown':
       return <>{`${size} → ${where}.`}</>;
     case 'cancelled':

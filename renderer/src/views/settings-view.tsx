@@ -1,9 +1,10 @@
-import type { Snapshot } from '../../../preload/contract';
+import type { Snapshot, View } from '../../../preload/contract';
 import { Notice } from '../ui/notice';
+import { SetupSteps } from './first-run';
 import { PreferencesSection } from './preferences-section';
 import { WorkspacesSection } from './workspaces-section';
 
-export function SettingsView(props: { snapshot: Snapshot }) {
+export function SettingsView(props: { snapshot: Snapshot; onShow: (view: View) => void }) {
   return (
     <section class="view" aria-labelledby="settings-title">
       <header class="view__header">
@@ -13,6 +14,9 @@ export function SettingsView(props: { snapshot: Snapshot }) {
       </header>
       {props.snapshot.settingsNotice ? (
         <Notice tone="warning">{props.snapshot.settingsNotice}</Notice>
+      ) : null}
+      {props.snapshot.presets.length === 0 ? (
+        <SetupSteps snapshot={props.snapshot} onShow={props.onShow} />
       ) : null}
       <WorkspacesSection snapshot={props.snapshot} />
       <PreferencesSection preferences={props.snapshot.preferences} />

@@ -1,6 +1,12 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { checkBaseUrl, checkToken } from '../../../main/core/upload/credentials';
-import type { ConnectionCheck, Protocol, Snapshot, WorkspaceView } from '../../../preload/contract';
+import type {
+  ConnectionCheck,
+  Protocol,
+  Snapshot,
+  TokenSaved,
+  WorkspaceView,
+} from '../../../preload/contract';
 import { api } from '../bridge';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
@@ -11,6 +17,18 @@ const PROTOCOLS: { value: Protocol; label: string }[] = [
   { value: 'files.upload', label: 'files.upload (one request)' },
   { value: 'external', label: 'External upload (Slack, current)' },
 ];
+type NewProtocol = Protocol | 'auto';
+const NEW_PROTOCOLS: { value: NewProtocol; label: string }[] = [
+  { value: 'auto', label: 'Whichever the service offers' },
+  ...PROTOCOLS,
+];
+
+/** What adding a workspace found out, shown on its card until the next check. */
+interface Added {
+  workspaceId: string;
+  check: TokenSaved | null;
+  protocolNote: string;
+}
 
 /** The base URL's problem as you type, or null. Empty is not reported until a save is tried. */
 function baseUrlError(value: string, attempted: boolean): string | null {
@@ -29,6 +47,7 @@ function tokenError(value: string): string | null {
 
 export function WorkspacesSection(props: { snapshot: Snapshot }) {
   const [adding, setAdding] = useState(props.snapshot.workspaces.length === 0);
+  const [added, setAdded] = useState<Added | null>(null);
   return (
     <section class="section" aria-labelledby="workspaces-title">
       <div class="section__header">
@@ -45,13 +64,17 @@ export function WorkspacesSection(props: { snapshot: Snapshot }) {
         <WorkspaceCard
           key={w.id}
           workspace={w}
+          added={added?.workspaceId === w.id ? added : null}
           presets={props.snapshot.presets.filter((p) => p.workspaceId === w.id).map((p) => p.name)}
         />
       ))}
       {adding ? (
         <NewWorkspace
           cancellable={props.snapshot.workspaces.length > 0}
-          onDone={() => setAdding(false)}
+          onDone={(result) => {
+            setAdding(false);
+            if (result) setAdded(result);
+          }}
         />
       ) : null}
     </section>
@@ -68,7 +91,11 @@ function removalQuestion(name: string, presets: readonly string[]): string {
   return `Remove ${name}, its token and its ${which}?`;
 }
 
-function WorkspaceCard(props: { workspace: WorkspaceView; presets: readonly string[] }) {
+function WorkspaceCard(props: {
+  workspace: WorkspaceView;
+  presets: readonly string[];
+  added?: Added | null;
+}) {
   const w = props.workspace;
   const prefix = `ws-${w.id}`;
   const [name, setName] = useState(w.name);
@@ -76,7 +103,15 @@ function WorkspaceCard(props: { workspace: WorkspaceView; presets: readonly stri
   const [protocol, setProtocol] = useState<Protocol>(w.protocol);
   const [token, setToken] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
-  const [check, setCheck] = useState<ConnectionCheck | null>(null);
+  const [check, setCheck] = useState<ConnectionCheck | TokenSaved | null>(
+    props.added?.check ?? null,
+  );
+  const [confirmReplace, setConfirmReplace] = useState(false);
+  // The card appears as soon as the workspace is saved, before adding it has checked the token.
+  const addedCheck = props.added?.check;
+  useEffect(() => {
+    if (addedCheck) setCheck(addedCheck);
+  }, [addedCheck]);
   const details = useAction();
   const secret = useAction();
   const test = useAction();
@@ -95,17 +130,21 @@ function WorkspaceCard(props: { workspace: WorkspaceView; presets: readonly stri
     if (done) setSaved('Saved.');
   };
 
-  const saveToken = async () => {
+  const saveToken = async (confirmed = false) => {
     if (token === '' || tokenProblem) return;
-    const done = await secret.run(async () => {
-      await api().setToken(w.id, token.trim());
-      return true;
-    });
-    if (done) {
-      setToken('');
-      setCheck(null);
+    // A saved token is replaced only when the person says so: the old one is gone for good.
+    if (w.hasToken && !confirmed) {
+      setConfirmReplace(true);
+      return;
     }
+    setConfirmReplace(false);
+    setCheck(null);
+    const result = await secret.run(() => api().saveToken(w.id, token.trim()));
+    if (!result) return;
+    setCheck(result);
+    if (result.saved) setToken('');
   };
+  const tokenState = w.tokenRefused ? 'refused' : w.hasToken ? 'saved' : 'missing';
 
   return (
     <article class="card" aria-labelledby={`${prefix}-title`}>
@@ -178,8 +217,12 @@ function WorkspaceCard(props: { workspace: WorkspaceView; presets: readonly stri
       <div class="field">
         <label for={`${prefix}-token`} class="field__label">
           Token{' '}
-          <span class={`token-state token-state--${w.hasToken ? 'saved' : 'missing'}`}>
-            {w.hasToken ? 'saved' : 'not set'}
+          <span class={`token-state token-state--${tokenState}`}>
+            {tokenState === 'refused'
+              ? 'refused by the service'
+              : tokenState === 'saved'
+                ? 'saved'
+                : 'not set'}
           </span>
         </label>
         <div class="inline">
@@ -193,7 +236,10 @@ function WorkspaceCard(props: { workspace: WorkspaceView; presets: readonly stri
             spellcheck={false}
             aria-invalid={tokenProblem !== null}
             aria-describedby={`${prefix}-token-help`}
-            onInput={(e) => setToken(e.currentTarget.value)}
+            onInput={(e) => {
+              setToken(e.currentTarget.value);
+              setConfirmReplace(false);
+            }}
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
                 e.preventDefault();
@@ -204,10 +250,10 @@ function WorkspaceCard(props: { workspace: WorkspaceView; presets: readonly stri
           <button
             type="button"
             class="button"
-            disabled={token === '' || tokenProblem !== null || secret.busy}
+            disabled={token === '' || tokenProblem !== null || secret.busy || confirmReplace}
             onClick={() => void saveToken()}
           >
-            Save token
+            {secret.busy ? 'Checking…' : w.hasToken ? 'Replace token' : 'Save token'}
           </button>
           {w.hasToken ? (
             <ConfirmButton
@@ -221,8 +267,30 @@ function WorkspaceCard(props: { workspace: WorkspaceView; presets: readonly stri
         </div>
         <p id={`${prefix}-token-help`} class={tokenProblem ? 'field__error' : 'field__help'}>
           {tokenProblem ??
-            'Kept in the system keychain. It is never shown again, only replaced or cleared.'}
+            'Checked with the service, then kept in the system keychain. It is never shown again, only replaced or cleared.'}
         </p>
+        {confirmReplace ? (
+          <fieldset class="confirm confirm--block" aria-label="Replace the token?">
+            <span class="confirm__question">
+              Replace the saved token of {w.name}? The old one is forgotten.
+            </span>
+            <button type="button" class="button" onClick={() => setConfirmReplace(false)}>
+              Keep the old one
+            </button>
+            <button
+              type="button"
+              class="button button--primary"
+              onClick={() => void saveToken(true)}
+            >
+              Replace
+            </button>
+          </fieldset>
+        ) : null}
+        {w.tokenRefused && !check ? (
+          <Notice tone="error">
+            The service refused the saved token: {w.tokenRefused} Paste a new one above.
+          </Notice>
+        ) : null}
         <ActionError error={secret.error} />
       </div>
 
@@ -247,6 +315,7 @@ function WorkspaceCard(props: { workspace: WorkspaceView; presets: readonly stri
           onConfirm={() => void remove.run(() => api().removeWorkspace(w.id))}
         />
       </div>
+      {props.added ? <Notice tone="info">{props.added.protocolNote}</Notice> : null}
       {check ? <ConnectionResult check={check} /> : null}
       <ActionError error={test.error} />
       <ActionError error={remove.error} />
@@ -254,22 +323,22 @@ function WorkspaceCard(props: { workspace: WorkspaceView; presets: readonly stri
   );
 }
 
-function ConnectionResult(props: { check: ConnectionCheck }) {
+/** Says once who the token is for ("Connected as U0TEST in Acme."), or why not. */
+export function ConnectionResult(props: { check: ConnectionCheck | TokenSaved }) {
   const { check } = props;
   if (!check.checked) return <Notice tone="info">{check.message}</Notice>;
   if (!check.ok) return <Notice tone="error">{check.message}</Notice>;
   const who = [check.user && `as ${check.user}`, check.team && `in ${check.team}`]
     .filter(Boolean)
     .join(' ');
-  return (
-    <Notice tone="success">{who ? `Connected ${who}. ${check.message}` : check.message}</Notice>
-  );
+  const saved = 'saved' in check ? ' Token saved.' : '';
+  return <Notice tone="success">{`Connected${who ? ` ${who}` : ''}.${saved}`}</Notice>;
 }
 
-function NewWorkspace(props: { cancellable: boolean; onDone: () => void }) {
+function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => void }) {
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('https://slack.com');
-  const [protocol, setProtocol] = useState<Protocol>('files.upload');
+  const [protocol, setProtocol] = useState<NewProtocol>('auto');
   const [token, setToken] = useState('');
   const [attempted, setAttempted] = useState(false);
   const action = useAction();
@@ -281,16 +350,26 @@ function NewWorkspace(props: { cancellable: boolean; onDone: () => void }) {
     e.preventDefault();
     setAttempted(true);
     if (name.trim() === '' || baseUrlError(baseUrl, true) || tokenProblem) return;
-    const done = await action.run(async () => {
+    const done = await action.run(async (): Promise<Added> => {
+      // The service is asked which protocol it offers (with the token, if one is given), so a
+      // new workspace does not start on one the service has retired.
+      const probe =
+        protocol === 'auto' ? await api().probeProtocol(baseUrl.trim(), token.trim()) : null;
       const created = await api().addWorkspace({
         name: name.trim(),
         baseUrl: baseUrl.trim(),
-        protocol,
+        protocol: probe ? probe.protocol : (protocol as Protocol),
       });
-      if (token !== '') await api().setToken(created.id, token.trim());
-      return created;
+      const check = token !== '' ? await api().saveToken(created.id, token.trim()) : null;
+      return {
+        workspaceId: created.id,
+        check,
+        protocolNote: probe
+          ? `Protocol: ${probe.protocol === 'external' ? 'external upload' : 'files.upload'}. ${probe.message}`
+          : `Protocol: ${protocol === 'external' ? 'external upload' : 'files.upload'}, as chosen.`,
+      };
     });
-    if (done) props.onDone();
+    if (done) props.onDone(done);
   };
 
   return (
@@ -326,9 +405,9 @@ function NewWorkspace(props: { cancellable: boolean; onDone: () => void }) {
             id="new-ws-protocol"
             class="input"
             value={protocol}
-            onChange={(e) => setProtocol(e.currentTarget.value as Protocol)}
+            onChange={(e) => setProtocol(e.currentTarget.value as NewProtocol)}
           >
-            {PROTOCOLS.map((p) => (
+            {NEW_PROTOCOLS.map((p) => (
               <option key={p.value} value={p.value}>
                 {p.label}
               </option>
@@ -351,15 +430,19 @@ function NewWorkspace(props: { cancellable: boolean; onDone: () => void }) {
           onInput={setToken}
         />
       </div>
+      <p class="field__help" id="new-ws-token-where">
+        Where a token comes from: in Slack, api.slack.com/apps → your app → OAuth &amp; Permissions
+        → Bot User OAuth Token (xoxb-…), with the files:write scope.
+      </p>
       <ActionError error={action.error} />
       <div class="actions">
         {props.cancellable ? (
-          <button type="button" class="button" onClick={props.onDone}>
+          <button type="button" class="button" onClick={() => props.onDone()}>
             Cancel
           </button>
         ) : null}
         <button type="submit" class="button button--primary" disabled={action.busy}>
-          Add workspace
+          {action.busy ? 'Checking…' : 'Add workspace'}
         </button>
       </div>
     </form>

@@ -1,0 +1,115 @@
+// Images pasted from the clipboard (a screenshot) become files so they can be queued like any
+// other: a PNG in the state folder, named for when it was pasted. The file lives as long as a
+// queue row can still send it: it goes once its upload is delivered or cancelled, or its row is
+// cleared; a failed or may-have-been-delivered row keeps it, so Retry still has the image.
+// Whatever is left from an earlier run with no queue row is removed at start.
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { QueueItem } from './model';
+import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
+import { ShareRefusedError } from './share-refused-error';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * "Screenshot 2026-11-25 at 14.03.07.png", in local time, as macOS names screenshots: people
+ * recognise it, it sorts by time, and it holds no character a file system refuses (no colons).
+ */
+export function pastedImageName(at: Date, copy = 1): string {
+  const date = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+  const time = `${pad(at.getHours())}.${pad(at.getMinutes())}.${pad(at.getSeconds())}`;
+  return `Screenshot ${date} at ${time}${copy > 1 ? ` (${copy})` : ''}.png`;
+}
+
+export function isPng(bytes: Uint8Array): boolean {
+  return (
+    bytes.length > PNG_SIGNATURE.length &&
+    PNG_SIGNATURE.equals(Buffer.from(bytes.buffer, bytes.byteOffset, PNG_SIGNATURE.length))
+  );
+}
+
+/** Holds an upload back: the file may still be sent (or sent again with Retry). */
+const KEEPS_FILE = new Set<QueueItem['state']>([
+  'queued',
+  'waiting',
+  'sending',
+  'failed',
+  'unknown',
+]);
+
+export interface PastedImages {
+  /** Writes the PNG and returns its path. Refuses what is not a PNG or is too large. */
+  save(bytes: Uint8Array, at?: Date): Promise<string>;
+  /** Removes the images no queue row can send any more (call on every queue change). */
+  update(items: readonly QueueItem[]): void;
+  /** Removes every image no queue row refers to (at start: leftovers of an earlier run). */
+  sweep(items: readonly QueueItem[]): Promise<void>;
+  /** Resolves when removals under way are done. */
+  idle(): Promise<void>;
+}
+
+export function openPastedImages(dir: string): PastedImages {
+  // Images the queue has taken: once no row keeps one, it goes. An image saved but not shared
+  // yet (the share sheet is open) is not here, so it stays until it is shared or the next start.
+  const queued = new Set<string>();
+  let chain: Promise<void> = Promise.resolve();
+  const remove = (path: string) => {
+    chain = chain.then(() => rm(path, { force: true }).catch(() => undefined));
+  };
+  const ours = (path: string) => dirname(path) === dir;
+
+  return {
+    async save(bytes, at = new Date()) {
+      if (bytes.length > MAX_PASTED_IMAGE_BYTES) {
+        throw new ShareRefusedError(
+          `The pasted image is ${Math.round(bytes.length / 1024 ** 2)} MiB; Trayshare takes images up to ${MAX_PASTED_IMAGE_BYTES / 1024 ** 2} MiB from the clipboard. Save it to a file and share the file.`,
+        );
+      }
+      if (!isPng(bytes)) {
+        throw new ShareRefusedError('The pasted data is not a PNG image, so it was not shared.');
+      }
+      await mkdir(dir, { recursive: true });
+      for (let copy = 1; ; copy++) {
+        const path = join(dir, pastedImageName(at, copy));
+        try {
+          // 'wx': two pastes in the same second get "(2)", never overwrite each other.
+          await writeFile(path, bytes, { flag: 'wx' });
+          return path;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+      }
+    },
+    update(items) {
+      const kept = new Set<string>();
+      for (const item of items) {
+        if (!ours(item.path)) continue;
+        queued.add(item.path);
+        if (KEEPS_FILE.has(item.state)) kept.add(item.path);
+      }
+      for (const path of queued) {
+        if (kept.has(path)) continue;
+        queued.delete(path);
+        remove(path);
+      }
+    },
+    async sweep(items) {
+      const kept = new Set(items.filter((i) => KEEPS_FILE.has(i.state)).map((i) => i.path));
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch {
+        return;
+      }
+      for (const name of names) {
+        const path = join(dir, name);
+        if (kept.has(path)) queued.add(path);
+        else remove(path);
+      }
+      await chain;
+    },
+    idle: () => chain,
+  };
+}

@@ -1,0 +1,52 @@
+// Saving a token the way Settings does it: asked of the service first (auth.test), kept only
+// if the service did not refuse it, and said who it is for. A token that cannot be checked
+// (no auth.test, no answer) is kept, and the answer says so.
+import type { TokenSaved } from '../api';
+import type { Workspace } from '../model';
+import { ShareRefusedError } from '../share-refused-error';
+import { authTest } from '../upload/auth-test';
+import { checkToken } from '../upload/credentials';
+import type { Transport } from '../upload/transport';
+
+export async function checkAndSaveToken(
+  workspace: Workspace,
+  token: string,
+  deps: { transport: Transport; save: (token: string) => Promise<void> },
+): Promise<TokenSaved> {
+  const trimmed = token.trim();
+  const format = checkToken(trimmed);
+  if (!format.ok) throw new ShareRefusedError(format.message);
+  const result = await authTest(workspace.baseUrl, trimmed, deps.transport);
+  if (!result.ok && result.checked && result.reason.class === 'credential') {
+    // The old token (if any) stays: a refused one would only stop the queue.
+    return {
+      saved: false,
+      ok: false,
+      checked: true,
+      refused: true,
+      message: `The service refused this token (${result.reason.code}), so it was not saved. ${result.reason.message}`,
+    };
+  }
+  await deps.save(trimmed);
+  if (result.ok) {
+    const who = [result.user && `as ${result.user}`, result.team && `in ${result.team}`]
+      .filter(Boolean)
+      .join(' ');
+    return {
+      saved: true,
+      ok: true,
+      checked: true,
+      message: `Token saved. Connected to ${workspace.name}${who ? ` ${who}` : ''}.`,
+      ...(result.user ? { user: result.user } : {}),
+      ...(result.team ? { team: result.team } : {}),
+    };
+  }
+  return {
+    saved: true,
+    ok: false,
+    checked: false,
+    message: result.checked
+      ? `Token saved, but it could not be checked: ${result.reason.message}`
+      : 'Token saved. This service cannot check a token without uploading; the first upload will tell.',
+  };
+}

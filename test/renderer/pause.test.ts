@@ -1,0 +1,75 @@
+// "Pause all" says truthfully what it does: the file already sending finishes (and does), the
+// ones waiting start on resume; a sending file is not counted as waiting.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../harness/server';
+import { launchBrowser, openApp, showView } from './browser';
+
+let harness: Harness;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-pause-test-'));
+  // One upload at a time, so one file sends while the others wait.
+  await harness.app.setPreferences({ concurrency: 1 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('Pause all', () => {
+  for (const [width, height] of [
+    [360, 520],
+    [480, 640],
+  ] as const) {
+    it(`lets the file already sending finish and holds the waiting ones, and says so (${width}×${height})`, async () => {
+      const { app, demo } = harness;
+      const paths: string[] = [];
+      for (const n of [1, 2, 3]) {
+        const path = join(dir, `part-${width}-${n}.bin`);
+        await writeFile(path, Buffer.alloc(300_000, n));
+        paths.push(path);
+      }
+      const mine = async () => (await app.listQueue()).filter((i) => paths.includes(i.path));
+      harness.setThrottle(100_000);
+      await app.share({ target: { presetId: demo.randomPresetId }, paths });
+      const { page, problems } = await openApp(browser, harness);
+      await page.setViewportSize({ width, height });
+      await showView(page, 'queue');
+      await expect
+        .poll(async () => (await mine()).filter((i) => i.state === 'sending').length)
+        .toBe(1);
+      await page.getByRole('button', { name: 'Pause all' }).click();
+      const notice = page.getByRole('status').filter({ hasText: 'Uploads are paused.' });
+      await expect
+        .poll(() => notice.textContent())
+        .toBe(
+          'Uploads are paused. 1 file already sending finishes; cancel it to stop now. 2 files waiting start when you resume.',
+        );
+      const box = await notice.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+
+      // What it said: the sending one is delivered while paused, the other two wait.
+      harness.setThrottle(null);
+      await expect
+        .poll(async () => (await mine()).map((i) => i.state).sort(), { timeout: 15_000 })
+        .toEqual(['delivered', 'queued', 'queued']);
+      await expect
+        .poll(() => notice.textContent())
+        .toBe('Uploads are paused. 2 files waiting start when you resume.');
+      await page.getByRole('button', { name: 'Resume all' }).click();
+      await harness.settled(15_000);
+      expect((await mine()).map((i) => i.state)).toEqual(['delivered', 'delivered', 'delivered']);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
