@@ -10,9 +10,11 @@ import { listConversations } from './conversations/conversations-list';
 import { parseThread } from './conversations/thread-link';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
+import { describePaths } from './queue/file-checks';
 import { uploadJobFor } from './queue/upload-job';
 import { type AttemptHooks, openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
+import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
 import {
   openSettingsService,
   type SettingsService,
@@ -369,6 +371,13 @@ function bindService(
       return result;
     },
     checkChannels: (text) => settings.checkChannels(text),
+    describePaths: ({ paths, workspaceId }) =>
+      describePaths(
+        paths,
+        workspaceId === undefined
+          ? Number.MAX_SAFE_INTEGER
+          : (settings.workspace(workspaceId)?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),
+      ),
     share,
     listQueue: async () => queue.list(),
     cancelItem: (id) => queue.cancel(id),

@@ -66,6 +66,8 @@ export function countFiles(count: number): string {
 /** The share sheet's one-line summary: "3 files → #design-review (C0DESIGN), C0GENERAL in Acme, with comment". */
 export function shareSummary(opts: {
   files: number;
+  /** Picked paths the sheet will not send (missing, an empty folder…). */
+  leftOut?: number;
   channels: readonly ChannelRef[];
   workspace: string;
   comment: boolean;
@@ -73,7 +75,8 @@ export function shareSummary(opts: {
   const target = opts.channels.length === 0 ? 'no channel yet' : listChannels(opts.channels);
   const where = opts.workspace ? ` in ${opts.workspace}` : '';
   const comment = opts.comment ? ', with comment' : ', no comment';
-  return `${countFiles(opts.files)} → ${target}${where}${comment}`;
+  const left = opts.leftOut ? ` (${opts.leftOut} left out)` : '';
+  return `${countFiles(opts.files)}${left} → ${target}${where}${comment}`;
 }
 
 /**

@@ -140,3 +140,32 @@ describe.each([
     await page.close();
   }, 60_000);
 });
+
+describe('at 900×700', () => {
+  it('puts the drop target beside the default preset, the queue and the last uploads, not in a huge empty box', async () => {
+    await harness.app.share({
+      target: { presetId: harness.demo.designPresetId },
+      paths: [await file('sent-before.txt', 'sent before')],
+    });
+    await harness.settled();
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 900, height: 700 });
+    const zone = await page.locator('.dropzone').boundingBox();
+    expect(zone?.height).toBeLessThanOrEqual(700 * 0.6);
+    expect(zone?.width).toBeLessThanOrEqual(900 * 0.6);
+    const recent = page.getByRole('region', { name: 'Recent uploads' });
+    await recent.getByText('sent-before.txt').waitFor();
+    // Beside the target, at its top, not under it.
+    for (const beside of [recent, page.getByText('Default preset', { exact: true })]) {
+      const box = await beside.boundingBox();
+      expect(box && zone && box.x >= zone.x + zone.width && box.y < zone.y + zone.height).toBe(
+        true,
+      );
+    }
+    expect(await cutOff(page)).toEqual([]);
+    await recent.getByRole('button', { name: 'All uploads in History' }).click();
+    await page.getByRole('heading', { level: 1, name: 'History' }).waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
