@@ -38,7 +38,7 @@ describe('file checks when queued', () => {
       {
         path: big,
         code: 'too_large',
-        reason: 'Too large: 2 KB; this workspace accepts files up to 1 KB.',
+        reason: 'Too large: 2.0 KB; this workspace accepts files up to 1.0 KB.',
       },
     ]);
   });
@@ -174,8 +174,10 @@ describe('describing picked paths before Share', () => {
 describe('formatBytes', () => {
   it('prints sizes people read', () => {
     expect(formatBytes(1)).toBe('1 byte');
-    expect(formatBytes(1023)).toBe('1023 bytes');
+    expect(formatBytes(999)).toBe('999 bytes');
     expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(1024 ** 3)).toBe('1 GB');
+    // The same decimal units as the window, and never "1000 KB".
+    expect(formatBytes(999_999)).toBe('1.0 MB');
+    expect(formatBytes(1024 ** 3)).toBe('1.1 GB');
   });
 });

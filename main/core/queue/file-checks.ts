@@ -5,6 +5,9 @@
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { formatBytes } from '../format-bytes';
+
+export { formatBytes };
 
 export const MAX_FOLDER_FILES = 200;
 
@@ -24,18 +27,6 @@ export interface Refusal {
 export interface CheckedPaths {
   files: CheckedFile[];
   refused: ({ path: string } & Refusal)[];
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  if (unit === 0) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`;
 }
 
 function errnoReason(err: unknown): Refusal {

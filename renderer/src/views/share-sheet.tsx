@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { shortcutLabel } from '../../../main/core/shortcut-label';
 import type {
   ChannelRef,
   PathDescription,
@@ -8,6 +9,7 @@ import type {
 } from '../../../preload/contract';
 import { api } from '../bridge';
 import { baseName, countFiles, formatBytes, messagesSummary, shareSummary } from '../format';
+import { isMac } from '../platform';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
 import { WorkspaceSelect } from '../ui/workspace-select';
@@ -228,7 +230,7 @@ export function ShareSheet(props: {
             }}
           />
           <p id="share-comment-help" class="field__help">
-            Posted with the files. Ctrl+Enter (⌘+Enter) shares.
+            Posted with the files. {shortcutLabel('CommandOrControl+Enter', isMac)} shares.
           </p>
         </div>
 
