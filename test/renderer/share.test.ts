@@ -269,4 +269,34 @@ describe.each([
     expect(await share.isEnabled()).toBe(true);
     await page.close();
   });
+
+  it("refuses a file over the workspace's size limit in place, in the same units as its size", async () => {
+    const root = await mkdtemp(join(dir, `limit-${width}-`));
+    const big = join(root, 'too-big.mov');
+    await writeFile(big, 'm'.repeat(1500));
+    const small = join(root, 'fits.txt');
+    await writeFile(small, 's'.repeat(500));
+    const { workspaceId } = harness.demo;
+    await harness.app.updateWorkspace(workspaceId, { maxFileBytes: 1000 });
+    try {
+      harness.pick([big, small]);
+      const { page } = await openApp(browser, harness);
+      await page.setViewportSize({ width, height });
+      await page.getByRole('button', { name: 'Choose files…' }).click();
+      await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+      expect(
+        await page
+          .locator('.file-list__item')
+          .filter({ hasText: 'too-big.mov' })
+          .locator('.file-list__refused')
+          .textContent(),
+      ).toBe('Not shared: Too large: 1.5 KB; this workspace accepts files up to 1.0 KB.');
+      expect(await page.locator('.file-total').textContent()).toBe(
+        'Total: 1 file, 500 bytes (1 path left out)',
+      );
+      await page.close();
+    } finally {
+      await harness.app.updateWorkspace(workspaceId, { maxFileBytes: 1024 ** 3 });
+    }
+  });
 });
