@@ -276,23 +276,31 @@ describe.each([
     await writeFile(big, 'm'.repeat(1500));
     const small = join(root, 'fits.txt');
     await writeFile(small, 's'.repeat(500));
+    const clips = join(root, 'clips');
+    await mkdir(clips);
+    await writeFile(join(clips, 'short.mov'), 'c'.repeat(500));
+    await writeFile(join(clips, 'long.mov'), 'c'.repeat(1500));
     const { workspaceId } = harness.demo;
     await harness.app.updateWorkspace(workspaceId, { maxFileBytes: 1000 });
     try {
-      harness.pick([big, small]);
+      harness.pick([big, small, clips]);
       const { page } = await openApp(browser, harness);
       await page.setViewportSize({ width, height });
       await page.getByRole('button', { name: 'Choose files…' }).click();
-      await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
-      expect(
-        await page
-          .locator('.file-list__item')
-          .filter({ hasText: 'too-big.mov' })
-          .locator('.file-list__refused')
-          .textContent(),
-      ).toBe('Not shared: Too large: 1.5 KB; this workspace accepts files up to 1.0 KB.');
+      await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
+      const row = (name: string) => page.locator('.file-list__item').filter({ hasText: name });
+      // A folder sends what fits and says what it leaves out.
+      expect(await row('clips').locator('.file-list__size').textContent()).toBe(
+        'Folder · 1 file · 500 bytes',
+      );
+      expect(await row('clips').locator('.file-list__skipped').textContent()).toBe(
+        '1 file inside is left out: long.mov: Too large: 1.5 KB; this workspace accepts files up to 1.0 KB.',
+      );
+      expect(await row('too-big.mov').locator('.file-list__refused').textContent()).toBe(
+        'Not shared: Too large: 1.5 KB; this workspace accepts files up to 1.0 KB.',
+      );
       expect(await page.locator('.file-total').textContent()).toBe(
-        'Total: 1 file, 500 bytes (1 path left out)',
+        'Total: 2 files, 1.0 KB (1 path left out)',
       );
       await page.close();
     } finally {

@@ -368,11 +368,9 @@ function FileList(props: {
             <span class="file-list__dir">{parentOf(path)}</span>
             {about?.refused ? (
               <span class="file-list__refused">Not shared: {about.refused.reason}</span>
-            ) : about?.skipped?.length ? (
+            ) : about?.skipped?.[0] ? (
               <span class="file-list__skipped">
-                {about.skipped.length === 1
-                  ? `1 file inside is left out: ${baseName(about.skipped[0]!.path)}: ${about.skipped[0]!.reason}`
-                  : `${about.skipped.length} files inside are left out (${about.skipped[0]!.reason.replace(/[.:].*$/, '').toLowerCase()}, …).`}
+                {`${about.skipped.length === 1 ? '1 file inside is' : `${about.skipped.length} files inside are`} left out${about.skipped.length === 1 ? '' : ', the first'}: ${baseName(about.skipped[0].path)}: ${about.skipped[0].reason}`}
               </span>
             ) : null}
             <button
