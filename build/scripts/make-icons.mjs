@@ -47,19 +47,22 @@ const union =
     return d;
   };
 
-const tray = union(box(2, 8, 4, 14, 0.5), box(12, 8, 14, 14, 0.5), box(2, 12, 14, 14, 0.5));
+// Everything on whole units of the 16-unit grid, so at 16 px (1 unit = 1 px) and 32 px every
+// straight edge falls on a pixel edge: the mark reads at tray size instead of blurring.
+const tray = union(box(3, 8, 5, 13, 0.4), box(11, 8, 13, 13, 0.4), box(3, 11, 13, 13, 0.4));
 
+// The arrow rises out of the tray; `lift` units higher while uploading (on its way).
 const arrow = (lift) =>
   union(
     polygon([
-      [8, 1 - lift],
-      [13, 6 - lift],
-      [3, 6 - lift],
+      [8, 2 - lift],
+      [12, 6 - lift],
+      [4, 6 - lift],
     ]),
-    box(7, 5.5 - lift, 9, 11 - lift),
+    box(7, 5.5 - lift, 9, 10 - lift),
   );
 
-const exclamation = union(box(7, 1, 9, 7, 0.5), box(7, 9, 9, 11, 0.6));
+const exclamation = union(box(7, 1, 9, 7, 0.5), box(7, 8, 9, 10, 0.6));
 
 /** The glyph of each tray state: idle and uploading (arrow lifted, on its way) and attention. */
 export const glyphs = {
@@ -67,6 +70,9 @@ export const glyphs = {
   uploading: union(tray, arrow(1)),
   attention: union(tray, exclamation),
 };
+
+/** The rounded tile the glyph sits on, filling the 16-unit grid. */
+const tile = box(0, 0, 16, 16, 3);
 
 // ---- raster ----
 
@@ -101,35 +107,50 @@ export function render(size, paint) {
 
 const hex = (h) => [1, 3, 5].map((i) => Number.parseInt(h.slice(i, i + 2), 16) / 255);
 
-/** Tray colours: readable on light and dark panels alike (contrast ≥ 3:1 on white and on #1f1f1f). */
-export const trayColors = { idle: '#687384', uploading: '#2f7fe8', attention: '#dc4c3f' };
+/**
+ * Tray tiles (Windows and Linux): a white glyph on a mid-tone tile reads on a light panel and on
+ * a dark one alike, which a bare coloured glyph does not (grey on a dark panel fades). Each tile
+ * keeps at least 3:1 against white and against #1f1f1f, and white on it at least 3:1.
+ */
+export const trayColors = { idle: '#2f6fdf', uploading: '#1a8a6a', attention: '#d5422f' };
 
-export const trayIcon = (state, size) => {
-  const [r, g, b] = hex(trayColors[state]);
-  return render(size, (_u, _v, cov) => [r, g, b, cov(glyphs[state])]);
-};
+const mixWhite = (color, white) => color.map((c) => c + (1 - c) * white);
+
+/** A white glyph on a coloured tile, the tile's edge anti-aliased into transparency. */
+const tileIcon = (size, glyph, top, bottom = top) =>
+  render(size, (_u, v, cov) => {
+    const tileCov = cov(tile);
+    if (tileCov === 0) return [0, 0, 0, 0];
+    const t = clamp01(v / 16);
+    const color = top.map((c, i) => c + (bottom[i] - c) * t);
+    return [...mixWhite(color, cov(glyph)), tileCov];
+  });
+
+export const trayIcon = (state, size) => tileIcon(size, glyphs[state], hex(trayColors[state]));
 
 /** macOS template image: black, shape in alpha only; the system tints it for the menu bar. */
 export const templateIcon = (state, size) =>
   render(size, (_u, _v, cov) => [0, 0, 0, cov(glyphs[state])]);
 
-/** App icon: white glyph on a blue rounded square, inside the macOS icon grid's margin. */
+const appTop = hex('#4c8ff7');
+const appBottom = hex('#1f55d1');
+
+/**
+ * App icon: the white glyph on a blue rounded square. At 16 and 32 px the glyph fills the tile
+ * on the pixel grid (as in the tray); larger, it sits inside the macOS icon grid's margin.
+ */
 export const appIcon = (size) => {
+  if (size <= 32) return tileIcon(size, glyphs.idle, appTop, appBottom);
   const body = box(1.25, 1.25, 14.75, 14.75, 2.9);
-  const top = hex('#4c8ff7');
-  const bottom = hex('#1f55d1');
-  const scale = 0.56;
+  const scale = 0.62;
   const offset = 8 - 8 * scale;
-  const mix = (i, t, white) => {
-    const bg = top[i] + (bottom[i] - top[i]) * t;
-    return bg + (1 - bg) * white;
-  };
   return render(size, (_u, v, cov) => {
     const bodyCov = cov(body);
     if (bodyCov === 0) return [0, 0, 0, 0];
-    const white = cov(glyphs.idle, scale, offset, offset + 0.25);
+    const white = cov(glyphs.idle, scale, offset, offset + 0.1);
     const t = clamp01((v - 1.25) / 13.5);
-    return [mix(0, t, white), mix(1, t, white), mix(2, t, white), bodyCov];
+    const color = appTop.map((c, i) => c + (appBottom[i] - c) * t);
+    return [...mixWhite(color, white), bodyCov];
   });
 };
 

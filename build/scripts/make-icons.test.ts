@@ -107,4 +107,44 @@ describe('icons', () => {
     expect(rgba[3]).toBe(0);
     expect(rgba[((width * height) / 2) * 4 + (width / 2) * 4 + 3]).toBe(255);
   });
+
+  it('read at 16 px on a light panel and a dark one: tiles at 3:1 or more against both, a crisp white glyph at 3:1 or more on the tile', async () => {
+    const luminance = ([r, g, b]: number[]) => {
+      const lin = (c: number) => {
+        const v = c / 255;
+        return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+    };
+    const contrast = (a: number[], b: number[]) => {
+      const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05);
+    };
+    for (const name of [
+      'tray/tray-idle.png',
+      'tray/tray-uploading.png',
+      'tray/tray-attention.png',
+      'icons/16x16.png',
+    ]) {
+      const { rgba } = await committed(name);
+      const at = (x: number, y: number) => [
+        ...rgba.subarray((y * 16 + x) * 4, (y * 16 + x) * 4 + 4),
+      ];
+      // (1, 7) is tile on every state, (3, 12) the tray's bottom-left corner.
+      const tile = at(1, 7);
+      expect(tile[3], name).toBe(255);
+      expect(contrast(tile, [255, 255, 255]), `${name} on white`).toBeGreaterThanOrEqual(3);
+      expect(contrast(tile, [0x1f, 0x1f, 0x1f]), `${name} on #1f1f1f`).toBeGreaterThanOrEqual(3);
+      expect(at(3, 12), name).toEqual([255, 255, 255, 255]);
+      // The tray's walls and floor are whole pixels: white, or tile, nothing in between.
+      let white = 0;
+      for (let y = 8; y < 13; y++) {
+        for (let x = 2; x < 14; x++) {
+          const [r, g, b] = at(x, y);
+          if (r === 255 && g === 255 && b === 255) white++;
+        }
+      }
+      expect(white, name).toBeGreaterThanOrEqual(24);
+    }
+  });
 });

@@ -5,10 +5,12 @@ import { z } from 'zod';
 import type { ConversationsView } from './conversations/conversation-cache';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
 import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
+import type { PathDescription } from './queue/file-checks';
 import type { ProtocolProbe } from './upload/protocol-probe';
 
 export type { ConversationsView } from './conversations/conversation-cache';
 export type { Conversation, ConversationKind } from './conversations/conversations-list';
+export type { PathDescription } from './queue/file-checks';
 
 const id = z.string().min(1).max(200);
 const text = (max: number) => z.string().max(max);
@@ -63,6 +65,13 @@ const shareRequest = z
 const conversationsQuery = z
   .object({ refresh: z.boolean().optional(), wait: z.boolean().optional() })
   .strict();
+const pathsQuery = z
+  .object({
+    paths: z.array(path).max(1000),
+    /** Whose size limit applies; without it, none. */
+    workspaceId: id.optional(),
+  })
+  .strict();
 const historyQuery = z
   .object({ search: text(500).optional(), limit: z.number().int().min(1).max(10_000).optional() })
   .strict();
@@ -88,6 +97,7 @@ export const coreMethodArgs = {
   setDefaultPreset: z.tuple([id.nullable()]),
   setPreferences: z.tuple([preferencesPatch]),
   checkChannels: z.tuple([text(20_000)]),
+  describePaths: z.tuple([pathsQuery]),
   share: z.tuple([shareRequest]),
   listQueue: z.tuple([]),
   cancelItem: z.tuple([id]),
@@ -107,6 +117,7 @@ export type PresetInput = z.infer<typeof presetInput>;
 export type PresetPatch = z.infer<typeof presetPatch>;
 export type PreferencesPatch = z.infer<typeof preferencesPatch>;
 export type ShareRequest = z.infer<typeof shareRequest>;
+export type PathsQuery = z.infer<typeof pathsQuery>;
 export type HistoryQuery = z.infer<typeof historyQuery>;
 export type ConversationsQuery = z.infer<typeof conversationsQuery>;
 
@@ -184,6 +195,11 @@ export interface CoreApi {
   setDefaultPreset(id: string | null): Promise<void>;
   setPreferences(patch: PreferencesPatch): Promise<PreferencesResult>;
   checkChannels(text: string): Promise<ChannelCheck>;
+  /**
+   * What each picked path would send, checked as Share would check it: a file's size, a
+   * folder's file count and total, or why it would be refused (missing, empty folder…).
+   */
+  describePaths(query: PathsQuery): Promise<PathDescription[]>;
   share(request: ShareRequest): Promise<ShareResult>;
   listQueue(): Promise<QueueItem[]>;
   cancelItem(id: string): Promise<void>;

@@ -18,9 +18,11 @@ import { parseThread } from './conversations/thread-link';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
 import { openPastedImages, type PastedImages } from './pasted-images';
+import { describePaths } from './queue/file-checks';
 import { uploadJobFor } from './queue/upload-job';
 import { type AttemptHooks, openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
+import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
 import {
   openSettingsService,
   type SettingsService,
@@ -442,6 +444,13 @@ function bindService(
       return result;
     },
     checkChannels: (text) => settings.checkChannels(text),
+    describePaths: ({ paths, workspaceId }) =>
+      describePaths(
+        paths,
+        workspaceId === undefined
+          ? Number.MAX_SAFE_INTEGER
+          : (settings.workspace(workspaceId)?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),
+      ),
     share,
     listQueue: async () => queue.list(),
     cancelItem: (id) => queue.cancel(id),

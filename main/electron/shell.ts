@@ -14,6 +14,7 @@ import type {
 } from '../../preload/contract';
 import { coreMethodArgs } from '../core/api';
 import { displayName } from '../core/conversations/channel-names';
+import { shortcutLabel } from '../core/shortcut-label';
 import { type ClipboardLike, readClipboardFiles, readClipboardImage } from './clipboard-paths';
 import { bindIpc, type IpcMainLike } from './ipc';
 import { createNotifier, type NotificationContent, type NotifierDeps } from './notifications';
@@ -342,7 +343,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
         // Changed by the person (at start the window's desktop notes say it once).
         notify({
           title: 'Approve the Trayshare shortcut',
-          body: `Your desktop decides whether Trayshare may use ${next.shortcut}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
+          body: `Your desktop decides whether Trayshare may use ${shortcutLabel(next.shortcut, platform === 'darwin')}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
           onClick: () => windows.showMain('settings'),
         });
       }

@@ -1,6 +1,7 @@
 // The global shortcut. Registration fails when another app holds the combination or the
 // desktop refuses global shortcuts (Wayland without the portal): then the previous working
 // shortcut stays registered and the caller tells the person, who can pick another.
+import { shortcutLabel } from '../core/shortcut-label';
 
 export interface GlobalShortcutLike {
   register(accelerator: string, callback: () => void): boolean;
@@ -22,7 +23,7 @@ export function shortcutRefusedMessage(accelerator: string, platform: NodeJS.Pla
     platform === 'linux'
       ? ' Another app may use it, or this desktop does not let apps register global shortcuts (Wayland).'
       : ' Another app probably uses it.';
-  return `The shortcut ${accelerator} could not be registered.${hint} Choose another in Settings.`;
+  return `The shortcut ${shortcutLabel(accelerator, platform === 'darwin')} could not be registered.${hint} Choose another in Settings.`;
 }
 
 export function createShortcutManager(opts: {
@@ -39,7 +40,7 @@ export function createShortcutManager(opts: {
       // Electron throws on a string it cannot parse as an accelerator.
       return {
         ok: false,
-        error: `"${accelerator}" is not a shortcut Trayshare understands (example: CommandOrControl+Shift+U).`,
+        error: `"${accelerator}" is not a shortcut Trayshare understands (example: ${shortcutLabel('CommandOrControl+Shift+U', opts.platform === 'darwin')}).`,
       };
     }
     return ok

@@ -225,6 +225,7 @@ export function App() {
             error={dropError}
             confirmation={confirmation}
             compact={start.compact}
+            historyVersion={historyVersion}
             onPick={pickFiles}
             onShow={show}
           />

@@ -19,6 +19,12 @@ describe('shareSummary', () => {
     );
   });
 
+  it('says how many picked paths are left out', () => {
+    expect(
+      shareSummary({ files: 2, leftOut: 1, channels: [], workspace: 'Acme', comment: false }),
+    ).toBe('2 files (1 left out) → no channel yet in Acme, no comment');
+  });
+
   it('shortens long channel lists', () => {
     const channels = Array.from({ length: 8 }, (_, i) => ({ id: `C${i}` }));
     expect(shareSummary({ files: 2, channels, workspace: 'A', comment: false })).toBe(

@@ -1,26 +1,9 @@
 // Numbers and lists as people read them: sizes, speeds, durations, times and share summaries.
+
+import { formatBytes } from '../../main/core/format-bytes';
 import type { ChannelRef } from '../../preload/contract';
 
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-
-/** Decimal units, as file managers on macOS and GNOME show them. */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '';
-  if (bytes < 1000) return bytes === 1 ? '1 byte' : `${bytes} bytes`;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  // 999.9 KB rounds to "1000 KB": say "1.0 MB" instead.
-  if (Number(value.toFixed(value < 10 ? 1 : 0)) >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  const digits = value < 10 ? 1 : 0;
-  return `${value.toFixed(digits)} ${UNITS[unit]}`;
-}
+export { formatBytes };
 
 export function formatSpeed(bytesPerSecond: number): string {
   return `${formatBytes(Math.round(bytesPerSecond))}/s`;
@@ -66,6 +49,8 @@ export function countFiles(count: number): string {
 /** The share sheet's one-line summary: "3 files → #design-review (C0DESIGN), C0GENERAL in Acme, with comment". */
 export function shareSummary(opts: {
   files: number;
+  /** Picked paths the sheet will not send (missing, an empty folder…). */
+  leftOut?: number;
   channels: readonly ChannelRef[];
   workspace: string;
   comment: boolean;
@@ -73,7 +58,8 @@ export function shareSummary(opts: {
   const target = opts.channels.length === 0 ? 'no channel yet' : listChannels(opts.channels);
   const where = opts.workspace ? ` in ${opts.workspace}` : '';
   const comment = opts.comment ? ', with comment' : ', no comment';
-  return `${countFiles(opts.files)} → ${target}${where}${comment}`;
+  const left = opts.leftOut ? ` (${opts.leftOut} left out)` : '';
+  return `${countFiles(opts.files)}${left} → ${target}${where}${comment}`;
 }
 
 /**

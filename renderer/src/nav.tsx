@@ -30,7 +30,11 @@ export function Nav(props: {
   return (
     <nav class="nav" aria-label="Sections">
       <div class="nav__brand" aria-hidden="true">
-        <span class="nav__logo" />
+        {/* The app icon's mark (build/scripts/make-icons.mjs draws the same shapes). */}
+        <svg class="nav__logo" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+          <rect width="16" height="16" rx="3" />
+          <path d="M3 8h2v3h6V8h2v5H3zM8 2l4 4H9v4H7V6H4z" />
+        </svg>
         Trayshare
       </div>
       <ul class="nav__list">

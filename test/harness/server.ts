@@ -14,6 +14,7 @@ import type { AppService } from '../../main/core/api';
 import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { RetryPolicy } from '../../main/core/upload/retry';
+import { shortcutRefusedMessage } from '../../main/electron/shortcut';
 import {
   type EventName,
   type MethodName,
@@ -177,7 +178,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const result = await app.setPreferences(rest);
     return {
       ...result,
-      shortcutError: `${shortcut} is already used by another application. Choose another shortcut.`,
+      // The shell's own words for it (as on Linux, where the harness runs).
+      shortcutError: shortcutRefusedMessage(shortcut, 'linux'),
     };
   };
 

@@ -38,13 +38,24 @@ export interface OpenPage {
 export async function openApp(
   browser: Browser,
   harness: Harness,
-  opts: { scheme?: Scheme; hash?: string; reducedMotion?: 'reduce' | 'no-preference' } = {},
+  opts: {
+    scheme?: Scheme;
+    hash?: string;
+    reducedMotion?: 'reduce' | 'no-preference';
+    /** navigator.platform as the page sees it ("MacIntel" for a Mac), for what the OS names. */
+    platform?: string;
+  } = {},
 ): Promise<OpenPage> {
   const context = await browser.newContext({
     viewport: { width: 800, height: 600 },
     colorScheme: opts.scheme ?? 'light',
     reducedMotion: opts.reducedMotion ?? 'no-preference',
   });
+  if (opts.platform) {
+    await context.addInitScript((platform) => {
+      Object.defineProperty(Navigator.prototype, 'platform', { get: () => platform });
+    }, opts.platform);
+  }
   const page = await context.newPage();
   // Fail at the step that went wrong, well inside the test's own time limit.
   page.setDefaultTimeout(10_000);

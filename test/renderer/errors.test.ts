@@ -97,7 +97,7 @@ describe('when something goes wrong', () => {
       await row.locator('.badge--failed').waitFor({ timeout: 15_000 });
       const detail = row.locator('.item__detail');
       expect(await detail.textContent()).toBe(
-        '12 bytes → C0DESIGN, C0GENERAL in Acme. The service answered with the error "quota_wobbled", which Trayshare does not know. Look the code up in the service\'s API documentation or ask its admin; Retry sends the file again.',
+        '12 bytes → #design-review, #general in Acme. The service answered with the error "quota_wobbled", which Trayshare does not know. Look the code up in the service\'s API documentation or ask its admin; Retry sends the file again.',
       );
       const box = await detail.boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(width);

@@ -51,6 +51,9 @@ describe.each([
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Share 3 files' }).waitFor();
     expect(await focused(page)).toBe('share-comment');
+    expect(await page.locator('#share-comment-help').textContent()).toBe(
+      'Posted with the files. Ctrl+Enter shares.',
+    );
 
     // The file list is one stop: arrows move inside it, Tab leaves it.
     await page.getByRole('button', { name: 'Remove a.txt' }).focus();

@@ -93,6 +93,11 @@ describe.each([
     await page.getByRole('button', { name: 'Edit Design review' }).click();
     await page.getByRole('heading', { name: 'Edit “Design review”' }).waitFor();
     seen['preset editor'] = await cutOff(page);
+    // The editor's channel box, with its list open, stays inside the window.
+    const editorPicker = page.getByRole('combobox', { name: 'Add a channel' });
+    await editorPicker.fill('des');
+    seen['preset editor, channels'] = await cutOff(page);
+    await editorPicker.press('Escape');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await showView(page, 'settings');
     seen.settings = await cutOff(page);
@@ -109,7 +114,7 @@ describe.each([
     await page.close();
   }, 60_000);
 
-  it('keeps the share sheet footer small and never hides the focused field behind it', async () => {
+  it('keeps the share sheet and preset editor footers small and never hides the focused field behind them', async () => {
     const { page } = await openApp(browser, harness);
     await page.setViewportSize({ width, height });
     harness.pick([await file('one.txt', 'one'), await file('two.txt', 'two')]);
@@ -120,23 +125,67 @@ describe.each([
     expect(footerBox?.height).toBeLessThanOrEqual(height * 0.25);
 
     // Tab through every field of the sheet: each one, when focused, is above the footer.
-    const covered: string[] = [];
-    for (let i = 0; i < 20; i++) {
-      await page.keyboard.press('Tab');
-      const state = await page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null;
-        const foot = document.querySelector('.sheet__footer');
-        if (!el || !foot || foot.contains(el)) return { done: true, covered: 0, name: '' };
-        return {
-          done: false,
-          covered: el.getBoundingClientRect().bottom - foot.getBoundingClientRect().top,
-          name: el.id || el.textContent || el.tagName,
-        };
-      });
-      if (state.done) break;
-      if (state.covered > 0) covered.push(`${state.name} by ${Math.round(state.covered)} px`);
-    }
+    const covered = await coveredWhileTabbing(page);
     expect(covered).toEqual([]);
+
+    // The preset editor has the same sticky footer (Save, Cancel).
+    await page.keyboard.press('Escape');
+    await showView(page, 'presets');
+    await page.getByRole('button', { name: 'Edit Design review' }).click();
+    await page.getByRole('heading', { name: 'Edit “Design review”' }).waitFor();
+    const editorFooter = await page.locator('.sheet__footer').boundingBox();
+    expect(editorFooter?.height).toBeLessThanOrEqual(height * 0.25);
+    expect(await coveredWhileTabbing(page)).toEqual([]);
     await page.close();
   }, 60_000);
+});
+
+/** Tabs through a view with a sticky footer: every field that takes focus above the footer is fine; the rest are listed. */
+async function coveredWhileTabbing(page: Page): Promise<string[]> {
+  const covered: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab');
+    const state = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      const foot = document.querySelector('.sheet__footer');
+      if (!el || !foot || foot.contains(el)) return { done: true, covered: 0, name: '' };
+      return {
+        done: false,
+        covered: el.getBoundingClientRect().bottom - foot.getBoundingClientRect().top,
+        name: el.id || el.getAttribute('aria-label') || el.textContent || el.tagName,
+      };
+    });
+    if (state.done) break;
+    if (state.covered > 0) covered.push(`${state.name} by ${Math.round(state.covered)} px`);
+  }
+  return covered;
+}
+
+describe('at 900×700', () => {
+  it('puts the drop target beside the default preset, the queue and the last uploads, not in a huge empty box', async () => {
+    await harness.app.share({
+      target: { presetId: harness.demo.designPresetId },
+      paths: [await file('sent-before.txt', 'sent before')],
+    });
+    await harness.settled();
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 900, height: 700 });
+    const zone = await page.locator('.dropzone').boundingBox();
+    expect(zone?.height).toBeLessThanOrEqual(700 * 0.6);
+    expect(zone?.width).toBeLessThanOrEqual(900 * 0.6);
+    const recent = page.getByRole('region', { name: 'Recent uploads' });
+    await recent.getByText('sent-before.txt').waitFor();
+    // Beside the target, at its top, not under it.
+    for (const beside of [recent, page.getByText('Default preset', { exact: true })]) {
+      const box = await beside.boundingBox();
+      expect(box && zone && box.x >= zone.x + zone.width && box.y < zone.y + zone.height).toBe(
+        true,
+      );
+    }
+    expect(await cutOff(page)).toEqual([]);
+    await recent.getByRole('button', { name: 'All uploads in History' }).click();
+    await page.getByRole('heading', { level: 1, name: 'History' }).waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

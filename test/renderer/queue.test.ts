@@ -4,7 +4,7 @@
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { launchBrowser, openApp, showView } from './browser';
@@ -146,10 +146,44 @@ describe('the 240×240 drop window', () => {
     await page.setViewportSize({ width: 240, height: 240 });
     harness.pick([await file('quick.txt', 'quick')]);
     await page.getByRole('button', { name: 'Choose files…' }).click();
+    // The small sheet: Cancel and Share whole, inside the window, nothing sideways.
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    for (const name of ['Cancel', 'Share'])
+      expect(await inside(page, page.getByRole('button', { name, exact: true }))).toBe(true);
     await page.getByRole('button', { name: 'Share', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'Shared.' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Choose files…' }).isVisible()).toBe(true);
+    const confirmation = page.getByRole('status').filter({ hasText: 'Shared.' });
+    await confirmation.waitFor();
+    // A compact confirmation and the drop target, both whole in 240×240: no queue, no
+    // squashed rows with cut-off buttons.
+    expect(await inside(page, confirmation)).toBe(true);
+    expect(await inside(page, page.getByRole('button', { name: 'Choose files…' }))).toBe(true);
     expect(await page.getByRole('heading', { name: 'Queue' }).count()).toBe(0);
+    expect(await page.locator('.item, .share').count()).toBe(0);
+    // The next drop starts afresh: the confirmation gives way to the sheet.
+    harness.pick([await file('next.txt', 'next')]);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    expect(await confirmation.count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Choose files…' }).waitFor();
     await page.close();
   });
 });
+
+/** Whether the element is whole inside the window, with no sideways scrolling. */
+async function inside(page: Page, element: Locator): Promise<boolean> {
+  const box = await element.boundingBox();
+  const size = page.viewportSize();
+  const sideways = await page.evaluate(
+    () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+  );
+  return Boolean(
+    box &&
+      size &&
+      !sideways &&
+      box.x >= 0 &&
+      box.y >= 0 &&
+      box.x + box.width <= size.width &&
+      box.y + box.height <= size.height,
+  );
+}

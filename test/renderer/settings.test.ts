@@ -26,11 +26,13 @@ describe('settings', () => {
     const field = page.getByLabel('Global shortcut');
     await field.focus();
     await page.keyboard.press('Control+Alt+KeyT');
-    expect(await field.inputValue()).toBe('CommandOrControl+Alt+T');
+    // Shown as the OS writes it; Electron's accelerator is what is saved.
+    expect(await field.inputValue()).toBe('Ctrl+Alt+T');
+    expect(await field.getAttribute('placeholder')).toBe('Ctrl+Shift+U');
     await page.getByRole('button', { name: 'Save shortcut' }).click();
     await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('#pref-shortcut-help').textContent()).toBe(
-      'CommandOrControl+Alt+T is already used by another application. Choose another shortcut.',
+    expect(await page.locator('#pref-shortcut-help').textContent()).toMatch(
+      /^The shortcut Ctrl\+Alt\+T could not be registered\..*Choose another in Settings\.$/,
     );
     const before = (await prefs()).shortcut;
     expect(before).not.toBe('CommandOrControl+Alt+T');
@@ -38,9 +40,33 @@ describe('settings', () => {
     await field.focus();
     await page.keyboard.press('Control+Shift+KeyY');
     await page.keyboard.press('Enter');
-    await page.getByText('Shortcut CommandOrControl+Shift+Y is ready.').waitFor();
+    await page.getByText('Shortcut Ctrl+Shift+Y is ready.').waitFor();
     expect(await field.getAttribute('aria-invalid')).toBe('false');
     expect((await prefs()).shortcut).toBe('CommandOrControl+Shift+Y');
+
+    // Typed the way it reads, it is saved as the accelerator.
+    await field.fill('ctrl+alt+k');
+    await page.getByRole('button', { name: 'Save shortcut' }).click();
+    await page.getByText('Shortcut Ctrl+Alt+K is ready.').waitFor();
+    expect((await prefs()).shortcut).toBe('CommandOrControl+Alt+K');
+    expect(await field.inputValue()).toBe('Ctrl+Alt+K');
+    // Nowhere on the page does a person read Electron's accelerator syntax.
+    expect(await page.locator('body').innerText()).not.toMatch(/CommandOrControl|CmdOrCtrl/);
+    await page.close();
+  });
+
+  it('names shortcuts the way macOS does on a Mac', async () => {
+    const { page } = await openApp(browser, harness, { platform: 'MacIntel' });
+    await showView(page, 'settings');
+    const field = page.getByLabel('Global shortcut');
+    expect(await field.getAttribute('placeholder')).toBe('⇧⌘U');
+    await field.focus();
+    await page.keyboard.press('Meta+Shift+KeyJ');
+    expect(await field.inputValue()).toBe('⇧⌘J');
+    await page.getByRole('button', { name: 'Save shortcut' }).click();
+    await page.getByText('Shortcut ⇧⌘J is ready.').waitFor();
+    expect((await prefs()).shortcut).toBe('CommandOrControl+Shift+J');
+    expect(await page.locator('body').innerText()).not.toMatch(/CommandOrControl|Ctrl/);
     await page.close();
   });
 

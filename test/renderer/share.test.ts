@@ -1,5 +1,5 @@
 // The share sheet in real Chromium against the real core and the reference service.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -111,14 +111,20 @@ describe('share sheet', () => {
     await page.close();
   });
 
-  it('checks typed channel IDs as you type and lists refused paths with the reason', async () => {
+  it('checks typed channel IDs as you type; a missing file is left out before Share, one gone since after', async () => {
     const good = join(dir, 'notes.txt');
     await writeFile(good, 'notes');
     const missing = join(dir, 'gone.txt');
-    harness.pick([good, missing]);
+    const vanishing = join(dir, 'vanishing.txt');
+    await writeFile(vanishing, 'here when picked');
+    harness.pick([good, missing, vanishing]);
     const { page } = await openApp(browser, harness);
     await page.getByRole('button', { name: 'Choose files…' }).click();
+    // The missing file is refused in the sheet, with the reason, and not counted.
     await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
+    expect(
+      await page.locator('.file-list__item').filter({ hasText: 'gone.txt' }).textContent(),
+    ).toContain('Not shared: No such file or folder.');
     await page.getByRole('radio', { name: 'Channels' }).check();
     const channels = page.getByRole('combobox', { name: 'Channels' });
     await channels.fill('C0RANDOM, C0 DESIGN');
@@ -131,13 +137,17 @@ describe('share sheet', () => {
     await expect.poll(() => channels.inputValue()).toBe('');
     await expect
       .poll(() => page.locator('.summary').textContent())
-      .toBe('2 files → #random (C0RANDOM), #design-review (C0DESIGN) in Acme, no comment');
+      .toBe(
+        '2 files (1 left out) → #random (C0RANDOM), #design-review (C0DESIGN) in Acme, no comment',
+      );
+    // A file deleted after it was described is refused by Share itself, and listed after.
+    await rm(vanishing);
     await page.getByRole('button', { name: 'Share', exact: true }).click();
 
     await page.getByRole('heading', { name: '1 file queued' }).waitFor();
     const refused = page.locator('.refused li');
     expect(await refused.count()).toBe(1);
-    expect(await refused.textContent()).toContain('gone.txt');
+    expect(await refused.textContent()).toContain('vanishing.txt');
     const [upload] = await waitForUploads(['notes.txt']);
     expect(upload?.channels).toEqual(['C0RANDOM', 'C0DESIGN']);
     expect(upload?.initial_comment).toBeNull();
@@ -164,5 +174,137 @@ describe('share sheet', () => {
     await page.getByRole('button', { name: 'Share sheet' }).click();
     await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
     await page.close();
+  });
+});
+
+describe.each([
+  [360, 520],
+  [480, 640],
+])('what the sheet says about the files before Share, at %i×%i', (width, height) => {
+  it("shows each file's size, a folder's file count, a total, and refuses an empty folder and a missing file in place", async () => {
+    const root = await mkdtemp(join(dir, `sizes-${width}-`));
+    const report = join(root, 'quarterly-report.pdf');
+    await writeFile(report, 'r'.repeat(1500));
+    const shots = join(root, 'screenshots');
+    await mkdir(join(shots, 'mobile'), { recursive: true });
+    await writeFile(join(shots, 'desktop.png'), 'd'.repeat(2000));
+    await writeFile(join(shots, 'mobile', 'phone.png'), 'p'.repeat(500));
+    const empty = join(root, 'empty-folder');
+    await mkdir(empty);
+    const missing = join(root, 'deleted-since.txt');
+    harness.pick([report, shots, empty, missing]);
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+
+    // Four paths picked; three files can go (the report and the folder's two).
+    await page.getByRole('heading', { name: 'Share 3 files' }).waitFor();
+    const row = (name: string) => page.locator('.file-list__item').filter({ hasText: name });
+    expect(await row('quarterly-report.pdf').locator('.file-list__size').textContent()).toBe(
+      '1.5 KB',
+    );
+    expect(await row('screenshots').locator('.file-list__size').textContent()).toBe(
+      'Folder · 2 files · 2.5 KB',
+    );
+    expect(await row('empty-folder').locator('.file-list__refused').textContent()).toMatch(
+      /^Not shared: The folder holds no files/,
+    );
+    expect(await row('deleted-since.txt').locator('.file-list__refused').textContent()).toBe(
+      'Not shared: No such file or folder.',
+    );
+    expect(await page.locator('.file-total').textContent()).toBe(
+      'Total: 3 files, 4.0 KB (2 paths left out)',
+    );
+    // Every row's reason and Remove button is on screen, inside the window's width.
+    for (const name of [
+      'quarterly-report.pdf',
+      'screenshots',
+      'empty-folder',
+      'deleted-since.txt',
+    ]) {
+      const remove = page.getByRole('button', { name: `Remove ${name}` });
+      await remove.scrollIntoViewIfNeeded();
+      const box = await remove.boundingBox();
+      expect(box && box.x + box.width <= width, name).toBe(true);
+    }
+    expect(await page.getByRole('button', { name: 'Share', exact: true }).isEnabled()).toBe(true);
+
+    const before = harness.reference.uploads().length;
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    // Nothing refused after Share: the sheet had already left those paths out.
+    await page.getByRole('heading', { name: 'Queue' }).waitFor();
+    await expect
+      .poll(() => harness.reference.uploads().length - before, { timeout: 15_000 })
+      .toBe(3);
+    const uploads = harness.reference.uploads().slice(before);
+    expect(uploads.map((u) => `${u.name} ${u.size}`).sort()).toEqual([
+      'desktop.png 2000',
+      'phone.png 500',
+      'quarterly-report.pdf 1500',
+    ]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('keeps Share off when nothing picked can be sent, and says why', async () => {
+    const root = await mkdtemp(join(dir, `nothing-${width}-`));
+    const empty = join(root, 'empty-folder');
+    await mkdir(empty);
+    harness.pick([empty]);
+    const { page } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 0 files' }).waitFor();
+    const share = page.getByRole('button', { name: 'Share', exact: true });
+    expect(await share.isDisabled()).toBe(true);
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'This cannot be shared (the reason is beside it): remove it, or add files.',
+    );
+    // Adding a file that can go turns Share on.
+    const file = join(root, 'after-all.txt');
+    await writeFile(file, 'something');
+    harness.pick([file]);
+    await page.getByRole('button', { name: 'Add files…' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    expect(await share.isEnabled()).toBe(true);
+    await page.close();
+  });
+
+  it("refuses a file over the workspace's size limit in place, in the same units as its size", async () => {
+    const root = await mkdtemp(join(dir, `limit-${width}-`));
+    const big = join(root, 'too-big.mov');
+    await writeFile(big, 'm'.repeat(1500));
+    const small = join(root, 'fits.txt');
+    await writeFile(small, 's'.repeat(500));
+    const clips = join(root, 'clips');
+    await mkdir(clips);
+    await writeFile(join(clips, 'short.mov'), 'c'.repeat(500));
+    await writeFile(join(clips, 'long.mov'), 'c'.repeat(1500));
+    const { workspaceId } = harness.demo;
+    await harness.app.updateWorkspace(workspaceId, { maxFileBytes: 1000 });
+    try {
+      harness.pick([big, small, clips]);
+      const { page } = await openApp(browser, harness);
+      await page.setViewportSize({ width, height });
+      await page.getByRole('button', { name: 'Choose files…' }).click();
+      await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
+      const row = (name: string) => page.locator('.file-list__item').filter({ hasText: name });
+      // A folder sends what fits and says what it leaves out.
+      expect(await row('clips').locator('.file-list__size').textContent()).toBe(
+        'Folder · 1 file · 500 bytes',
+      );
+      expect(await row('clips').locator('.file-list__skipped').textContent()).toBe(
+        '1 file inside is left out: long.mov: Too large: 1.5 KB; this workspace accepts files up to 1.0 KB.',
+      );
+      expect(await row('too-big.mov').locator('.file-list__refused').textContent()).toBe(
+        'Not shared: Too large: 1.5 KB; this workspace accepts files up to 1.0 KB.',
+      );
+      expect(await page.locator('.file-total').textContent()).toBe(
+        'Total: 2 files, 1.0 KB (1 path left out)',
+      );
+      await page.close();
+    } finally {
+      await harness.app.updateWorkspace(workspaceId, { maxFileBytes: 1024 ** 3 });
+    }
   });
 });

@@ -1,6 +1,6 @@
 // Every view, light and dark: no axe violation, no CSP or script error, reduced motion
 // respected; and a screenshot of each for the README (test/screenshots/<view>-<scheme>.png).
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -22,6 +22,14 @@ let dir: string;
 async function file(name: string, content: string): Promise<string> {
   const path = join(dir, name);
   await writeFile(path, content);
+  return path;
+}
+
+async function folder(name: string, sizes: Record<string, number>): Promise<string> {
+  const path = join(dir, name);
+  await mkdir(path, { recursive: true });
+  for (const [file, size] of Object.entries(sizes))
+    await writeFile(join(path, file), 'x'.repeat(size));
   return path;
 }
 
@@ -89,14 +97,25 @@ describe.each(['light', 'dark'] as const)('every view in %s mode', (scheme) => {
     await page.setViewportSize({ width: 480, height: 640 });
 
     await check(page, 'drop', scheme);
+    // A large window: the target beside the default preset, the queue and the last uploads.
+    await page.setViewportSize({ width: 900, height: 700 });
+    await page
+      .getByRole('region', { name: 'Recent uploads' })
+      .getByRole('listitem')
+      .first()
+      .waitFor();
+    await screenshot(page, 'drop-900', scheme);
+    await page.setViewportSize({ width: 480, height: 640 });
 
     harness.pick([
-      await file('homepage-hero.png', 'png'),
-      await file('homepage-mobile.png', 'png'),
+      await file('homepage-hero.png', 'p'.repeat(184_000)),
       await file('notes.md', '# notes'),
+      await folder('mockups', { 'desktop.png': 412_000, 'mobile.png': 96_000 }),
     ]);
     await page.getByRole('button', { name: 'Choose files…' }).click();
-    await page.getByRole('heading', { name: 'Share 3 files' }).waitFor();
+    // A folder counts as the files inside it, with its size.
+    await page.getByRole('heading', { name: 'Share 4 files' }).waitFor();
+    await page.getByText('Folder · 2 files · 508 KB').waitFor();
     await page.getByLabel('Comment').fill('New homepage, round two');
     await check(page, 'share', scheme);
     await page.getByRole('button', { name: 'Cancel' }).click();

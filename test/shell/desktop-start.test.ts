@@ -53,8 +53,11 @@ describe('the shortcut on Wayland', () => {
     // At start the window's notes say it; a notification on every start would nag.
     expect(titles()).not.toContain('Approve the Trayshare shortcut');
     const main = h.windows.open()[0]!;
-    await h.call(main, 'setPreferences', { shortcut: 'Control+Alt+J' });
+    await h.call(main, 'setPreferences', { shortcut: 'CommandOrControl+Alt+J' });
     await expect.poll(titles).toContain('Approve the Trayshare shortcut');
+    const note = h.notifications.find((n) => n.options.title === 'Approve the Trayshare shortcut');
+    // Named as the desktop writes it, never as Electron's accelerator.
+    expect(note?.options.body).toMatch(/may use Ctrl\+Alt\+J:/);
   });
 
   it('says nothing of the kind on X11', async () => {

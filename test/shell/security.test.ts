@@ -133,6 +133,8 @@ describe('IPC', () => {
     ['share', [{ target: { presetId: 'p' }, paths: [] }], /argument 0\.paths/],
     ['share', [{ target: { presetId: 'p' }, paths: ['/a'], extra: 1 }], /Refused share/],
     ['openExternal', [42], /Refused openExternal/],
+    ['describePaths', [{ paths: '/a' }], /argument 0\.paths/],
+    ['describePaths', [{ paths: ['/a'], workspaceId: '' }], /Refused describePaths/],
     ['setToken', ['w', 'x'.repeat(10_001)], /Refused setToken/],
   ])('refuses %s with malformed arguments %#', async (method, args, message) => {
     h = await startShellHarness();

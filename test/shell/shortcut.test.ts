@@ -21,12 +21,20 @@ describe('shortcut manager', () => {
     const refused = m.apply('Control+Shift+U');
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.error).toMatch(
-      /Control\+Shift\+U could not be registered.*Wayland.*Choose another/,
+      /^The shortcut Ctrl\+Shift\+U could not be registered.*Wayland.*Choose another/,
     );
     expect(m.current()).toBe('Control+Alt+T');
     expect([...gs.registered.keys()]).toEqual(['Control+Alt+T']);
     gs.press('Control+Alt+T');
     expect(presses).toEqual([1]);
+  });
+
+  it('names a refused shortcut as macOS writes it', () => {
+    const gs = new FakeGlobalShortcut();
+    gs.taken.add('CommandOrControl+Shift+S');
+    const m = createShortcutManager({ globalShortcut: gs, onPress: () => {}, platform: 'darwin' });
+    const refused = m.apply('CommandOrControl+Shift+S');
+    expect(!refused.ok && refused.error).toMatch(/^The shortcut ⇧⌘S could not be registered/);
   });
 
   it('refuses a string that is not an accelerator, and turns the shortcut off with an empty one', () => {
@@ -38,7 +46,9 @@ describe('shortcut manager', () => {
     });
     m.apply('Alt+S');
     const bad = m.apply('Ctrl + ?!');
-    expect(!bad.ok && bad.error).toMatch(/not a shortcut Trayshare understands/);
+    expect(!bad.ok && bad.error).toMatch(
+      /not a shortcut Trayshare understands \(example: Ctrl\+Shift\+U\)/,
+    );
     expect(m.apply('')).toEqual({ ok: true });
     expect(gs.registered.size).toBe(0);
   });
@@ -64,7 +74,8 @@ describe('shortcut in the running shell', () => {
       shortcut: 'Control+Shift+X',
       concurrency: 3,
     })) as PreferencesResult;
-    expect(second.shortcutError).toMatch(/Control\+Shift\+X could not be registered/);
+    // Written as the OS writes it, not as Electron's accelerator.
+    expect(second.shortcutError).toMatch(/The shortcut Ctrl\+Shift\+X could not be registered/);
     // The rest of the change is saved; the shortcut stays the one that works.
     expect(second.preferences).toMatchObject({ shortcut: 'Control+Alt+U', concurrency: 3 });
     expect([...h.shortcut.registered.keys()]).toEqual(['Control+Alt+U']);

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkPaths, formatBytes, MAX_FOLDER_FILES } from './file-checks';
+import { checkPaths, describePaths, formatBytes, MAX_FOLDER_FILES } from './file-checks';
 
 let root: string;
 
@@ -38,7 +38,7 @@ describe('file checks when queued', () => {
       {
         path: big,
         code: 'too_large',
-        reason: 'Too large: 2 KB; this workspace accepts files up to 1 KB.',
+        reason: 'Too large: 2.0 KB; this workspace accepts files up to 1.0 KB.',
       },
     ]);
   });
@@ -114,11 +114,70 @@ describe('file checks when queued', () => {
   });
 });
 
+describe('describing picked paths before Share', () => {
+  it("gives a file's size, a folder's file count and total, and why a path would be refused", async () => {
+    await writeFile(join(root, 'a.txt'), 'hello');
+    const folder = join(root, 'shots');
+    await mkdir(join(folder, 'sub'), { recursive: true });
+    await writeFile(join(folder, 'one.png'), 'x'.repeat(300));
+    await writeFile(join(folder, 'sub', 'two.png'), 'x'.repeat(20));
+    await writeFile(join(folder, 'too-big.bin'), 'x'.repeat(2000));
+    await mkdir(join(root, 'empty'));
+    const described = await describePaths(
+      [join(root, 'a.txt'), folder, join(root, 'empty'), join(root, 'gone.txt')],
+      1000,
+    );
+    expect(described).toEqual([
+      { path: join(root, 'a.txt'), kind: 'file', files: 1, bytes: 5 },
+      {
+        path: folder,
+        kind: 'folder',
+        files: 2,
+        bytes: 320,
+        skipped: [
+          {
+            path: join(folder, 'too-big.bin'),
+            code: 'too_large',
+            reason: expect.stringMatching(/^Too large/),
+          },
+        ],
+      },
+      {
+        path: join(root, 'empty'),
+        kind: 'folder',
+        files: 0,
+        bytes: 0,
+        refused: { code: 'folder_empty', reason: expect.stringMatching(/holds no files/) },
+      },
+      {
+        path: join(root, 'gone.txt'),
+        kind: 'file',
+        files: 0,
+        bytes: 0,
+        refused: { code: 'not_found', reason: 'No such file or folder.' },
+      },
+    ]);
+  });
+
+  it('refuses a folder whose every file is too large, saying so', async () => {
+    const folder = join(root, 'videos');
+    await mkdir(folder);
+    await writeFile(join(folder, 'a.mov'), 'x'.repeat(200));
+    const [described] = await describePaths([folder], 100);
+    expect(described?.refused).toEqual({
+      code: 'too_large',
+      reason: expect.stringMatching(/^Nothing in it can be sent: Too large/),
+    });
+  });
+});
+
 describe('formatBytes', () => {
   it('prints sizes people read', () => {
     expect(formatBytes(1)).toBe('1 byte');
-    expect(formatBytes(1023)).toBe('1023 bytes');
+    expect(formatBytes(999)).toBe('999 bytes');
     expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(1024 ** 3)).toBe('1 GB');
+    // The same decimal units as the window, and never "1000 KB".
+    expect(formatBytes(999_999)).toBe('1.0 MB');
+    expect(formatBytes(1024 ** 3)).toBe('1.1 GB');
   });
 });

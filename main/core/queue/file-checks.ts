@@ -5,6 +5,9 @@
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { formatBytes } from '../format-bytes';
+
+export { formatBytes };
 
 export const MAX_FOLDER_FILES = 200;
 
@@ -24,18 +27,6 @@ export interface Refusal {
 export interface CheckedPaths {
   files: CheckedFile[];
   refused: ({ path: string } & Refusal)[];
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  if (unit === 0) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`;
 }
 
 function errnoReason(err: unknown): Refusal {
@@ -186,4 +177,65 @@ export async function checkPaths(
     for (const file of listing.files) await add(file, file);
   }
   return { files, refused };
+}
+
+/** What one picked path would send, for the share sheet to show before Share. */
+export interface PathDescription {
+  /** The path as given. */
+  path: string;
+  kind: 'file' | 'folder';
+  /** Files it would send: 1 for a file, the files inside for a folder, 0 when refused. */
+  files: number;
+  /** Their total size in bytes. */
+  bytes: number;
+  /** Set when nothing of this path would be sent (missing, empty folder, too large…). */
+  refused?: Refusal;
+  /** Files inside a folder that would be left out, with why (the rest is sent). */
+  skipped?: ({ path: string } & Refusal)[];
+}
+
+/**
+ * Describes picked paths the way checkPaths would queue them (same checks, same limits), one
+ * entry per given path, so the sheet can show sizes, a folder's file count and refusals before
+ * anything is sent. A path given twice is described twice; the queue still sends it once.
+ */
+export async function describePaths(
+  paths: readonly string[],
+  maxBytes: number,
+): Promise<PathDescription[]> {
+  const described: PathDescription[] = [];
+  for (const path of paths) {
+    let folder = false;
+    try {
+      folder = (await stat(resolve(path))).isDirectory();
+    } catch {
+      // checkPaths says why (missing, permission denied…).
+    }
+    const { files, refused } = await checkPaths([path], maxBytes);
+    const kind = folder ? 'folder' : 'file';
+    const bytes = files.reduce((sum, f) => sum + f.size, 0);
+    if (files.length === 0) {
+      const first = refused[0];
+      described.push({
+        path,
+        kind,
+        files: 0,
+        bytes: 0,
+        refused: first
+          ? folder && first.path !== path
+            ? { code: first.code, reason: `Nothing in it can be sent: ${first.reason}` }
+            : { code: first.code, reason: first.reason }
+          : { code: 'folder_empty', reason: 'The folder holds no files.' },
+      });
+      continue;
+    }
+    described.push({
+      path,
+      kind,
+      files: files.length,
+      bytes,
+      ...(refused.length > 0 ? { skipped: refused } : {}),
+    });
+  }
+  return described;
 }

@@ -1,5 +1,7 @@
-import type { QueueItem, Snapshot, View } from '../../../preload/contract';
-import { listChannels } from '../format';
+import { useEffect, useState } from 'preact/hooks';
+import type { HistoryEntry, QueueItem, Snapshot, View } from '../../../preload/contract';
+import { api } from '../bridge';
+import { formatTime, listChannels } from '../format';
 import { activeCount } from '../queue-state';
 import { Notice } from '../ui/notice';
 
@@ -10,6 +12,8 @@ export function DropView(props: {
   /** Said once after a share from the small drop window, which shows no queue. */
   confirmation?: string | null;
   compact: boolean;
+  /** Bumped when history changes, so the recent uploads beside the target stay current. */
+  historyVersion: number;
   onPick: () => void;
   onShow: (view: View) => void;
 }) {
@@ -22,16 +26,48 @@ export function DropView(props: {
       <h1 id="drop-title" class={props.compact ? 'visually-hidden' : 'view__title'} tabIndex={-1}>
         Drop files
       </h1>
-      <div class="dropzone">
-        <svg class="dropzone__icon" viewBox="0 0 48 48" aria-hidden="true" focusable="false">
-          <path d="M24 6v22m0 0-8-8m8 8 8-8" />
-          <path d="M8 28v8a4 4 0 0 0 4 4h24a4 4 0 0 0 4-4v-8" />
-        </svg>
-        <p class="dropzone__title">Drop files or folders here</p>
-        <p class="dropzone__hint">You choose where they go before anything is sent.</p>
-        <button type="button" class="button button--primary" onClick={props.onPick}>
-          Choose files…
-        </button>
+      <div class="drop-layout">
+        <div class="dropzone">
+          <svg class="dropzone__icon" viewBox="0 0 48 48" aria-hidden="true" focusable="false">
+            <path d="M24 6v22m0 0-8-8m8 8 8-8" />
+            <path d="M8 28v8a4 4 0 0 0 4 4h24a4 4 0 0 0 4-4v-8" />
+          </svg>
+          <p class="dropzone__title">Drop files or folders here</p>
+          <p class="dropzone__hint">You choose where they go before anything is sent.</p>
+          <button type="button" class="button button--primary" onClick={props.onPick}>
+            Choose files…
+          </button>
+        </div>
+        {props.compact ? null : (
+          <div class="drop-side">
+            <dl class="facts">
+              <div class="facts__row">
+                <dt>Default preset</dt>
+                <dd>
+                  {preset ? (
+                    `${preset.name} → ${listChannels(preset.channels, 3)}`
+                  ) : (
+                    <button type="button" class="link" onClick={() => props.onShow('presets')}>
+                      None: choose one in Presets
+                    </button>
+                  )}
+                </dd>
+              </div>
+              <div class="facts__row">
+                <dt>Queue</dt>
+                <dd>
+                  <button type="button" class="link" onClick={() => props.onShow('queue')}>
+                    {active === 0
+                      ? 'Nothing in progress'
+                      : `${active} ${active === 1 ? 'upload' : 'uploads'} in progress`}
+                  </button>
+                  {snapshot.paused ? ' (paused)' : ''}
+                </dd>
+              </div>
+            </dl>
+            <RecentUploads version={props.historyVersion} onShow={props.onShow} />
+          </div>
+        )}
       </div>
       {props.error ? <Notice tone="error">{props.error}</Notice> : null}
       {props.confirmation ? <Notice tone="success">{props.confirmation}</Notice> : null}
@@ -43,33 +79,58 @@ export function DropView(props: {
           </button>
         </Notice>
       ) : null}
-      {props.compact ? null : (
-        <dl class="facts">
-          <div class="facts__row">
-            <dt>Default preset</dt>
-            <dd>
-              {preset ? (
-                `${preset.name} → ${listChannels(preset.channels, 3)}`
-              ) : (
-                <button type="button" class="link" onClick={() => props.onShow('presets')}>
-                  None: choose one in Presets
-                </button>
-              )}
-            </dd>
-          </div>
-          <div class="facts__row">
-            <dt>Queue</dt>
-            <dd>
-              <button type="button" class="link" onClick={() => props.onShow('queue')}>
-                {active === 0
-                  ? 'Nothing in progress'
-                  : `${active} ${active === 1 ? 'upload' : 'uploads'} in progress`}
-              </button>
-              {snapshot.paused ? ' (paused)' : ''}
-            </dd>
-          </div>
-        </dl>
+    </section>
+  );
+}
+
+const RECENT = 4;
+
+const NOT_DELIVERED: Record<Exclude<HistoryEntry['outcome'], 'delivered'>, string> = {
+  failed: 'failed',
+  unknown: 'may have been delivered',
+  cancelled: 'cancelled',
+};
+
+/** The last few uploads, beside the drop target: what was just sent, and where. */
+function RecentUploads(props: { version: number; onShow: (view: View) => void }) {
+  const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
+  useEffect(() => {
+    let current = true;
+    // A courtesy: when history cannot be read, History itself says why.
+    api()
+      .listHistory({ limit: RECENT })
+      .then(
+        (found) => current && setEntries(found),
+        () => current && setEntries([]),
+      );
+    return () => {
+      current = false;
+    };
+  }, [props.version]);
+  if (entries === null) return null;
+  return (
+    <section class="recent" aria-labelledby="recent-title">
+      <h2 id="recent-title" class="recent__title">
+        Recent uploads
+      </h2>
+      {entries.length === 0 ? (
+        <p class="muted recent__empty">Nothing shared yet.</p>
+      ) : (
+        <ul class="recent__list">
+          {entries.map((entry) => (
+            <li key={entry.id} class="recent__item">
+              <span class="recent__name">{entry.name}</span>
+              <span class="recent__detail">
+                {`${formatTime(entry.at)} → ${entry.channels.join(', ')}`}
+                {entry.outcome === 'delivered' ? '' : ` · ${NOT_DELIVERED[entry.outcome]}`}
+              </span>
+            </li>
+          ))}
+        </ul>
       )}
+      <button type="button" class="link" onClick={() => props.onShow('history')}>
+        All uploads in History
+      </button>
     </section>
   );
 }

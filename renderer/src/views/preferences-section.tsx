@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
+import { acceleratorFromLabel, shortcutLabel } from '../../../main/core/shortcut-label';
 import type { Preferences, PreferencesPatch, TrayDropAction } from '../../../preload/contract';
 import { api } from '../bridge';
+import { isMac } from '../platform';
 import { acceleratorFromKey } from '../shortcut';
 import { ActionError, Notice } from '../ui/notice';
 import { useAction } from '../use-action';
@@ -15,13 +17,18 @@ export function PreferencesSection(props: { preferences: Preferences }) {
   // and a failed save puts the saved state back.
   const [prefs, setPrefs] = useState(props.preferences);
   useEffect(() => setPrefs(props.preferences), [props.preferences]);
+  // The accelerator to save, and what the person typed while typing (else its OS name shows).
   const [shortcut, setShortcut] = useState(prefs.shortcut);
+  const [typed, setTyped] = useState<string | null>(null);
   const [shortcutError, setShortcutError] = useState<string | null>(null);
   const [shortcutSaved, setShortcutSaved] = useState(false);
   const shortcutAction = useAction();
   const action = useAction();
 
-  useEffect(() => setShortcut(prefs.shortcut), [prefs.shortcut]);
+  useEffect(() => {
+    setShortcut(prefs.shortcut);
+    setTyped(null);
+  }, [prefs.shortcut]);
 
   const set = async (patch: PreferencesPatch) => {
     setPrefs((current) => ({ ...current, ...patch }));
@@ -61,14 +68,15 @@ export function PreferencesSection(props: { preferences: Preferences }) {
             <input
               id="pref-shortcut"
               class={`input input--mono input--grow${shortcutError ? ' input--invalid' : ''}`}
-              value={shortcut}
-              placeholder="CommandOrControl+Shift+U"
+              value={typed ?? shortcutLabel(shortcut, isMac)}
+              placeholder={shortcutLabel('CommandOrControl+Shift+U', isMac)}
               autocomplete="off"
               spellcheck={false}
               aria-invalid={shortcutError !== null}
               aria-describedby="pref-shortcut-help"
               onInput={(e) => {
-                setShortcut(e.currentTarget.value);
+                setTyped(e.currentTarget.value);
+                setShortcut(acceleratorFromLabel(e.currentTarget.value, isMac));
                 setShortcutSaved(false);
               }}
               onKeyDown={(e) => {
@@ -76,6 +84,7 @@ export function PreferencesSection(props: { preferences: Preferences }) {
                 if (!accelerator) return;
                 e.preventDefault();
                 setShortcut(accelerator);
+                setTyped(null);
                 setShortcutSaved(false);
               }}
             />
@@ -92,6 +101,7 @@ export function PreferencesSection(props: { preferences: Preferences }) {
                 class="button button--quiet"
                 onClick={() => {
                   setShortcut('');
+                  setTyped(null);
                   void saveShortcut('');
                 }}
               >
@@ -101,11 +111,13 @@ export function PreferencesSection(props: { preferences: Preferences }) {
           </div>
           <p id="pref-shortcut-help" class={shortcutError ? 'field__error' : 'field__help'}>
             {shortcutError ??
-              'Press the keys in the field (with Ctrl, Alt or ⌘), or type them, like CommandOrControl+Shift+U. Empty turns it off.'}
+              `Press the keys in the field ${isMac ? '(with ⌘, ⌃ or ⌥)' : '(with Ctrl or Alt)'}, or type them, like ${shortcutLabel('CommandOrControl+Shift+U', isMac)}. Empty turns it off.`}
           </p>
           {shortcutSaved && !shortcutError ? (
             <p class="field__ok" role="status">
-              {shortcut ? `Shortcut ${shortcut} is ready.` : 'Shortcut turned off.'}
+              {shortcut
+                ? `Shortcut ${shortcutLabel(shortcut, isMac)} is ready.`
+                : 'Shortcut turned off.'}
             </p>
           ) : null}
           <ActionError error={shortcutAction.error} />

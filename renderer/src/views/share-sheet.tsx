@@ -1,7 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ChannelRef, ShareResult, Snapshot, View } from '../../../preload/contract';
+import { shortcutLabel } from '../../../main/core/shortcut-label';
+import type {
+  ChannelRef,
+  PathDescription,
+  ShareResult,
+  Snapshot,
+  View,
+} from '../../../preload/contract';
 import { api } from '../bridge';
-import { baseName, countFiles, messagesSummary, shareSummary } from '../format';
+import { baseName, countFiles, formatBytes, messagesSummary, shareSummary } from '../format';
+import { isMac } from '../platform';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
 import { WorkspaceSelect } from '../ui/workspace-select';
@@ -44,21 +52,32 @@ export function ShareSheet(props: {
   const workspace = snapshot.workspaces.find(
     (w) => w.id === (mode === 'preset' ? preset?.workspaceId : workspaceId),
   );
+  const described = useDescriptions(paths, workspace?.id);
+  // Until the core has described every path, each counts as one file, as it was picked.
+  const sendable = described ? paths.filter((p) => !described.get(p)?.refused) : paths;
+  const fileCount = described
+    ? sendable.reduce((sum, p) => sum + (described.get(p)?.files ?? 0), 0)
+    : paths.length;
+  const leftOut = paths.length - sendable.length;
   const showChannelError = mode === 'channels' && attempted && picked.length === 0;
   const problem =
     paths.length === 0
       ? 'Add at least one file.'
-      : !workspace
-        ? mode === 'preset'
-          ? 'Choose a preset.'
-          : 'Choose a workspace.'
-        : channels.length === 0
+      : fileCount === 0
+        ? paths.length === 1
+          ? 'This cannot be shared (the reason is beside it): remove it, or add files.'
+          : 'None of these can be shared (the reasons are beside them): remove them, or add files.'
+        : !workspace
           ? mode === 'preset'
-            ? 'This preset has no channels; edit it in Presets.'
-            : 'Choose at least one channel.'
-          : thread.trim() !== '' && channels.length > 1
-            ? 'A reply in a thread goes to one channel: keep just one.'
-            : null;
+            ? 'Choose a preset.'
+            : 'Choose a workspace.'
+          : channels.length === 0
+            ? mode === 'preset'
+              ? 'This preset has no channels; edit it in Presets.'
+              : 'Choose at least one channel.'
+            : thread.trim() !== '' && channels.length > 1
+              ? 'A reply in a thread goes to one channel: keep just one.'
+              : null;
 
   const choosePreset = (id: string) => {
     setPresetId(id);
@@ -78,7 +97,8 @@ export function ShareSheet(props: {
       api().share({
         target,
         comment: comment.trim() === '' ? undefined : comment,
-        paths,
+        // Paths the sheet shows as refused stay behind: the person has seen why.
+        paths: sendable,
         ...(thread.trim() !== '' ? { thread: thread.trim() } : {}),
       }),
     );
@@ -106,7 +126,7 @@ export function ShareSheet(props: {
     <section class="view" aria-labelledby="share-title">
       <header class="view__header">
         <h1 id="share-title" class="view__title" tabIndex={-1}>
-          Share {countFiles(paths.length)}
+          Share {countFiles(fileCount)}
         </h1>
       </header>
       <form class="sheet" onSubmit={submit} noValidate>
@@ -115,8 +135,13 @@ export function ShareSheet(props: {
           {paths.length === 0 ? (
             <p class="muted">No files yet.</p>
           ) : (
-            <FileList paths={paths} onRemove={props.onRemove} />
+            <FileList paths={paths} described={described} onRemove={props.onRemove} />
           )}
+          {described && paths.length > 0 ? (
+            <p class="file-total" aria-live="polite">
+              {fileTotal(paths, described)}
+            </p>
+          ) : null}
           <button type="button" class="button button--small" onClick={props.onPick}>
             Add files…
           </button>
@@ -205,7 +230,7 @@ export function ShareSheet(props: {
             }}
           />
           <p id="share-comment-help" class="field__help">
-            Posted with the files. Ctrl+Enter (⌘+Enter) shares.
+            Posted with the files. {shortcutLabel('CommandOrControl+Enter', isMac)} shares.
           </p>
         </div>
 
@@ -247,27 +272,28 @@ export function ShareSheet(props: {
         <div class="sheet__footer">
           <p class="summary" aria-live="polite">
             {shareSummary({
-              files: paths.length,
+              files: fileCount,
+              leftOut,
               channels,
               workspace: workspace?.name ?? '',
               comment: comment.trim() !== '',
             })}
           </p>
-          {attempted && problem ? <Notice tone="error">{problem}</Notice> : null}
+          {(attempted || (paths.length > 0 && fileCount === 0)) && problem ? (
+            <Notice tone="error">{problem}</Notice>
+          ) : null}
           <ActionError error={action.error} />
 
           <div class="actions">
             {/* Beside the buttons, not a line of its own: the footer stays small at tray size. */}
-            <p class="messages-line muted">
-              {messagesSummary(paths.length, comment.trim() !== '')}
-            </p>
+            <p class="messages-line muted">{messagesSummary(fileCount, comment.trim() !== '')}</p>
             <button type="button" class="button" onClick={() => props.onClose('drop')}>
               Cancel
             </button>
             <button
               type="submit"
               class="button button--primary"
-              disabled={action.busy || paths.length === 0}
+              disabled={action.busy || fileCount === 0}
             >
               {action.busy ? 'Sharing…' : 'Share'}
             </button>
@@ -279,7 +305,11 @@ export function ShareSheet(props: {
 }
 
 // The files are one Tab stop: arrow keys move between them, Delete removes the one in focus.
-function FileList(props: { paths: string[]; onRemove: (path: string) => void }) {
+function FileList(props: {
+  paths: string[];
+  described: Map<string, PathDescription> | null;
+  onRemove: (path: string) => void;
+}) {
   const [current, setCurrent] = useState(0);
   const list = useRef<HTMLUListElement>(null);
   const at = Math.min(current, props.paths.length - 1);
@@ -326,24 +356,97 @@ function FileList(props: { paths: string[]; onRemove: (path: string) => void }) 
         }
       }}
     >
-      {props.paths.map((path, index) => (
-        <li key={path} class="file-list__item">
-          <span class="file-list__name">{baseName(path)}</span>
-          <span class="file-list__dir">{parentOf(path)}</span>
-          <button
-            type="button"
-            class="button button--small button--quiet"
-            aria-label={`Remove ${baseName(path)}`}
-            tabIndex={index === at ? 0 : -1}
-            onFocus={() => setCurrent(index)}
-            onClick={() => remove(index)}
+      {props.paths.map((path, index) => {
+        const about = props.described?.get(path);
+        return (
+          <li
+            key={path}
+            class={`file-list__item${about?.refused ? ' file-list__item--refused' : ''}`}
           >
-            Remove
-          </button>
-        </li>
-      ))}
+            <span class="file-list__name">{baseName(path)}</span>
+            {about ? <span class="file-list__size">{describeOne(about)}</span> : null}
+            <span class="file-list__dir">{parentOf(path)}</span>
+            {about?.refused ? (
+              <span class="file-list__refused">Not shared: {about.refused.reason}</span>
+            ) : about?.skipped?.[0] ? (
+              <span class="file-list__skipped">
+                {`${about.skipped.length === 1 ? '1 file inside is' : `${about.skipped.length} files inside are`} left out${about.skipped.length === 1 ? '' : ', the first'}: ${baseName(about.skipped[0].path)}: ${about.skipped[0].reason}`}
+              </span>
+            ) : null}
+            <button
+              type="button"
+              class="button button--small button--quiet"
+              aria-label={`Remove ${baseName(path)}`}
+              tabIndex={index === at ? 0 : -1}
+              onFocus={() => setCurrent(index)}
+              onClick={() => remove(index)}
+            >
+              Remove
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
+}
+
+/** "12 KB", "Folder · 3 files · 1.2 MB", "Folder" (when refused, the reason says the rest). */
+function describeOne(about: PathDescription): string {
+  if (about.refused) return about.kind === 'folder' ? 'Folder' : '';
+  const size = formatBytes(about.bytes);
+  return about.kind === 'folder' ? `Folder · ${countFiles(about.files)} · ${size}` : size;
+}
+
+/** "Total: 4 files, 1.3 MB", with what is left out. */
+function fileTotal(paths: string[], described: Map<string, PathDescription>): string {
+  let files = 0;
+  let bytes = 0;
+  let refused = 0;
+  for (const path of paths) {
+    const about = described.get(path);
+    if (!about || about.refused) refused++;
+    else {
+      files += about.files;
+      bytes += about.bytes;
+    }
+  }
+  const total =
+    files === 0 ? 'Nothing to share' : `Total: ${countFiles(files)}, ${formatBytes(bytes)}`;
+  return refused === 0
+    ? total
+    : `${total} (${refused} ${refused === 1 ? 'path' : 'paths'} left out)`;
+}
+
+/**
+ * What the core says each path would send (size, a folder's files, or why it is refused),
+ * asked again when the paths or the workspace (its size limit) change; null until it answers
+ * for the paths shown now, and when it cannot answer (Share then checks, as before).
+ */
+function useDescriptions(
+  paths: string[],
+  workspaceId: string | undefined,
+): Map<string, PathDescription> | null {
+  const [answer, setAnswer] = useState<{ key: string; map: Map<string, PathDescription> } | null>(
+    null,
+  );
+  const key = JSON.stringify([workspaceId ?? '', paths]);
+  useEffect(() => {
+    if (paths.length === 0) return;
+    let current = true;
+    api()
+      .describePaths({ paths, ...(workspaceId ? { workspaceId } : {}) })
+      .then(
+        (list) => {
+          if (current) setAnswer({ key, map: new Map(list.map((d) => [d.path, d])) });
+        },
+        () => undefined,
+      );
+    return () => {
+      current = false;
+    };
+    // The key holds both inputs: a new array with the same paths asks nothing again.
+  }, [key]);
+  return answer?.key === key ? answer.map : null;
 }
 
 function ShareOutcome(props: { result: ShareResult; onClose: (next: View) => void }) {
