@@ -5,6 +5,7 @@
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { displayName } from '../../main/core/conversations/channel-names';
+import type { ChannelRef } from '../../preload/contract';
 import { api } from './bridge';
 
 type Names = ReadonlyMap<string, ReadonlyMap<string, string>>;
@@ -69,6 +70,23 @@ export function useDestination(): (workspaceId: string, ids: readonly string[]) 
   return useMemo(
     () => (workspaceId: string, ids: readonly string[]) =>
       describeDestination(ids, names.get(workspaceId)),
+    [names],
+  );
+}
+
+/**
+ * `named(workspaceId, refs)`: a preset's channel refs with the names the list knows filled in
+ * where the preset was saved with a bare ID, for `listChannels` and the share summary.
+ */
+export function useNamedRefs(): (workspaceId: string, refs: readonly ChannelRef[]) => ChannelRef[] {
+  const names = useContext(ChannelNames);
+  return useMemo(
+    () => (workspaceId: string, refs: readonly ChannelRef[]) =>
+      refs.map((ref) => {
+        if (ref.label) return ref;
+        const name = names.get(workspaceId)?.get(ref.id);
+        return name ? { id: ref.id, label: name.replace(/^#/, '') } : ref;
+      }),
     [names],
   );
 }

@@ -33,7 +33,9 @@ export function formatTime(at: number, now: number = Date.now()): string {
 /** "#design-review (C0DESIGN)" when the channel has a name, else its ID. */
 export function channelName(ref: ChannelRef): string {
   const label = ref.label?.trim().replace(/^#/, '');
-  return label ? `#${label} (${ref.id})` : ref.id;
+  if (!label) return ref.id;
+  // A DM is named after its person (`@U0ALICE`), not as a channel.
+  return `${label.startsWith('@') ? label : `#${label}`} (${ref.id})`;
 }
 
 export function listChannels(refs: readonly ChannelRef[], max = 5): string {

@@ -46,7 +46,8 @@ describe('share sheet', () => {
     await page.getByLabel('Comment').fill('Mockups for Thursday');
     await expect
       .poll(() => page.locator('.summary').textContent())
-      .toBe('2 files → #design-review (C0DESIGN), C0GENERAL in Acme, with comment');
+      // C0GENERAL was saved in the preset as a bare ID: its name comes from the channel list.
+      .toBe('2 files → #design-review (C0DESIGN), #general (C0GENERAL) in Acme, with comment');
     await page.getByRole('button', { name: 'Share', exact: true }).click();
 
     await page.getByRole('heading', { name: 'Queue' }).waitFor();

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { HistoryEntry, QueueItem, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
+import { useDestination, useNamedRefs } from '../channel-names';
 import { formatTime, listChannels } from '../format';
 import { activeCount } from '../queue-state';
 import { Notice } from '../ui/notice';
@@ -18,6 +19,7 @@ export function DropView(props: {
   onShow: (view: View) => void;
 }) {
   const { snapshot } = props;
+  const named = useNamedRefs();
   const preset = snapshot.presets.find((p) => p.id === snapshot.defaultPresetId);
   const active = activeCount(props.queue);
   const noWorkspace = snapshot.workspaces.length === 0;
@@ -45,7 +47,7 @@ export function DropView(props: {
                 <dt>Default preset</dt>
                 <dd>
                   {preset ? (
-                    `${preset.name} → ${listChannels(preset.channels, 3)}`
+                    `${preset.name} → ${listChannels(named(preset.workspaceId, preset.channels), 3)}`
                   ) : (
                     <button type="button" class="link" onClick={() => props.onShow('presets')}>
                       None: choose one in Presets
@@ -94,6 +96,7 @@ const NOT_DELIVERED: Record<Exclude<HistoryEntry['outcome'], 'delivered'>, strin
 /** The last few uploads, beside the drop target: what was just sent, and where. */
 function RecentUploads(props: { version: number; onShow: (view: View) => void }) {
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
+  const destination = useDestination();
   useEffect(() => {
     let current = true;
     // A courtesy: when history cannot be read, History itself says why.
@@ -121,7 +124,7 @@ function RecentUploads(props: { version: number; onShow: (view: View) => void })
             <li key={entry.id} class="recent__item">
               <span class="recent__name">{entry.name}</span>
               <span class="recent__detail">
-                {`${formatTime(entry.at)} → ${entry.channels.join(', ')}`}
+                {`${formatTime(entry.at)} → ${destination(entry.workspaceId, entry.channels)}`}
                 {entry.outcome === 'delivered' ? '' : ` · ${NOT_DELIVERED[entry.outcome]}`}
               </span>
             </li>

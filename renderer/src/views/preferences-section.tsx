@@ -42,7 +42,11 @@ export function PreferencesSection(props: { preferences: Preferences }) {
     const result = await shortcutAction.run(() => api().setPreferences({ shortcut: value.trim() }));
     if (!result) return;
     if (result.shortcutError) setShortcutError(result.shortcutError);
-    else setShortcutSaved(true);
+    else {
+      // Saved: the field shows it as the OS writes it, whatever was typed.
+      setTyped(null);
+      setShortcutSaved(true);
+    }
   };
 
   return (

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
+import { useNamedRefs } from '../channel-names';
 import { listChannels } from '../format';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
@@ -11,6 +12,7 @@ type Editing = { kind: 'new' } | { kind: 'edit'; id: string } | null;
 
 export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) => void }) {
   const { snapshot } = props;
+  const named = useNamedRefs();
   const [editing, setEditing] = useState<Editing>(null);
   // Shown at once while reorderPresets runs; settings-changed then brings the stored order.
   const [order, setOrder] = useState<string[] | null>(null);
@@ -113,7 +115,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
                   {isDefault ? <span class="badge badge--default">Default</span> : null}
                 </div>
                 <p class="item__detail">
-                  {`${listChannels(preset.channels, 4) || 'No channels'} in ${workspaceName(preset.workspaceId)}`}
+                  {`${listChannels(named(preset.workspaceId, preset.channels), 4) || 'No channels'} in ${workspaceName(preset.workspaceId)}`}
                   {preset.comment ? ' · with comment' : ''}
                 </p>
                 <div class="item__actions">

@@ -8,6 +8,7 @@ import type {
   View,
 } from '../../../preload/contract';
 import { api } from '../bridge';
+import { useNamedRefs } from '../channel-names';
 import { baseName, countFiles, formatBytes, messagesSummary, shareSummary } from '../format';
 import { isMac } from '../platform';
 import { ChannelPicker } from '../ui/channel-picker';
@@ -32,6 +33,7 @@ export function ShareSheet(props: {
   onShow: (view: View) => void;
 }) {
   const { snapshot, paths } = props;
+  const named = useNamedRefs();
   const presets = snapshot.presets;
   const firstPreset = presets.find((p) => p.id === snapshot.defaultPresetId) ?? presets[0];
   const [mode, setMode] = useState<Mode>(firstPreset ? 'preset' : 'channels');
@@ -274,7 +276,7 @@ export function ShareSheet(props: {
             {shareSummary({
               files: fileCount,
               leftOut,
-              channels,
+              channels: workspace ? named(workspace.id, channels) : channels,
               workspace: workspace?.name ?? '',
               comment: comment.trim() !== '',
             })}
