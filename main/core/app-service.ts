@@ -11,7 +11,12 @@ import { parseThread } from './conversations/thread-link';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
 import { uploadJobFor } from './queue/upload-job';
-import { type AttemptHooks, openUploadQueue, type UploadQueue } from './queue/upload-queue';
+import {
+  type AttemptHooks,
+  openUploadQueue,
+  type ShareHooks,
+  type UploadQueue,
+} from './queue/upload-queue';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
 import {
   openSettingsService,
@@ -22,7 +27,12 @@ import { ShareRefusedError } from './share-refused-error';
 import { normaliseChannels } from './upload/channels';
 import { checkBaseUrl, checkToken } from './upload/credentials';
 import { type AttemptResult, uploadOnce } from './upload/engine';
-import { asExternalCheckpoint, uploadExternal } from './upload/external-protocol';
+import {
+  asExternalCheckpoint,
+  completeExternalShare,
+  type ExternalCheckpoint,
+  uploadExternal,
+} from './upload/external-protocol';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
 
@@ -104,6 +114,10 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       startPaused,
       runAttempt: async (item, opts) =>
         nameRefusedChannels(await runAttempt(s, deps, item, opts), item, c),
+      completeShare: async (items, hooks) => {
+        const results = await completeShare(s, deps, items, hooks);
+        return Promise.all(results.map((r, i) => nameRefusedChannels(r, items[i]!, c)));
+      },
     });
   } catch (error) {
     settings?.close();
@@ -128,12 +142,12 @@ async function tokenFor(
   return settings.token(workspace.id);
 }
 
-async function runAttempt(
+/** The workspace and token an item goes with, or why it cannot go now. */
+async function sendingAs(
   settings: SettingsService,
   deps: AppServiceDeps,
   item: QueueItem,
-  opts: AttemptHooks,
-): Promise<AttemptResult> {
+): Promise<{ workspace: Workspace; token: string } | AttemptResult> {
   const workspace = settings.workspace(item.workspaceId);
   if (!workspace) {
     return {
@@ -164,6 +178,49 @@ async function runAttempt(
       },
     };
   }
+  return { workspace, token };
+}
+
+/**
+ * Files of one share whose bytes are on the service, shared as one message. Done through the
+ * external protocol whatever the workspace says now: the bytes went that way.
+ */
+async function completeShare(
+  settings: SettingsService,
+  deps: AppServiceDeps,
+  items: QueueItem[],
+  hooks: ShareHooks,
+): Promise<AttemptResult[]> {
+  const as = await sendingAs(settings, deps, items[0]!);
+  if ('kind' in as) return items.map(() => as);
+  const uploaded = hooks.resumes.map(asExternalCheckpoint);
+  if (uploaded.some((cp) => cp === undefined)) {
+    throw new Error('A file of the share has no upload to complete.');
+  }
+  return completeExternalShare(
+    items.map((item) => uploadJobFor(item, as.workspace.baseUrl, as.token)),
+    uploaded as ExternalCheckpoint[],
+    {
+      transport: deps.transport,
+      signal: hooks.signal,
+      beforeBodyComplete: hooks.beforeBodyComplete,
+      saveAll: hooks.checkpoint,
+      ...(deps.connectTimeoutMs !== undefined ? { connectTimeoutMs: deps.connectTimeoutMs } : {}),
+      ...(deps.idleTimeoutMs !== undefined ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
+      ...(deps.retry ? { retry: deps.retry } : {}),
+    },
+  );
+}
+
+async function runAttempt(
+  settings: SettingsService,
+  deps: AppServiceDeps,
+  item: QueueItem,
+  opts: AttemptHooks,
+): Promise<AttemptResult> {
+  const as = await sendingAs(settings, deps, item);
+  if ('kind' in as) return as;
+  const { workspace, token } = as;
   const job = uploadJobFor(item, workspace.baseUrl, token);
   const common = {
     transport: deps.transport,
@@ -178,6 +235,7 @@ async function runAttempt(
       ...common,
       ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
       checkpoint: opts.checkpoint,
+      ...(opts.awaitShare ? { awaitShare: opts.awaitShare } : {}),
       ...(deps.retry ? { retry: deps.retry } : {}),
     });
   }
@@ -341,8 +399,9 @@ function bindService(
       comment: comment ?? '',
       paths: request.paths,
       ...(thread?.ok ? { threadTs: thread.ts } : {}),
-      // One message per file: the comment goes with the first only, not once per file.
-      commentOnFirstOnly: true,
+      // files.upload makes one message per file: the comment goes with the first only. The
+      // external protocol shares the files together, each message with the one comment.
+      commentOnFirstOnly: workspace.protocol !== 'external',
     });
   }
 

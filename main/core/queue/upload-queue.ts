@@ -26,6 +26,7 @@ import {
   snapshotRecords,
 } from './journal';
 import { acquireQueueLock, type QueueLock } from './queue-lock';
+import { type CompletionRun, ShareGroups } from './share-groups';
 
 export interface AttemptHooks {
   signal: AbortSignal;
@@ -42,6 +43,23 @@ export interface AttemptHooks {
    * complete goes again from its checkpoint instead of becoming 'unknown'.
    */
   checkpoint: (data: unknown) => Promise<void>;
+  /**
+   * Given when the item's share has other files and the queue can complete files together
+   * (`QueueDeps.completeShare`): an attempt whose bytes are on the service, checkpointed, hands
+   * over here instead of completing alone, and returns what the share's completion gives it.
+   */
+  awaitShare?: () => Promise<AttemptResult>;
+}
+
+/** One completion of several files of a share (see share-groups.ts). */
+export interface ShareHooks {
+  signal: AbortSignal;
+  /** Each file's last checkpoint, in the group's order. */
+  resumes: unknown[];
+  /** Journals (fsync) every file's new checkpoint in one write; null clears one. */
+  checkpoint: (data: unknown[]) => Promise<void>;
+  /** Journals "body complete" for every file of the group before the last bytes go. */
+  beforeBodyComplete: () => Promise<void>;
 }
 
 export interface QueueDeps {
@@ -49,6 +67,11 @@ export interface QueueDeps {
   dir: string;
   /** One attempt at one item (the engine's uploadOnce, with the workspace's URL and token). */
   runAttempt: (item: QueueItem, opts: AttemptHooks) => Promise<AttemptResult>;
+  /**
+   * Completes files of one share together (Slack's external protocol: one message). Without
+   * it every item completes alone. One result per item, in order.
+   */
+  completeShare?: (items: QueueItem[], hooks: ShareHooks) => Promise<AttemptResult[]>;
   /** Items in flight at once per workspace (read whenever a slot may be filled). */
   concurrency: () => number;
   /** The workspace's file size limit, checked when paths are queued. */
@@ -166,6 +189,10 @@ class Queue implements UploadQueue {
   /** Workspaces back from a rate-limit pause: one request goes first, the rest once it passes. */
   private readonly probing = new Set<string>();
   private readonly needsToken = new Set<string>();
+  private readonly groups = new ShareGroups<Entry>({
+    members: (shareId) => [...this.entries.values()].filter((e) => e.item.shareId === shareId),
+    complete: (group, run) => this.completeShare(group, run),
+  });
   private readonly policy: RetryPolicy;
   private readonly now: () => number;
   private readonly path: string;
@@ -414,6 +441,7 @@ class Queue implements UploadQueue {
         entry.run.controller.abort();
       }
     }
+    for (const group of this.groups.runs()) if (!group.bodySent) group.controller.abort();
     const grace = this.deps.closeGraceMs ?? 5000;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
@@ -427,6 +455,7 @@ class Queue implements UploadQueue {
       run.closing = true;
       run.controller.abort();
     }
+    for (const group of this.groups.runs()) group.controller.abort();
     await Promise.allSettled(runs().map((r) => r.done));
     await Promise.allSettled([...this.writing]);
     await this.journal.close();
@@ -444,7 +473,8 @@ class Queue implements UploadQueue {
     const limit = Math.max(1, Math.floor(this.deps.concurrency()));
     const running = new Map<string, number>();
     for (const { item } of this.entries.values()) {
-      if (item.state === 'sending') {
+      // A file waiting for the rest of its share gave its slot back.
+      if (item.state === 'sending' && !this.groups.isWaiting(item)) {
         running.set(item.workspaceId, (running.get(item.workspaceId) ?? 0) + 1);
       }
     }
@@ -535,6 +565,17 @@ class Queue implements UploadQueue {
           await this.journal.append([{ t: 'set', id, meta: { resume } }], { sync: true });
           entry.meta.resume = resume;
         },
+        ...(this.completesTogether(entry)
+          ? {
+              awaitShare: () => {
+                if (entry.run !== run) throw new Error('This attempt is over.');
+                const result = this.groups.handOver(entry, run.controller.signal);
+                this.pump();
+                this.checkWaiters();
+                return result;
+              },
+            }
+          : {}),
       });
     } catch (err) {
       result = entry.meta.bodySent
@@ -594,6 +635,54 @@ class Queue implements UploadQueue {
         }
         await this.failed(entry, result.reason);
     }
+  }
+
+  private completesTogether(entry: Entry): boolean {
+    if (!this.deps.completeShare) return false;
+    const { shareId, id } = entry.item;
+    for (const other of this.entries.values()) {
+      if (other.item.shareId === shareId && other.item.id !== id) return true;
+    }
+    return false;
+  }
+
+  /** One completion of a group of handed-over files, journaled for all of them at once. */
+  private completeShare(group: Entry[], run: CompletionRun): Promise<AttemptResult[]> {
+    const complete = this.deps.completeShare;
+    if (!complete) throw new Error('This queue does not complete files together.');
+    return complete(
+      group.map((e) => this.copy(e.item)),
+      {
+        signal: run.controller.signal,
+        resumes: group.map((e) => structuredClone(e.meta.resume)),
+        checkpoint: async (data) => {
+          const resumes = group.map((_, i) =>
+            data[i] === undefined ? null : structuredClone(data[i]),
+          );
+          await this.journal.append(
+            group.map(
+              (e, i): JournalRecord => ({
+                t: 'set',
+                id: e.item.id,
+                meta: { resume: resumes[i] },
+              }),
+            ),
+            { sync: true },
+          );
+          for (const [i, e] of group.entries()) e.meta.resume = resumes[i];
+        },
+        beforeBodyComplete: async () => {
+          await this.journal.append(
+            group.map(
+              (e): JournalRecord => ({ t: 'set', id: e.item.id, meta: { bodySent: true } }),
+            ),
+            { sync: true },
+          );
+          for (const e of group) e.meta.bodySent = true;
+          run.bodySent = true;
+        },
+      },
+    );
   }
 
   private cancelNote(entry: Entry, run: Run): FailureReason | null {
@@ -703,6 +792,8 @@ class Queue implements UploadQueue {
       { finishes: entry.meta.finishes + 1, historyPending: true, resume: null },
       true,
     );
+    // The rest of its share may have been waiting for this one to end.
+    this.groups.check(entry.item.shareId);
     // Taken now: the person may retry the item before the writes below are done.
     const record = this.historyRecord(entry);
     const item = this.copy(entry.item);
@@ -811,12 +902,22 @@ class Queue implements UploadQueue {
     if (this.writing.size > 0) return;
     let active = 0;
     let blocked = 0;
+    const blockedShares = new Set<string>();
+    const handedOver: QueueItem[] = [];
     for (const { item } of this.entries.values()) {
       if (!ACTIVE.has(item.state)) continue;
       active++;
-      if (item.state === 'sending') continue;
-      if (this.globalPause || this.needsToken.has(item.workspaceId)) blocked++;
+      if (item.state === 'sending') {
+        if (this.groups.isWaiting(item)) handedOver.push(item);
+        continue;
+      }
+      if (this.globalPause || this.needsToken.has(item.workspaceId)) {
+        blocked++;
+        blockedShares.add(item.shareId);
+      }
     }
+    // Files waiting for a share whose other files wait for the person wait for the person too.
+    for (const item of handedOver) if (blockedShares.has(item.shareId)) blocked++;
     if (active === 0 && this.idleWaiters.length > 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
