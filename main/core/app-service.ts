@@ -24,9 +24,10 @@ import {
   type StoreFactory,
 } from './settings/settings-service';
 import { ShareRefusedError } from './share-refused-error';
+import type { AttemptResult } from './upload/attempt';
 import { normaliseChannels } from './upload/channels';
 import { checkBaseUrl, checkToken } from './upload/credentials';
-import { type AttemptResult, uploadOnce } from './upload/engine';
+import { uploadOnce } from './upload/engine';
 import {
   asExternalCheckpoint,
   completeExternalShare,

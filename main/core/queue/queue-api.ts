@@ -4,7 +4,7 @@
 // share-groups.ts (files of one share completed together) and queue-events.ts (listeners).
 import type { HistoryStore } from '../history/history-store';
 import type { QueueItem } from '../model';
-import type { AttemptResult } from '../upload/engine';
+import type { AttemptResult } from '../upload/attempt';
 import type { RetryPolicy } from '../upload/retry';
 
 export interface AttemptHooks {

@@ -7,7 +7,7 @@
 // not hold the others: they complete without it. A file cancelled while it waits leaves its
 // group before the group is sent.
 import type { ItemState, QueueItem } from '../model';
-import type { AttemptResult } from '../upload/engine';
+import type { AttemptResult } from '../upload/attempt';
 
 /** At most this many files per completion (the contract's bound): one message each. */
 export const MAX_FILES_PER_COMPLETION = 10;

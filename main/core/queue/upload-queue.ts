@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { FailureReason, HistoryEntry, ItemState, QueueItem } from '../model';
-import type { AttemptResult } from '../upload/engine';
+import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { decideOnFailure } from './failure-policy';
 import { checkFile, checkPaths } from './file-checks';

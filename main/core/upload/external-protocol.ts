@@ -8,8 +8,6 @@
 // share twice: that is how an unknown outcome of step 3 is cleared up, and how an item resumes
 // at step 3 from a checkpoint after a crash instead of sending its bytes again.
 import type { FailureReason, ServiceFile } from '../model';
-import { classifyResponse, classifyTransportError, parseRetryAfter, serviceFile } from './classify';
-import { apiUrl, isLoopbackHost } from './credentials';
 import {
   type AttemptOptions,
   type AttemptResult,
@@ -18,13 +16,14 @@ import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
   defaultSleep,
-  progressMeter,
   type RetryOptions,
   refused,
   retryTransient,
   type UploadJob,
   withoutToken,
-} from './engine';
+} from './attempt';
+import { classifyResponse, classifyTransportError, parseRetryAfter, serviceFile } from './classify';
+import { apiUrl, isLoopbackHost } from './credentials';
 import { MAY_BE_DELIVERED, printableCode } from './error-messages';
 import {
   assertUnchanged,
@@ -34,6 +33,7 @@ import {
   openForUpload,
   readFileChunks,
 } from './file-source';
+import { progressMeter } from './progress-meter';
 import { retryDelayMs, retryPolicy } from './retry';
 import { TransportError, type TransportRequest, type TransportResponse } from './transport';
 
