@@ -590,6 +590,7 @@ class Queue implements UploadQueue {
     return {
       // Numbered by finish: an item the person retried gets a second entry, a replay does not.
       id: `${item.id}.${meta.finishes}`,
+      shareId: item.shareId,
       at: item.updatedAt,
       workspaceId: item.workspaceId,
       // Empty: the history store names it (its own resolver, else the id).

@@ -13,6 +13,7 @@ const OUTCOME_LABEL: Record<HistoryEntry['outcome'], string> = {
 };
 
 const LIMIT = 200;
+const FINISHED = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
 
 export function HistoryView(props: {
   snapshot: Snapshot;
@@ -118,17 +119,25 @@ function HistoryRow(props: {
   }, [note]);
 
   const retry = async () => {
-    const result = await action.run(() =>
-      api().share({
+    const result = await action.run(async () => {
+      // Still in the queue: retried as the same item, so its one history row is updated.
+      const itemId = entry.id.replace(/\.\d+$/, '');
+      const queued = (await api().listQueue()).find((i) => i.id === itemId);
+      if (queued && FINISHED.has(queued.state)) {
+        await api().retryItem(itemId);
+        return { note: 'Queued again.' };
+      }
+      if (queued) return { note: 'Already in the queue.' };
+      // Cleared from the queue: sent again as a new upload.
+      const shared = await api().share({
         target: { workspaceId: entry.workspaceId, channels: entry.channels },
         comment: entry.comment === '' ? undefined : entry.comment,
         paths: [entry.path],
-      }),
-    );
-    if (!result) return;
-    const refused = result.refused[0];
-    if (refused) setNote(`Not queued: ${refused.reason}`);
-    else setNote('Queued again.');
+      });
+      const refused = shared.refused[0];
+      return { note: refused ? `Not queued: ${refused.reason}` : 'Queued again.' };
+    });
+    if (result) setNote(result.note);
   };
 
   return (
