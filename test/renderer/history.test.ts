@@ -77,4 +77,34 @@ describe('history', () => {
     await expect.poll(() => rows.count()).toBe(2);
     await page.close();
   });
+
+  it('shows a share of several files as one row with one outcome, its files inside', async () => {
+    const { app, demo } = harness;
+    const paths = [];
+    for (const name of ['one.txt', 'two.txt', 'three.txt']) {
+      const path = join(dir, name);
+      await writeFile(path, `contents of ${name}`);
+      paths.push(path);
+    }
+    await app.share({
+      target: { workspaceId: demo.workspaceId, channels: ['C0DESIGN'] },
+      comment: 'three at once',
+      paths,
+    });
+    await harness.settled();
+
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'history');
+    const list = page.getByRole('list', { name: 'Finished uploads' });
+    const share = list.getByRole('listitem', { name: /^3 files → C0DESIGN/ });
+    await share.waitFor();
+    expect(await share.locator('.badge').first().textContent()).toBe('Delivered');
+    expect(await share.locator('.item__comment').first().textContent()).toBe('“three at once”');
+    const files = share.getByRole('list', { name: /^Files of 3 files/ }).getByRole('listitem');
+    expect(await files.locator('.item__name').allTextContents()).toEqual(
+      expect.arrayContaining(['one.txt', 'two.txt', 'three.txt']),
+    );
+    expect(await files.count()).toBe(3);
+    await page.close();
+  });
 });

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { HistoryEntry, Snapshot, View } from '../../../preload/contract';
 import { api, plainError } from '../bridge';
 import { formatBytes, formatTime } from '../format';
+import { groupHistory, type HistoryGroup } from '../history-groups';
 import { ActionError, Notice } from '../ui/notice';
 import { useAction } from '../use-action';
 
@@ -48,6 +49,10 @@ export function HistoryView(props: {
     };
   }, [search, props.version]);
 
+  // The workspace's current name: it may have been renamed since.
+  const workspaceName = (entry: HistoryEntry) =>
+    props.snapshot.workspaces.find((w) => w.id === entry.workspaceId)?.name ?? entry.workspaceName;
+
   return (
     <section class="view" aria-labelledby="history-title">
       <header class="view__header">
@@ -82,20 +87,76 @@ export function HistoryView(props: {
         </div>
       ) : (
         <ul class="items" aria-label="Finished uploads">
-          {entries.map((entry) => (
-            <HistoryRow
-              key={entry.id}
-              entry={entry}
-              workspace={
-                props.snapshot.workspaces.find((w) => w.id === entry.workspaceId)?.name ??
-                entry.workspaceName
-              }
-              onShow={props.onShow}
-            />
-          ))}
+          {groupHistory(entries).map((group) => {
+            const rows = group.entries.map((entry) => (
+              <HistoryRow
+                key={entry.id}
+                entry={entry}
+                workspace={workspaceName(entry)}
+                onShow={props.onShow}
+              />
+            ));
+            return group.entries.length === 1 ? (
+              rows[0]
+            ) : (
+              <HistoryShareRow
+                key={group.id}
+                group={group}
+                workspace={workspaceName(group.entries[0]!)}
+              >
+                {rows}
+              </HistoryShareRow>
+            );
+          })}
         </ul>
       )}
     </section>
+  );
+}
+
+// The files of one share: one row with one outcome when they all agree, its files inside. Long
+// shares start folded unless some file did not arrive.
+function HistoryShareRow(props: {
+  group: HistoryGroup;
+  workspace: string;
+  children: preact.ComponentChildren;
+}) {
+  const { entries, outcome } = props.group;
+  const allDelivered = outcome === 'delivered';
+  const [open, setOpen] = useState(entries.length <= 4 || !allDelivered);
+  const first = entries[0]!;
+  const delivered = entries.filter((e) => e.outcome === 'delivered').length;
+  const size = entries.reduce((sum, e) => sum + e.size, 0);
+  const comment = entries.find((e) => e.comment)?.comment;
+  const listId = `history-share-${props.group.id}-files`;
+  const title = `${entries.length} files → ${first.channels.join(', ')} in ${props.workspace}`;
+  return (
+    <li class={`item share item--${outcome ?? 'failed'}`} aria-label={title}>
+      <div class="item__head">
+        <span class="item__name">{title}</span>
+        <span class={`badge badge--${outcome ?? 'failed'}`}>
+          {outcome ? OUTCOME_LABEL[outcome] : `${delivered} of ${entries.length} delivered`}
+        </span>
+      </div>
+      <p class="item__detail">{`${formatTime(first.at)} · ${formatBytes(size)}`}</p>
+      {comment ? <p class="item__comment">“{comment}”</p> : null}
+      <div class="item__actions">
+        <button
+          type="button"
+          class="button button--small button--quiet"
+          aria-expanded={open}
+          aria-controls={listId}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide files' : `Show ${entries.length} files`}
+        </button>
+      </div>
+      {open ? (
+        <ul class="share__files" id={listId} aria-label={`Files of ${title}`}>
+          {props.children}
+        </ul>
+      ) : null}
+    </li>
   );
 }
 
