@@ -47,7 +47,11 @@ interface Setup {
   completions: Completion[];
 }
 
-async function setup(concurrency = 1, dir = join(root, 'data')): Promise<Setup> {
+async function setup(
+  concurrency = 1,
+  dir = join(root, 'data'),
+  gate?: (n: number) => Promise<void>,
+): Promise<Setup> {
   const fake = fakeAttempts();
   const clock = fakeClock();
   const completions: Completion[] = [];
@@ -57,6 +61,7 @@ async function setup(concurrency = 1, dir = join(root, 'data')): Promise<Setup> 
     runAttempt: fake.runAttempt,
     completeShare: async (items, hooks) => {
       completions.push({ items, hooks });
+      await gate?.(completions.length - 1);
       await hooks.beforeBodyComplete();
       return items.map((item): AttemptResult => delivered(`F-${item.name}`));
     },
@@ -173,6 +178,36 @@ describe('upload queue: files of one share complete together', () => {
     await s.queue.idle();
     expect(states(s.queue)).toEqual(['cancelled', 'delivered', 'delivered']);
     expect(s.completions.map((c) => c.items.map((i) => i.name))).toEqual([['f1.txt', 'f2.txt']]);
+  });
+
+  it('a file cancelled while an earlier group of its share completes leaves the later group', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const s = await setup(3, join(root, 'data'), (n) => (n === 0 ? held : Promise.resolve()));
+    const ids = await share(s, 12);
+    for (let n = 0; n < 12; n++) await handOver(await s.fake.attempt(n), `F${n}`);
+    await waitFor(() => s.completions.length === 1, 'the first completion');
+    await s.queue.cancel(ids[11]!);
+    release();
+    await s.queue.idle();
+    expect(s.completions.map((c) => c.items.map((i) => i.name))).toEqual([
+      [
+        'f0.txt',
+        'f1.txt',
+        'f2.txt',
+        'f3.txt',
+        'f4.txt',
+        'f5.txt',
+        'f6.txt',
+        'f7.txt',
+        'f8.txt',
+        'f9.txt',
+      ],
+      ['f10.txt'],
+    ]);
+    expect(states(s.queue).at(-1)).toBe('cancelled');
   });
 
   it('a share whose other file waits for a new token is settled, and completes once the token comes', async () => {

@@ -18,8 +18,8 @@ export interface ShareMember {
   item: QueueItem;
 }
 
-interface Waiting {
-  member: ShareMember;
+interface Waiting<M> {
+  member: M;
   resolve: (result: AttemptResult) => void;
   reject: (error: unknown) => void;
   /** Part of a completion under way: only its answer ends the wait. */
@@ -41,7 +41,7 @@ export interface ShareGroupsHost<M extends ShareMember> {
 
 export class ShareGroups<M extends ShareMember> {
   /** Handed-over files by share, then by item id. */
-  private readonly waiting = new Map<string, Map<string, Waiting>>();
+  private readonly waiting = new Map<string, Map<string, Waiting<M>>>();
   private readonly running = new Set<CompletionRun>();
   private readonly busy = new Set<string>();
 
@@ -51,9 +51,9 @@ export class ShareGroups<M extends ShareMember> {
   handOver(member: M, signal: AbortSignal): Promise<AttemptResult> {
     const { id, shareId } = member.item;
     return new Promise<AttemptResult>((resolve, reject) => {
-      const share = this.waiting.get(shareId) ?? new Map<string, Waiting>();
+      const share = this.waiting.get(shareId) ?? new Map<string, Waiting<M>>();
       this.waiting.set(shareId, share);
-      const waiting: Waiting = { member, resolve, reject, completing: false };
+      const waiting: Waiting<M> = { member, resolve, reject, completing: false };
       share.set(id, waiting);
       const onAbort = () => {
         if (waiting.completing || share.get(id) !== waiting) return;
@@ -98,15 +98,21 @@ export class ShareGroups<M extends ShareMember> {
     });
   }
 
-  private async completeAll(shareId: string, ready: Waiting[]): Promise<void> {
-    for (const w of ready) w.completing = true;
-    for (let start = 0; start < ready.length; start += MAX_FILES_PER_COMPLETION) {
-      const group = ready.slice(start, start + MAX_FILES_PER_COMPLETION);
+  private async completeAll(shareId: string, ready: Waiting<M>[]): Promise<void> {
+    let rest = ready;
+    for (;;) {
+      // A file cancelled while an earlier group of its share completed has left already.
+      const share = this.waiting.get(shareId);
+      rest = rest.filter((w) => share?.get(w.member.item.id) === w);
+      if (rest.length === 0) return;
+      const group = rest.slice(0, MAX_FILES_PER_COMPLETION);
+      rest = rest.slice(MAX_FILES_PER_COMPLETION);
+      for (const w of group) w.completing = true;
       const run: CompletionRun = { controller: new AbortController(), bodySent: false };
       this.running.add(run);
       try {
         const results = await this.host.complete(
-          group.map((w) => w.member as M),
+          group.map((w) => w.member),
           run,
         );
         for (const [i, w] of group.entries()) {
