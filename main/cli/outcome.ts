@@ -1,6 +1,6 @@
 // One result line per file, for people (stderr) and for scripts (`--json` on stdout).
 import type { FailureReason, QueueItem, ServiceFile } from '../core/model';
-import type { AttemptResult } from '../core/upload/engine';
+import type { AttemptResult } from '../core/upload/attempt';
 import { printable } from './printable';
 
 export interface FileResult {

@@ -20,7 +20,12 @@ import type { FailureReason, QueueItem, Workspace } from './model';
 import { openPastedImages, type PastedImages } from './pasted-images';
 import { describePaths } from './queue/file-checks';
 import { uploadJobFor } from './queue/upload-job';
-import { type AttemptHooks, openUploadQueue, type UploadQueue } from './queue/upload-queue';
+import {
+  type AttemptHooks,
+  openUploadQueue,
+  type ShareHooks,
+  type UploadQueue,
+} from './queue/upload-queue';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
 import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
 import {
@@ -30,11 +35,17 @@ import {
 } from './settings/settings-service';
 import { checkAndSaveToken } from './settings/token-save';
 import { ShareRefusedError } from './share-refused-error';
+import type { AttemptResult } from './upload/attempt';
 import { normaliseChannels } from './upload/channels';
 import { checkBaseUrl, checkToken } from './upload/credentials';
-import { type AttemptResult, uploadOnce } from './upload/engine';
+import { uploadOnce } from './upload/engine';
 import { SERVICE_ERRORS } from './upload/error-messages';
-import { asExternalCheckpoint, uploadExternal } from './upload/external-protocol';
+import {
+  asExternalCheckpoint,
+  completeExternalShare,
+  type ExternalCheckpoint,
+  uploadExternal,
+} from './upload/external-protocol';
 import { probeProtocol } from './upload/protocol-probe';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
@@ -117,6 +128,10 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       startPaused,
       runAttempt: async (item, opts) =>
         nameRefusedChannels(await runAttempt(s, deps, item, opts), item, c),
+      completeShare: async (items, hooks) => {
+        const results = await completeShare(s, deps, items, hooks);
+        return Promise.all(results.map((r, i) => nameRefusedChannels(r, items[i]!, c)));
+      },
     });
   } catch (error) {
     settings?.close();
@@ -143,12 +158,12 @@ async function tokenFor(
   return settings.token(workspace.id);
 }
 
-async function runAttempt(
+/** The workspace and token an item goes with, or why it cannot go now. */
+async function sendingAs(
   settings: SettingsService,
   deps: AppServiceDeps,
   item: QueueItem,
-  opts: AttemptHooks,
-): Promise<AttemptResult> {
+): Promise<{ workspace: Workspace; token: string } | AttemptResult> {
   const workspace = settings.workspace(item.workspaceId);
   if (!workspace) {
     return {
@@ -179,6 +194,49 @@ async function runAttempt(
       },
     };
   }
+  return { workspace, token };
+}
+
+/**
+ * Files of one share whose bytes are on the service, shared as one message. Done through the
+ * external protocol whatever the workspace says now: the bytes went that way.
+ */
+async function completeShare(
+  settings: SettingsService,
+  deps: AppServiceDeps,
+  items: QueueItem[],
+  hooks: ShareHooks,
+): Promise<AttemptResult[]> {
+  const as = await sendingAs(settings, deps, items[0]!);
+  if ('kind' in as) return items.map(() => as);
+  const uploaded = hooks.resumes.map(asExternalCheckpoint);
+  if (uploaded.some((cp) => cp === undefined)) {
+    throw new Error('A file of the share has no upload to complete.');
+  }
+  return completeExternalShare(
+    items.map((item) => uploadJobFor(item, as.workspace.baseUrl, as.token)),
+    uploaded as ExternalCheckpoint[],
+    {
+      transport: deps.transport,
+      signal: hooks.signal,
+      beforeBodyComplete: hooks.beforeBodyComplete,
+      saveAll: hooks.checkpoint,
+      ...(deps.connectTimeoutMs !== undefined ? { connectTimeoutMs: deps.connectTimeoutMs } : {}),
+      ...(deps.idleTimeoutMs !== undefined ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
+      ...(deps.retry ? { retry: deps.retry } : {}),
+    },
+  );
+}
+
+async function runAttempt(
+  settings: SettingsService,
+  deps: AppServiceDeps,
+  item: QueueItem,
+  opts: AttemptHooks,
+): Promise<AttemptResult> {
+  const as = await sendingAs(settings, deps, item);
+  if ('kind' in as) return as;
+  const { workspace, token } = as;
   const job = uploadJobFor(item, workspace.baseUrl, token);
   const common = {
     transport: deps.transport,
@@ -193,6 +251,7 @@ async function runAttempt(
       ...common,
       ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
       checkpoint: opts.checkpoint,
+      ...(opts.awaitShare ? { awaitShare: opts.awaitShare } : {}),
       ...(deps.retry ? { retry: deps.retry } : {}),
     });
   }
@@ -389,8 +448,9 @@ function bindService(
       comment: comment ?? '',
       paths: request.paths,
       ...(thread?.ok ? { threadTs: thread.ts } : {}),
-      // One message per file: the comment goes with the first only, not once per file.
-      commentOnFirstOnly: true,
+      // files.upload makes one message per file: the comment goes with the first only. The
+      // external protocol shares the files together, each message with the one comment.
+      commentOnFirstOnly: workspace.protocol !== 'external',
     });
   }
 

@@ -125,7 +125,10 @@ export interface QueueItem {
 }
 
 export interface HistoryEntry {
+  /** `ITEM.N`: the queue item and how many times it finished (a retry replaces the row). */
   id: string;
+  /** The share the file was sent in (entries from before shares had ids have none). */
+  shareId?: string;
   at: number;
   workspaceId: string;
   workspaceName: string;

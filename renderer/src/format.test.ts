@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { baseName, formatBytes, formatDuration, formatSpeed, shareSummary } from './format';
+import {
+  baseName,
+  formatBytes,
+  formatDuration,
+  formatSpeed,
+  messagesSummary,
+  shareSummary,
+} from './format';
 
 describe('shareSummary', () => {
   it('names channels by label and ID, the workspace, and whether a comment goes along', () => {
@@ -76,5 +83,20 @@ describe('baseName', () => {
 describe('formatSpeed', () => {
   it('never reads 1000 KB/s', () => {
     expect(formatSpeed(999_800)).toBe('1.0 MB/s');
+  });
+});
+
+describe('messagesSummary', () => {
+  it('files.upload: one message per file, the comment on the first', () => {
+    expect(messagesSummary(1, true)).toBe('One message');
+    expect(messagesSummary(3, true)).toBe('3 messages, the comment on the first');
+    expect(messagesSummary(3, false)).toBe('3 messages');
+  });
+
+  it('external protocol: up to 10 files per message, each with the comment', () => {
+    expect(messagesSummary(3, true, 'external')).toBe('3 files, one message');
+    expect(messagesSummary(10, false, 'external')).toBe('10 files, one message');
+    expect(messagesSummary(11, true, 'external')).toBe('11 files, 2 messages, the comment on each');
+    expect(messagesSummary(11, false, 'external')).toBe('11 files, 2 messages');
   });
 });

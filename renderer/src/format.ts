@@ -65,11 +65,21 @@ export function shareSummary(opts: {
 }
 
 /**
- * How many messages a share makes. Each file is shared by its own request (files.upload, and
- * the external protocol as the queue runs it today), so the comment goes with the first only.
+ * How many messages a share makes. files.upload shares each file by its own request, so the
+ * comment goes with the first only; Slack's external protocol shares up to 10 files as one
+ * message, each message with the comment.
  */
-export function messagesSummary(files: number, comment: boolean): string {
+export function messagesSummary(
+  files: number,
+  comment: boolean,
+  protocol: 'files.upload' | 'external' = 'files.upload',
+): string {
   if (files <= 1) return 'One message';
+  if (protocol === 'external') {
+    const messages = Math.ceil(files / 10);
+    if (messages === 1) return `${files} files, one message`;
+    return `${files} files, ${messages} messages${comment ? ', the comment on each' : ''}`;
+  }
   return comment ? `${files} messages, the comment on the first` : `${files} messages`;
 }
 

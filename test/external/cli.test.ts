@@ -166,7 +166,7 @@ describe('saved workspaces keep their protocol (through the queue)', () => {
       await runCli(['logout', '--workspace', name], { env: env() });
   });
 
-  it('login --protocol external, then send --workspace: two files, three channels, once each', async () => {
+  it('login --protocol external, then send --workspace: two files, three channels, once each, one message', async () => {
     const login = await runCli(
       ['login', '--workspace', 'Acme', '--base-url', service.url, '--protocol', 'external'],
       { env: env(), input: `${TOKEN}\n` },
@@ -190,7 +190,9 @@ describe('saved workspaces keep their protocol (through the queue)', () => {
     );
     expect(send.code).toBe(0);
     expect(jsonLines(send.stdout).map((l) => l.outcome)).toEqual(['delivered', 'delivered']);
-    expectSharedOnce(files, 'Through the queue');
+    // The queue completes the share's files together: one message, the comment once.
+    expectSharedOnce(files, 'Through the queue', true);
+    expect(calls(log.slice(from), 'files.completeUploadExternal')).toBe(1);
     expect(calls(log.slice(from), 'files.upload')).toBe(0);
 
     // The journal holds where each upload got to, never the token.

@@ -148,4 +148,83 @@ describe('external protocol: crash and resume', () => {
     expect(trapped()).toEqual([]);
     expect(sharedCounts(service.uploads(), [file])).toEqual([1]);
   });
+
+  it('a share of 3 files killed after steps 1-2: the CLI completes the group once, as one message, without sending bytes again', async () => {
+    const files = [];
+    for (const name of ['g1.bin', 'g2.bin', 'g3.bin']) {
+      files.push(await makeFile(join(root, 'files'), name, 32 * 1024));
+    }
+    const dataDir = join(root, 'group-before');
+    const messagesBefore = service.messages().length;
+    await runDriver(
+      {
+        dataDir,
+        baseUrl: service.url,
+        channels: ['C0DESIGN'],
+        paths: files.map((f) => f.path),
+        killAt: 'before-step-3',
+      },
+      'group-before',
+    );
+    expect(sharedCounts(service.uploads(), files)).toEqual([0, 0, 0]);
+
+    trapNewUploads();
+    const logFrom = log.length;
+    const items = await resumeWithCli(dataDir);
+    expect(items.map((i) => [i.name, i.state])).toEqual([
+      ['g1.bin', 'delivered'],
+      ['g2.bin', 'delivered'],
+      ['g3.bin', 'delivered'],
+    ]);
+    expect(log.slice(logFrom).filter((l) => l.startsWith('POST '))).toEqual([
+      'POST /api/files.completeUploadExternal',
+    ]);
+    expect(trapped()).toEqual([]);
+    expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
+    expect(
+      service
+        .messages()
+        .slice(messagesBefore)
+        .map((m) => [m.files.length, m.initial_comment]),
+    ).toEqual([[3, 'crash test']]);
+  });
+
+  it('a share of 3 files killed after its completion was answered: the whole group is "may have been delivered" and never completed again', async () => {
+    const files = [];
+    for (const name of ['h1.bin', 'h2.bin', 'h3.bin']) {
+      files.push(await makeFile(join(root, 'files'), name, 32 * 1024));
+    }
+    const dataDir = join(root, 'group-after');
+    const messagesBefore = service.messages().length;
+    await runDriver(
+      {
+        dataDir,
+        baseUrl: service.url,
+        channels: ['C0DESIGN'],
+        paths: files.map((f) => f.path),
+        killAt: 'after-step-3',
+      },
+      'group-after',
+    );
+    expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
+
+    trapNewUploads();
+    const logFrom = log.length;
+    const items = await resumeWithCli(dataDir);
+    expect(items.map((i) => [i.name, i.state, i.error?.code])).toEqual([
+      ['h1.bin', 'unknown', 'interrupted_completing_group'],
+      ['h2.bin', 'unknown', 'interrupted_completing_group'],
+      ['h3.bin', 'unknown', 'interrupted_completing_group'],
+    ]);
+    // Nothing is asked again: a completion of one file of the group alone could post it twice.
+    expect(log.slice(logFrom).filter((l) => l.startsWith('POST '))).toEqual([]);
+    expect(trapped()).toEqual([]);
+    expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
+    expect(
+      service
+        .messages()
+        .slice(messagesBefore)
+        .map((m) => [m.files.length, m.initial_comment]),
+    ).toEqual([[3, 'crash test']]);
+  });
 });

@@ -1,4 +1,5 @@
-// History: search, copy link, open in browser (https only), and retry a failed upload.
+// History: search, copy link, open in browser (https only), and retry a failed upload (its one
+// row is updated, none added).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('history', () => {
-  it('finds uploads, copies links, refuses non-https links in place, and retries a failure', async () => {
+  it('finds uploads, copies links, refuses non-https links in place, and retries a failure in its one row', async () => {
     const { app, demo, reference } = harness;
     const plan = join(dir, 'plan.txt');
     const budget = join(dir, 'budget.txt');
@@ -74,8 +75,42 @@ describe('history', () => {
         ['plan.txt', ['C0DESIGN', 'C0GENERAL'], null],
         ['budget.txt', ['C0RANDOM'], 'numbers'],
       ]);
+    // Retried as the same queue item: its one row now says delivered; no row is added.
+    await expect
+      .poll(() => rows.locator('.badge').textContent(), { timeout: 15_000 })
+      .toBe('Delivered');
     await page.getByLabel('Search history').fill('');
-    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.close();
+  });
+
+  it('shows a share of several files as one row with one outcome, its files inside', async () => {
+    const { app, demo } = harness;
+    const paths = [];
+    for (const name of ['one.txt', 'two.txt', 'three.txt']) {
+      const path = join(dir, name);
+      await writeFile(path, `contents of ${name}`);
+      paths.push(path);
+    }
+    await app.share({
+      target: { workspaceId: demo.workspaceId, channels: ['C0DESIGN'] },
+      comment: 'three at once',
+      paths,
+    });
+    await harness.settled();
+
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'history');
+    const list = page.getByRole('list', { name: 'Finished uploads' });
+    const share = list.getByRole('listitem', { name: /^3 files → C0DESIGN/ });
+    await share.waitFor();
+    expect(await share.locator('.badge').first().textContent()).toBe('Delivered');
+    expect(await share.locator('.item__comment').first().textContent()).toBe('“three at once”');
+    const files = share.getByRole('list', { name: /^Files of 3 files/ }).getByRole('listitem');
+    expect(await files.locator('.item__name').allTextContents()).toEqual(
+      expect.arrayContaining(['one.txt', 'two.txt', 'three.txt']),
+    );
+    expect(await files.count()).toBe(3);
     await page.close();
   });
 });

@@ -1,7 +1,8 @@
 // The engine over real HTTP against the reference service: what arrives, what is refused
 // before sending, progress and cancellation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type UploadJob, uploadOnce, uploadWithRetries } from '../../main/core/upload/engine';
+import type { UploadJob } from '../../main/core/upload/attempt';
+import { uploadOnce, uploadWithRetries } from '../../main/core/upload/engine';
 import { FILE_CHUNK_BYTES } from '../../main/core/upload/file-source';
 import { type Harness, OTHER_TOKEN, startHarness, TOKEN } from './harness';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FailureReason } from '../../main/core/model';
-import type { AttemptResult, UploadJob } from '../../main/core/upload/engine';
+import type { AttemptResult, UploadJob } from '../../main/core/upload/attempt';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { Transport, TransportRequest } from '../../main/core/upload/transport';
 import {

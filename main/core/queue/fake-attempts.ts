@@ -1,7 +1,7 @@
 // Test helper (not used by the app): a runAttempt whose attempts the test answers one by one,
 // and a sleep/clock pair the test advances, so scheduling is checked without real delays.
 import type { QueueItem } from '../model';
-import type { AttemptResult } from '../upload/engine';
+import type { AttemptResult } from '../upload/attempt';
 import type { AttemptHooks } from './upload-queue';
 
 export interface FakeAttempt {

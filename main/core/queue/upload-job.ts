@@ -2,7 +2,7 @@
 // seen when the item was queued, so a file changed since then fails as `file_changed` instead
 // of sending other bytes than the person chose.
 import type { QueueItem } from '../model';
-import type { UploadJob } from '../upload/engine';
+import type { UploadJob } from '../upload/attempt';
 
 export function uploadJobFor(item: QueueItem, baseUrl: string, token: string): UploadJob {
   return {

@@ -3,128 +3,40 @@
 // the person, across crashes and restarts. Scheduling: FIFO, at most `concurrency()` items in
 // flight per workspace; transient failures back off and retry; a rate limit pauses the whole
 // workspace; a refused token pauses it until `resumeWorkspace`.
+// This file runs attempts and decides what their outcomes do to an item; its parts hold the
+// rest: item-store.ts (items in memory and in the journal), scheduler.ts (which item starts
+// when), share-groups.ts (files of one share completed together), queue-events.ts (listeners),
+// queue-api.ts (the interface, hooks and dependencies).
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { HistoryStore } from '../history/history-store';
-import { JsonlAppender, readJsonl } from '../history/jsonl-file';
+import { mkdir } from 'node:fs/promises';
 import type { FailureReason, HistoryEntry, ItemState, QueueItem } from '../model';
-import type { AttemptResult } from '../upload/engine';
+import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { decideOnFailure } from './failure-policy';
 import { checkFile, checkPaths } from './file-checks';
+import { ItemStore } from './item-store';
 import {
   hasCheckpoint,
   type ItemMeta,
   type ItemPatch,
-  JOURNAL_FILE,
   type JournalEntry,
-  type JournalRecord,
   newMeta,
-  recoverInterrupted,
-  replayJournal,
-  snapshotRecords,
 } from './journal';
+import type { EnqueueRequest, EnqueueResult, QueueDeps, UploadQueue } from './queue-api';
+import { QueueEvents } from './queue-events';
 import { acquireQueueLock, type QueueLock } from './queue-lock';
+import { defaultSleep, Scheduler } from './scheduler';
+import { type CompletionRun, ShareGroups } from './share-groups';
 
-export interface AttemptHooks {
-  signal: AbortSignal;
-  /** File bytes sent so far in this attempt. */
-  onProgress: (sent: number) => void;
-  /** Journals "body complete" and fsyncs it; the engine awaits it before the last bytes go. */
-  beforeBodyComplete: () => Promise<void>;
-  /** The last checkpoint an earlier attempt at this item saved, if any. */
-  resume?: unknown;
-  /**
-   * Journals (with fsync) where this attempt got to; the next attempt at this item, after a
-   * failure, a restart or a crash, gets it as `resume`. null clears it. An attempt that leaves a
-   * checkpoint takes on deciding what is safe to repeat: an item interrupted after its body was
-   * complete goes again from its checkpoint instead of becoming 'unknown'.
-   */
-  checkpoint: (data: unknown) => Promise<void>;
-}
+export type {
+  AttemptHooks,
+  EnqueueRequest,
+  EnqueueResult,
+  QueueDeps,
+  ShareHooks,
+  UploadQueue,
+} from './queue-api';
 
-export interface QueueDeps {
-  /** Folder of the journal (`queue.jsonl`) and its lock. */
-  dir: string;
-  /** One attempt at one item (the engine's uploadOnce, with the workspace's URL and token). */
-  runAttempt: (item: QueueItem, opts: AttemptHooks) => Promise<AttemptResult>;
-  /** Items in flight at once per workspace (read whenever a slot may be filled). */
-  concurrency: () => number;
-  /** The workspace's file size limit, checked when paths are queued. */
-  maxFileBytes: (workspaceId: string) => number;
-  now?: () => number;
-  /** Waits used for backoff and rate-limit pauses; default setTimeout. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  retry?: Partial<RetryPolicy>;
-  history: HistoryStore;
-  /** Names the workspace in history entries (else the history store's resolver does). */
-  workspaceName?: (workspaceId: string) => string | undefined;
-  /** Start with the global pause on (the tray's pause, kept by the settings). */
-  startPaused?: boolean;
-  /** Rate-limit answers one item may wait out before it fails. Default 30. */
-  maxRateLimitWaits?: number;
-  /** On close, how long to wait for answers to requests whose body is complete. Default 5000. */
-  closeGraceMs?: number;
-  /** Compact the journal when it has more than this many records beyond the live ones. Default 1000. */
-  compactAfterRecords?: number;
-}
-
-export interface EnqueueRequest {
-  workspaceId: string;
-  channels: string[];
-  comment: string;
-  paths: string[];
-  /** Reply in this thread (exactly one channel). */
-  threadTs?: string;
-  /** files.upload makes one message per file: the comment goes with the first file only. */
-  commentOnFirstOnly?: boolean;
-}
-
-export interface EnqueueResult {
-  shareId: string;
-  items: QueueItem[];
-  refused: { path: string; reason: string; code?: string }[];
-}
-
-export interface UploadQueue {
-  /** What opening repaired in the journal, if anything. */
-  repairNotice(): string | undefined;
-  enqueue(req: EnqueueRequest): Promise<EnqueueResult>;
-  /** Items in queue order (copies). */
-  list(): QueueItem[];
-  /** Queued or waiting: cancelled at once; sending: the request is aborted. Finished: nothing. */
-  cancel(id: string): Promise<void>;
-  /** A failed, unknown or cancelled item goes back to the queue as the same item, attempts reset. */
-  retry(id: string, opts?: { channels?: string[] }): Promise<void>;
-  /** Removes finished items from the queue (they stay in history). */
-  clearFinished(): Promise<void>;
-  /** The tray's pause: no new item starts; items in flight finish. */
-  setPaused(paused: boolean): void;
-  paused(): boolean;
-  /** After a new token: the workspace's waiting items go again. */
-  resumeWorkspace(workspaceId: string): void;
-  /** Workspaces stopped until a new token is given. */
-  workspacesNeedingToken(): string[];
-  /** Fill free slots again (call after the concurrency setting changed). */
-  reschedule(): void;
-  /** State changes at once; progress at most 10 times a second. */
-  onChange(listener: (items: QueueItem[]) => void): () => void;
-  onFinished(listener: (item: QueueItem) => void): () => void;
-  /** Once per stop of a workspace for a refused token. */
-  onNeedsToken(listener: (e: { workspaceId: string; message: string }) => void): () => void;
-  /** Resolves when nothing is queued, waiting or sending (and history is written). */
-  idle(): Promise<void>;
-  /**
-   * Resolves when nothing more can happen without the person: every unfinished item waits for
-   * a new token or for the pause to be lifted (idle() would wait for them).
-   */
-  settled(): Promise<void>;
-  /** Stops starting items, aborts requests whose body is not complete (they go again on next open). */
-  close(): Promise<void>;
-}
-
-const PROGRESS_INTERVAL_MS = 100;
 const ACTIVE: ReadonlySet<ItemState> = new Set(['queued', 'waiting', 'sending']);
 const FINISHED: ReadonlySet<ItemState> = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
 
@@ -161,31 +73,21 @@ export async function openUploadQueue(deps: QueueDeps): Promise<UploadQueue> {
 }
 
 class Queue implements UploadQueue {
-  private readonly entries = new Map<string, Entry>();
-  private readonly rateLimitedUntil = new Map<string, number>();
-  /** Workspaces back from a rate-limit pause: one request goes first, the rest once it passes. */
-  private readonly probing = new Set<string>();
-  private readonly needsToken = new Set<string>();
+  private readonly store: ItemStore<Entry>;
+  private readonly scheduler: Scheduler;
+  private readonly events = new QueueEvents(() => this.list());
+  private readonly groups = new ShareGroups<Entry>({
+    members: (shareId) => [...this.store.values()].filter((e) => e.item.shareId === shareId),
+    complete: (group, run) => this.completeShare(group, run),
+  });
   private readonly policy: RetryPolicy;
   private readonly now: () => number;
-  private readonly path: string;
-  private journal!: JsonlAppender;
   private globalPause: boolean;
   private closing = false;
-  private compacting = false;
+  private damageNotice: string | undefined;
 
   /** Finishing items whose journal and history writes are still under way. */
   private readonly writing = new Set<Promise<void>>();
-  private wake: { at: number; controller: AbortController } | undefined;
-
-  private readonly changeListeners = new Set<(items: QueueItem[]) => void>();
-  private readonly finishedListeners = new Set<(item: QueueItem) => void>();
-  private readonly tokenListeners = new Set<
-    (e: { workspaceId: string; message: string }) => void
-  >();
-  private changeQueued = false;
-  private progressTimer: ReturnType<typeof setTimeout> | undefined;
-  private lastChangeAt = 0;
   private idleWaiters: (() => void)[] = [];
   private settledWaiters: (() => void)[] = [];
 
@@ -195,25 +97,21 @@ class Queue implements UploadQueue {
   ) {
     this.policy = retryPolicy(deps.retry);
     this.now = deps.now ?? Date.now;
-    this.path = join(deps.dir, JOURNAL_FILE);
     this.globalPause = deps.startPaused ?? false;
+    this.scheduler = new Scheduler(deps.sleep ?? defaultSleep, () => this.pump());
+    this.store = new ItemStore<Entry>(
+      deps.dir,
+      this.now,
+      () => this.scheduler.pauses(),
+      deps.compactAfterRecords ?? 1000,
+    );
   }
 
-  private damageNotice: string | undefined;
-
   async open(): Promise<void> {
-    const read = await readJsonl(this.path);
-    const state = replayJournal(read.values);
-    const finished = recoverInterrupted(state, this.now());
-    for (const [id, entry] of state.entries) this.entries.set(id, entry);
-    for (const [ws, until] of state.pauses) this.rateLimitedUntil.set(ws, until);
-    const damaged = (read.torn ? 1 : 0) + read.bad + state.skipped;
-    if (damaged > 0) this.damageNotice = await keepDamagedJournal(this.path, damaged);
-    this.journal = await JsonlAppender.open(this.path);
-    // Always start from a clean file: drops a torn tail so appends never extend half a line,
-    // and makes what recovery decided durable before anything is sent.
-    await this.compact();
-    for (const entry of this.entries.values()) {
+    const { finished, pauses, damageNotice } = await this.store.open();
+    this.scheduler.restorePauses(pauses);
+    this.damageNotice = damageNotice;
+    for (const entry of this.store.values()) {
       if (entry.meta.historyPending && !finished.includes(entry)) finished.push(entry);
     }
     for (const entry of finished) await this.writeHistory(entry, this.historyRecord(entry));
@@ -254,18 +152,14 @@ class Queue implements UploadQueue {
       meta: newMeta(),
     }));
     // Durable before the items can start: a crash from here on cannot lose them.
-    await this.journal.append(
-      added.map(({ item, meta }): JournalRecord => ({ t: 'add', item, meta })),
-      { sync: true },
-    );
-    for (const entry of added) this.entries.set(entry.item.id, entry);
-    this.changed();
+    await this.store.add(added);
+    this.events.changed();
     this.pump();
     return { shareId, items: added.map((e) => this.copy(e.item)), refused };
   }
 
   list(): QueueItem[] {
-    return [...this.entries.values()].map((e) => this.copy(e.item));
+    return [...this.store.values()].map((e) => this.copy(e.item));
   }
 
   async cancel(id: string): Promise<void> {
@@ -322,16 +216,13 @@ class Queue implements UploadQueue {
   }
 
   async clearFinished(): Promise<void> {
-    const removed = [...this.entries.values()].filter(
+    const removed = [...this.store.values()].filter(
       (e) => FINISHED.has(e.item.state) && !e.meta.historyPending,
     );
     if (removed.length === 0) return;
-    for (const e of removed) this.entries.delete(e.item.id);
-    this.changed();
-    await this.journal.append(
-      removed.map((e): JournalRecord => ({ t: 'del', id: e.item.id })),
-      { sync: false },
-    );
+    const done = this.store.remove(removed);
+    this.events.changed();
+    await done;
     await this.compactIfLarge();
   }
 
@@ -348,8 +239,8 @@ class Queue implements UploadQueue {
 
   resumeWorkspace(workspaceId: string): void {
     if (this.closing) return;
-    this.needsToken.delete(workspaceId);
-    for (const entry of this.entries.values()) {
+    this.scheduler.tokenGiven(workspaceId);
+    for (const entry of this.store.values()) {
       const { item } = entry;
       if (
         item.workspaceId === workspaceId &&
@@ -363,7 +254,7 @@ class Queue implements UploadQueue {
   }
 
   workspacesNeedingToken(): string[] {
-    return [...this.needsToken];
+    return this.scheduler.workspacesNeedingToken();
   }
 
   reschedule(): void {
@@ -371,18 +262,15 @@ class Queue implements UploadQueue {
   }
 
   onChange(listener: (items: QueueItem[]) => void): () => void {
-    this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
+    return this.events.onChange(listener);
   }
 
   onFinished(listener: (item: QueueItem) => void): () => void {
-    this.finishedListeners.add(listener);
-    return () => this.finishedListeners.delete(listener);
+    return this.events.onFinished(listener);
   }
 
   onNeedsToken(listener: (e: { workspaceId: string; message: string }) => void): () => void {
-    this.tokenListeners.add(listener);
-    return () => this.tokenListeners.delete(listener);
+    return this.events.onNeedsToken(listener);
   }
 
   idle(): Promise<void> {
@@ -402,18 +290,18 @@ class Queue implements UploadQueue {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    this.wake?.controller.abort();
-    this.wake = undefined;
-    if (this.progressTimer) clearTimeout(this.progressTimer);
-    const runs = () => [...this.entries.values()].flatMap((e) => (e.run ? [e.run] : []));
+    this.scheduler.stop();
+    this.events.stopProgress();
+    const runs = () => [...this.store.values()].flatMap((e) => (e.run ? [e.run] : []));
     // Requests still sending their body are cut: the journal has them as unsent, so they go
     // again on next open. Those whose body is complete get a moment to hear their answer.
-    for (const entry of this.entries.values()) {
+    for (const entry of this.store.values()) {
       if (entry.run && !entry.meta.bodySent) {
         entry.run.closing = true;
         entry.run.controller.abort();
       }
     }
+    for (const group of this.groups.runs()) if (!group.bodySent) group.controller.abort();
     const grace = this.deps.closeGraceMs ?? 5000;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
@@ -427,74 +315,26 @@ class Queue implements UploadQueue {
       run.closing = true;
       run.controller.abort();
     }
+    for (const group of this.groups.runs()) group.controller.abort();
     await Promise.allSettled(runs().map((r) => r.done));
     await Promise.allSettled([...this.writing]);
-    await this.journal.close();
+    await this.store.close();
     await this.lock.release();
-    this.changeListeners.clear();
-    this.finishedListeners.clear();
-    this.tokenListeners.clear();
+    this.events.clear();
   }
 
   // ---- scheduling ----
 
   private pump(): void {
     if (this.closing) return;
-    const now = this.now();
-    const limit = Math.max(1, Math.floor(this.deps.concurrency()));
-    const running = new Map<string, number>();
-    for (const { item } of this.entries.values()) {
-      if (item.state === 'sending') {
-        running.set(item.workspaceId, (running.get(item.workspaceId) ?? 0) + 1);
-      }
-    }
-    let nextWake = Number.POSITIVE_INFINITY;
-    for (const entry of this.entries.values()) {
-      const { item } = entry;
-      if (item.state !== 'queued' && item.state !== 'waiting') continue;
-      const ws = item.workspaceId;
-      if (this.needsToken.has(ws)) continue;
-      // Waiting without a time: waits for a new token.
-      if (item.state === 'waiting' && item.retryAt === undefined) continue;
-      const limitedUntil = this.rateLimitedUntil.get(ws);
-      if (limitedUntil !== undefined && limitedUntil > now) {
-        nextWake = Math.min(nextWake, limitedUntil);
-        continue;
-      }
-      if (limitedUntil !== undefined) {
-        this.rateLimitedUntil.delete(ws);
-        this.probing.add(ws);
-      }
-      if (item.state === 'waiting' && item.retryAt !== undefined && item.retryAt > now) {
-        nextWake = Math.min(nextWake, item.retryAt);
-        continue;
-      }
-      if (this.globalPause) continue;
-      const inFlight = running.get(ws) ?? 0;
-      if (inFlight >= (this.probing.has(ws) ? 1 : limit)) continue;
-      running.set(ws, inFlight + 1);
-      this.start(entry);
-    }
-    this.scheduleWake(nextWake, now);
-  }
-
-  private scheduleWake(at: number, now: number): void {
-    if (this.wake && this.wake.at === at) return;
-    this.wake?.controller.abort();
-    this.wake = undefined;
-    if (!Number.isFinite(at) || this.globalPause) return;
-    const controller = new AbortController();
-    const wake = { at, controller };
-    this.wake = wake;
-    const sleep = this.deps.sleep ?? defaultSleep;
-    sleep(Math.max(0, at - now), controller.signal).then(
-      () => {
-        if (this.wake !== wake || controller.signal.aborted) return;
-        this.wake = undefined;
-        this.pump();
-      },
-      () => {},
-    );
+    const start = this.scheduler.pick(this.store.values(), {
+      now: this.now(),
+      limit: Math.max(1, Math.floor(this.deps.concurrency())),
+      paused: this.globalPause,
+      // A file waiting for the rest of its share gave its slot back.
+      holdsNoSlot: (item) => this.groups.isWaiting(item),
+    });
+    for (const entry of start) this.start(entry);
   }
 
   private start(entry: Entry): void {
@@ -513,7 +353,6 @@ class Queue implements UploadQueue {
   }
 
   private async attempt(entry: Entry, run: Run): Promise<void> {
-    const id = entry.item.id;
     let result: AttemptResult;
     try {
       result = await this.deps.runAttempt(this.copy(entry.item), {
@@ -521,20 +360,29 @@ class Queue implements UploadQueue {
         onProgress: (sent) => {
           if (entry.run !== run) return;
           entry.item.sent = sent;
-          this.progressed();
+          this.events.progressed();
         },
         beforeBodyComplete: async () => {
           if (entry.run !== run) throw new Error('This attempt is over.');
-          await this.journal.append([{ t: 'set', id, meta: { bodySent: true } }], { sync: true });
-          entry.meta.bodySent = true;
+          await this.store.setMeta([[entry, { bodySent: true }]], true);
         },
         ...(hasCheckpoint(entry.meta) ? { resume: structuredClone(entry.meta.resume) } : {}),
         checkpoint: async (data) => {
           if (entry.run !== run) throw new Error('This attempt is over.');
           const resume = data === undefined ? null : structuredClone(data);
-          await this.journal.append([{ t: 'set', id, meta: { resume } }], { sync: true });
-          entry.meta.resume = resume;
+          await this.store.setMeta([[entry, { resume }]], true);
         },
+        ...(this.completesTogether(entry)
+          ? {
+              awaitShare: () => {
+                if (entry.run !== run) throw new Error('This attempt is over.');
+                const result = this.groups.handOver(entry, run.controller.signal);
+                this.pump();
+                this.checkWaiters();
+                return result;
+              },
+            }
+          : {}),
       });
     } catch (err) {
       result = entry.meta.bodySent
@@ -577,7 +425,7 @@ class Queue implements UploadQueue {
     }
     switch (result.kind) {
       case 'delivered':
-        this.probing.delete(item.workspaceId);
+        this.scheduler.passed(item.workspaceId);
         await this.finish(entry, 'delivered', { file: result.file, sent: item.size });
         return;
       case 'unknown':
@@ -594,6 +442,40 @@ class Queue implements UploadQueue {
         }
         await this.failed(entry, result.reason);
     }
+  }
+
+  private completesTogether(entry: Entry): boolean {
+    if (!this.deps.completeShare) return false;
+    const { shareId, id } = entry.item;
+    for (const other of this.store.values()) {
+      if (other.item.shareId === shareId && other.item.id !== id) return true;
+    }
+    return false;
+  }
+
+  /** One completion of a group of handed-over files, journaled for all of them at once. */
+  private completeShare(group: Entry[], run: CompletionRun): Promise<AttemptResult[]> {
+    const complete = this.deps.completeShare;
+    if (!complete) throw new Error('This queue does not complete files together.');
+    return complete(
+      group.map((e) => this.copy(e.item)),
+      {
+        signal: run.controller.signal,
+        resumes: group.map((e) => structuredClone(e.meta.resume)),
+        checkpoint: (data) =>
+          this.store.setMeta(
+            group.map((e, i) => [e, { resume: data[i] == null ? null : structuredClone(data[i]) }]),
+            true,
+          ),
+        beforeBodyComplete: async () => {
+          await this.store.setMeta(
+            group.map((e) => [e, { bodySent: true }]),
+            true,
+          );
+          run.bodySent = true;
+        },
+      },
+    );
   }
 
   private cancelNote(entry: Entry, run: Run): FailureReason | null {
@@ -627,16 +509,12 @@ class Queue implements UploadQueue {
     });
     switch (decision.action) {
       case 'rate-limit': {
-        const current = this.rateLimitedUntil.get(ws) ?? 0;
-        // Requests that were in flight with the one that met the limit join its pause rather
-        // than each lengthening it: the workspace pauses once.
-        if (current <= now) {
-          this.rateLimitedUntil.set(ws, decision.until);
-          void this.journal
-            .append([{ t: 'pause', workspaceId: ws, until: decision.until }], { sync: false })
+        const { retryAt, isNew } = this.scheduler.rateLimited(ws, decision.until, now);
+        if (isNew) {
+          void this.store
+            .append([{ t: 'pause', workspaceId: ws, until: decision.until }], false)
             .catch(() => {});
         }
-        const retryAt = Math.max(decision.until, current);
         await this.update(
           entry,
           { state: 'waiting', retryAt, error: reason, updatedAt: now },
@@ -654,19 +532,14 @@ class Queue implements UploadQueue {
         );
         return;
       case 'needs-token': {
-        const first = !this.needsToken.has(ws);
-        this.needsToken.add(ws);
+        const first = this.scheduler.needToken(ws);
         await this.update(
           entry,
           { state: 'waiting', retryAt: null, error: reason },
           undefined,
           false,
         );
-        if (first) {
-          for (const l of this.tokenListeners) {
-            safely(() => l({ workspaceId: ws, message: reason.message }));
-          }
-        }
+        if (first) this.events.needsToken({ workspaceId: ws, message: reason.message });
         return;
       }
       case 'finish':
@@ -683,17 +556,9 @@ class Queue implements UploadQueue {
     meta: Partial<ItemMeta> | undefined,
     sync: boolean,
   ): Promise<void> {
-    const { item } = entry;
-    const full: ItemPatch = { updatedAt: this.now(), ...patch };
-    for (const [key, value] of Object.entries(full)) {
-      const target = item as unknown as Record<string, unknown>;
-      if (value === null || value === undefined) delete target[key];
-      else target[key] = value;
-    }
-    if (meta) Object.assign(entry.meta, meta);
-    this.changed();
-    const record: JournalRecord = { t: 'set', id: item.id, item: full, ...(meta ? { meta } : {}) };
-    return this.journal.append([record], { sync });
+    const journaled = this.store.update(entry, patch, meta, sync);
+    this.events.changed();
+    return journaled;
   }
 
   private finish(entry: Entry, state: FinishedState, patch: ItemPatch): Promise<void> {
@@ -703,13 +568,15 @@ class Queue implements UploadQueue {
       { finishes: entry.meta.finishes + 1, historyPending: true, resume: null },
       true,
     );
+    // The rest of its share may have been waiting for this one to end.
+    this.groups.check(entry.item.shareId);
     // Taken now: the person may retry the item before the writes below are done.
     const record = this.historyRecord(entry);
     const item = this.copy(entry.item);
     const work = (async () => {
       await journaled.catch(() => {});
       await this.writeHistory(entry, record);
-      for (const l of this.finishedListeners) safely(() => l(item));
+      this.events.finished(item);
     })();
     this.writing.add(work);
     return work.finally(() => {
@@ -723,6 +590,7 @@ class Queue implements UploadQueue {
     return {
       // Numbered by finish: an item the person retried gets a second entry, a replay does not.
       id: `${item.id}.${meta.finishes}`,
+      shareId: item.shareId,
       at: item.updatedAt,
       workspaceId: item.workspaceId,
       // Empty: the history store names it (its own resolver, else the id).
@@ -748,75 +616,37 @@ class Queue implements UploadQueue {
     }
     if (record.id !== `${entry.item.id}.${entry.meta.finishes}`) return;
     entry.meta.historyPending = false;
-    await this.journal
-      .append([{ t: 'set', id: entry.item.id, meta: { historyPending: false } }], { sync: false })
+    await this.store
+      .append([{ t: 'set', id: entry.item.id, meta: { historyPending: false } }], false)
       .catch(() => {});
     await this.compactIfLarge();
   }
 
   private async compactIfLarge(): Promise<void> {
-    const limit = this.deps.compactAfterRecords ?? 1000;
-    if (this.compacting || this.closing) return;
-    if (this.journal.appendedSinceRewrite <= limit + this.entries.size) return;
-    await this.compact().catch(() => {});
-  }
-
-  private async compact(): Promise<void> {
-    this.compacting = true;
-    try {
-      await this.journal.rewrite(() => {
-        const now = this.now();
-        const pauses = [...this.rateLimitedUntil].filter(([, until]) => until > now);
-        return snapshotRecords(this.entries.values(), pauses);
-      });
-    } finally {
-      this.compacting = false;
-    }
-  }
-
-  // ---- events ----
-
-  // State changes go out once per tick (several changes in one tick make one event).
-  private changed(): void {
-    if (this.changeQueued) return;
-    this.changeQueued = true;
-    queueMicrotask(() => {
-      this.changeQueued = false;
-      this.emitChange();
-    });
-  }
-
-  private progressed(): void {
-    if (this.progressTimer || this.changeQueued) return;
-    const delay = Math.max(0, this.lastChangeAt + PROGRESS_INTERVAL_MS - Date.now());
-    this.progressTimer = setTimeout(() => {
-      this.progressTimer = undefined;
-      this.emitChange();
-    }, delay);
-    this.progressTimer.unref?.();
-  }
-
-  private emitChange(): void {
-    if (this.progressTimer) {
-      clearTimeout(this.progressTimer);
-      this.progressTimer = undefined;
-    }
-    this.lastChangeAt = Date.now();
-    if (this.changeListeners.size === 0) return;
-    const items = this.list();
-    for (const l of this.changeListeners) safely(() => l(items));
+    if (this.closing) return;
+    await this.store.compactIfLarge();
   }
 
   private checkWaiters(): void {
     if (this.writing.size > 0) return;
     let active = 0;
     let blocked = 0;
-    for (const { item } of this.entries.values()) {
+    const blockedShares = new Set<string>();
+    const handedOver: QueueItem[] = [];
+    for (const { item } of this.store.values()) {
       if (!ACTIVE.has(item.state)) continue;
       active++;
-      if (item.state === 'sending') continue;
-      if (this.globalPause || this.needsToken.has(item.workspaceId)) blocked++;
+      if (item.state === 'sending') {
+        if (this.groups.isWaiting(item)) handedOver.push(item);
+        continue;
+      }
+      if (this.globalPause || this.scheduler.needsToken(item.workspaceId)) {
+        blocked++;
+        blockedShares.add(item.shareId);
+      }
     }
+    // Files waiting for a share whose other files wait for the person wait for the person too.
+    for (const item of handedOver) if (blockedShares.has(item.shareId)) blocked++;
     if (active === 0 && this.idleWaiters.length > 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
@@ -832,7 +662,7 @@ class Queue implements UploadQueue {
   // ---- helpers ----
 
   private entry(id: string): Entry {
-    const entry = this.entries.get(id);
+    const entry = this.store.get(id);
     if (!entry) throw new Error(`No upload with id ${id} in the queue.`);
     return entry;
   }
@@ -844,40 +674,4 @@ class Queue implements UploadQueue {
   private copy(item: QueueItem): QueueItem {
     return structuredClone(item);
   }
-}
-
-function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // a listener's failure is its own
-  }
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Keeps a damaged journal beside the repaired one, and says what was done. */
-async function keepDamagedJournal(path: string, records: number): Promise<string> {
-  const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  const kept = await copyFile(path, copy).then(
-    () => `a copy of the damaged file is kept at ${copy}`,
-    (error: NodeJS.ErrnoException) => `no copy could be kept (${error.code ?? error.message})`,
-  );
-  return `The upload queue's journal ${path} was damaged (${records} record${records === 1 ? '' : 's'} could not be read) and has been repaired; ${kept}. Uploads whose records were cut may be missing from the queue: check the history and send them again if needed.`;
 }

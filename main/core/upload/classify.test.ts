@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { FailureReason } from '../model';
+import type { AttemptResult } from './attempt';
 import {
   type ClassifyContext,
   classifyResponse,
   classifyTransportError,
   parseRetryAfter,
 } from './classify';
-import type { AttemptResult } from './engine';
 import { channelList, SERVICE_ERRORS } from './error-messages';
 import { TransportError, type TransportErrorCode, type TransportResponse } from './transport';
 

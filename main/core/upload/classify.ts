@@ -2,7 +2,7 @@
 // (../shared/spec/service-contract.md). The question behind every row: could the service have
 // processed this request? Only when it cannot is an automatic retry safe.
 import type { FailureReason, ServiceFile } from '../model';
-import type { AttemptResult } from './engine';
+import type { AttemptResult } from './attempt';
 import { MAY_BE_DELIVERED, printableCode, serviceError } from './error-messages';
 import type { TransportError, TransportResponse } from './transport';
 

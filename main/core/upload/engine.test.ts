@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AttemptResult, type UploadJob, uploadOnce, uploadWithRetries } from './engine';
+import type { AttemptResult, UploadJob } from './attempt';
+import { uploadOnce, uploadWithRetries } from './engine';
 import { FILE_CHUNK_BYTES } from './file-source';
 import {
   type Transport,

@@ -2,12 +2,21 @@
 // otherwise streamed from disk and classified. The engine owns the body, so it alone knows
 // whether the service could have received all of it: that decides "retry" vs "may have been
 // delivered" when no answer comes.
-import { setTimeout as delay } from 'node:timers/promises';
-import type { FailureReason, ServiceFile } from '../model';
-import { normaliseChannels } from './channels';
+import {
+  type AttemptOptions,
+  type AttemptResult,
+  cancelledTooLate,
+  checkJob,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  type RetryOptions,
+  refused,
+  retryTransient,
+  type UploadJob,
+  withoutToken,
+} from './attempt';
 import { classifyResponse, classifyTransportError } from './classify';
-import { apiUrl, checkBaseUrl, checkToken } from './credentials';
-import { MAY_BE_DELIVERED } from './error-messages';
+import { apiUrl } from './credentials';
 import {
   assertUnchanged,
   ChunkRing,
@@ -17,140 +26,8 @@ import {
   readFileChunks,
 } from './file-source';
 import { layoutMultipart, multipartBody } from './multipart';
-import { type RetryPolicy, retryDelayMs, retryPolicy } from './retry';
-import { type Transport, TransportError } from './transport';
-
-export interface UploadJob {
-  baseUrl: string;
-  token: string;
-  channels: string[];
-  comment?: string;
-  /** Reply in this thread (the parent message's ts); the job then has exactly one channel. */
-  threadTs?: string;
-  file: { path: string; name: string; expectedSize?: number; expectedMtimeMs?: number };
-}
-
-export interface AttemptOptions {
-  transport: Transport;
-  signal?: AbortSignal;
-  /** File bytes the socket has taken, of the file's size: ~10 times a second while bytes flow, and at the end. */
-  onProgress?: (sent: number, total: number) => void;
-  /** Awaited just before the last body bytes go out: from then on the service may have the whole request. */
-  beforeBodyComplete?: () => void | Promise<void>;
-  connectTimeoutMs?: number;
-  idleTimeoutMs?: number;
-}
-
-export type AttemptResult =
-  | { kind: 'delivered'; file: ServiceFile }
-  | { kind: 'failed'; reason: FailureReason }
-  | { kind: 'unknown'; reason: FailureReason }
-  | { kind: 'cancelled' };
-
-export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
-export const PROGRESS_INTERVAL_MS = 100;
-
-export function refused(code: string, message: string): AttemptResult {
-  return { kind: 'failed', reason: { class: 'input', code, message } };
-}
-
-/** The checks that need no network and no file: the same ones the queue runs before accepting a share. */
-export function checkJob(
-  job: UploadJob,
-): { ok: true; channels: string[] } | { ok: false; result: AttemptResult } {
-  const token = checkToken(job.token);
-  if (!token.ok) return { ok: false, result: refused(token.code, token.message) };
-  const base = checkBaseUrl(job.baseUrl);
-  if (!base.ok) return { ok: false, result: refused(base.code, base.message) };
-  const channels = normaliseChannels(job.channels);
-  if (!channels.ok) return { ok: false, result: refused('invalid_channels', channels.error) };
-  return { ok: true, channels: channels.channels };
-}
-
-export interface ProgressMeter {
-  /** `bytes` more of the body were taken by the socket. */
-  accepted(bytes: number): void;
-  /** The attempt is over: no report after this. */
-  stop(): void;
-}
-
-/**
- * File bytes the socket has taken, reported to `onProgress` time-based: at once when the last
- * file byte is out, otherwise at most every PROGRESS_INTERVAL_MS, and a value held back by that
- * limit still goes out when the interval ends (so a slow link is seen moving ~10 times a second,
- * and the cost stays the same at any speed). `skip` is the body bytes before the file's.
- */
-export function progressMeter(
-  total: number,
-  onProgress: ((sent: number, total: number) => void) | undefined,
-  skip = 0,
-): ProgressMeter {
-  if (!onProgress) return { accepted: () => {}, stop: () => {} };
-  let body = 0;
-  // "0 of N" says nothing new; "0 of 0" is the one report an empty file gets.
-  let reported = total === 0 ? -1 : 0;
-  let last = Number.NEGATIVE_INFINITY;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopped = false;
-  const sentNow = () => Math.min(total, Math.max(0, body - skip));
-  const report = () => {
-    timer = undefined;
-    const sent = sentNow();
-    if (stopped || sent === reported) return;
-    last = performance.now();
-    reported = sent;
-    onProgress(sent, total);
-  };
-  return {
-    accepted(bytes) {
-      body += bytes;
-      const sent = sentNow();
-      if (sent === reported || stopped) return;
-      const wait = last + PROGRESS_INTERVAL_MS - performance.now();
-      if (sent === total || wait <= 0) {
-        if (timer) clearTimeout(timer);
-        report();
-      } else if (!timer) {
-        timer = setTimeout(report, wait);
-        timer.unref?.();
-      }
-    },
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-    },
-  };
-}
-
-// Once the whole body is out, stopping cannot take it back from the service.
-export function cancelledTooLate(): AttemptResult {
-  return {
-    kind: 'unknown',
-    reason: {
-      class: 'unknown-outcome',
-      code: 'cancelled_after_send',
-      message: `Cancelled after the whole file was sent, before the service answered. ${MAY_BE_DELIVERED}`,
-    },
-  };
-}
-
-/**
- * The service's words (an error code, a Location) reach messages, history and logs; a service
- * that echoes the token must not put it there.
- */
-export function withoutToken(result: AttemptResult, token: string): AttemptResult {
-  if ((result.kind !== 'failed' && result.kind !== 'unknown') || token === '') return result;
-  const scrub = (text: string) => text.split(token).join('[token]');
-  const reason: FailureReason = {
-    ...result.reason,
-    code: scrub(result.reason.code),
-    message: scrub(result.reason.message),
-  };
-  if (reason.location !== undefined) reason.location = scrub(reason.location);
-  return { ...result, reason };
-}
+import { type ProgressMeter, progressMeter } from './progress-meter';
+import { TransportError } from './transport';
 
 export async function uploadOnce(job: UploadJob, opts: AttemptOptions): Promise<AttemptResult> {
   return withoutToken(await attempt(job, opts), job.token.trim());
@@ -222,49 +99,6 @@ async function attempt(job: UploadJob, opts: AttemptOptions): Promise<AttemptRes
   } finally {
     meter?.stop();
     await opened.handle.close().catch(() => undefined);
-  }
-}
-
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-export const defaultSleep: Sleep = (ms, signal) =>
-  delay(ms, undefined, signal ? { signal } : undefined);
-
-export interface RetryOptions {
-  signal?: AbortSignal;
-  retry?: Partial<RetryPolicy>;
-  sleep?: Sleep;
-  onRetry?: (attempt: number, delayMs: number, reason: FailureReason) => void;
-  /** The most this may sleep in all; a longer wait (a Retry-After of a day) ends it with the
-   * failure in hand instead. */
-  maxWaitMs?: number;
-}
-
-/** Runs `once` again after each transient failure, with backoff, up to the policy's attempts. */
-export async function retryTransient(
-  once: () => Promise<AttemptResult>,
-  opts: RetryOptions,
-): Promise<AttemptResult> {
-  const policy = retryPolicy(opts.retry);
-  const sleep = opts.sleep ?? defaultSleep;
-  let waited = 0;
-  for (let attempt = 1; ; attempt++) {
-    const result = await once();
-    if (result.kind !== 'failed' || result.reason.class !== 'transient') return result;
-    if (attempt >= policy.maxAttempts) return result;
-    const wait = retryDelayMs(attempt, policy, result.reason.retryAfterMs);
-    if (opts.maxWaitMs !== undefined && waited + wait > opts.maxWaitMs) {
-      return { ...result, reason: { ...result.reason, retryAfterMs: wait } };
-    }
-    waited += wait;
-    opts.onRetry?.(attempt, wait, result.reason);
-    try {
-      await sleep(wait, opts.signal);
-    } catch (error) {
-      if (opts.signal?.aborted) return { kind: 'cancelled' };
-      throw error;
-    }
-    if (opts.signal?.aborted) return { kind: 'cancelled' };
   }
 }
 

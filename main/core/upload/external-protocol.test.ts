@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { UploadJob } from './engine';
+import type { UploadJob } from './attempt';
 import {
   asExternalCheckpoint,
   type ExternalAttemptOptions,

@@ -8,8 +8,6 @@
 // share twice: that is how an unknown outcome of step 3 is cleared up, and how an item resumes
 // at step 3 from a checkpoint after a crash instead of sending its bytes again.
 import type { FailureReason, ServiceFile } from '../model';
-import { classifyResponse, classifyTransportError, parseRetryAfter, serviceFile } from './classify';
-import { apiUrl, isLoopbackHost } from './credentials';
 import {
   type AttemptOptions,
   type AttemptResult,
@@ -18,13 +16,14 @@ import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
   defaultSleep,
-  progressMeter,
   type RetryOptions,
   refused,
   retryTransient,
   type UploadJob,
   withoutToken,
-} from './engine';
+} from './attempt';
+import { classifyResponse, classifyTransportError, parseRetryAfter, serviceFile } from './classify';
+import { apiUrl, isLoopbackHost } from './credentials';
 import { MAY_BE_DELIVERED, printableCode } from './error-messages';
 import {
   assertUnchanged,
@@ -34,6 +33,7 @@ import {
   openForUpload,
   readFileChunks,
 } from './file-source';
+import { progressMeter } from './progress-meter';
 import { retryDelayMs, retryPolicy } from './retry';
 import { TransportError, type TransportRequest, type TransportResponse } from './transport';
 
@@ -47,6 +47,11 @@ export interface ExternalCheckpoint {
   uploadedAt: number;
   /** A step 3 for this file_id may have reached the service: its outcome is not known. */
   completing: boolean;
+  /**
+   * The step 3 was one completion of several files (one message). Asking again for this file
+   * alone could share it on its own, so a group cut off while completing stays unknown.
+   */
+  group?: boolean;
 }
 
 export interface ExternalAttemptOptions extends AttemptOptions {
@@ -58,6 +63,12 @@ export interface ExternalAttemptOptions extends AttemptOptions {
   uploadTtlMs?: number;
   /** Step-3 requests at most in one attempt while their outcome stays unknown. Default 3. */
   completeAttempts?: number;
+  /**
+   * The file completes together with the rest of its share (the queue groups them): once its
+   * bytes are on the service and checkpointed, the attempt hands over and returns what the
+   * share's completion gives this file.
+   */
+  awaitShare?: () => Promise<AttemptResult>;
   /** Delays between those step-3 requests (Retry-After wins). */
   retry?: RetryOptions['retry'];
   sleep?: RetryOptions['sleep'];
@@ -90,6 +101,7 @@ export function asExternalCheckpoint(value: unknown): ExternalCheckpoint | undef
     fileId: v.fileId,
     uploadedAt: v.uploadedAt,
     completing: v.completing,
+    ...(v.group === true ? { group: true } : {}),
   };
 }
 
@@ -594,6 +606,7 @@ async function attempt(job: UploadJob, opts: ExternalAttemptOptions): Promise<At
       // Resumed: the bytes went in an earlier attempt.
       opts.onProgress?.(job.file.expectedSize, job.file.expectedSize);
     }
+    if (opts.awaitShare && !cp.completing) return opts.awaitShare();
     const done = await complete(a, cp);
     if (!('startOver' in done)) return done;
     cp = undefined;
@@ -614,6 +627,12 @@ function fromCheckpoint(
 ): { cp: ExternalCheckpoint | undefined } | AttemptResult {
   const cp = asExternalCheckpoint(resume);
   if (!cp) return { cp: undefined };
+  if (cp.completing && cp.group) {
+    return unknownAfterCompleting(
+      'interrupted_completing_group',
+      `Trayshare stopped while sharing ${a.name} together with other files of its share, before the service answered: that message may have been posted. It is not completed again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
+    );
+  }
   if (cp.baseUrl !== a.base) {
     if (!cp.completing) return { cp: undefined };
     return unknownAfterCompleting(
@@ -670,31 +689,85 @@ export async function uploadExternalGroup(
   }
   for (let start = 0; start < uploaded.length; start += MAX_FILES_PER_MESSAGE) {
     const members = uploaded.slice(start, start + MAX_FILES_PER_MESSAGE);
-    const first = jobs[members[0]!.index]!;
-    const group = members.map((m) => ({ id: m.fileId, title: jobs[m.index]!.file.name }));
-    const outcome = await retryTransient(async () => {
-      const a = attemptOf(first, opts);
-      if ('kind' in a) return a;
-      const cp: ExternalCheckpoint = {
-        protocol: 'external',
-        baseUrl: a.base,
-        fileId: members[0]!.fileId,
-        uploadedAt: members[0]!.uploadedAt,
-        completing: false,
-      };
-      const done = await complete({ ...a, name: `${group.length} files` }, cp, group);
-      if ('startOver' in done) return failed(done.startOver);
-      return withoutToken(done, a.token) as typeof done;
+    let outcomes: AttemptResult[] = [];
+    await retryTransient(async () => {
+      outcomes = await completeExternalShare(
+        members.map((m) => jobs[m.index]!),
+        members.map((m) => ({
+          protocol: 'external',
+          baseUrl: normalBase(jobs[m.index]!.baseUrl),
+          fileId: m.fileId,
+          uploadedAt: m.uploadedAt,
+          completing: false,
+        })),
+        opts,
+      );
+      return outcomes[0]!;
     }, opts);
-    const files = (outcome as { files?: ServiceFile[] }).files;
-    for (const [i, m] of members.entries()) {
-      results[m.index] =
-        outcome.kind === 'delivered'
-          ? { kind: 'delivered', file: files?.[i] ?? { id: m.fileId } }
-          : outcome;
-    }
+    for (const [i, m] of members.entries()) results[m.index] = outcomes[i]!;
   }
   return results;
+}
+
+/**
+ * Step 3 for several files whose bytes are on the service: one completion, one message, the
+ * first job's comment and thread. Its answer, or its unknown outcome, is every file's.
+ * `saveAll` journals the files' checkpoints together (marked `group`) before the request goes,
+ * and again when it certainly was not carried out. Callers make groups of at most
+ * MAX_FILES_PER_MESSAGE.
+ */
+export async function completeExternalShare(
+  jobs: readonly UploadJob[],
+  uploaded: readonly ExternalCheckpoint[],
+  opts: ExternalAttemptOptions & {
+    saveAll?: (checkpoints: (ExternalCheckpoint | null)[]) => Promise<void>;
+  },
+): Promise<AttemptResult[]> {
+  const everyone = (result: AttemptResult) => jobs.map(() => result);
+  if (opts.signal?.aborted) return everyone({ kind: 'cancelled' });
+  const first = attemptOf(jobs[0]!, opts);
+  if ('kind' in first) return everyone(first);
+  const group = uploaded.map((cp, i) => ({ id: cp.fileId, title: nameOf(jobs[i]!) }));
+  const saveAll = async (completing: boolean | null) => {
+    await opts.saveAll?.(
+      uploaded.map((u) => (completing === null ? null : { ...u, completing, group: true })),
+    );
+  };
+  // "Completing" is journaled just before the request's body goes (not when the request is
+  // only about to be made): a crash before that point certainly sent nothing, and the group
+  // goes on at step 3 instead of being left unknown.
+  let completingSaved = false;
+  const a: Attempt = {
+    ...first,
+    opts: {
+      ...first.opts,
+      beforeBodyComplete: async () => {
+        if (!completingSaved) await saveAll(true);
+        completingSaved = true;
+        await opts.beforeBodyComplete?.();
+      },
+    },
+    name: jobs.length === 1 ? first.name : `${jobs.length} files`,
+    save: async (cp) => {
+      if (cp?.completing) return;
+      completingSaved = false;
+      await saveAll(cp === null ? null : false);
+    },
+  };
+  const done = await complete(a, { ...uploaded[0]!, completing: false }, group);
+  if ('startOver' in done) {
+    await a.save(null);
+    return everyone(failed(done.startOver));
+  }
+  if (done.kind !== 'delivered') return everyone(withoutToken(done, a.token));
+  return uploaded.map((u, i) => ({
+    kind: 'delivered',
+    file: done.files?.[i] ?? { id: u.fileId },
+  }));
+}
+
+function nameOf(job: UploadJob): string {
+  return job.file.name.trim() === '' ? 'file' : job.file.name;
 }
 
 function attemptOf(job: UploadJob, opts: ExternalAttemptOptions): Attempt | AttemptResult {
@@ -706,7 +779,7 @@ function attemptOf(job: UploadJob, opts: ExternalAttemptOptions): Attempt | Atte
     token: job.token.trim(),
     base: normalBase(job.baseUrl),
     channels: checked.channels,
-    name: job.file.name.trim() === '' ? 'file' : job.file.name,
+    name: nameOf(job),
     now: opts.now ?? Date.now,
     save: async () => {},
   };

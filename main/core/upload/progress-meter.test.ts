@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PROGRESS_INTERVAL_MS, progressMeter } from './engine';
+import { PROGRESS_INTERVAL_MS, progressMeter } from './progress-meter';
 
 describe('progressMeter', () => {
   beforeEach(() => {

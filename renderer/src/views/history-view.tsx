@@ -3,6 +3,7 @@ import type { HistoryEntry, Snapshot, View } from '../../../preload/contract';
 import { api, plainError } from '../bridge';
 import { useDestination } from '../channel-names';
 import { formatBytes, formatTime } from '../format';
+import { groupHistory, type HistoryGroup } from '../history-groups';
 import { ActionError, Notice } from '../ui/notice';
 import { useAction } from '../use-action';
 
@@ -14,6 +15,7 @@ const OUTCOME_LABEL: Record<HistoryEntry['outcome'], string> = {
 };
 
 const LIMIT = 200;
+const FINISHED = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
 
 export function HistoryView(props: {
   snapshot: Snapshot;
@@ -47,6 +49,10 @@ export function HistoryView(props: {
       clearTimeout(timer);
     };
   }, [search, props.version]);
+
+  // The workspace's current name: it may have been renamed since.
+  const workspaceName = (entry: HistoryEntry) =>
+    props.snapshot.workspaces.find((w) => w.id === entry.workspaceId)?.name ?? entry.workspaceName;
 
   return (
     <section class="view" aria-labelledby="history-title">
@@ -82,20 +88,76 @@ export function HistoryView(props: {
         </div>
       ) : (
         <ul class="items" aria-label="Finished uploads">
-          {entries.map((entry) => (
-            <HistoryRow
-              key={entry.id}
-              entry={entry}
-              workspace={
-                props.snapshot.workspaces.find((w) => w.id === entry.workspaceId)?.name ??
-                entry.workspaceName
-              }
-              onShow={props.onShow}
-            />
-          ))}
+          {groupHistory(entries).map((group) => {
+            const rows = group.entries.map((entry) => (
+              <HistoryRow
+                key={entry.id}
+                entry={entry}
+                workspace={workspaceName(entry)}
+                onShow={props.onShow}
+              />
+            ));
+            return group.entries.length === 1 ? (
+              rows[0]
+            ) : (
+              <HistoryShareRow
+                key={group.id}
+                group={group}
+                workspace={workspaceName(group.entries[0]!)}
+              >
+                {rows}
+              </HistoryShareRow>
+            );
+          })}
         </ul>
       )}
     </section>
+  );
+}
+
+// The files of one share: one row with one outcome when they all agree, its files inside. Long
+// shares start folded unless some file did not arrive.
+function HistoryShareRow(props: {
+  group: HistoryGroup;
+  workspace: string;
+  children: preact.ComponentChildren;
+}) {
+  const { entries, outcome } = props.group;
+  const allDelivered = outcome === 'delivered';
+  const [open, setOpen] = useState(entries.length <= 4 || !allDelivered);
+  const first = entries[0]!;
+  const delivered = entries.filter((e) => e.outcome === 'delivered').length;
+  const size = entries.reduce((sum, e) => sum + e.size, 0);
+  const comment = entries.find((e) => e.comment)?.comment;
+  const listId = `history-share-${props.group.id}-files`;
+  const title = `${entries.length} files → ${first.channels.join(', ')} in ${props.workspace}`;
+  return (
+    <li class={`item share item--${outcome ?? 'failed'}`} aria-label={title}>
+      <div class="item__head">
+        <span class="item__name">{title}</span>
+        <span class={`badge badge--${outcome ?? 'failed'}`}>
+          {outcome ? OUTCOME_LABEL[outcome] : `${delivered} of ${entries.length} delivered`}
+        </span>
+      </div>
+      <p class="item__detail">{`${formatTime(first.at)} · ${formatBytes(size)}`}</p>
+      {comment ? <p class="item__comment">“{comment}”</p> : null}
+      <div class="item__actions">
+        <button
+          type="button"
+          class="button button--small button--quiet"
+          aria-expanded={open}
+          aria-controls={listId}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide files' : `Show ${entries.length} files`}
+        </button>
+      </div>
+      {open ? (
+        <ul class="share__files" id={listId} aria-label={`Files of ${title}`}>
+          {props.children}
+        </ul>
+      ) : null}
+    </li>
   );
 }
 
@@ -120,17 +182,25 @@ function HistoryRow(props: {
   }, [note]);
 
   const retry = async () => {
-    const result = await action.run(() =>
-      api().share({
+    const result = await action.run(async () => {
+      // Still in the queue: retried as the same item, so its one history row is updated.
+      const itemId = entry.id.replace(/\.\d+$/, '');
+      const queued = (await api().listQueue()).find((i) => i.id === itemId);
+      if (queued && FINISHED.has(queued.state)) {
+        await api().retryItem(itemId);
+        return { note: 'Queued again.' };
+      }
+      if (queued) return { note: 'Already in the queue.' };
+      // Cleared from the queue: sent again as a new upload.
+      const shared = await api().share({
         target: { workspaceId: entry.workspaceId, channels: entry.channels },
         comment: entry.comment === '' ? undefined : entry.comment,
         paths: [entry.path],
-      }),
-    );
-    if (!result) return;
-    const refused = result.refused[0];
-    if (refused) setNote(`Not queued: ${refused.reason}`);
-    else setNote('Queued again.');
+      });
+      const refused = shared.refused[0];
+      return { note: refused ? `Not queued: ${refused.reason}` : 'Queued again.' };
+    });
+    if (result) setNote(result.note);
   };
 
   return (

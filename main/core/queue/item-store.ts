@@ -1,0 +1,155 @@
+// The queue's items, kept in memory and in the journal (`queue.jsonl`, see journal.ts). Every
+// change is applied in memory and appended to the journal in one step, so what the queue
+// decides is what a restart finds. Opening replays the journal, settles what a crash cut off,
+// repairs a damaged file (keeping a copy beside it) and rewrites it clean.
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JsonlAppender, readJsonl } from '../history/jsonl-file';
+import {
+  type ItemMeta,
+  type ItemPatch,
+  JOURNAL_FILE,
+  type JournalEntry,
+  type JournalRecord,
+  recoverInterrupted,
+  replayJournal,
+  snapshotRecords,
+} from './journal';
+
+export interface Opened<E> {
+  /** Items that recovery just finished (their history is still to be written). */
+  finished: E[];
+  /** Rate-limit pauses still running, by workspace (epoch ms). */
+  pauses: Map<string, number>;
+  /** What was repaired, if the journal was damaged. */
+  damageNotice?: string;
+}
+
+export class ItemStore<E extends JournalEntry> {
+  /** In queue order. */
+  readonly entries = new Map<string, E>();
+  private readonly path: string;
+  private journal!: JsonlAppender;
+  private compacting = false;
+
+  constructor(
+    dir: string,
+    private readonly now: () => number,
+    /** Rate-limit pauses a compaction keeps. */
+    private readonly pauses: () => [string, number][],
+    /** Compact when the journal has this many records beyond the live ones. */
+    private readonly compactAfterRecords: number,
+  ) {
+    this.path = join(dir, JOURNAL_FILE);
+  }
+
+  async open(): Promise<Opened<E>> {
+    const read = await readJsonl(this.path);
+    const state = replayJournal(read.values);
+    const finished = recoverInterrupted(state, this.now()) as E[];
+    for (const [id, entry] of state.entries) this.entries.set(id, entry as E);
+    const damaged = (read.torn ? 1 : 0) + read.bad + state.skipped;
+    const damageNotice = damaged > 0 ? await keepDamagedJournal(this.path, damaged) : undefined;
+    this.journal = await JsonlAppender.open(this.path);
+    // Always start from a clean file: drops a torn tail so appends never extend half a line,
+    // and makes what recovery decided durable before anything is sent. The pauses are the
+    // journal's until the scheduler has them.
+    await this.compact([...state.pauses]);
+    return { finished, pauses: state.pauses, ...(damageNotice ? { damageNotice } : {}) };
+  }
+
+  get(id: string): E | undefined {
+    return this.entries.get(id);
+  }
+
+  values(): IterableIterator<E> {
+    return this.entries.values();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** New items, durable (fsynced) before this resolves. */
+  async add(added: E[]): Promise<void> {
+    await this.journal.append(
+      added.map(({ item, meta }): JournalRecord => ({ t: 'add', item, meta })),
+      { sync: true },
+    );
+    for (const entry of added) this.entries.set(entry.item.id, entry);
+  }
+
+  /** Applies a change to the item and its meta in memory at once, then journals it. */
+  update(entry: E, patch: ItemPatch, meta: Partial<ItemMeta> | undefined, sync: boolean) {
+    const full: ItemPatch = { updatedAt: this.now(), ...patch };
+    const target = entry.item as unknown as Record<string, unknown>;
+    for (const [key, value] of Object.entries(full)) {
+      if (value === null || value === undefined) delete target[key];
+      else target[key] = value;
+    }
+    if (meta) Object.assign(entry.meta, meta);
+    const record: JournalRecord = {
+      t: 'set',
+      id: entry.item.id,
+      item: full,
+      ...(meta ? { meta } : {}),
+    };
+    return this.journal.append([record], { sync });
+  }
+
+  /** Journals new meta for several items in one write, then applies it. */
+  async setMeta(changes: [E, Partial<ItemMeta>][], sync: boolean): Promise<void> {
+    await this.journal.append(
+      changes.map(([e, meta]): JournalRecord => ({ t: 'set', id: e.item.id, meta })),
+      { sync },
+    );
+    for (const [e, meta] of changes) Object.assign(e.meta, meta);
+  }
+
+  /** Records that are not about one item (a workspace's rate-limit pause). */
+  append(records: JournalRecord[], sync: boolean): Promise<void> {
+    return this.journal.append(records, { sync });
+  }
+
+  /** Removes items from the queue (they stay in history). */
+  async remove(removed: E[]): Promise<void> {
+    for (const e of removed) this.entries.delete(e.item.id);
+    await this.journal.append(
+      removed.map((e): JournalRecord => ({ t: 'del', id: e.item.id })),
+      { sync: false },
+    );
+  }
+
+  async compactIfLarge(): Promise<void> {
+    if (this.compacting) return;
+    if (this.journal.appendedSinceRewrite <= this.compactAfterRecords + this.entries.size) return;
+    await this.compact().catch(() => {});
+  }
+
+  close(): Promise<void> {
+    return this.journal.close();
+  }
+
+  private async compact(pauses?: [string, number][]): Promise<void> {
+    this.compacting = true;
+    try {
+      await this.journal.rewrite(() => {
+        const now = this.now();
+        const live = (pauses ?? this.pauses()).filter(([, until]) => until > now);
+        return snapshotRecords(this.entries.values(), live);
+      });
+    } finally {
+      this.compacting = false;
+    }
+  }
+}
+
+/** Keeps a damaged journal beside the repaired one, and says what was done. */
+async function keepDamagedJournal(path: string, records: number): Promise<string> {
+  const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const kept = await copyFile(path, copy).then(
+    () => `a copy of the damaged file is kept at ${copy}`,
+    (error: NodeJS.ErrnoException) => `no copy could be kept (${error.code ?? error.message})`,
+  );
+  return `The upload queue's journal ${path} was damaged (${records} record${records === 1 ? '' : 's'} could not be read) and has been repaired; ${kept}. Uploads whose records were cut may be missing from the queue: check the history and send them again if needed.`;
+}

@@ -1,0 +1,95 @@
+// The queue's listeners. State changes go out once per tick (several changes in one tick make
+// one event); progress alone at most every PROGRESS_INTERVAL_MS, so a fast upload does not
+// flood the window with events.
+import type { QueueItem } from '../model';
+
+const PROGRESS_INTERVAL_MS = 100;
+
+export interface NeedsTokenEvent {
+  workspaceId: string;
+  message: string;
+}
+
+export class QueueEvents {
+  private readonly changeListeners = new Set<(items: QueueItem[]) => void>();
+  private readonly finishedListeners = new Set<(item: QueueItem) => void>();
+  private readonly tokenListeners = new Set<(e: NeedsTokenEvent) => void>();
+  private changeQueued = false;
+  private progressTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastChangeAt = 0;
+
+  /** `list` gives the items as listeners get them (copies, in queue order). */
+  constructor(private readonly list: () => QueueItem[]) {}
+
+  onChange(listener: (items: QueueItem[]) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  onFinished(listener: (item: QueueItem) => void): () => void {
+    this.finishedListeners.add(listener);
+    return () => this.finishedListeners.delete(listener);
+  }
+
+  onNeedsToken(listener: (e: NeedsTokenEvent) => void): () => void {
+    this.tokenListeners.add(listener);
+    return () => this.tokenListeners.delete(listener);
+  }
+
+  /** An item's state changed. */
+  changed(): void {
+    if (this.changeQueued) return;
+    this.changeQueued = true;
+    queueMicrotask(() => {
+      this.changeQueued = false;
+      this.emitChange();
+    });
+  }
+
+  /** Only an item's progress changed. */
+  progressed(): void {
+    if (this.progressTimer || this.changeQueued) return;
+    const delay = Math.max(0, this.lastChangeAt + PROGRESS_INTERVAL_MS - Date.now());
+    this.progressTimer = setTimeout(() => {
+      this.progressTimer = undefined;
+      this.emitChange();
+    }, delay);
+    this.progressTimer.unref?.();
+  }
+
+  finished(item: QueueItem): void {
+    for (const l of this.finishedListeners) safely(() => l(item));
+  }
+
+  needsToken(event: NeedsTokenEvent): void {
+    for (const l of this.tokenListeners) safely(() => l(event));
+  }
+
+  /** No more progress events (the queue is closing). */
+  stopProgress(): void {
+    if (this.progressTimer) clearTimeout(this.progressTimer);
+    this.progressTimer = undefined;
+  }
+
+  clear(): void {
+    this.changeListeners.clear();
+    this.finishedListeners.clear();
+    this.tokenListeners.clear();
+  }
+
+  private emitChange(): void {
+    this.stopProgress();
+    this.lastChangeAt = Date.now();
+    if (this.changeListeners.size === 0) return;
+    const items = this.list();
+    for (const l of this.changeListeners) safely(() => l(items));
+  }
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // a listener's failure is its own
+  }
+}

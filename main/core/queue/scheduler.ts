@@ -1,0 +1,162 @@
+// Which queued items start now, and when to look again. FIFO; at most `limit` items in flight
+// per workspace; an item waiting out a backoff starts at its retryAt; a rate-limited workspace
+// starts nothing until its pause ends, then one request goes first (a probe) and the rest once
+// it passes; a workspace whose token was refused starts nothing until a new token is given;
+// the tray's pause starts nothing at all.
+import type { QueueItem } from '../model';
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export interface Pick {
+  now: number;
+  /** Items in flight at once per workspace. */
+  limit: number;
+  /** The tray's pause. */
+  paused: boolean;
+  /** A sending item that gave its slot back (it waits for the rest of its share). */
+  holdsNoSlot: (item: QueueItem) => boolean;
+}
+
+export class Scheduler {
+  private readonly rateLimitedUntil = new Map<string, number>();
+  /** Workspaces back from a rate-limit pause: one request goes first, the rest once it passes. */
+  private readonly probing = new Set<string>();
+  private readonly tokenNeeded = new Set<string>();
+  private wake: { at: number; controller: AbortController } | undefined;
+
+  /** `onWake` runs when a waiting item or a paused workspace may go again. */
+  constructor(
+    private readonly sleep: Sleep,
+    private readonly onWake: () => void,
+  ) {}
+
+  /** The items to start now, in queue order; arms the wake-up for the next one that waits. */
+  pick<E extends { item: QueueItem }>(entries: Iterable<E>, p: Pick): E[] {
+    const all = [...entries];
+    const running = new Map<string, number>();
+    for (const { item } of all) {
+      if (item.state === 'sending' && !p.holdsNoSlot(item)) {
+        running.set(item.workspaceId, (running.get(item.workspaceId) ?? 0) + 1);
+      }
+    }
+    const start: E[] = [];
+    let nextWake = Number.POSITIVE_INFINITY;
+    for (const entry of all) {
+      const { item } = entry;
+      if (item.state !== 'queued' && item.state !== 'waiting') continue;
+      const ws = item.workspaceId;
+      if (this.tokenNeeded.has(ws)) continue;
+      // Waiting without a time: waits for a new token.
+      if (item.state === 'waiting' && item.retryAt === undefined) continue;
+      const limitedUntil = this.rateLimitedUntil.get(ws);
+      if (limitedUntil !== undefined && limitedUntil > p.now) {
+        nextWake = Math.min(nextWake, limitedUntil);
+        continue;
+      }
+      if (limitedUntil !== undefined) {
+        this.rateLimitedUntil.delete(ws);
+        this.probing.add(ws);
+      }
+      if (item.state === 'waiting' && item.retryAt !== undefined && item.retryAt > p.now) {
+        nextWake = Math.min(nextWake, item.retryAt);
+        continue;
+      }
+      if (p.paused) continue;
+      const inFlight = running.get(ws) ?? 0;
+      if (inFlight >= (this.probing.has(ws) ? 1 : p.limit)) continue;
+      running.set(ws, inFlight + 1);
+      start.push(entry);
+    }
+    this.scheduleWake(p.paused ? Number.POSITIVE_INFINITY : nextWake, p.now);
+    return start;
+  }
+
+  /**
+   * The service asked the workspace to wait until `until`. Requests that were in flight with
+   * the one that met the limit join its pause rather than each lengthening it: the workspace
+   * pauses once. Returns when the item may go again, and whether the pause is new (to journal).
+   */
+  rateLimited(
+    workspaceId: string,
+    until: number,
+    now: number,
+  ): { retryAt: number; isNew: boolean } {
+    const current = this.rateLimitedUntil.get(workspaceId) ?? 0;
+    const isNew = current <= now;
+    if (isNew) this.rateLimitedUntil.set(workspaceId, until);
+    return { retryAt: Math.max(until, current), isNew };
+  }
+
+  /** A request of the workspace went through: its probe, if any, passed. */
+  passed(workspaceId: string): void {
+    this.probing.delete(workspaceId);
+  }
+
+  /** Pauses read back from the journal. */
+  restorePauses(pauses: Iterable<[string, number]>): void {
+    for (const [ws, until] of pauses) this.rateLimitedUntil.set(ws, until);
+  }
+
+  pauses(): [string, number][] {
+    return [...this.rateLimitedUntil];
+  }
+
+  /** Stops the workspace for a refused token; true the first time. */
+  needToken(workspaceId: string): boolean {
+    if (this.tokenNeeded.has(workspaceId)) return false;
+    this.tokenNeeded.add(workspaceId);
+    return true;
+  }
+
+  tokenGiven(workspaceId: string): void {
+    this.tokenNeeded.delete(workspaceId);
+  }
+
+  needsToken(workspaceId: string): boolean {
+    return this.tokenNeeded.has(workspaceId);
+  }
+
+  workspacesNeedingToken(): string[] {
+    return [...this.tokenNeeded];
+  }
+
+  stop(): void {
+    this.wake?.controller.abort();
+    this.wake = undefined;
+  }
+
+  private scheduleWake(at: number, now: number): void {
+    if (this.wake && this.wake.at === at) return;
+    this.stop();
+    if (!Number.isFinite(at)) return;
+    const controller = new AbortController();
+    const wake = { at, controller };
+    this.wake = wake;
+    this.sleep(Math.max(0, at - now), controller.signal).then(
+      () => {
+        if (this.wake !== wake || controller.signal.aborted) return;
+        this.wake = undefined;
+        this.onWake();
+      },
+      () => {},
+    );
+  }
+}
+
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

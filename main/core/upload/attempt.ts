@@ -1,0 +1,128 @@
+// What one upload attempt is, whichever protocol carries it (files.upload in engine.ts, Slack's
+// external protocol in external-protocol.ts): the job, the options, the result, the checks made
+// before any byte is sent, the answer to a cancel that came too late, the token kept out of
+// messages, and transient failures tried again.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FailureReason, ServiceFile } from '../model';
+import { normaliseChannels } from './channels';
+import { checkBaseUrl, checkToken } from './credentials';
+import { MAY_BE_DELIVERED } from './error-messages';
+import { type RetryPolicy, retryDelayMs, retryPolicy } from './retry';
+import type { Transport } from './transport';
+
+export interface UploadJob {
+  baseUrl: string;
+  token: string;
+  channels: string[];
+  comment?: string;
+  /** Reply in this thread (the parent message's ts); the job then has exactly one channel. */
+  threadTs?: string;
+  file: { path: string; name: string; expectedSize?: number; expectedMtimeMs?: number };
+}
+
+export interface AttemptOptions {
+  transport: Transport;
+  signal?: AbortSignal;
+  /** File bytes the socket has taken, of the file's size: ~10 times a second while bytes flow, and at the end. */
+  onProgress?: (sent: number, total: number) => void;
+  /** Awaited just before the last body bytes go out: from then on the service may have the whole request. */
+  beforeBodyComplete?: () => void | Promise<void>;
+  connectTimeoutMs?: number;
+  idleTimeoutMs?: number;
+}
+
+export type AttemptResult =
+  | { kind: 'delivered'; file: ServiceFile }
+  | { kind: 'failed'; reason: FailureReason }
+  | { kind: 'unknown'; reason: FailureReason }
+  | { kind: 'cancelled' };
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+export function refused(code: string, message: string): AttemptResult {
+  return { kind: 'failed', reason: { class: 'input', code, message } };
+}
+
+/** The checks that need no network and no file: the same ones the queue runs before accepting a share. */
+export function checkJob(
+  job: UploadJob,
+): { ok: true; channels: string[] } | { ok: false; result: AttemptResult } {
+  const token = checkToken(job.token);
+  if (!token.ok) return { ok: false, result: refused(token.code, token.message) };
+  const base = checkBaseUrl(job.baseUrl);
+  if (!base.ok) return { ok: false, result: refused(base.code, base.message) };
+  const channels = normaliseChannels(job.channels);
+  if (!channels.ok) return { ok: false, result: refused('invalid_channels', channels.error) };
+  return { ok: true, channels: channels.channels };
+}
+
+// Once the whole body is out, stopping cannot take it back from the service.
+export function cancelledTooLate(): AttemptResult {
+  return {
+    kind: 'unknown',
+    reason: {
+      class: 'unknown-outcome',
+      code: 'cancelled_after_send',
+      message: `Cancelled after the whole file was sent, before the service answered. ${MAY_BE_DELIVERED}`,
+    },
+  };
+}
+
+/**
+ * The service's words (an error code, a Location) reach messages, history and logs; a service
+ * that echoes the token must not put it there.
+ */
+export function withoutToken(result: AttemptResult, token: string): AttemptResult {
+  if ((result.kind !== 'failed' && result.kind !== 'unknown') || token === '') return result;
+  const scrub = (text: string) => text.split(token).join('[token]');
+  const reason: FailureReason = {
+    ...result.reason,
+    code: scrub(result.reason.code),
+    message: scrub(result.reason.message),
+  };
+  if (reason.location !== undefined) reason.location = scrub(reason.location);
+  return { ...result, reason };
+}
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export const defaultSleep: Sleep = (ms, signal) =>
+  delay(ms, undefined, signal ? { signal } : undefined);
+
+export interface RetryOptions {
+  signal?: AbortSignal;
+  retry?: Partial<RetryPolicy>;
+  sleep?: Sleep;
+  onRetry?: (attempt: number, delayMs: number, reason: FailureReason) => void;
+  /** The most this may sleep in all; a longer wait (a Retry-After of a day) ends it with the
+   * failure in hand instead. */
+  maxWaitMs?: number;
+}
+
+/** Runs `once` again after each transient failure, with backoff, up to the policy's attempts. */
+export async function retryTransient(
+  once: () => Promise<AttemptResult>,
+  opts: RetryOptions,
+): Promise<AttemptResult> {
+  const policy = retryPolicy(opts.retry);
+  const sleep = opts.sleep ?? defaultSleep;
+  let waited = 0;
+  for (let attempt = 1; ; attempt++) {
+    const result = await once();
+    if (result.kind !== 'failed' || result.reason.class !== 'transient') return result;
+    if (attempt >= policy.maxAttempts) return result;
+    const wait = retryDelayMs(attempt, policy, result.reason.retryAfterMs);
+    if (opts.maxWaitMs !== undefined && waited + wait > opts.maxWaitMs) {
+      return { ...result, reason: { ...result.reason, retryAfterMs: wait } };
+    }
+    waited += wait;
+    opts.onRetry?.(attempt, wait, result.reason);
+    try {
+      await sleep(wait, opts.signal);
+    } catch (error) {
+      if (opts.signal?.aborted) return { kind: 'cancelled' };
+      throw error;
+    }
+    if (opts.signal?.aborted) return { kind: 'cancelled' };
+  }
+}

@@ -1,0 +1,207 @@
+// A share through the durable queue on Slack's external protocol: its files upload one by one
+// and complete together, one message per group of at most 10 with the share's one comment. A
+// file that fails or is cancelled before its group completes does not hold the others. The
+// app's core (settings, queue, engine) against the reference service over real HTTP.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppService } from '../../main/core/api';
+import type { QueueItem, Workspace } from '../../main/core/model';
+import { createNodeTransport } from '../../main/core/upload/node-transport';
+import type { Transport } from '../../main/core/upload/transport';
+import { type ReferenceService, startReferenceService } from '../service/server';
+import { calls, makeFile, openApp, sharedCounts, type TestFile } from './helpers';
+
+let dir: string;
+let service: ReferenceService;
+let log: string[];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-share-queue-'));
+  log = [];
+  service = await startReferenceService({
+    dataDir: join(dir, 'service'),
+    log: (line) => log.push(line),
+  });
+});
+
+afterAll(async () => {
+  await service?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function files(prefix: string, n: number): Promise<TestFile[]> {
+  const made: TestFile[] = [];
+  for (let i = 0; i < n; i += 1) {
+    made.push(await makeFile(join(dir, prefix), `${prefix}-${i}.txt`, 2000 + i));
+  }
+  return made;
+}
+
+async function withApp(
+  name: string,
+  run: (app: AppService, ws: Workspace) => Promise<void>,
+  transport?: Transport,
+): Promise<void> {
+  const app = await openApp({ dataDir: join(dir, name), ...(transport ? { transport } : {}) });
+  try {
+    const ws = await app.addWorkspace({ name: 'Acme', baseUrl: service.url, protocol: 'external' });
+    await run(app, ws);
+  } finally {
+    await app.close();
+  }
+}
+
+async function waitFor(app: AppService, check: (items: QueueItem[]) => boolean): Promise<void> {
+  for (;;) {
+    if (check(await app.listQueue())) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The messages the service recorded for these files, oldest first. */
+function messagesOf(uploads: TestFile[]) {
+  const ids = new Set(
+    service
+      .uploads()
+      .filter((u) => uploads.some((f) => f.sha256 === u.sha256))
+      .map((u) => u.id),
+  );
+  return service.messages().filter((m) => m.files.some((f) => ids.has(f)));
+}
+
+describe('a share through the queue, external protocol', () => {
+  it('shares 11 files as 2 messages (10 + 1), each with the comment once', async () => {
+    const shared = await files('eleven', 11);
+    const completionsBefore = calls(log, 'files.completeUploadExternal');
+    await withApp('eleven', async (app, ws) => {
+      const { items } = await app.share({
+        target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
+        comment: 'Eleven files',
+        paths: shared.map((f) => f.path),
+      });
+      expect(items).toHaveLength(11);
+      await app.settled();
+      const queue = await app.listQueue();
+      expect(queue.map((i) => i.state)).toEqual(Array(11).fill('delivered'));
+      expect(new Set(queue.map((i) => i.file?.id)).size).toBe(11);
+      // Each history row links to its own file.
+      const history = await app.listHistory({});
+      expect(history.filter((h) => h.outcome === 'delivered' && h.permalink)).toHaveLength(11);
+    });
+    const messages = messagesOf(shared);
+    expect(messages.map((m) => [m.files.length, m.initial_comment, m.channels])).toEqual([
+      [10, 'Eleven files', ['C0DESIGN']],
+      [1, 'Eleven files', ['C0DESIGN']],
+    ]);
+    expect(calls(log, 'files.completeUploadExternal') - completionsBefore).toBe(2);
+    expect(sharedCounts(service.uploads(), shared)).toEqual(Array(11).fill(1));
+  });
+
+  it('a file that changed after it was queued fails alone; the others are one message', async () => {
+    const shared = await files('changed', 3);
+    // Every step 1 waits until the file is changed, so the change lands between queueing and sending.
+    let changed: Promise<void> | undefined;
+    const inner = createNodeTransport();
+    const transport: Transport = {
+      async request(req) {
+        if (req.url.endsWith('/api/files.getUploadURLExternal')) {
+          changed ??= writeFile(shared[1]!.path, 'other bytes, other size\n');
+          await changed;
+        }
+        return inner.request(req);
+      },
+    };
+    await withApp(
+      'changed',
+      async (app, ws) => {
+        await app.share({
+          target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
+          comment: 'Three files',
+          paths: shared.map((f) => f.path),
+        });
+        await app.settled();
+        const queue = await app.listQueue();
+        expect(queue.map((i) => [i.name, i.state, i.error?.code])).toEqual([
+          ['changed-0.txt', 'delivered', undefined],
+          ['changed-1.txt', 'failed', 'file_changed'],
+          ['changed-2.txt', 'delivered', undefined],
+        ]);
+      },
+      transport,
+    );
+    const messages = messagesOf(shared);
+    expect(messages.map((m) => [m.files.length, m.initial_comment])).toEqual([[2, 'Three files']]);
+    expect(sharedCounts(service.uploads(), shared)).toEqual([1, 0, 1]);
+  });
+
+  it('a file cancelled while it waits for its group leaves the group; the rest are one message', async () => {
+    const shared = await files('cancel', 3);
+    // The first byte upload is held until the test lets it go, so the other two wait for it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let first = true;
+    const inner = createNodeTransport();
+    const transport: Transport = {
+      async request(req) {
+        if (!req.url.includes('/api/') && first) {
+          first = false;
+          await held;
+        }
+        return inner.request(req);
+      },
+    };
+    await withApp(
+      'cancel',
+      async (app, ws) => {
+        const { items } = await app.share({
+          target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
+          comment: 'Two of three',
+          paths: shared.map((f) => f.path),
+        });
+        const uploaded = (i: QueueItem) => i.state === 'sending' && i.sent === i.size;
+        await waitFor(app, (queue) => queue.filter(uploaded).length === 2);
+        const waiting = (await app.listQueue()).find(uploaded)!;
+        await app.cancelItem(waiting.id);
+        release();
+        await app.settled();
+        const queue = await app.listQueue();
+        expect(queue.filter((i) => i.state === 'cancelled').map((i) => i.id)).toEqual([waiting.id]);
+        expect(queue.filter((i) => i.state === 'delivered')).toHaveLength(2);
+        expect(items).toHaveLength(3);
+      },
+      transport,
+    );
+    const messages = messagesOf(shared);
+    expect(messages.map((m) => [m.files.length, m.initial_comment])).toEqual([[2, 'Two of three']]);
+    expect(sharedCounts(service.uploads(), shared).reduce((a, b) => a + b)).toBe(2);
+  });
+
+  it('a completion whose answer is lost leaves the whole group "may have been delivered", posted once', async () => {
+    const shared = await files('lost', 3);
+    service.injectFault({
+      method: 'files.completeUploadExternal',
+      fault: { kind: 'reset-after-body' },
+    });
+    await withApp('lost', async (app, ws) => {
+      await app.share({
+        target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
+        comment: 'Lost answer',
+        paths: shared.map((f) => f.path),
+      });
+      await app.settled();
+      const queue = await app.listQueue();
+      // Asked again, the service no longer knows the files: the lost request completed them.
+      expect(queue.map((i) => [i.state, i.error?.code])).toEqual(
+        Array(3).fill(['unknown', 'completed_earlier']),
+      );
+    });
+    expect(messagesOf(shared).map((m) => [m.files.length, m.initial_comment])).toEqual([
+      [3, 'Lost answer'],
+    ]);
+    expect(sharedCounts(service.uploads(), shared)).toEqual([1, 1, 1]);
+  });
+});
