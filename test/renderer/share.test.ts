@@ -32,6 +32,40 @@ async function waitForUploads(names: string[]) {
 }
 
 describe('share sheet', () => {
+  it('on the external protocol, says and sends a share of three files as one message', async () => {
+    const { app, demo, reference } = harness;
+    await app.updateWorkspace(demo.workspaceId, { protocol: 'external' });
+    try {
+      const { page, problems } = await openApp(browser, harness);
+      await dropFiles(page, [
+        { name: 'one-a.txt', content: 'a' },
+        { name: 'one-b.txt', content: 'bb' },
+        { name: 'one-c.txt', content: 'ccc' },
+      ]);
+      await page.getByRole('heading', { name: 'Share 3 files' }).waitFor();
+      await page.getByLabel('Comment').fill('All three');
+      await expect
+        .poll(() => page.locator('.messages-line').textContent())
+        .toBe('3 files, one message');
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      await expect
+        .poll(() => reference.messages().filter((m) => m.initial_comment === 'All three'), {
+          timeout: 15_000,
+        })
+        .toHaveLength(1);
+      const [message] = reference.messages().filter((m) => m.initial_comment === 'All three');
+      expect(message!.files).toHaveLength(3);
+      expect(message!.channels).toEqual(['C0DESIGN', 'C0GENERAL']);
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await harness.settled();
+      // The other tests count the queue's rows and use files.upload.
+      await app.clearFinished();
+      await app.updateWorkspace(demo.workspaceId, { protocol: 'files.upload' });
+    }
+  });
+
   it('sends two dropped files to a preset with a comment', async () => {
     const { page, problems } = await openApp(browser, harness);
     await dropFiles(page, [

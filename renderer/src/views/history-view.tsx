@@ -130,7 +130,8 @@ function HistoryShareRow(props: {
   const size = entries.reduce((sum, e) => sum + e.size, 0);
   const comment = entries.find((e) => e.comment)?.comment;
   const listId = `history-share-${props.group.id}-files`;
-  const title = `${entries.length} files → ${first.channels.join(', ')} in ${props.workspace}`;
+  const destination = useDestination();
+  const title = `${entries.length} files → ${destination(first.workspaceId, first.channels)} in ${props.workspace}`;
   return (
     <li class={`item share item--${outcome ?? 'failed'}`} aria-label={title}>
       <div class="item__head">

@@ -288,7 +288,9 @@ export function ShareSheet(props: {
 
           <div class="actions">
             {/* Beside the buttons, not a line of its own: the footer stays small at tray size. */}
-            <p class="messages-line muted">{messagesSummary(fileCount, comment.trim() !== '')}</p>
+            <p class="messages-line muted">
+              {messagesSummary(fileCount, comment.trim() !== '', workspace?.protocol)}
+            </p>
             <button type="button" class="button" onClick={() => props.onClose('drop')}>
               Cancel
             </button>
