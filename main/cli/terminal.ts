@@ -2,19 +2,12 @@
 // `--json` output stays parseable), and the hidden token prompt.
 
 import { printable } from './printable';
+
+// Sizes read the same in the terminal as in the window ("1.0 MB", never "1000.0 KB").
+export { formatBytes } from '../core/format-bytes';
+
 export function say(message: string): void {
   process.stderr.write(`${message}\n`);
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
 /** One progress line on a terminal's stderr, rewritten in place; silent when stderr is not a TTY. */
