@@ -102,7 +102,7 @@ describe('history', () => {
     const { page } = await openApp(browser, harness);
     await showView(page, 'history');
     const list = page.getByRole('list', { name: 'Finished uploads' });
-    const share = list.getByRole('listitem', { name: /^3 files → C0DESIGN/ });
+    const share = list.getByRole('listitem', { name: /^3 files → #design-review in Acme$/ });
     await share.waitFor();
     expect(await share.locator('.badge').first().textContent()).toBe('Delivered');
     expect(await share.locator('.item__comment').first().textContent()).toBe('“three at once”');

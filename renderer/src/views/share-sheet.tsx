@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { shortcutLabel } from '../../../main/core/shortcut-label';
 import type {
   ChannelRef,
@@ -114,7 +114,9 @@ export function ShareSheet(props: {
   close.current = props.onClose;
   const busy = useRef(false);
   busy.current = action.busy;
-  useEffect(() => {
+  // A layout effect: listening from the first render on, not after a frame (a window in the
+  // background gets no frames, and Esc pressed at once must still close the sheet).
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && !e.defaultPrevented && !busy.current) close.current('drop');
     };
