@@ -16,12 +16,11 @@
 //   still close the connection ourselves afterwards), and the socket gets an I/O turn between
 //   chunks, so an answer waiting to be read is seen before the next write fails on the reset.
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
-import http from 'node:http';
-import https from 'node:https';
 import type { Socket } from 'node:net';
 import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
+import { http, https } from './node-http';
 import {
   cappedBody,
   type Transport,
