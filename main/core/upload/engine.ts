@@ -60,14 +60,21 @@ async function attempt(job: UploadJob, opts: AttemptOptions): Promise<AttemptRes
     const layout = layoutMultipart({ fields, file: { name, size: opened.size } });
     meter = progressMeter(opened.size, opts.onProgress, layout.head.length);
     const ring = new ChunkRing();
-    const body = multipartBody(layout, opened.size, readFileChunks(opened, name, ring), {
-      beforeTail: async () => {
-        // Last chance to stop a request whose content is not the file that was queued.
-        await assertUnchanged(opened, name);
-        await opts.beforeBodyComplete?.();
-        bodyComplete = true;
+    const body = multipartBody(
+      layout,
+      opened.size,
+      readFileChunks(opened, name, ring, {
+        blocking: opts.blockingReads === true,
+      }),
+      {
+        beforeTail: async () => {
+          // Last chance to stop a request whose content is not the file that was queued.
+          await assertUnchanged(opened, name);
+          await opts.beforeBodyComplete?.();
+          bodyComplete = true;
+        },
       },
-    });
+    );
     const response = await opts.transport.request({
       url,
       method: 'POST',

@@ -371,7 +371,9 @@ async function postBytes(
   const name = a.name;
   const body = (async function* () {
     let sent = 0;
-    for await (const chunk of readFileChunks(opened, name, ring)) {
+    for await (const chunk of readFileChunks(opened, name, ring, {
+      blocking: a.opts.blockingReads === true,
+    })) {
       sent += chunk.length;
       if (sent === opened.size) state.bodyComplete = true;
       yield chunk;

@@ -66,14 +66,23 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function bodyFor(content: Buffer, name: string, fields: [string, string][]) {
+async function bodyFor(
+  content: Buffer,
+  name: string,
+  fields: [string, string][],
+  blocking = false,
+) {
   const path = join(dir, 'upload.bin');
   await writeFile(path, content);
   const opened = await openForUpload({ path, name });
   try {
     const layout = layoutMultipart({ fields, file: { name, size: opened.size } });
     const { bytes, chunks } = await collect(
-      multipartBody(layout, opened.size, readFileChunks(opened, name)),
+      multipartBody(
+        layout,
+        opened.size,
+        readFileChunks(opened, name, new ChunkRing(FILE_CHUNK_BYTES, 0), { blocking }),
+      ),
     );
     return { layout, bytes, chunks };
   } finally {
@@ -82,30 +91,41 @@ async function bodyFor(content: Buffer, name: string, fields: [string, string][]
 }
 
 describe('multipart body', () => {
-  it('parses back into the same fields and the same file bytes, at exactly the announced length', async () => {
-    const content = Buffer.alloc(3 * FILE_CHUNK_BYTES + 12345);
-    for (let i = 0; i < content.length; i++) content[i] = (i * 31 + 7) & 0xff;
-    const comment = 'Draft for review:\r\nline two, with "quotes" and ünïcödé ✓';
-    const { layout, bytes, chunks } = await bodyFor(content, 'report.pdf', [
-      ['channels', 'C0GENERAL,C0DESIGN'],
-      ['initial_comment', comment],
-    ]);
+  it.each([
+    ['reads on the thread pool', false],
+    ['blocking reads', true],
+  ])(
+    'parses back into the same fields and the same file bytes, at exactly the announced length (%s)',
+    async (_mode, blocking) => {
+      const content = Buffer.alloc(3 * FILE_CHUNK_BYTES + 12345);
+      for (let i = 0; i < content.length; i++) content[i] = (i * 31 + 7) & 0xff;
+      const comment = 'Draft for review:\r\nline two, with "quotes" and ünïcödé ✓';
+      const { layout, bytes, chunks } = await bodyFor(
+        content,
+        'report.pdf',
+        [
+          ['channels', 'C0GENERAL,C0DESIGN'],
+          ['initial_comment', comment],
+        ],
+        blocking,
+      );
 
-    expect(bytes.length).toBe(layout.contentLength);
-    const parsed = await parse(layout.contentType, bytes);
-    expect(parsed.fields).toEqual({ channels: 'C0GENERAL,C0DESIGN', initial_comment: comment });
-    expect(parsed.files).toHaveLength(1);
-    const file = parsed.files[0]!;
-    expect(file.field).toBe('file');
-    expect(file.filename).toBe('report.pdf');
-    expect(file.mimeType).toBe('application/pdf');
-    expect(createHash('sha256').update(file.bytes).digest('hex')).toBe(
-      createHash('sha256').update(content).digest('hex'),
-    );
-    // Memory stays flat: the file comes through in bounded chunks, never whole.
-    expect(Math.max(...chunks)).toBeLessThanOrEqual(FILE_CHUNK_BYTES);
-    expect(chunks.length).toBeGreaterThan(4);
-  });
+      expect(bytes.length).toBe(layout.contentLength);
+      const parsed = await parse(layout.contentType, bytes);
+      expect(parsed.fields).toEqual({ channels: 'C0GENERAL,C0DESIGN', initial_comment: comment });
+      expect(parsed.files).toHaveLength(1);
+      const file = parsed.files[0]!;
+      expect(file.field).toBe('file');
+      expect(file.filename).toBe('report.pdf');
+      expect(file.mimeType).toBe('application/pdf');
+      expect(createHash('sha256').update(file.bytes).digest('hex')).toBe(
+        createHash('sha256').update(content).digest('hex'),
+      );
+      // Memory stays flat: the file comes through in bounded chunks, never whole.
+      expect(Math.max(...chunks)).toBeLessThanOrEqual(FILE_CHUNK_BYTES);
+      expect(chunks.length).toBeGreaterThan(4);
+    },
+  );
 
   it('puts the text parts before the file part', async () => {
     const { bytes } = await bodyFor(Buffer.from('x'), 'a.txt', [
@@ -166,42 +186,48 @@ describe('multipart body', () => {
     ).toThrow(/boundary/);
   });
 
-  it('fails with file_changed when the file is shorter than announced, before the closing boundary', async () => {
-    const path = join(dir, 'shrinks.bin');
-    await writeFile(path, Buffer.alloc(FILE_CHUNK_BYTES * 3, 1));
-    const opened = await openForUpload({ path, name: 'shrinks.bin' });
-    const layout = layoutMultipart({
-      fields: [],
-      file: { name: 'shrinks.bin', size: opened.size },
-    });
-    const seen: Buffer[] = [];
-    let tailHook = false;
-    const body = multipartBody(
-      layout,
-      opened.size,
-      readFileChunks(opened, 'shrinks.bin', new ChunkRing(1024, 0)),
-      {
-        beforeTail: () => {
-          tailHook = true;
+  it.each([
+    ['reads on the thread pool', false],
+    ['blocking reads', true],
+  ])(
+    'fails with file_changed when the file is shorter than announced, before the closing boundary (%s)',
+    async (_mode, blocking) => {
+      const path = join(dir, 'shrinks.bin');
+      await writeFile(path, Buffer.alloc(FILE_CHUNK_BYTES * 3, 1));
+      const opened = await openForUpload({ path, name: 'shrinks.bin' });
+      const layout = layoutMultipart({
+        fields: [],
+        file: { name: 'shrinks.bin', size: opened.size },
+      });
+      const seen: Buffer[] = [];
+      let tailHook = false;
+      const body = multipartBody(
+        layout,
+        opened.size,
+        readFileChunks(opened, 'shrinks.bin', new ChunkRing(1024, 0), { blocking }),
+        {
+          beforeTail: () => {
+            tailHook = true;
+          },
         },
-      },
-    );
-    const error = await (async () => {
-      try {
-        for await (const c of body) {
-          seen.push(Buffer.from(c));
-          if (seen.length === 2) await truncate(path, 100);
+      );
+      const error = await (async () => {
+        try {
+          for await (const c of body) {
+            seen.push(Buffer.from(c));
+            if (seen.length === 2) await truncate(path, 100);
+          }
+        } catch (e) {
+          return e;
         }
-      } catch (e) {
-        return e;
-      }
-    })();
-    await opened.handle.close();
-    expect(error).toBeInstanceOf(FileProblem);
-    expect((error as FileProblem).code).toBe('file_changed');
-    expect(tailHook).toBe(false);
-    expect(Buffer.concat(seen).includes(layout.tail)).toBe(false);
-  });
+      })();
+      await opened.handle.close();
+      expect(error).toBeInstanceOf(FileProblem);
+      expect((error as FileProblem).code).toBe('file_changed');
+      expect(tailHook).toBe(false);
+      expect(Buffer.concat(seen).includes(layout.tail)).toBe(false);
+    },
+  );
 
   it('fails with file_changed when the file source yields more than announced', async () => {
     const layout = layoutMultipart({ fields: [], file: { name: 'a', size: 2 } });

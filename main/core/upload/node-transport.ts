@@ -15,13 +15,12 @@
 //   with keep-alive Node, nginx and the reference service read and drop the rest first; we
 //   still close the connection ourselves afterwards), and the socket gets an I/O turn between
 //   chunks, so an answer waiting to be read is seen before the next write fails on the reset.
-import type { ClientRequest, IncomingMessage } from 'node:http';
-import http from 'node:http';
-import https from 'node:https';
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
+import { http, https } from './node-http';
 import {
   cappedBody,
   type Transport,
@@ -89,10 +88,10 @@ function ioTurn(): Promise<void> {
 }
 
 export function createNodeTransport(): Transport {
-  return { request: (req) => send(req) };
+  return { request: async (req) => send(req, await proxyAgentFor(new URL(req.url))) };
 }
 
-function send(req: TransportRequest): Promise<TransportResponse> {
+function send(req: TransportRequest, proxyAgent: Agent | undefined): Promise<TransportResponse> {
   return new Promise<TransportResponse>((resolve, reject) => {
     const url = new URL(req.url);
     const host = url.host;
@@ -138,7 +137,7 @@ function send(req: TransportRequest): Promise<TransportResponse> {
     const request: ClientRequest = mod.request(url, {
       method: req.method,
       headers,
-      agent: proxyAgentFor(url) ?? false,
+      agent: proxyAgent ?? false,
     });
     req.signal?.addEventListener('abort', onAbort, { once: true });
     deadline.arm('connect_timeout', req.connectTimeoutMs);
