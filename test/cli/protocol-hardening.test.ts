@@ -1,6 +1,6 @@
 // Issue 15, items 7–14: protocol and output hardening, end to end with the built CLI against
 // the reference service (and small servers that misbehave on purpose) over real HTTP.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -264,6 +264,113 @@ describe('proxies from the environment (item 10)', () => {
       expect(seen).toHaveLength(throughProxy);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe('proxies from the environment through a CONNECT tunnel (item 10)', () => {
+  it('sends an https upload through HTTPS_PROXY with CONNECT, with Content-Length equal to the bytes sent and nothing chunked', async () => {
+    const http = await import('node:http');
+    const net = await import('node:net');
+    const tls = await import('node:tls');
+    const { createProxy } = await import('proxy');
+    // A throw-away certificate for 127.0.0.1 (test/cli/fixtures, valid until 2126): the CLI
+    // trusts it through NODE_EXTRA_CA_CERTS, and a TLS front passes the decrypted requests on
+    // to the reference service, measuring each one on the way.
+    const certPath = join(import.meta.dirname, 'fixtures', 'localhost-cert.pem');
+    const keyPath = join(import.meta.dirname, 'fixtures', 'localhost-key.pem');
+    interface Seen {
+      line: string;
+      contentLength: string | undefined;
+      transferEncoding: string | undefined;
+      bodyBytes: number;
+    }
+    const requests: Seen[] = [];
+    const servicePort = Number(new URL(service.url).port);
+    const front = tls.createServer(
+      { cert: await readFile(certPath), key: await readFile(keyPath) },
+      (client) => {
+        const upstream = net.connect(servicePort, '127.0.0.1');
+        upstream.pipe(client);
+        client.on('error', () => upstream.destroy());
+        upstream.on('error', () => client.destroy());
+        let head = Buffer.alloc(0);
+        let seen: Seen | undefined;
+        client.on('data', (chunk: Buffer) => {
+          upstream.write(chunk);
+          if (seen) {
+            seen.bodyBytes += chunk.length;
+            return;
+          }
+          head = Buffer.concat([head, chunk]);
+          const end = head.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const lines = head.subarray(0, end).toString('latin1').split('\r\n');
+          const header = (name: string) =>
+            lines
+              .find((l) => l.toLowerCase().startsWith(`${name}:`))
+              ?.slice(name.length + 1)
+              .trim();
+          seen = {
+            line: lines[0] ?? '',
+            contentLength: header('content-length'),
+            transferEncoding: header('transfer-encoding'),
+            bodyBytes: head.length - end - 4,
+          };
+          requests.push(seen);
+        });
+        client.on('end', () => upstream.end());
+      },
+    );
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    const frontPort = (front.address() as { port: number }).port;
+    const connects: string[] = [];
+    const proxy = createProxy(http.createServer());
+    proxy.prependListener('connect', (req: { url?: string }) => connects.push(req.url ?? ''));
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    const body = Buffer.alloc(300_000, 't');
+    await writeFile(join(dir, 'tunnelled.bin'), body);
+    try {
+      const before = service.uploads().length;
+      const run = await runCli(
+        [
+          'send',
+          '--base-url',
+          `https://127.0.0.1:${frontPort}`,
+          '--channels',
+          'C0GENERAL',
+          '--json',
+          join(dir, 'tunnelled.bin'),
+        ],
+        {
+          env: {
+            ...env,
+            TRAYSHARE_TOKEN: TOKEN,
+            HTTPS_PROXY: proxyUrl,
+            NO_PROXY: '',
+            NODE_EXTRA_CA_CERTS: certPath,
+          },
+        },
+      );
+      expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(['delivered']);
+      expect(
+        service
+          .uploads()
+          .slice(before)
+          .map((u) => u.size),
+      ).toEqual([body.length]);
+      // Every request went through the tunnel: one CONNECT per connection to the front.
+      expect(connects.length).toBe(requests.length);
+      expect(new Set(connects)).toEqual(new Set([`127.0.0.1:${frontPort}`]));
+      const uploads = requests.filter((r) => r.line.startsWith('POST /api/files.upload '));
+      expect(uploads).toHaveLength(1);
+      expect(uploads[0]?.transferEncoding).toBeUndefined();
+      expect(Number(uploads[0]?.contentLength)).toBeGreaterThan(body.length);
+      expect(uploads[0]?.bodyBytes).toBe(Number(uploads[0]?.contentLength));
+    } finally {
+      proxy.close();
+      front.close();
     }
   });
 });
