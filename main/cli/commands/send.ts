@@ -401,6 +401,8 @@ async function sendQueued(
       }
     });
     service.on('needs-token', (event) => {
+      // Earlier uploads of another workspace waiting on theirs are not this send's concern.
+      if (!shared.items.some((i) => i.workspaceId === event.workspaceId)) return;
       void service.listQueue().then((items) => {
         // A locked keyring is not a missing token: unlocking it, not a new login, fixes it.
         const keychain = items.find(
