@@ -51,8 +51,14 @@ export async function withService<T>(body: (service: AppService) => Promise<T>):
   }
 }
 
+const unwritable: Record<string, string> = {
+  EROFS: 'is on a read-only file system',
+  ENOSPC: 'is on a full disk',
+  EDQUOT: 'is on a disk where your quota is used up',
+};
+
 /**
- * For commands that only look (`queue`, `history`): on a read-only disk, where the service
+ * For commands that only look (`queue`, `history`): on a read-only or full disk, where the service
  * cannot open (it writes its lock, its journal and its history), they show what was saved.
  */
 export async function withLookingService<T>(body: (view: StateView) => Promise<T>): Promise<T> {
@@ -60,10 +66,11 @@ export async function withLookingService<T>(body: (view: StateView) => Promise<T
   try {
     service = await openCliService();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EROFS') throw error;
+    const why = unwritable[(error as NodeJS.ErrnoException).code ?? ''];
+    if (!why) throw error;
     const stateDir = join(defaultUserDataDir(), CLI_STATE);
     say(
-      `${stateDir} is on a read-only file system: this is what was saved there; nothing can be sent or changed until it is writable again.`,
+      `${stateDir} ${why}: this is what was saved there; nothing can be sent or changed until it can be written again.`,
     );
     return body(await readStateView(stateDir));
   }

@@ -93,6 +93,48 @@ describe('disks that cannot be written', () => {
     }
   }, 60_000);
 
+  it('a full data disk: send names the folder and says to free space; queue and history still show what was saved', async (ctx) => {
+    if (process.platform !== 'linux' || !canMount()) ctx.skip();
+    mount('size=1m');
+    const env = { TRAYSHARE_DATA_DIR: join(mnt, 'data') };
+    try {
+      const login = await runCli(['login', '--workspace', 'Full', '--base-url', service.url], {
+        env,
+        input: 'xoxb-test-token\n',
+      });
+      expect(login.code).toBe(0);
+      const sent = join(dir, 'before-full.txt');
+      const later = join(dir, 'after-full.txt');
+      await writeFile(sent, 'sent\n');
+      await writeFile(later, 'later\n');
+      const send = ['send', '--workspace', 'Full', '--channels', 'C0GENERAL'];
+      expect((await runCli([...send, sent], { env })).code).toBe(0);
+      // Fill the disk to the last byte.
+      await writeFile(join(mnt, 'filler'), Buffer.alloc(1024 * 1024)).catch(() => undefined);
+
+      const before = service.uploads().length;
+      const refused = await runCli([...send, later], { env });
+      expect(refused.stderr).not.toMatch(/^ENOSPC/m);
+      expect(refused.stderr).toContain(mnt);
+      expect(refused.stderr).toMatch(/the disk is full\. Free some space there/);
+      expect(refused.code).toBe(1);
+      expect(service.uploads().length).toBe(before);
+
+      const history = await runCli(['history'], { env });
+      expect(history.stdout).toMatch(/\tdelivered\tbefore-full\.txt /);
+      expect(history.code).toBe(0);
+      expect(history.stderr).toMatch(/cli-state is on a full disk: this is what was saved there/);
+      const queue = await runCli(['queue'], { env });
+      expect(queue.stderr).not.toMatch(/ENOSPC/);
+      expect(queue.stdout).toMatch(/\tdelivered\tbefore-full\.txt\t/);
+      expect(queue.code).toBe(0);
+    } finally {
+      await rm(join(mnt, 'filler'), { force: true });
+      await runCli(['logout', '--workspace', 'Full'], { env });
+      unmount();
+    }
+  }, 60_000);
+
   it('a full temp folder for `send -`: names it, says to free space, leaves nothing', async (ctx) => {
     if (process.platform !== 'linux' || !canMount()) ctx.skip();
     mount('size=256k');
