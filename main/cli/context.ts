@@ -2,12 +2,15 @@
 // folder (TRAYSHARE_DATA_DIR overrides), the settings file through `conf`, tokens through keytar.
 // Commands import this module only when they run: it loads zod, conf and keytar, which the
 // scripting mode (`send --base-url`) does not need.
+
+import { join } from 'node:path';
 import type { AppService } from '../core/api';
 import { createAppService } from '../core/app-service';
 import { defaultUserDataDir } from '../core/paths';
 import { QueueLockedError } from '../core/queue/queue-lock';
 import { createKeychainStore } from '../core/secrets/keychain-store';
 import { openSettingsService, type SettingsService } from '../core/settings/settings-service';
+import { readStateView, type StateView } from '../core/state-view';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { say } from './terminal';
 import { envToken } from './usage-error';
@@ -40,6 +43,37 @@ export async function openCliService(): Promise<AppService> {
 export async function withService<T>(body: (service: AppService) => Promise<T>): Promise<T> {
   const service = await openCliService();
   // Said by the command that repaired it; the next one finds the files clean.
+  for (const notice of service.repairNotices()) say(notice);
+  try {
+    return await body(service);
+  } finally {
+    await service.close();
+  }
+}
+
+const unwritable: Record<string, string> = {
+  EROFS: 'is on a read-only file system',
+  ENOSPC: 'is on a full disk',
+  EDQUOT: 'is on a disk where your quota is used up',
+};
+
+/**
+ * For commands that only look (`queue`, `history`): on a read-only or full disk, where the service
+ * cannot open (it writes its lock, its journal and its history), they show what was saved.
+ */
+export async function withLookingService<T>(body: (view: StateView) => Promise<T>): Promise<T> {
+  let service: AppService;
+  try {
+    service = await openCliService();
+  } catch (error) {
+    const why = unwritable[(error as NodeJS.ErrnoException).code ?? ''];
+    if (!why) throw error;
+    const stateDir = join(defaultUserDataDir(), CLI_STATE);
+    say(
+      `${stateDir} ${why}: this is what was saved there; nothing can be sent or changed until it can be written again.`,
+    );
+    return body(await readStateView(stateDir));
+  }
   for (const notice of service.repairNotices()) say(notice);
   try {
     return await body(service);

@@ -2,6 +2,7 @@
 import { dirname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
+import { defaultUserDataDir } from '../core/paths';
 import { KeychainError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-error';
 import { ShareRefusedError } from '../core/share-refused-error';
@@ -59,15 +60,16 @@ try {
 /** A read-only or full disk under Trayshare's folders: name the folder and what to do. */
 function diskProblem(error: unknown): string | undefined {
   const { code, path } = error as NodeJS.ErrnoException;
-  if (typeof path !== 'string') return undefined;
-  const folder = dirname(path);
+  // A write to a file already open (the queue journal, history) names no path: the CLI writes
+  // only below its data folder then.
+  const folder = typeof path === 'string' ? dirname(path) : defaultUserDataDir();
   if (code === 'EROFS') {
     return `Trayshare cannot write to ${folder}: it is on a read-only file system. Remount it read-write, or point TRAYSHARE_DATA_DIR at a writable folder.`;
   }
   if (code === 'ENOSPC' || code === 'EDQUOT') {
     return `Trayshare cannot write to ${folder}: the disk is full. Free some space there, then run the command again (queued files are kept).`;
   }
-  if (code === 'EACCES' || code === 'EPERM') {
+  if ((code === 'EACCES' || code === 'EPERM') && typeof path === 'string') {
     return `Trayshare may not write to ${folder} (permission denied). Fix the folder's permissions, or point TRAYSHARE_DATA_DIR at a writable folder.`;
   }
   return undefined;

@@ -28,6 +28,7 @@ import {
 } from './queue/upload-queue';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
 import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
+import { keptCopiesSince } from './settings/settings-file';
 import {
   openSettingsService,
   type SettingsService,
@@ -166,6 +167,20 @@ async function sendingAs(
 ): Promise<{ workspace: Workspace; token: string } | AttemptResult> {
   const workspace = settings.workspace(item.workspaceId);
   if (!workspace) {
+    // Not removed by the person but lost with a broken settings file set aside after the file
+    // was queued: the upload waits (nothing is lost) until the workspace is back or it is
+    // cancelled.
+    const kept = keptCopiesSince(deps.dataDir, item.createdAt)[0];
+    if (kept) {
+      return {
+        kind: 'failed',
+        reason: {
+          class: 'credential',
+          code: 'workspace_lost',
+          message: `The workspace of this upload was in a settings file that was damaged and set aside as ${kept}. Put the workspace back (repair that copy and restore it as config.json), then try again; or cancel the upload.`,
+        },
+      };
+    }
     return {
       kind: 'failed',
       reason: {

@@ -84,4 +84,43 @@ describe('damaged state', () => {
     // Put the workspace back for the other tests' logout.
     await writeFile(config, good);
   });
+
+  it('a corrupt config.json with uploads queued: they wait for their workspace, not fail as removed', async () => {
+    const state = join(data, 'cli-state');
+    await mkdir(state, { recursive: true });
+    await writeFile(join(state, 'paused'), '');
+    const file = join(dir, 'kept.txt');
+    await writeFile(file, 'kept\n');
+    await runCli(['send', '--workspace', 'Acme', '--channels', 'C0GENERAL', file], {
+      env,
+      timeoutMs: 15_000,
+    });
+    await rm(join(state, 'paused'));
+    const config = join(data, 'config.json');
+    const good = await readFile(config, 'utf8');
+    await writeFile(config, `${good.slice(0, 40)}\u0000garbage`);
+    const before = service.uploads().length;
+
+    const run = await runCli(['queue', '--run'], { env });
+    expect(run.stderr).toMatch(/settings file could not be used/);
+    expect(run.stdout).toMatch(
+      /\twaiting\tkept\.txt\t.*workspace of this upload was in a settings file that was damaged and set aside as .*config\.corrupt-/,
+    );
+    expect(run.stdout).not.toMatch(/removed/);
+    expect(run.code).toBe(1);
+    expect(service.uploads().length).toBe(before);
+
+    // The workspace put back, the upload goes.
+    await writeFile(config, good);
+    const again = await runCli(['queue', '--run'], { env });
+    expect(again.stdout).toMatch(/\tdelivered\tkept\.txt\t/);
+    expect(again.code).toBe(0);
+    // (The first test's files, left queued, went too: they had waited in the same way.)
+    const sent = service
+      .uploads()
+      .slice(before)
+      .map((u) => u.name);
+    expect(sent.filter((n) => n === 'kept.txt')).toHaveLength(1);
+    await runCli(['queue', '--clear'], { env });
+  }, 60_000);
 });

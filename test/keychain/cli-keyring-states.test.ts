@@ -99,26 +99,6 @@ describe.skipIf(process.platform !== 'linux')(
       );
       expect(login.stderr).toMatch(/Saved Acme/);
       expect(login.code).toBe(0);
-    }, 120_000);
-
-    afterAll(async () => {
-      await service?.close();
-      await rm(scratch, { recursive: true, force: true });
-    });
-
-    it('locked: send, queue --run and logout say the keyring is locked, exit 3, and the token survives', async () => {
-      const before = service.uploads().length;
-      const send = await cliInSession(home, [
-        'send',
-        '--workspace',
-        'Acme',
-        '--channels',
-        'C0GENERAL',
-        file,
-      ]);
-      expect(send.stderr).toMatch(/keyring is locked/);
-      expect(send.stderr).not.toMatch(/no token/i);
-      expect(send.code).toBe(3);
 
       // A send interrupted while the keyring was open left the file queued (the queue was paused,
       // as the tray's pause leaves it, so the file waits in the journal when the process dies).
@@ -142,6 +122,28 @@ describe.skipIf(process.platform !== 'linux')(
       } catch {}
       await interrupted;
       await rm(join(state, 'paused'));
+      // The same queue, for the keyring that was never set up.
+      await cp(join(home, 'data'), join(scratch, 'queued-data'), { recursive: true });
+    }, 120_000);
+
+    afterAll(async () => {
+      await service?.close();
+      await rm(scratch, { recursive: true, force: true });
+    });
+
+    it('locked: send, queue --run and logout say the keyring is locked, exit 3, and the token survives', async () => {
+      const before = service.uploads().length;
+      const send = await cliInSession(home, [
+        'send',
+        '--workspace',
+        'Acme',
+        '--channels',
+        'C0GENERAL',
+        file,
+      ]);
+      expect(send.stderr).toMatch(/keyring is locked/);
+      expect(send.stderr).not.toMatch(/no token/i);
+      expect(send.code).toBe(3);
 
       const run = await cliInSession(home, ['queue', '--run']);
       expect(run.stderr).toMatch(/keyring is locked/);
@@ -174,9 +176,10 @@ describe.skipIf(process.platform !== 'linux')(
       expect(absent.code).not.toBe(0);
     }, 240_000);
 
-    it('never set up: send and logout say there is no default (login) keyring, not "no token"', async () => {
+    it('never set up: send, queue --run and logout say there is no default (login) keyring, not "no token", and exit 3', async () => {
       const bare = await newHome('never-set-up');
-      await cp(join(home, 'data', 'config.json'), join(bare, 'data', 'config.json'));
+      // The settings and the queued file of the locked home, before anything was sent.
+      await cp(join(scratch, 'queued-data'), join(bare, 'data'), { recursive: true });
       const send = await cliInSession(bare, [
         'send',
         '--workspace',
@@ -188,8 +191,14 @@ describe.skipIf(process.platform !== 'linux')(
       expect(send.stderr).toMatch(/no default \(login\) keyring/);
       expect(send.stderr).not.toMatch(/no token/i);
       expect(send.code).toBe(3);
+      const run = await cliInSession(bare, ['queue', '--run']);
+      expect(run.stderr).toMatch(/no default \(login\) keyring/);
+      expect(run.stderr).not.toMatch(/no token/i);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toMatch(/waiting\treport\.txt/);
       const logout = await cliInSession(bare, ['logout', '--workspace', 'Acme']);
       expect(logout.stderr).toMatch(/no default \(login\) keyring/);
+      expect(logout.stderr).not.toMatch(/had no token|Removed the token/);
       expect(logout.code).toBe(3);
     }, 120_000);
   },

@@ -19,6 +19,15 @@ function historyLine(entry: HistoryEntry): string {
   return `${when}\t${entry.outcome}\t${printable(entry.name)} (${formatBytes(entry.size)})\t${entry.workspaceName}: ${entry.channels.join(',')}\t${detail}`;
 }
 
+function printQueue(items: QueueItem[], options: { json?: boolean }): void {
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(items)}\n`);
+    return;
+  }
+  if (items.length === 0) say('The queue is empty.');
+  for (const item of items) process.stdout.write(`${queueLine(item)}\n`);
+}
+
 export function registerQueueCommands(program: Command): void {
   program
     .command('queue')
@@ -36,7 +45,11 @@ export function registerQueueCommands(program: Command): void {
         clear?: boolean;
         json?: boolean;
       }) => {
-        const { withService } = await import('../context');
+        const { withLookingService, withService } = await import('../context');
+        if (!options.run && !options.retry && !options.cancel && !options.clear) {
+          await withLookingService(async (view) => printQueue(await view.listQueue(), options));
+          return;
+        }
         await withService(async (service) => {
           if (options.cancel) await service.cancelItem(options.cancel);
           if (options.retry) await service.retryItem(options.retry);
@@ -54,13 +67,7 @@ export function registerQueueCommands(program: Command): void {
             if (stuck.some((i) => i.error?.code.startsWith('keychain_'))) process.exitCode = 3;
             else if (stuck.length > 0) process.exitCode = 1;
           }
-          const items = await service.listQueue();
-          if (options.json) {
-            process.stdout.write(`${JSON.stringify(items)}\n`);
-            return;
-          }
-          if (items.length === 0) say('The queue is empty.');
-          for (const item of items) process.stdout.write(`${queueLine(item)}\n`);
+          printQueue(await service.listQueue(), options);
         });
       },
     );
@@ -75,8 +82,8 @@ export function registerQueueCommands(program: Command): void {
       const limit = Number.parseInt(options.limit, 10);
       if (!Number.isInteger(limit) || limit < 1)
         throw new Error('--limit takes a positive number.');
-      const { withService } = await import('../context');
-      await withService(async (service) => {
+      const { withLookingService } = await import('../context');
+      await withLookingService(async (service) => {
         const entries = await service.listHistory({
           ...(options.search ? { search: options.search } : {}),
           limit,

@@ -349,6 +349,8 @@ async function sendQueued(
   process.once('SIGINT', abort);
   const deadline = Date.now() + maxWaitMs(options.maxWait);
   const announced = new Map<string, number>();
+  /** The ends of the waits already said. */
+  const saidUntil = new Set<number>();
   const latest = new Map<string, QueueItem>();
   const done = new Promise<void>((resolve, reject) => {
     const check = (items: QueueItem[]) => {
@@ -370,12 +372,20 @@ async function sendQueued(
           `${active.name}  ${active.size ? Math.floor((active.sent / active.size) * 100) : 100}%  (${finished.size + 1} of ${mine.size})`,
         );
       }
-      const waiting = items.find((i) => mine.has(i.id) && i.state === 'waiting' && i.retryAt);
-      if (waiting?.retryAt && waiting.error && announced.get(waiting.id) !== waiting.retryAt) {
+      for (const waiting of items) {
+        if (!mine.has(waiting.id) || waiting.state !== 'waiting') continue;
+        if (!waiting.retryAt || !waiting.error || announced.get(waiting.id) === waiting.retryAt) {
+          continue;
+        }
+        announced.set(waiting.id, waiting.retryAt);
+        // Files that were in flight when the limit came join its pause: the pause is said
+        // once, when it starts, never again as "next try in 0 s" when it is nearly over.
+        const inS = seconds(waiting.retryAt - Date.now());
+        const retryAt = waiting.retryAt;
+        if (inS < 1 || [...saidUntil].some((until) => Math.abs(until - retryAt) < 1000)) continue;
+        saidUntil.add(retryAt);
         // A line, not the progress line: it must reach a piped stderr too, and the wait is long
         // enough that a frozen percentage would look like a hang.
-        announced.set(waiting.id, waiting.retryAt);
-        const inS = seconds(waiting.retryAt - Date.now());
         progress.clear();
         say(
           waiting.error.code === 'ratelimited' || waiting.error.code === 'http_429'
@@ -395,6 +405,8 @@ async function sendQueued(
       }
     });
     service.on('needs-token', (event) => {
+      // Earlier uploads of another workspace waiting on theirs are not this send's concern.
+      if (!shared.items.some((i) => i.workspaceId === event.workspaceId)) return;
       void service.listQueue().then((items) => {
         // A locked keyring is not a missing token: unlocking it, not a new login, fixes it.
         const keychain = items.find(

@@ -74,11 +74,17 @@ function latestPerItem(entries: HistoryEntry[]): HistoryEntry[] {
   return entries.filter((e, i) => last.get(itemKey(e.id)) === i);
 }
 
-export async function openHistoryStore(opts: HistoryStoreOptions): Promise<HistoryStore> {
-  const maxEntries = Math.max(1, Math.floor(opts.maxEntries ?? DEFAULT_MAX_HISTORY_ENTRIES));
-  await mkdir(opts.dir, { recursive: true });
-  const path = join(opts.dir, HISTORY_FILE);
+interface Loaded {
+  /** Oldest first, one per item, at most maxEntries. */
+  entries: HistoryEntry[];
+  ids: Set<string>;
+  /** Lines in the file. */
+  stored: number;
+  /** The file needs a rewrite: a torn line, lines skipped, or entries dropped. */
+  untidy: boolean;
+}
 
+async function load(path: string, maxEntries: number): Promise<Loaded> {
   const read = await readJsonl(path);
   // Oldest first, as in the file; a rewrite racing an append can store an entry twice.
   let entries: HistoryEntry[] = [];
@@ -99,6 +105,45 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
     for (const e of entries.slice(0, entries.length - maxEntries)) ids.delete(e.id);
     entries = entries.slice(-maxEntries);
   }
+  return { entries, ids, stored, untidy: read.torn || skipped > 0 || stored !== entries.length };
+}
+
+function listed(
+  entries: readonly HistoryEntry[],
+  query: HistoryQuery,
+  opts: HistoryStoreOptions,
+): HistoryEntry[] {
+  const words = (query.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const limit = query.limit ?? Number.POSITIVE_INFINITY;
+  const out: HistoryEntry[] = [];
+  for (let i = entries.length - 1; i >= 0 && out.length < limit; i--) {
+    const e = entries[i]!;
+    if (words.length > 0) {
+      const text = haystack(e, opts);
+      if (!words.every((w) => text.includes(w))) continue;
+    }
+    out.push(structuredClone(e));
+  }
+  return out;
+}
+
+/**
+ * The history as stored, without writing anything (no repair, no folder created): for looking
+ * at it on a read-only disk.
+ */
+export async function readHistory(opts: HistoryStoreOptions): Promise<Pick<HistoryStore, 'list'>> {
+  const maxEntries = Math.max(1, Math.floor(opts.maxEntries ?? DEFAULT_MAX_HISTORY_ENTRIES));
+  const { entries } = await load(join(opts.dir, HISTORY_FILE), maxEntries);
+  return { list: (query = {}) => listed(entries, query, opts) };
+}
+
+export async function openHistoryStore(opts: HistoryStoreOptions): Promise<HistoryStore> {
+  const maxEntries = Math.max(1, Math.floor(opts.maxEntries ?? DEFAULT_MAX_HISTORY_ENTRIES));
+  await mkdir(opts.dir, { recursive: true });
+  const path = join(opts.dir, HISTORY_FILE);
+  const loaded = await load(path, maxEntries);
+  let { entries } = loaded;
+  const { ids, stored } = loaded;
 
   const file = await JsonlAppender.open(path);
   // Compact when appends have grown the file a quarter past its bound (at least 50 lines), so
@@ -110,7 +155,7 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
     baseLines = entries.length;
     return entries;
   };
-  if (read.torn || skipped > 0 || stored !== entries.length) await file.rewrite(snapshot);
+  if (loaded.untidy) await file.rewrite(snapshot);
 
   let compacting: Promise<void> | null = null;
   const compactIfLarge = async () => {
@@ -151,18 +196,7 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
       }
     },
     list(query = {}) {
-      const words = (query.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-      const limit = query.limit ?? Number.POSITIVE_INFINITY;
-      const out: HistoryEntry[] = [];
-      for (let i = entries.length - 1; i >= 0 && out.length < limit; i--) {
-        const e = entries[i]!;
-        if (words.length > 0) {
-          const text = haystack(e, opts);
-          if (!words.every((w) => text.includes(w))) continue;
-        }
-        out.push(structuredClone(e));
-      }
-      return out;
+      return listed(entries, query, opts);
     },
     onChange(listener) {
       listeners.add(listener);

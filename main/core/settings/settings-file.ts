@@ -6,7 +6,14 @@
 // Neither store's own `schema` (JSON Schema via ajv) is used: a violation throws inside the
 // store's constructor or setter, and it cannot say which workspace was bad. zod (schema.ts) checks
 // each item, so valid parts survive, and it is the same library the API arguments use.
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Conf from 'conf';
 import { type Repair, repairSettings } from './repair';
@@ -64,6 +71,31 @@ function keptName(path: string, now: number, attempt: number): string {
   const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
   const suffix = attempt > 0 ? `-${attempt + 1}` : '';
   return join(dirname(path), `${CONFIG_NAME}.corrupt-${stamp}${suffix}.json`);
+}
+
+const KEPT = new RegExp(
+  `^${CONFIG_NAME}\\.corrupt-(\\d{4}-\\d\\d-\\d\\d)T(\\d\\d)-(\\d\\d)-(\\d\\d)-(\\d{3})Z(?:-\\d+)?\\.json$`,
+);
+
+/**
+ * The kept copies of broken settings files in `dir` that were set aside at or after `since`
+ * (ms), newest first: settings (workspaces among them) lost to a repair since then.
+ */
+export function keptCopiesSince(dir: string, since: number): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const found: { path: string; at: number }[] = [];
+  for (const name of names) {
+    const m = KEPT.exec(name);
+    if (!m) continue;
+    const at = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
+    if (at >= since) found.push({ path: join(dir, name), at });
+  }
+  return found.sort((a, b) => b.at - a.at).map((f) => f.path);
 }
 
 export class SettingsFile {

@@ -13,14 +13,15 @@
 //   is read at all: `Connection: keep-alive` is sent (with `Connection: close` a server that
 //   answers early closes at once, and the reset that follows can beat its answer to us, while
 //   with keep-alive Node, nginx and the reference service read and drop the rest first; we
-//   still close the connection ourselves afterwards), and the socket gets an I/O turn between
-//   chunks, so an answer waiting to be read is seen before the next write fails on the reset.
+//   still close the connection ourselves afterwards), and a failed write waits until the
+//   socket has read what came before the reset (read-before-write-error.ts).
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
 import { http, https } from './node-http';
+import { readBeforeWriteErrors } from './read-before-write-error';
 import {
   cappedBody,
   type Transport,
@@ -81,12 +82,6 @@ function lowerCaseHeaders(res: IncomingMessage): Record<string, string> {
   return out;
 }
 
-// Two immediates: the first ends the current loop turn, the second runs after the next poll
-// phase, where the socket's pending input (an early answer) is read.
-function ioTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
-}
-
 export function createNodeTransport(): Transport {
   return { request: async (req) => send(req, await proxyAgentFor(new URL(req.url))) };
 }
@@ -143,6 +138,7 @@ function send(req: TransportRequest, proxyAgent: Agent | undefined): Promise<Tra
     deadline.arm('connect_timeout', req.connectTimeoutMs);
 
     request.on('socket', (socket: Socket) => {
+      readBeforeWriteErrors(socket);
       const connected = () => {
         touch();
         void pump();
@@ -212,19 +208,9 @@ function send(req: TransportRequest, proxyAgent: Agent | undefined): Promise<Tra
         request.end(() => touch());
         return;
       }
-      let sinceTurn = 0;
       const writer = createBodyWriter(req);
       try {
         const outcome = await pumpBody(req.body, stopped, async (chunk) => {
-          // A turn before every write, not every few MiB: a server that answers early and
-          // closes at once makes the next write fail on the reset, and Node then closes the
-          // socket with the answer still unread in it (1 MiB bodies lost it in half the runs).
-          // Chunks are 1 MiB, so this costs about a thousand turns per GiB.
-          if (sinceTurn > 0) {
-            await ioTurn();
-            if (stopped()) return false;
-          }
-          sinceTurn += chunk.byteLength;
           const slices = writer.slices(chunk);
           let roomLeft = true;
           for (let i = 0; i < slices.length; i++) {
@@ -237,9 +223,7 @@ function send(req: TransportRequest, proxyAgent: Agent | undefined): Promise<Tra
             });
           }
           if (!roomLeft) {
-            // Waiting for the drain is itself a turn of the loop.
             await drained();
-            sinceTurn = 0;
           }
           return true;
         });
