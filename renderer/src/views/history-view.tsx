@@ -5,6 +5,7 @@ import { useDestination } from '../channel-names';
 import { formatBytes, formatTime } from '../format';
 import { groupHistory, type HistoryGroup } from '../history-groups';
 import { ActionError, Notice } from '../ui/notice';
+import { ShareFiles } from '../ui/share-files';
 import { useAction } from '../use-action';
 
 const OUTCOME_LABEL: Record<HistoryEntry['outcome'], string> = {
@@ -124,7 +125,6 @@ function HistoryShareRow(props: {
 }) {
   const { entries, outcome } = props.group;
   const allDelivered = outcome === 'delivered';
-  const [open, setOpen] = useState(entries.length <= 4 || !allDelivered);
   const first = entries[0]!;
   const delivered = entries.filter((e) => e.outcome === 'delivered').length;
   const size = entries.reduce((sum, e) => sum + e.size, 0);
@@ -142,22 +142,14 @@ function HistoryShareRow(props: {
       </div>
       <p class="item__detail">{`${formatTime(first.at)} · ${formatBytes(size)}`}</p>
       {comment ? <p class="item__comment">“{comment}”</p> : null}
-      <div class="item__actions">
-        <button
-          type="button"
-          class="button button--small button--quiet"
-          aria-expanded={open}
-          aria-controls={listId}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? 'Hide files' : `Show ${entries.length} files`}
-        </button>
-      </div>
-      {open ? (
-        <ul class="share__files" id={listId} aria-label={`Files of ${title}`}>
-          {props.children}
-        </ul>
-      ) : null}
+      <ShareFiles
+        id={listId}
+        title={title}
+        count={entries.length}
+        initiallyOpen={entries.length <= 4 || !allDelivered}
+      >
+        {props.children}
+      </ShareFiles>
     </li>
   );
 }

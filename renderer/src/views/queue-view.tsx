@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { QueueItem, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useDestination } from '../channel-names';
@@ -8,6 +8,7 @@ import { canRetry, isActive, isFinished, needsToken, retiredProtocol } from '../
 import { RateMeter } from '../rate';
 import { switchToExternalProtocol } from '../switch-protocol';
 import { ActionError, Notice } from '../ui/notice';
+import { ShareFiles } from '../ui/share-files';
 import { useAction } from '../use-action';
 import { useNow } from '../use-now';
 
@@ -237,7 +238,6 @@ function ShareRow(props: {
   children: preact.ComponentChildren;
 }) {
   const { items } = props.group;
-  const [open, setOpen] = useState(items.length <= 4 || props.group.band === 'attention');
   const first = items[0]!;
   const delivered = items.filter((i) => i.state === 'delivered').length;
   const size = items.reduce((sum, i) => sum + i.size, 0);
@@ -267,22 +267,14 @@ function ShareRow(props: {
         />
       ) : null}
       {first.comment ? <p class="item__comment">“{first.comment}”</p> : null}
-      <div class="item__actions">
-        <button
-          type="button"
-          class="button button--small button--quiet"
-          aria-expanded={open}
-          aria-controls={listId}
-          onClick={() => setOpen(!open)}
-        >
-          {open ? 'Hide files' : `Show ${items.length} files`}
-        </button>
-      </div>
-      {open ? (
-        <ul class="share__files" id={listId} aria-label={`Files of ${title}`}>
-          {props.children}
-        </ul>
-      ) : null}
+      <ShareFiles
+        id={listId}
+        title={title}
+        count={items.length}
+        initiallyOpen={items.length <= 4 || props.group.band === 'attention'}
+      >
+        {props.children}
+      </ShareFiles>
     </li>
   );
 }

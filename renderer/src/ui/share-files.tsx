@@ -1,0 +1,36 @@
+// The files of a share, folded under its row in the queue and in History: long shares start
+// folded so thirty files do not push everything else off screen.
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+
+export function ShareFiles(props: {
+  /** The list's id, for the button's aria-controls. */
+  id: string;
+  /** The share row's title: the list is "Files of <title>". */
+  title: string;
+  count: number;
+  initiallyOpen: boolean;
+  children: ComponentChildren;
+}) {
+  const [open, setOpen] = useState(props.initiallyOpen);
+  return (
+    <>
+      <div class="item__actions">
+        <button
+          type="button"
+          class="button button--small button--quiet"
+          aria-expanded={open}
+          aria-controls={props.id}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide files' : `Show ${props.count} files`}
+        </button>
+      </div>
+      {open ? (
+        <ul class="share__files" id={props.id} aria-label={`Files of ${props.title}`}>
+          {props.children}
+        </ul>
+      ) : null}
+    </>
+  );
+}
