@@ -38,6 +38,25 @@ export interface Notifier {
   notify(content: NotificationContent): void;
 }
 
+/**
+ * What to say when the queue holds a workspace's uploads. A workspace the settings still have
+ * had its token refused: Settings takes a new one. One they no longer have was lost with a
+ * damaged settings file, and a token would not help: the message names the copy to put back.
+ */
+export function heldNotice(
+  workspaceName: string | undefined,
+  message: string,
+): NotificationContent & { view: View } {
+  if (workspaceName === undefined) {
+    return { title: 'Uploads wait for a lost workspace', body: message, view: 'queue' };
+  }
+  return {
+    title: `${workspaceName} needs a new token`,
+    body: `${message} Uploads to it wait until a new token is saved.`,
+    view: 'settings',
+  };
+}
+
 export function createNotifier(deps: NotifierDeps): Notifier {
   const gatherMs = deps.gatherMs ?? 800;
   const setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));

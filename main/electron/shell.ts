@@ -17,7 +17,12 @@ import { displayName } from '../core/conversations/channel-names';
 import { shortcutLabel } from '../core/shortcut-label';
 import { type ClipboardLike, readClipboardFiles, readClipboardImage } from './clipboard-paths';
 import { bindIpc, type IpcMainLike } from './ipc';
-import { createNotifier, type NotificationContent, type NotifierDeps } from './notifications';
+import {
+  createNotifier,
+  heldNotice,
+  type NotificationContent,
+  type NotifierDeps,
+} from './notifications';
 import { describeSender, isRendererUrl, type RendererLocation } from './renderer-location';
 import { createShellApi } from './shell-api';
 import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
@@ -463,12 +468,9 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     }),
     service.on('needs-token', ({ workspaceId, message }) => {
       needsToken.add(workspaceId);
-      const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name ?? 'A workspace';
-      notify({
-        title: `${name} needs a new token`,
-        body: `${message} Uploads to it wait until a new token is saved.`,
-        onClick: () => windows.showMain('settings'),
-      });
+      const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name;
+      const { view, ...notice } = heldNotice(name, message);
+      notify({ ...notice, onClick: () => windows.showMain(view) });
       refresh();
     }),
   ];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueueItem } from '../../preload/contract';
 import { groupShares, overallProgress } from './queue-groups';
+import { needsAttention, needsToken, workspaceLost } from './queue-state';
 
 let n = 0;
 function item(over: Partial<QueueItem>): QueueItem {
@@ -57,5 +58,39 @@ describe('overallProgress', () => {
       item({ state: 'delivered', sent: 100, size: 100 }),
     ];
     expect(overallProgress(q)).toEqual({ sent: 40, size: 400, files: 2 });
+  });
+});
+
+describe('items the queue holds for the person', () => {
+  const lost = () =>
+    item({
+      state: 'waiting',
+      error: {
+        class: 'credential',
+        code: 'workspace_lost',
+        message: 'The workspace of this upload was in a settings file that was damaged…',
+      },
+    });
+  const refused = () =>
+    item({
+      state: 'waiting',
+      error: { class: 'credential', code: 'token_revoked', message: 'This token was revoked.' },
+    });
+
+  it('tells a workspace lost with the settings file from a refused token', () => {
+    expect([workspaceLost(lost()), needsToken(lost())]).toEqual([true, false]);
+    expect([workspaceLost(refused()), needsToken(refused())]).toEqual([false, true]);
+  });
+
+  it('puts both among what needs a decision, out of the overall progress', () => {
+    const moving = item({ state: 'sending', sent: 40 });
+    const held = [lost(), refused()];
+    expect(groupShares([...held, moving]).map((g) => g.band)).toEqual([
+      'active',
+      'attention',
+      'attention',
+    ]);
+    expect(overallProgress([...held, moving])).toMatchObject({ files: 1, size: 100, sent: 40 });
+    expect(needsAttention([lost()])).toBe(true);
   });
 });

@@ -2,7 +2,7 @@
 // channels), in the order that matters: what is moving, then what needs a decision, then what
 // is done. Newest first inside each band, so what you just sent is at the top.
 import type { QueueItem } from '../../preload/contract';
-import { isActive, needsToken } from './queue-state';
+import { isActive, isHeld } from './queue-state';
 
 export type Band = 'active' | 'attention' | 'finished';
 
@@ -18,12 +18,12 @@ export interface ShareGroup {
 const BAND_ORDER: Record<Band, number> = { active: 0, attention: 1, finished: 2 };
 
 export function needsDecision(item: QueueItem): boolean {
-  return item.state === 'failed' || item.state === 'unknown' || needsToken(item);
+  return item.state === 'failed' || item.state === 'unknown' || isHeld(item);
 }
 
 function bandOf(items: readonly QueueItem[]): Band {
-  // A held item (refused token) is waiting on the person, not on the network.
-  if (items.some((i) => isActive(i) && !needsToken(i))) return 'active';
+  // A held item (refused token, lost workspace) is waiting on the person, not on the network.
+  if (items.some((i) => isActive(i) && !isHeld(i))) return 'active';
   if (items.some(needsDecision)) return 'attention';
   return 'finished';
 }
@@ -65,7 +65,7 @@ export function overallProgress(queue: readonly QueueItem[]): Overall {
   let size = 0;
   let files = 0;
   for (const item of queue) {
-    if (!isActive(item) || needsToken(item)) continue;
+    if (!isActive(item) || isHeld(item)) continue;
     files++;
     size += item.size;
     sent += item.state === 'sending' ? item.sent : 0;

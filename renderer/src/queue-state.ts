@@ -6,9 +6,19 @@ export const isActive = (item: QueueItem): boolean =>
 
 export const isFinished = (item: QueueItem): boolean => !isActive(item);
 
-/** The workspace's queue stopped because the service refused its token. */
-export const needsToken = (item: QueueItem): boolean =>
+/**
+ * Held by the queue until the person acts, not by the network: a token the service refused, or
+ * a workspace lost with a damaged settings file.
+ */
+export const isHeld = (item: QueueItem): boolean =>
   item.error?.class === 'credential' && (item.state === 'waiting' || item.state === 'failed');
+
+/** Waiting for its workspace, lost with a settings file that was set aside (the message names the copy). */
+export const workspaceLost = (item: QueueItem): boolean =>
+  isHeld(item) && item.error?.code === 'workspace_lost';
+
+/** The workspace's queue stopped because the service refused its token: a new token frees it. */
+export const needsToken = (item: QueueItem): boolean => isHeld(item) && !workspaceLost(item);
 
 export const canRetry = (item: QueueItem): boolean =>
   item.state === 'failed' || item.state === 'unknown' || item.state === 'cancelled';
@@ -16,7 +26,7 @@ export const canRetry = (item: QueueItem): boolean =>
 export const activeCount = (items: readonly QueueItem[]): number => items.filter(isActive).length;
 
 export const needsAttention = (items: readonly QueueItem[]): boolean =>
-  items.some((i) => i.state === 'failed' || i.state === 'unknown' || needsToken(i));
+  items.some((i) => i.state === 'failed' || i.state === 'unknown' || isHeld(i));
 
 /** The service no longer offers files.upload: switching the workspace to Slack's protocol fixes it. */
 export const retiredProtocol = (item: QueueItem): boolean =>

@@ -1,6 +1,6 @@
 // A notification for each outcome, and what acting on it does.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createNotifier } from '../../main/electron/notifications';
+import { createNotifier, heldNotice } from '../../main/electron/notifications';
 import type { QueueItem, View } from '../../preload/contract';
 import { FakeNotification } from './fake-electron';
 import { type ShellHarness, startShellHarness } from './shell-harness';
@@ -141,6 +141,28 @@ describe('notifications', () => {
     });
     n.notify({ title: 'Hello', body: 'x' });
     expect(logs).toEqual(['Notification not shown (not supported here): Hello']);
+  });
+});
+
+describe('held uploads', () => {
+  it('asks for a new token for a workspace the settings have, and opens Settings', () => {
+    expect(heldNotice('Acme', 'This token was revoked.')).toEqual({
+      title: 'Acme needs a new token',
+      body: 'This token was revoked. Uploads to it wait until a new token is saved.',
+      view: 'settings',
+    });
+  });
+
+  it('does not ask for a token for a workspace lost with a damaged settings file', () => {
+    const message =
+      'The workspace of this upload was in a settings file that was damaged and set aside as config.corrupt-1.json. Put the workspace back…';
+    const notice = heldNotice(undefined, message);
+    expect(notice).toEqual({
+      title: 'Uploads wait for a lost workspace',
+      body: message,
+      view: 'queue',
+    });
+    expect(`${notice.title} ${notice.body}`).not.toMatch(/token/);
   });
 });
 

@@ -4,7 +4,15 @@ import { api } from '../bridge';
 import { useDestination } from '../channel-names';
 import { baseName, formatBytes, formatDuration, formatSpeed } from '../format';
 import { groupShares, overallProgress, type ShareGroup } from '../queue-groups';
-import { canRetry, isActive, isFinished, needsToken, retiredProtocol } from '../queue-state';
+import {
+  canRetry,
+  isActive,
+  isFinished,
+  isHeld,
+  needsToken,
+  retiredProtocol,
+  workspaceLost,
+} from '../queue-state';
 import { RateMeter } from '../rate';
 import { switchToExternalProtocol } from '../switch-protocol';
 import { ActionError, Notice } from '../ui/notice';
@@ -56,7 +64,7 @@ export function QueueView(props: {
   const finished = queue.filter(isFinished).length;
   const active = queue.filter(isActive);
   const sending = active.filter((i) => i.state === 'sending').length;
-  const failed = queue.filter((i) => i.state === 'failed' && !needsToken(i) && !retiredProtocol(i));
+  const failed = queue.filter((i) => i.state === 'failed' && !isHeld(i) && !retiredProtocol(i));
   const overall = overallProgress(queue);
   const groups = useMemo(() => groupShares(queue), [queue]);
   const tokenProblems = useMemo(() => {
@@ -291,8 +299,12 @@ function QueueRow(props: {
   const name = item.name || baseName(item.path);
   const titleId = `item-${item.id}-name`;
   const detailId = `item-${item.id}-detail`;
-  const state = needsToken(item) ? 'needs-token' : item.state;
-  const stateLabel = needsToken(item) ? 'Needs a token' : STATE_LABEL[item.state];
+  const state = isHeld(item) ? 'needs-token' : item.state;
+  const stateLabel = workspaceLost(item)
+    ? 'Workspace lost'
+    : needsToken(item)
+      ? 'Needs a token'
+      : STATE_LABEL[item.state];
   const permalink = item.file?.permalink;
 
   useEffect(() => action.clear(), [item.state, action.clear]);
@@ -424,6 +436,8 @@ function ItemDetail(props: {
     }
     case 'waiting': {
       if (needsToken(item)) return <>{`${size} → ${where}. On hold until a new token is saved.`}</>;
+      // Not a token problem: its message names the settings copy to put back.
+      if (workspaceLost(item)) return <>{`${size}. ${item.error?.message ?? ''}`}</>;
       const reason = item.error?.message ? `${item.error.message} ` : '';
       const when =
         item.retryAt === undefined
