@@ -204,7 +204,10 @@ export interface CoreApi {
   listQueue(): Promise<QueueItem[]>;
   cancelItem(id: string): Promise<void>;
   retryItem(id: string): Promise<void>;
-  /** A share refused by some of its channels goes again to the others (error.refusedChannels). */
+  /**
+   * A share refused by some of its channels goes again to the others (error.refusedChannels):
+   * this item and the files of its share refused the same way, queued together.
+   */
   sendToOthers(id: string): Promise<void>;
   /** A failed item goes again to other channels (names or IDs, checked as for a share). */
   changeDestination(id: string, channels: string[]): Promise<void>;

@@ -539,7 +539,21 @@ function bindService(
       const others = item.channels.filter((c) => !refused.includes(c));
       if (others.length === 0)
         throw new ShareRefusedError('Every channel of this upload refused it.');
-      await queue.retry(id, { channels: others });
+      // The files of the share refused the same way go too: one choice for the person, and on
+      // the external protocol they complete together again, as one message.
+      const same = (a: readonly string[] | undefined, b: readonly string[]) =>
+        a?.length === b.length && a.every((c, i) => c === b[i]);
+      const share = queue
+        .list()
+        .filter(
+          (i) =>
+            i.shareId === item.shareId &&
+            i.state === 'failed' &&
+            same(i.channels, item.channels) &&
+            same(i.error?.refusedChannels, refused),
+        )
+        .map((i) => i.id);
+      await queue.retryTogether(share, { channels: others });
     },
     changeDestination: async (id, channels) => {
       const item = queue.list().find((i) => i.id === id);

@@ -90,6 +90,42 @@ describe('sharing by name', () => {
     expect(service.uploads()).toHaveLength(1);
   });
 
+  it('on the external protocol, "Send to the others" sends the whole refused share as one message', async () => {
+    await app.updateWorkspace(workspaceId, { protocol: 'external' });
+    const paths = [];
+    for (const name of ['a.png', 'b.png', 'c.png']) {
+      const path = join(dir, name);
+      await writeFile(path, `bytes of ${name}`);
+      paths.push(path);
+    }
+    const shared = await app.share({
+      target: { workspaceId, channels: ['C0GENERAL', 'C0SECRET', '#random'] },
+      comment: 'all three',
+      paths,
+    });
+    await app.settled();
+    const failed = (await app.listQueue()).filter((i) => i.shareId === shared.shareId);
+    expect(failed.map((i) => [i.state, i.error?.refusedChannels])).toEqual([
+      ['failed', ['C0SECRET']],
+      ['failed', ['C0SECRET']],
+      ['failed', ['C0SECRET']],
+    ]);
+    expect(service.messages()).toEqual([]);
+
+    // One click on one file: the share goes to the others, together.
+    await app.sendToOthers(failed[0]!.id);
+    await app.settled();
+    const after = (await app.listQueue()).filter((i) => i.shareId === shared.shareId);
+    expect(after.map((i) => i.state)).toEqual(['delivered', 'delivered', 'delivered']);
+    const messages = service.messages();
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({
+      channels: ['C0GENERAL', 'C0RANDOM'],
+      initial_comment: 'all three',
+    });
+    expect(messages[0]!.files).toHaveLength(3);
+  });
+
   it('"Change destination" sends the failed item elsewhere, by name', async () => {
     const shared = await app.share({
       target: { workspaceId, channels: ['C0SECRET'] },

@@ -99,6 +99,11 @@ export interface UploadQueue {
   cancel(id: string): Promise<void>;
   /** A failed, unknown or cancelled item goes back to the queue as the same item, attempts reset. */
   retry(id: string, opts?: { channels?: string[] }): Promise<void>;
+  /**
+   * Several finished items of one share again, queued before any of them starts, so that on the
+   * external protocol they complete together again (one message), not one by one.
+   */
+  retryTogether(ids: readonly string[], opts?: { channels?: string[] }): Promise<void>;
   /** Removes finished items from the queue (they stay in history). */
   clearFinished(): Promise<void>;
   /** The tray's pause: no new item starts; items in flight finish. */

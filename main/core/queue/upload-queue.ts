@@ -176,8 +176,18 @@ class Queue implements UploadQueue {
   }
 
   async retry(id: string, opts: { channels?: string[] } = {}): Promise<void> {
+    await this.retryTogether([id], opts);
+  }
+
+  async retryTogether(ids: readonly string[], opts: { channels?: string[] } = {}): Promise<void> {
     this.assertOpen();
-    const entry = this.entry(id);
+    const entries = ids.map((id) => this.entry(id));
+    for (const entry of entries) await this.requeue(entry, opts);
+    // Started only once all are queued: a share's files wait for each other before completing.
+    this.pump();
+  }
+
+  private async requeue(entry: Entry, opts: { channels?: string[] }): Promise<void> {
     if (!FINISHED.has(entry.item.state)) return;
     const { item } = entry;
     // The person asks to send the file as it is now: check it again and take its new size.
@@ -212,7 +222,6 @@ class Queue implements UploadQueue {
       meta,
       true,
     );
-    this.pump();
   }
 
   async clearFinished(): Promise<void> {
