@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueItem } from '../../main/core/model';
 import { runCli } from '../cli/run-cli';
 import { type ReferenceService, startReferenceService } from '../service/server';
-import { CHANNELS, calls, makeFile, sharedCounts, TOKEN } from './helpers';
+import { CHANNELS, calls, makeFile, sharedCounts, type TestFile, TOKEN } from './helpers';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const driver = fileURLToPath(new URL('./crash-driver.ts', import.meta.url));
@@ -149,12 +149,23 @@ describe('external protocol: crash and resume', () => {
     expect(sharedCounts(service.uploads(), [file])).toEqual([1]);
   });
 
-  it('a share of 3 files killed after steps 1-2: the CLI completes the group once, as one message, without sending bytes again', async () => {
+  /**
+   * Shares three files as one group, kills the process at `killAt`, checks what the service got,
+   * then resumes with the CLI: the items it ended with, and what the CLI asked for.
+   */
+  async function killGroupThenResume(
+    prefix: string,
+    killAt: 'before-step-3' | 'after-step-3',
+  ): Promise<{
+    items: QueueItem[];
+    posts: string[];
+    files: TestFile[];
+    messagesBefore: number;
+  }> {
     const files = [];
-    for (const name of ['g1.bin', 'g2.bin', 'g3.bin']) {
-      files.push(await makeFile(join(root, 'files'), name, 32 * 1024));
-    }
-    const dataDir = join(root, 'group-before');
+    for (const n of [1, 2, 3])
+      files.push(await makeFile(join(root, 'files'), `${prefix}${n}.bin`, 32 * 1024));
+    const dataDir = join(root, `group-${killAt}`);
     const messagesBefore = service.messages().length;
     await runDriver(
       {
@@ -162,69 +173,51 @@ describe('external protocol: crash and resume', () => {
         baseUrl: service.url,
         channels: ['C0DESIGN'],
         paths: files.map((f) => f.path),
-        killAt: 'before-step-3',
+        killAt,
       },
-      'group-before',
+      `group-${killAt}`,
     );
-    expect(sharedCounts(service.uploads(), files)).toEqual([0, 0, 0]);
-
+    expect(sharedCounts(service.uploads(), files)).toEqual(
+      killAt === 'before-step-3' ? [0, 0, 0] : [1, 1, 1],
+    );
     trapNewUploads();
     const logFrom = log.length;
     const items = await resumeWithCli(dataDir);
+    const posts = log.slice(logFrom).filter((l) => l.startsWith('POST '));
+    return { items, posts, files, messagesBefore };
+  }
+
+  /** The messages made since `before`, as [files, comment]. */
+  const messagesSince = (before: number) =>
+    service
+      .messages()
+      .slice(before)
+      .map((m) => [m.files.length, m.initial_comment]);
+
+  it('a share of 3 files killed after steps 1-2: the CLI completes the group once, as one message, without sending bytes again', async () => {
+    const { items, posts, files, messagesBefore } = await killGroupThenResume('g', 'before-step-3');
     expect(items.map((i) => [i.name, i.state])).toEqual([
       ['g1.bin', 'delivered'],
       ['g2.bin', 'delivered'],
       ['g3.bin', 'delivered'],
     ]);
-    expect(log.slice(logFrom).filter((l) => l.startsWith('POST '))).toEqual([
-      'POST /api/files.completeUploadExternal',
-    ]);
+    expect(posts).toEqual(['POST /api/files.completeUploadExternal']);
     expect(trapped()).toEqual([]);
     expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
-    expect(
-      service
-        .messages()
-        .slice(messagesBefore)
-        .map((m) => [m.files.length, m.initial_comment]),
-    ).toEqual([[3, 'crash test']]);
+    expect(messagesSince(messagesBefore)).toEqual([[3, 'crash test']]);
   });
 
   it('a share of 3 files killed after its completion was answered: the whole group is "may have been delivered" and never completed again', async () => {
-    const files = [];
-    for (const name of ['h1.bin', 'h2.bin', 'h3.bin']) {
-      files.push(await makeFile(join(root, 'files'), name, 32 * 1024));
-    }
-    const dataDir = join(root, 'group-after');
-    const messagesBefore = service.messages().length;
-    await runDriver(
-      {
-        dataDir,
-        baseUrl: service.url,
-        channels: ['C0DESIGN'],
-        paths: files.map((f) => f.path),
-        killAt: 'after-step-3',
-      },
-      'group-after',
-    );
-    expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
-
-    trapNewUploads();
-    const logFrom = log.length;
-    const items = await resumeWithCli(dataDir);
+    const { items, posts, files, messagesBefore } = await killGroupThenResume('h', 'after-step-3');
     expect(items.map((i) => [i.name, i.state, i.error?.code])).toEqual([
       ['h1.bin', 'unknown', 'interrupted_completing_group'],
       ['h2.bin', 'unknown', 'interrupted_completing_group'],
       ['h3.bin', 'unknown', 'interrupted_completing_group'],
     ]);
     // Nothing is asked again: a completion of one file of the group alone could post it twice.
-    expect(log.slice(logFrom).filter((l) => l.startsWith('POST '))).toEqual([]);
+    expect(posts).toEqual([]);
     expect(trapped()).toEqual([]);
     expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
-    expect(
-      service
-        .messages()
-        .slice(messagesBefore)
-        .map((m) => [m.files.length, m.initial_comment]),
-    ).toEqual([[3, 'crash test']]);
+    expect(messagesSince(messagesBefore)).toEqual([[3, 'crash test']]);
   });
 });
