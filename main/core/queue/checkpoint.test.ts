@@ -13,24 +13,12 @@ import {
   failure,
   fakeAttempts,
   fakeClock,
+  useQueueTestDirs,
 } from './fake-attempts';
 import { JOURNAL_FILE } from './journal';
 import { openUploadQueue, type QueueDeps, type UploadQueue } from './upload-queue';
 
-let root: string;
-const open: { queue: UploadQueue; history: HistoryStore }[] = [];
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'trayshare-checkpoint-'));
-});
-
-afterEach(async () => {
-  for (const { queue, history } of open.splice(0)) {
-    await queue.close();
-    await history.close();
-  }
-  await rm(root, { recursive: true, force: true });
-});
+const dirs = useQueueTestDirs('trayshare-checkpoint-');
 
 interface Setup {
   queue: UploadQueue;
@@ -41,7 +29,7 @@ interface Setup {
 }
 
 async function setup(opts: Partial<QueueDeps> & { dir?: string } = {}): Promise<Setup> {
-  const dir = opts.dir ?? join(root, 'data');
+  const dir = opts.dir ?? join(dirs.root, 'data');
   const fake = fakeAttempts();
   const clock = fakeClock();
   const history = await openHistoryStore({ dir });
@@ -57,12 +45,12 @@ async function setup(opts: Partial<QueueDeps> & { dir?: string } = {}): Promise<
     closeGraceMs: 50,
     ...opts,
   });
-  open.push({ queue, history });
+  dirs.open.push({ queue, history });
   return { queue, history, fake, clock, dir };
 }
 
 async function oneFile(s: Setup): Promise<string> {
-  const dir = join(root, 'files');
+  const dir = join(dirs.root, 'files');
   await mkdir(dir, { recursive: true });
   const path = join(dir, 'a.txt');
   await writeFile(path, 'contents\n');
@@ -85,7 +73,7 @@ async function waitFor(check: () => boolean, what: string): Promise<void> {
 
 // A copy of the data folder taken while the queue works is what a crash leaves on disk.
 async function crashCopy(dir: string): Promise<string> {
-  const copy = join(root, `crash-${Math.random().toString(36).slice(2)}`);
+  const copy = join(dirs.root, `crash-${Math.random().toString(36).slice(2)}`);
   await cp(dir, copy, { recursive: true });
   return copy;
 }
@@ -192,7 +180,7 @@ describe('upload queue: checkpoints', () => {
     await first.completeBody();
     await s.queue.close();
     await s.history.close();
-    open.splice(0);
+    dirs.open.splice(0);
 
     const after = await setup({ dir: s.dir });
     const resumed = await after.fake.attempt(0);

@@ -1,8 +1,36 @@
 // Test helper (not used by the app): a runAttempt whose attempts the test answers one by one,
 // and a sleep/clock pair the test advances, so scheduling is checked without real delays.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import type { HistoryStore } from '../history/history-store';
 import type { QueueItem } from '../model';
 import type { AttemptResult } from '../upload/attempt';
-import type { AttemptHooks } from './upload-queue';
+import type { AttemptHooks, UploadQueue } from './upload-queue';
+
+export interface QueueTestDirs {
+  /** A fresh folder for each test, removed after it. */
+  readonly root: string;
+  /** Queues and histories the test opened: closed after it. */
+  readonly open: { queue: UploadQueue; history: HistoryStore }[];
+}
+
+/** The folder and clean-up every queue test file needs (call at the top level of the file). */
+export function useQueueTestDirs(prefix: string): QueueTestDirs {
+  const dirs = { root: '', open: [] as QueueTestDirs['open'] };
+  beforeEach(async () => {
+    dirs.root = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterEach(async () => {
+    for (const { queue, history } of dirs.open.splice(0)) {
+      await queue.close();
+      await history.close();
+    }
+    await rm(dirs.root, { recursive: true, force: true });
+  });
+  return dirs;
+}
 
 export interface FakeAttempt {
   item: QueueItem;

@@ -17,23 +17,11 @@ import {
   failure,
   fakeAttempts,
   fakeClock,
+  useQueueTestDirs,
 } from './fake-attempts';
 import { openUploadQueue, type ShareHooks, type UploadQueue } from './upload-queue';
 
-let root: string;
-const open: { queue: UploadQueue; history: HistoryStore }[] = [];
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'trayshare-share-groups-'));
-});
-
-afterEach(async () => {
-  for (const { queue, history } of open.splice(0)) {
-    await queue.close();
-    await history.close();
-  }
-  await rm(root, { recursive: true, force: true });
-});
+const dirs = useQueueTestDirs('trayshare-share-groups-');
 
 interface Completion {
   items: QueueItem[];
@@ -49,7 +37,7 @@ interface Setup {
 
 async function setup(
   concurrency = 1,
-  dir = join(root, 'data'),
+  dir = join(dirs.root, 'data'),
   gate?: (n: number) => Promise<void>,
 ): Promise<Setup> {
   const fake = fakeAttempts();
@@ -73,12 +61,12 @@ async function setup(
     history,
     closeGraceMs: 50,
   });
-  open.push({ queue, history });
+  dirs.open.push({ queue, history });
   return { queue, fake, clock, completions };
 }
 
 async function share(s: Setup, n: number): Promise<string[]> {
-  const dir = join(root, 'files');
+  const dir = join(dirs.root, 'files');
   await mkdir(dir, { recursive: true });
   const paths: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -185,7 +173,7 @@ describe('upload queue: files of one share complete together', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const s = await setup(3, join(root, 'data'), (n) => (n === 0 ? held : Promise.resolve()));
+    const s = await setup(3, join(dirs.root, 'data'), (n) => (n === 0 ? held : Promise.resolve()));
     const ids = await share(s, 12);
     for (let n = 0; n < 12; n++) await handOver(await s.fake.attempt(n), `F${n}`);
     await waitFor(() => s.completions.length === 1, 'the first completion');
@@ -226,12 +214,12 @@ describe('upload queue: files of one share complete together', () => {
   });
 
   it('closed while files wait for their group: reopened, they resume from their checkpoints and complete once', async () => {
-    const dir = join(root, 'reopen');
+    const dir = join(dirs.root, 'reopen');
     const s = await setup(1, dir);
     await share(s, 2);
     await handOver(await s.fake.attempt(0), 'F0');
     const second = await s.fake.attempt(1);
-    const first = open.pop()!;
+    const first = dirs.open.pop()!;
     await first.queue.close();
     await first.history.close();
     expect(second.done).toBe(true);

@@ -12,28 +12,16 @@ import {
   failure,
   fakeAttempts,
   fakeClock,
+  useQueueTestDirs,
 } from './fake-attempts';
 import { JOURNAL_FILE } from './journal';
 import { QueueLockedError } from './queue-lock';
 import { openUploadQueue, type QueueDeps, type UploadQueue } from './upload-queue';
 
-let root: string;
-const open: { queue: UploadQueue; history: HistoryStore }[] = [];
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'trayshare-queue-'));
-});
-
-afterEach(async () => {
-  for (const { queue, history } of open.splice(0)) {
-    await queue.close();
-    await history.close();
-  }
-  await rm(root, { recursive: true, force: true });
-});
+const dirs = useQueueTestDirs('trayshare-queue-');
 
 async function files(count: number, prefix = 'file'): Promise<string[]> {
-  const dir = join(root, 'files');
+  const dir = join(dirs.root, 'files');
   await mkdir(dir, { recursive: true });
   const paths: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -55,7 +43,7 @@ interface Setup {
 async function setup(
   opts: Partial<QueueDeps> & { dir?: string; fake?: FakeAttempts; clock?: FakeClock } = {},
 ): Promise<Setup> {
-  const dir = opts.dir ?? join(root, 'data');
+  const dir = opts.dir ?? join(dirs.root, 'data');
   const fake = opts.fake ?? fakeAttempts();
   const clock = opts.clock ?? fakeClock();
   const history = await openHistoryStore({ dir });
@@ -72,7 +60,7 @@ async function setup(
     closeGraceMs: 50,
     ...opts,
   });
-  open.push({ queue, history });
+  dirs.open.push({ queue, history });
   return { queue, history, fake, clock, dir };
 }
 
@@ -583,19 +571,19 @@ describe('upload queue: file checks when queued', () => {
   it('refuses missing, too large and empty-folder paths with a reason; expands folders', async () => {
     const { queue, fake } = await setup({ maxFileBytes: () => 100 });
     const [small] = await files(1);
-    const big = join(root, 'big.bin');
+    const big = join(dirs.root, 'big.bin');
     await writeFile(big, Buffer.alloc(101));
-    const folder = join(root, 'folder');
+    const folder = join(dirs.root, 'folder');
     await mkdir(join(folder, 'sub'), { recursive: true });
     await writeFile(join(folder, 'b.txt'), 'b');
     await writeFile(join(folder, 'sub', 'a.txt'), 'a');
-    const empty = join(root, 'empty');
+    const empty = join(dirs.root, 'empty');
     await mkdir(empty);
     const result = await queue.enqueue({
       workspaceId: 'W1',
       channels: ['C1'],
       comment: '',
-      paths: [small!, join(root, 'missing.txt'), big, folder, empty],
+      paths: [small!, join(dirs.root, 'missing.txt'), big, folder, empty],
     });
     expect(result.items.map((i) => i.path)).toEqual([
       small,
@@ -605,7 +593,7 @@ describe('upload queue: file checks when queued', () => {
     expect(result.items.every((i) => i.shareId === result.shareId)).toBe(true);
     expect(result.refused).toEqual([
       {
-        path: join(root, 'missing.txt'),
+        path: join(dirs.root, 'missing.txt'),
         code: 'not_found',
         reason: expect.stringMatching(/No such file/),
       },
@@ -625,7 +613,7 @@ describe('upload queue: file checks when queued', () => {
 describe('upload queue: journal and restart', () => {
   // A copy of the data folder taken while the queue works is what a crash leaves on disk.
   async function crashCopy(dir: string): Promise<string> {
-    const copy = join(root, `crash-${Math.random().toString(36).slice(2)}`);
+    const copy = join(dirs.root, `crash-${Math.random().toString(36).slice(2)}`);
     await cp(dir, copy, { recursive: true });
     return copy;
   }
