@@ -16,6 +16,7 @@ import {
   threadArg,
 } from './api-common';
 import type { ServiceContext } from './context';
+import { destinations, isUserId } from './direct-messages';
 import { receiveRawBody } from './disk-sink';
 import { type Answer, type Exchange, jsonAnswer, slackError, textAnswer } from './exchange';
 import type { Ticket } from './external-uploads';
@@ -175,10 +176,15 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
   if (!refs || refs.length > MAX_FILES_PER_MESSAGE)
     return done(slackError('invalid_arguments'), true);
   const channelId = stringArg(parsed.args, 'channel_id');
-  const channels = splitChannels(
+  // `channels` takes user IDs, `channel_id` does not: Slack refuses a U… there with
+  // invalid_arguments, "input must match regex pattern: ^[CGDZ][A-Z0-9]{8,}$
+  // [json-pointer:/channel_id]" (slackapi/bolt-js#2115). Only the first letter is checked
+  // here (looser than Slack: the tests' IDs are shorter than Slack's).
+  if (channelId && isUserId(channelId)) return done(slackError('invalid_arguments'), true);
+  const requested = splitChannels(
     [channelId, stringArg(parsed.args, 'channels')].filter(Boolean).join(','),
   );
-  if (channels.length > MAX_CHANNELS) return done(slackError('channels_limit_exceeded'), true);
+  if (requested.length > MAX_CHANNELS) return done(slackError('channels_limit_exceeded'), true);
 
   const tickets: Ticket[] = [];
   for (const ref of refs) {
@@ -190,10 +196,13 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
     tickets.push(ticket);
   }
   if (tickets.some((t) => t.state !== 'uploaded')) return done(slackError('file_not_found'), true);
-  const thread = threadArg(stringArg(parsed.args, 'thread_ts'), channels);
+  const thread = threadArg(stringArg(parsed.args, 'thread_ts'), requested);
   if (!thread.ok) return done(slackError(thread.error), true);
-  const problem = channelProblem(channels, auth.grant, ctx.config);
+  const targets = destinations(ctx, auth.grant, requested);
+  if (!targets.ok) return done(slackError(targets.error), true);
+  const problem = channelProblem(targets.existing, auth.grant, ctx.config);
   if (problem) return done(slackError(problem), true);
+  const channels = targets.open();
 
   // Marked before any await, so a concurrent second completion already finds nothing.
   for (const t of tickets) t.state = 'completed';

@@ -14,6 +14,7 @@ import {
   threadArg,
 } from './api-common';
 import type { ServiceContext } from './context';
+import { destinations } from './direct-messages';
 import { type Answer, type Exchange, jsonAnswer, slackError } from './exchange';
 import { fileObject, guessMimeType, newId } from './file-object';
 import { isMultipart, receiveMultipart } from './multipart';
@@ -48,13 +49,19 @@ export async function filesUpload(ctx: ServiceContext, ex: Exchange): Promise<vo
 
   const { fields, file } = form;
   if (!file) return done(slackError('no_file_data'), true);
-  const channels = splitChannels(fields.get('channels'));
-  const thread = threadArg(fields.get('thread_ts'), channels);
-  const problem = thread.ok ? channelProblem(channels, auth.grant, ctx.config) : thread.error;
-  if (problem || !thread.ok) {
+  const requested = splitChannels(fields.get('channels'));
+  const thread = threadArg(fields.get('thread_ts'), requested);
+  const targets = destinations(ctx, auth.grant, requested);
+  const problem = !thread.ok
+    ? thread.error
+    : !targets.ok
+      ? targets.error
+      : channelProblem(targets.existing, auth.grant, ctx.config);
+  if (problem || !thread.ok || !targets.ok) {
     await rm(file.path, { force: true });
     return done(slackError(problem ?? 'invalid_arguments'), true);
   }
+  const channels = targets.open();
 
   // Slack's `filename` argument names the file; the part's own name is the fallback.
   const name = fields.get('filename') || file.filename || 'Untitled';

@@ -30,6 +30,19 @@ export interface ChannelSpec {
 /** A bare ID is a public channel named after itself. */
 export type ChannelEntry = string | ChannelSpec;
 
+/**
+ * A member of the workspace, as users.list describes one. `displayName` is what Slack shows
+ * (the person may leave it empty), `name` the handle, `realName` the full name.
+ */
+export interface UserSpec {
+  id: string;
+  name: string;
+  realName?: string;
+  displayName?: string;
+  deleted?: boolean;
+  bot?: boolean;
+}
+
 export interface Conversation {
   id: string;
   name: string;
@@ -48,8 +61,13 @@ export interface ServiceConfig {
   uploadsPerMinute: number;
   /** External protocol: how long an upload_url (and bytes never completed) live. */
   uploadUrlTtlMs: number;
-  /** conversations.list calls a minute per token (Slack's tier 2: about 20); 0: no limit. */
+  /**
+   * conversations.list and users.list calls a minute per token, each method its own bucket
+   * (Slack's tier 2: about 20); 0: no limit.
+   */
   listsPerMinute: number;
+  /** The workspace's members (users.list); a user ID in `channels` shares to the DM with one. */
+  users: UserSpec[];
 }
 
 export const GIB = 1024 * 1024 * 1024;
@@ -76,6 +94,16 @@ export const defaultTestConfig: ServiceConfig = Object.freeze<ServiceConfig>({
   uploadsPerMinute: 0,
   uploadUrlTtlMs: 600_000,
   listsPerMinute: 0,
+  // Alice has a DM with the test token's user (D0ALICE); Bob has none yet. Slackbot is listed
+  // by Slack's users.list in every workspace, with is_bot false.
+  users: [
+    { id: 'U0TEST', name: 'tester', realName: 'Terry Tester', displayName: 'terry' },
+    { id: 'U0OTHER', name: 'other', realName: 'Otto Other' },
+    { id: 'U0ALICE', name: 'alice', realName: 'Alice Liddell', displayName: 'alice' },
+    { id: 'U0BOB', name: 'bob.builder', realName: 'Bob Builder', displayName: 'Bobby' },
+    { id: 'U0GONE', name: 'gone', realName: 'Former Colleague', deleted: true },
+    { id: 'USLACKBOT', name: 'slackbot', realName: 'Slackbot' },
+  ],
 });
 
 /** What `npm run service` uses for fields its config file leaves out: the contract's limits. */
@@ -89,6 +117,19 @@ const channelId = z
   .string()
   .min(1)
   .regex(/^[^\s,]+$/, 'a channel ID holds no whitespace or comma');
+
+const userSpec = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[UW][A-Z0-9]+$/, 'a user ID is U or W and upper-case letters and digits'),
+    name: z.string().min(1),
+    realName: z.string().optional(),
+    displayName: z.string().optional(),
+    deleted: z.boolean().optional(),
+    bot: z.boolean().optional(),
+  })
+  .strict();
 
 const channelSpec = z
   .object({
@@ -122,6 +163,7 @@ export const serviceConfigSchema = z
     uploadsPerMinute: z.number().finite().nonnegative(),
     uploadUrlTtlMs: z.number().int().positive(),
     listsPerMinute: z.number().finite().nonnegative(),
+    users: z.array(userSpec),
   })
   .partial()
   .strict();
@@ -144,6 +186,7 @@ export function resolveConfig(
     uploadsPerMinute: given.uploadsPerMinute ?? base.uploadsPerMinute,
     uploadUrlTtlMs: given.uploadUrlTtlMs ?? base.uploadUrlTtlMs,
     listsPerMinute: given.listsPerMinute ?? base.listsPerMinute,
+    users: structuredClone(given.users ?? base.users),
   };
 }
 

@@ -39,6 +39,8 @@ export interface ServiceContext {
   readonly limiter: TokenBucketLimiter;
   /** conversations.list has its own tier, apart from uploads. */
   readonly listLimiter: TokenBucketLimiter;
+  /** users.list: its own bucket, at the same tier as conversations.list. */
+  readonly usersLimiter: TokenBucketLimiter;
   readonly conversations: Conversation[];
   readonly external: ExternalUploads;
   record(upload: RecordedUpload): void;

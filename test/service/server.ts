@@ -12,6 +12,7 @@ import { finish, startFault } from './api-common';
 import { conversationsList } from './api-conversations';
 import { completeUploadExternal, getUploadUrlExternal, receiveExternalBytes } from './api-external';
 import { filesUpload } from './api-files-upload';
+import { usersList } from './api-users';
 import { conversationsOf, defaultTestConfig, resolveConfig, type ServiceConfig } from './config';
 import type { RecordedMessage, RecordedUpload, ServiceContext } from './context';
 import { Exchange, jsonAnswer, type LingerBudget, slackError, textAnswer } from './exchange';
@@ -19,7 +20,7 @@ import { ExternalUploads } from './external-uploads';
 import { FaultBook, type FaultRule, parseFaultRule } from './faults';
 import { TokenBucketLimiter } from './rate-limiter';
 
-export type { ChannelSpec, ServiceConfig, TokenGrant } from './config';
+export type { ChannelSpec, ServiceConfig, TokenGrant, UserSpec } from './config';
 export { cliDefaultConfig, defaultTestConfig } from './config';
 export type { RecordedMessage, RecordedUpload } from './context';
 export type { Fault, FaultRule } from './faults';
@@ -87,6 +88,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     faults,
     limiter: new TokenBucketLimiter(config.uploadsPerMinute, now),
     listLimiter: new TokenBucketLimiter(config.listsPerMinute, now),
+    usersLimiter: new TokenBucketLimiter(config.listsPerMinute, now),
     conversations: conversationsOf(config),
     external: new ExternalUploads({ dir: incomingDir, ttlMs: config.uploadUrlTtlMs, now, log }),
     record(upload) {
@@ -202,6 +204,8 @@ async function route(
         return completeUploadExternal(ctx, ex);
       case 'conversations.list':
         return conversationsList(ctx, ex, searchParams);
+      case 'users.list':
+        return usersList(ctx, ex, searchParams);
       default:
         return unknownMethod(ctx, ex, method);
     }
