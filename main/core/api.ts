@@ -2,7 +2,7 @@
 // outside: IPC, the CLI, the browser harness) and the result types. preload/contract.ts maps
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
-import type { ConversationsView } from './conversations/conversation-cache';
+import type { DestinationsView } from './conversations/people-cache';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
 import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
 import type { PathDescription } from './queue/file-checks';
@@ -10,6 +10,8 @@ import type { ProtocolProbe } from './upload/protocol-probe';
 
 export type { ConversationsView } from './conversations/conversation-cache';
 export type { Conversation, ConversationKind } from './conversations/conversations-list';
+export type { DestinationsView, PeoplePart } from './conversations/people-cache';
+export type { Person } from './conversations/users-list';
 export type { PathDescription } from './queue/file-checks';
 
 const id = z.string().min(1).max(200);
@@ -217,9 +219,10 @@ export interface CoreApi {
   /**
    * The workspace's channels, private channels and DMs (cached; fetched in the background when
    * missing, older than a day, or `refresh`). Also the way to show `#name` for an ID: a
-   * conversation's `name` by its `id`, falling back to the ID when it is not listed.
+   * conversation's `name` by its `id`, falling back to the ID when it is not listed. With the
+   * workspace's people (users.list, cached the same way), to show DMs and user IDs by name.
    */
-  listConversations(workspaceId: string, query: ConversationsQuery): Promise<ConversationsView>;
+  listConversations(workspaceId: string, query: ConversationsQuery): Promise<DestinationsView>;
   /**
    * Saves a pasted image (PNG, base64) as a file in the state folder, named for the time it was
    * pasted, and returns its path to share like any file. The file is removed once its upload is

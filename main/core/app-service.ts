@@ -11,10 +11,13 @@ import type {
   Snapshot,
   TokenSaved,
 } from './api';
-import { displayName, looksLikeId, resolveChannelNames } from './conversations/channel-names';
+import { looksLikeId, resolveChannelNames } from './conversations/channel-names';
 import { ConversationCache } from './conversations/conversation-cache';
 import { listConversations } from './conversations/conversations-list';
+import { PeopleCache, withPeople } from './conversations/people-cache';
+import { destinationLabels, looksLikeUserId, personName } from './conversations/people-names';
 import { parseThread } from './conversations/thread-link';
+import { listUsers } from './conversations/users-list';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
 import { openPastedImages, type PastedImages } from './pasted-images';
@@ -90,6 +93,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
 
   let queue: UploadQueue | undefined;
   let conversations: ConversationCache | undefined;
+  let people: PeopleCache | undefined;
   let history: HistoryStore | undefined;
   let settings: SettingsService | undefined;
   try {
@@ -113,12 +117,30 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
         return listConversations(workspace.baseUrl, token, deps.transport, { signal });
       },
     });
+    people = new PeopleCache({
+      dir: join(stateDir, 'people'),
+      fetch: async (workspaceId, signal) => {
+        const workspace = s.workspace(workspaceId);
+        const token = workspace ? await tokenFor(s, deps, workspace) : null;
+        if (!workspace || !token) {
+          return { ok: false, code: 'other', message: 'No token saved for this workspace.' };
+        }
+        return listUsers(workspace.baseUrl, token, deps.transport, { signal });
+      },
+    });
     const c = conversations;
+    const p = people;
     history = await openHistoryStore({
       dir: join(stateDir, 'history'),
       workspaceName: (id: string) => s.workspace(id)?.name ?? id,
-      channelName: (workspaceId, channelId) =>
-        c.cached(workspaceId)?.find((conv) => conv.id === channelId)?.name,
+      channelName: (workspaceId, channelId) => {
+        const conv = c.cached(workspaceId)?.find((conv) => conv.id === channelId);
+        // A DM, or a person shared with by user ID, is found by the person's name.
+        const person = p
+          .cached(workspaceId)
+          ?.find((who) => who.id === (conv?.kind === 'dm' ? (conv.user ?? conv.name) : channelId));
+        return person ? personName(person) : conv?.name;
+      },
     });
     queue = await openUploadQueue({
       dir: join(stateDir, 'queue'),
@@ -128,15 +150,16 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       retry: deps.retry,
       startPaused,
       runAttempt: async (item, opts) =>
-        nameRefusedChannels(await runAttempt(s, deps, item, opts), item, c),
+        nameRefusedChannels(await runAttempt(s, deps, item, opts), item, c, p),
       completeShare: async (items, hooks) => {
         const results = await completeShare(s, deps, items, hooks);
-        return Promise.all(results.map((r, i) => nameRefusedChannels(r, items[i]!, c)));
+        return Promise.all(results.map((r, i) => nameRefusedChannels(r, items[i]!, c, p)));
       },
     });
   } catch (error) {
     settings?.close();
     await conversations?.close();
+    await people?.close();
     await queue?.close();
     await history?.close();
     throw error;
@@ -147,7 +170,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     if (paused) await writeFile(pauseMarker, '');
     else await rm(pauseMarker, { force: true });
   };
-  return bindService(settings, queue, history, deps, setPaused, conversations, pasted);
+  return bindService(settings, queue, history, deps, setPaused, { conversations, people }, pasted);
 }
 
 async function tokenFor(
@@ -299,21 +322,21 @@ async function nameRefusedChannels(
   result: AttemptResult,
   item: QueueItem,
   conversations: ConversationCache,
+  people: PeopleCache,
 ): Promise<AttemptResult> {
   if (result.kind !== 'failed' || !REFUSED_BY_CHANNEL.has(result.reason.code)) return result;
   if (item.channels.length < 2) return result;
   const view = await conversations.get(item.workspaceId, { refresh: true, wait: true });
   const list = view.conversations;
   if (!list) return result;
+  // A user ID is never listed: the service opens the DM with that person.
   const refused = item.channels.filter((id) => {
     const c = list.find((conv) => conv.id === id);
-    return !c?.isMember;
+    return !c?.isMember && !looksLikeUserId(id);
   });
   if (refused.length === 0 || refused.length === item.channels.length) return result;
-  const label = (id: string) => {
-    const c = list.find((conv) => conv.id === id);
-    return c ? displayName(c) : id;
-  };
+  const labels = destinationLabels(list, people.cached(item.workspaceId));
+  const label = (id: string) => labels.get(id) ?? id;
   const others = item.channels.filter((c) => !refused.includes(c));
   return {
     kind: 'failed',
@@ -343,7 +366,7 @@ function bindService(
   history: HistoryStore,
   deps: AppServiceDeps,
   persistPause: (paused: boolean) => Promise<void>,
-  conversations: ConversationCache,
+  { conversations, people }: { conversations: ConversationCache; people: PeopleCache },
   pasted: PastedImages,
 ): AppService {
   type Listener = (payload: never) => void;
@@ -404,7 +427,15 @@ function bindService(
     let view = await conversations.get(workspaceId);
     if (needsList && !view.conversations)
       view = await conversations.get(workspaceId, { wait: true });
-    const resolved = resolveChannelNames(entries, view.conversations);
+    // `@name` needs the people; a typed user ID never waits for them.
+    const needsPeople = entries.some((e) => e.startsWith('@') && !looksLikeId(e.slice(1)));
+    let folks = needsPeople ? await people.get(workspaceId) : undefined;
+    if (folks && !folks.people) folks = await people.get(workspaceId, { wait: true });
+    const resolved = resolveChannelNames(
+      entries,
+      view.conversations,
+      folks ? { people: folks.people, problem: folks.problem?.message } : undefined,
+    );
     if (!resolved.ok) throw new ShareRefusedError(resolved.error);
     return resolved.ids;
   }
@@ -573,11 +604,15 @@ function bindService(
       emit('settings-changed', await snapshot());
     },
     listHistory: async (query) => history.list(query),
-    listConversations: (workspaceId, query) => {
+    listConversations: async (workspaceId, query) => {
       if (!settings.workspace(workspaceId)) {
         throw new ShareRefusedError('That workspace no longer exists.');
       }
-      return conversations.get(workspaceId, query);
+      const [view, folks] = await Promise.all([
+        conversations.get(workspaceId, query),
+        people.get(workspaceId, query),
+      ]);
+      return withPeople(view, folks);
     },
     savePastedImage: (pngBase64) => pasted.save(Buffer.from(pngBase64, 'base64')),
     savePastedBytes: (png) => pasted.save(png),
@@ -598,6 +633,7 @@ function bindService(
       listeners.clear();
       settings.close();
       await conversations.close();
+      await people.close();
       await queue.close();
       await pasted.idle();
       await history.close();

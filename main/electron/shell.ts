@@ -13,7 +13,7 @@ import type {
   TrayshareApi,
 } from '../../preload/contract';
 import { coreMethodArgs } from '../core/api';
-import { displayName } from '../core/conversations/channel-names';
+import { destinationLabels } from '../core/conversations/people-names';
 import { shortcutLabel } from '../core/shortcut-label';
 import { type ClipboardLike, readClipboardFiles, readClipboardImage } from './clipboard-paths';
 import { bindIpc, type IpcMainLike } from './ipc';
@@ -87,7 +87,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
   let pending: string[] = [];
   let applied: Preferences | undefined;
 
-  // `#name` for channel IDs in notifications and the tray menu: the workspaces' cached
+  // `#name` for channel IDs (`@name` for people and DMs) in notifications and the tray menu: the workspaces' cached
   // conversation lists first, then the labels presets were saved with; else the ID.
   let listedNames = new Map<string, string>();
   const loadChannelNames = async () => {
@@ -98,7 +98,9 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
         if (!view.conversations && view.refreshing) {
           view = await service.listConversations(w.id, { wait: true });
         }
-        for (const c of view.conversations ?? []) next.set(c.id, displayName(c));
+        for (const [id, label] of destinationLabels(view.conversations, view.people)) {
+          next.set(id, label);
+        }
       } catch {
         // No list for this workspace: its channels show as IDs.
       }
@@ -109,7 +111,8 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     const labels = new Map<string, string>();
     for (const preset of snapshot.presets) {
       for (const c of preset.channels)
-        if (c.label) labels.set(c.id, `#${c.label.replace(/^#/, '')}`);
+        if (c.label)
+          labels.set(c.id, c.label.startsWith('@') ? c.label : `#${c.label.replace(/^#/, '')}`);
     }
     const names = ids.map((id) => listedNames.get(id) ?? labels.get(id) ?? id);
     return names.length > 3

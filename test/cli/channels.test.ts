@@ -65,7 +65,14 @@ describe('trayshare channels', () => {
       kind: 'public',
       isMember: true,
     });
-    expect(list).toContainEqual({ id: 'D0ALICE', name: 'U0ALICE', kind: 'dm', isMember: true });
+    // A DM is named after its person (users.list), its user ID kept.
+    expect(list).toContainEqual({
+      id: 'D0ALICE',
+      name: 'alice',
+      kind: 'dm',
+      isMember: true,
+      user: 'U0ALICE',
+    });
     expect(list.some((c) => c.id === 'C0OLD' || c.id === 'C0SECRET')).toBe(false);
 
     const text = await runCli(['channels', '--workspace', 'Acme'], { env });

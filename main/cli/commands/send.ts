@@ -7,6 +7,7 @@ import type { AppService } from '../../core/api';
 import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
 import { listConversations } from '../../core/conversations/conversations-list';
 import { parseThread } from '../../core/conversations/thread-link';
+import { listUsers } from '../../core/conversations/users-list';
 import type { Protocol, QueueItem } from '../../core/model';
 import { KeychainError, type KeychainProblem } from '../../core/secrets/secret-store';
 import type { AttemptResult } from '../../core/upload/attempt';
@@ -64,7 +65,7 @@ export function registerSend(program: Command): void {
     )
     .option(
       '--channels <list>',
-      "channel names or IDs, comma-separated, e.g. '#design-review,C0456'",
+      "channels or people, by name or ID, comma-separated, e.g. '#design-review,C0456,@alice,U0789'",
     )
     .option('--comment <text>', 'comment posted once, with the first file')
     .option('--thread <link or ts>', 'reply in this thread: a message link or its ts (one channel)')
@@ -268,10 +269,17 @@ async function directChannels(
   transport: ReturnType<typeof createNodeTransport>,
 ): Promise<string[]> {
   const listed = await listConversations(baseUrl, token, transport);
-  if (!listed.ok && entries.some((e) => !looksLikeId(e))) {
+  // `@name` is looked up among the people (users.list); a typed user ID needs no list.
+  const isPerson = (e: string) => e.startsWith('@') && !looksLikeId(e.slice(1));
+  const people = entries.some(isPerson) ? await listUsers(baseUrl, token, transport) : undefined;
+  if (!listed.ok && entries.some((e) => !looksLikeId(e) && !(isPerson(e) && people?.ok))) {
     throw new UsageError(`${listed.message}\nNames need the channel list; give channel IDs.`);
   }
-  const resolved = resolveChannelNames(entries, listed.ok ? listed.conversations : undefined);
+  const resolved = resolveChannelNames(
+    entries,
+    listed.ok ? listed.conversations : undefined,
+    people && (people.ok ? { people: people.people } : { problem: people.message }),
+  );
   if (!resolved.ok) throw new UsageError(resolved.error);
   return resolved.ids;
 }

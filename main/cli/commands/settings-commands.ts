@@ -98,7 +98,10 @@ export function registerSettingsCommands(program: Command): void {
     .command('add')
     .argument('<name>')
     .requiredOption('--workspace <name>')
-    .requiredOption('--channels <ids>', 'comma-separated channel IDs')
+    .requiredOption(
+      '--channels <list>',
+      "channels or people, by name or ID, comma-separated (e.g. 'C0123,#design,@alice,U0456'); names are looked up when the preset is used",
+    )
     .option('--comment <text>', 'default comment', '')
     .option('--default', 'make it the default preset')
     .action(

@@ -1,11 +1,24 @@
-// Turning what people type (`#design-review`, `design-review`, `C0123`) into channel IDs, with
-// the conversation list as the dictionary. Upper-case Slack-style IDs pass through untouched,
-// known or not, so typed IDs always work; names must match exactly one conversation.
+// Turning what people type (`#design-review`, `design-review`, `C0123`, `@alice`, `U0123`) into
+// the IDs the service takes, with the conversation list and the workspace's people as the
+// dictionaries. Upper-case Slack-style IDs pass through untouched, known or not, so typed IDs
+// always work (a user ID too: the service shares to the DM with that person); names must match
+// exactly one conversation or person.
 import type { Conversation } from './conversations-list';
+import {
+  dmPerson,
+  looksLikeUserId,
+  type PeopleLookup,
+  peopleNamed,
+  personLabel,
+} from './people-names';
+import type { Person } from './users-list';
 
-/** Slack IDs: a type letter (C, G, D) and upper-case letters and digits. Names are lower case. */
+/**
+ * Slack IDs: a type letter (C, G, D for conversations; U, W for people) and upper-case letters
+ * and digits. Names are lower case.
+ */
 export function looksLikeId(entry: string): boolean {
-  return /^[CGD][A-Z0-9]+$/.test(entry);
+  return /^[CGDUW][A-Z0-9]+$/.test(entry);
 }
 
 export type NameResolution =
@@ -14,14 +27,26 @@ export type NameResolution =
 
 export interface NameProblem {
   entry: string;
-  kind: 'unknown' | 'ambiguous' | 'not-member' | 'no-list';
+  kind:
+    | 'unknown'
+    | 'unknown-person'
+    | 'ambiguous'
+    | 'ambiguous-person'
+    | 'not-member'
+    | 'no-list'
+    | 'no-people';
   /** Close matches (`#name` or IDs) the person may have meant. */
   suggestions: string[];
 }
 
-/** How a conversation is written for people: `#name`, or `@user` for a DM. */
-export function displayName(c: Conversation): string {
-  return c.kind === 'dm' ? `@${c.name}` : `#${c.name}`;
+/**
+ * How a conversation is written for people: `#name`, or `@person` for a DM, by the person's
+ * name when `people` knows them (else their user ID).
+ */
+export function displayName(c: Conversation, people?: readonly Person[]): string {
+  if (c.kind !== 'dm') return `#${c.name}`;
+  const person = dmPerson(c, people);
+  return person ? personLabel(person) : `@${c.name}`;
 }
 
 function distance(a: string, b: string): number {
@@ -53,14 +78,37 @@ export function closeMatches(query: string, conversations: readonly Conversation
     .map(({ c }) => displayName(c));
 }
 
+/** People a few edits away from `query` by any of their names; at most 5, closest first. */
+export function closePeople(query: string, people: readonly Person[]): string[] {
+  const q = query.toLowerCase();
+  const near = Math.max(2, Math.floor(q.length / 3));
+  return people
+    .map((p) => {
+      const names = [p.displayName, p.handle, p.realName].filter((n) => n !== '');
+      const scores = names.map((n) => distance(q, n.toLowerCase()));
+      const contains = names.some((n) => n.toLowerCase().includes(q));
+      return { p, score: Math.min(...scores), contains };
+    })
+    .filter(({ score, contains }) => score <= near || contains)
+    .sort((a, b) => a.score - b.score || personLabel(a.p).localeCompare(personLabel(b.p)))
+    .slice(0, 5)
+    .map(({ p }) => personLabel(p));
+}
+
 function described(problem: NameProblem): string {
   const hint =
     problem.suggestions.length > 0 ? ` Did you mean ${problem.suggestions.join(', ')}?` : '';
   switch (problem.kind) {
     case 'unknown':
       return `No channel named ${problem.entry} that this token can see.${hint}`;
+    case 'unknown-person':
+      return `No one named ${problem.entry} in this workspace.${hint}`;
+    case 'no-people':
+      return `${problem.entry} is a person's name, and this workspace's people are not available: ${problem.suggestions[0] ?? 'use their user ID (such as U0123ABCD).'}`;
     case 'ambiguous':
       return `${problem.entry} names more than one conversation: use one of their IDs (${problem.suggestions.join(', ')}).`;
+    case 'ambiguous-person':
+      return `${problem.entry} could be more than one person: use one of their user IDs (${problem.suggestions.join(', ')}).`;
     case 'not-member':
       return `The app is not a member of ${problem.entry}: invite the app first (/invite in that channel), or leave it out.`;
     case 'no-list':
@@ -75,10 +123,22 @@ function described(problem: NameProblem): string {
 export function resolveChannelNames(
   entries: readonly string[],
   conversations: readonly Conversation[] | undefined,
+  people?: PeopleLookup,
 ): NameResolution {
   const ids: string[] = [];
   const problems: NameProblem[] = [];
   for (const entry of entries) {
+    if (people && entry.startsWith('@')) {
+      const person = resolvePerson(entry, conversations, people);
+      if (typeof person === 'string') {
+        if (!ids.includes(person)) ids.push(person);
+        continue;
+      }
+      if (person) {
+        problems.push(person);
+        continue;
+      }
+    }
     if (looksLikeId(entry)) {
       const known = conversations?.find((c) => c.id === entry);
       if (known && !known.isMember) {
@@ -108,4 +168,39 @@ export function resolveChannelNames(
     return { ok: false, problems, error: problems.map(described).join('\n') };
   }
   return { ok: true, ids };
+}
+
+/**
+ * `@name` among the people: their user ID, a problem, or undefined to look it up among the
+ * conversations as before (a DM named by its user ID, or a channel typed with `@`).
+ */
+function resolvePerson(
+  entry: string,
+  conversations: readonly Conversation[] | undefined,
+  lookup: PeopleLookup,
+): string | NameProblem | undefined {
+  const name = entry.slice(1);
+  if (looksLikeUserId(name)) return name;
+  const listed = conversations?.some((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!lookup.people) {
+    if (listed) return undefined;
+    return lookup.problem
+      ? { entry, kind: 'no-people', suggestions: [lookup.problem] }
+      : { entry, kind: 'no-people', suggestions: [] };
+  }
+  const found = peopleNamed(name, lookup.people);
+  if (found.length === 1) return found[0]!.id;
+  if (found.length > 1) {
+    return {
+      entry,
+      kind: 'ambiguous-person',
+      suggestions: found.map((p) => `${p.id} (${personLabel(p)}, ${p.handle})`),
+    };
+  }
+  if (listed) return undefined;
+  return {
+    entry,
+    kind: 'unknown-person',
+    suggestions: closePeople(name, lookup.people),
+  };
 }

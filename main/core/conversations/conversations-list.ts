@@ -13,6 +13,8 @@ export interface Conversation {
   name: string;
   kind: ConversationKind;
   isMember: boolean;
+  /** For a DM: the other person's user ID (Slack's `user`), to show them by name. */
+  user?: string;
 }
 
 export type ListProblemCode = 'unknown_method' | 'missing_scope' | 'ratelimited' | 'other';
@@ -56,7 +58,8 @@ function conversationOf(raw: RawConversation): Conversation | undefined {
         : raw.id;
   // DMs the token can see are its own; Slack leaves out is_member on some of them.
   const isMember = raw.is_member === true || (kind === 'dm' && raw.is_member !== false);
-  return { id: raw.id, name, kind, isMember };
+  const user = kind === 'dm' && typeof raw.user === 'string' ? { user: raw.user } : {};
+  return { id: raw.id, name, kind, isMember, ...user };
 }
 
 function parse(body: string): Record<string, unknown> | undefined {

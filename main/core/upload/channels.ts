@@ -6,6 +6,7 @@ export type ChannelsResult = { ok: true; channels: string[] } | { ok: false; err
 
 // Whitespace, commas and control characters cannot be part of an ID sent as `C1,C2`.
 const FORBIDDEN = /[\s,\p{Cc}]/u;
+const PERSON_FORBIDDEN = /[,\p{Cc}]/u;
 
 function describe(ch: string): string {
   if (ch === ',') return 'a comma';
@@ -24,7 +25,8 @@ export function normaliseChannels(input: string | readonly string[]): ChannelsRe
   for (const raw of parts) {
     const id = raw.trim();
     if (id === '' || seen.has(id)) continue;
-    const bad = FORBIDDEN.exec(id);
+    // `@Bob Builder` is a person's full name, resolved to their ID before anything is sent.
+    const bad = (id.startsWith('@') ? PERSON_FORBIDDEN : FORBIDDEN).exec(id);
     if (bad) {
       return {
         ok: false,
