@@ -4,7 +4,7 @@
 // workspace whose service cannot list, shows the ID itself.
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { displayName } from '../../main/core/conversations/channel-names';
+import { destinationLabels } from '../../main/core/conversations/people-names';
 import type { ChannelRef } from '../../preload/contract';
 import { api } from './bridge';
 
@@ -28,7 +28,8 @@ async function namesOf(workspaceId: string): Promise<Map<string, string>> {
   if (!view.conversations && view.refreshing) {
     view = await api().listConversations(workspaceId, { wait: true });
   }
-  return new Map((view.conversations ?? []).map((c) => [c.id, displayName(c)]));
+  // DMs and user IDs read as their person (`@alice`) when the workspace's people are known.
+  return destinationLabels(view.conversations, view.people);
 }
 
 /**
@@ -64,6 +65,16 @@ export function ChannelNamesProvider(props: {
   return <ChannelNames.Provider value={names}>{props.children}</ChannelNames.Provider>;
 }
 
+/** `labels(workspaceId, ids)` → ['#design-review', '@alice', 'C0PLAIN'], for DestinationList. */
+export function useDestinationLabels(): (workspaceId: string, ids: readonly string[]) => string[] {
+  const names = useContext(ChannelNames);
+  return useMemo(
+    () => (workspaceId: string, ids: readonly string[]) =>
+      ids.map((id) => names.get(workspaceId)?.get(id) ?? id),
+    [names],
+  );
+}
+
 /** `destination(workspaceId, ids)` → "#design-review, C0PLAIN". */
 export function useDestination(): (workspaceId: string, ids: readonly string[]) => string {
   const names = useContext(ChannelNames);
@@ -83,8 +94,11 @@ export function useNamedRefs(): (workspaceId: string, refs: readonly ChannelRef[
   return useMemo(
     () => (workspaceId: string, refs: readonly ChannelRef[]) =>
       refs.map((ref) => {
-        if (ref.label) return ref;
         const name = names.get(workspaceId)?.get(ref.id);
+        // A person keeps the `@` (it is how channelName tells them from a channel), and wins
+        // over a saved label: a DM saved before people were known is labelled with a user ID.
+        if (name?.startsWith('@')) return { id: ref.id, label: name };
+        if (ref.label) return ref;
         return name ? { id: ref.id, label: name.replace(/^#/, '') } : ref;
       }),
     [names],

@@ -30,12 +30,15 @@ export function formatTime(at: number, now: number = Date.now()): string {
   return `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })}, ${time}`;
 }
 
-/** "#design-review (C0DESIGN)" when the channel has a name, else its ID. */
+/**
+ * "#design-review (C0DESIGN)" when the channel has a name, else its ID. A person (or a DM) is
+ * "@alice" alone: their IDs mean nothing to people.
+ */
 export function channelName(ref: ChannelRef): string {
   const label = ref.label?.trim().replace(/^#/, '');
   if (!label) return ref.id;
-  // A DM is named after its person (`@U0ALICE`), not as a channel.
-  return `${label.startsWith('@') ? label : `#${label}`} (${ref.id})`;
+  if (label.startsWith('@')) return label;
+  return `#${label} (${ref.id})`;
 }
 
 export function listChannels(refs: readonly ChannelRef[], max = 5): string {
@@ -48,20 +51,36 @@ export function countFiles(count: number): string {
   return count === 1 ? '1 file' : `${count} files`;
 }
 
-/** The share sheet's one-line summary: "3 files → #design-review (C0DESIGN), C0GENERAL in Acme, with comment". */
-export function shareSummary(opts: {
+export interface SummaryInput {
   files: number;
   /** Picked paths the sheet will not send (missing, an empty folder…). */
   leftOut?: number;
   channels: readonly ChannelRef[];
   workspace: string;
   comment: boolean;
-}): string {
-  const target = opts.channels.length === 0 ? 'no channel yet' : listChannels(opts.channels);
+}
+
+/** The summary around its destinations, so the sheet can mark people with their icon. */
+export function shareSummaryParts(opts: SummaryInput): {
+  before: string;
+  /** channelName of each destination; empty when none is chosen yet. */
+  targets: string[];
+  after: string;
+} {
   const where = opts.workspace ? ` in ${opts.workspace}` : '';
   const comment = opts.comment ? ', with comment' : ', no comment';
   const left = opts.leftOut ? ` (${opts.leftOut} left out)` : '';
-  return `${countFiles(opts.files)}${left} → ${target}${where}${comment}`;
+  return {
+    before: `${countFiles(opts.files)}${left} → ${opts.channels.length === 0 ? 'no channel yet' : ''}`,
+    targets: opts.channels.map(channelName),
+    after: `${where}${comment}`,
+  };
+}
+
+/** The share sheet's one-line summary: "3 files → #design-review (C0DESIGN), C0GENERAL in Acme, with comment". */
+export function shareSummary(opts: SummaryInput): string {
+  const parts = shareSummaryParts(opts);
+  return `${parts.before}${opts.channels.length === 0 ? '' : listChannels(opts.channels)}${parts.after}`;
 }
 
 /**

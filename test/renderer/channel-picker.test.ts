@@ -67,9 +67,10 @@ describe('channel picker', () => {
     await page.keyboard.press('Control+a');
     await page.keyboard.press('Backspace');
 
-    // DMs and private channels show their kind.
-    await page.keyboard.type('U0AL');
-    await expect.poll(() => options.allTextContents()).toEqual(['👤U0ALICE, direct message']);
+    // DMs show their kind, and their person by name with the person icon (users.list).
+    await page.keyboard.type('ali');
+    await expect.poll(() => options.allTextContents()).toEqual(['alice, direct message']);
+    expect(await options.first().locator('svg.person-icon').count()).toBe(1);
     await page.keyboard.press('Escape');
     expect(await box.getAttribute('aria-expanded')).toBe('false');
     await page.keyboard.press('Control+a');

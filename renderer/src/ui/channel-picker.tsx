@@ -1,26 +1,37 @@
 // One searchable channel picker (an ARIA combobox, keyboard first) for the share sheet and the
-// preset editor. It lists the workspace's conversations from the core's cached list: type to
-// filter by name, arrows to move, Enter to add. Channels the app is not in are shown with the
-// reason and cannot be added. Pasting IDs (or a list of them) still works, and so does typing
-// one when the list is unavailable. It only ever adds to what is chosen.
+// preset editor. It lists the workspace's conversations and people from the core's cached
+// lists: type to filter by name, arrows to move, Enter to add. Channels the app is not in are
+// shown with the reason and cannot be added. A person is offered whether or not a DM with them
+// exists yet, shown by name with the person icon. Pasting IDs (or a list of them) still works,
+// and so does typing one when the lists are unavailable. It only ever adds to what is chosen.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { displayName } from '../../../main/core/conversations/channel-names';
+import { peopleNamed, personLabel } from '../../../main/core/conversations/people-names';
 import { normaliseChannels } from '../../../main/core/upload/channels';
-import type { ChannelRef, Conversation, ConversationsView } from '../../../preload/contract';
+import type { ChannelRef, DestinationsView } from '../../../preload/contract';
 import { api } from '../bridge';
+import {
+  type DestinationOption,
+  destinationOptions,
+  matchingOptions,
+  optionLabel,
+} from './destination-options';
+import { DestinationName, PersonIcon } from './person-icon';
 
-const KIND = {
+const KIND: Record<DestinationOption['kind'], { icon: ComponentChildren; label: string }> = {
   public: { icon: '#', label: 'public channel' },
   private: { icon: '🔒', label: 'private channel' },
-  dm: { icon: '👤', label: 'direct message' },
+  dm: { icon: <PersonIcon />, label: 'direct message' },
+  person: { icon: <PersonIcon />, label: 'direct message' },
   'group-dm': { icon: '👥', label: 'group direct message' },
-} as const;
+};
 
 const MAX_OPTIONS = 50;
-const ID = /^[CGD][A-Z0-9]+$/;
+/** Conversation IDs (C, G, D) and people's (U, W). */
+const ID = /^[CGDUW][A-Z0-9]+$/;
 
-function useConversations(workspaceId: string): ConversationsView | undefined {
-  const [view, setView] = useState<ConversationsView>();
+function useConversations(workspaceId: string): DestinationsView | undefined {
+  const [view, setView] = useState<DestinationsView>();
   useEffect(() => {
     let live = true;
     setView(undefined);
@@ -45,17 +56,6 @@ function useConversations(workspaceId: string): ConversationsView | undefined {
   return view;
 }
 
-function matches(list: readonly Conversation[], query: string): Conversation[] {
-  const q = query.trim().replace(/^[#@]/, '').toLowerCase();
-  if (q === '') return list.slice(0, MAX_OPTIONS);
-  const starts = list.filter((c) => c.name.toLowerCase().startsWith(q));
-  const contains = list.filter(
-    (c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q),
-  );
-  const byId = list.filter((c) => c.id.toLowerCase() === q);
-  return [...byId, ...starts, ...contains].slice(0, MAX_OPTIONS);
-}
-
 export function ChannelPicker(props: {
   id: string;
   label: string;
@@ -67,30 +67,57 @@ export function ChannelPicker(props: {
   invalid?: boolean;
 }) {
   const view = useConversations(props.workspaceId);
-  const list = view?.conversations;
+  const people = view?.people;
+  const list = useMemo(
+    () => (view?.conversations ? destinationOptions(view.conversations, people) : undefined),
+    [view?.conversations, people],
+  );
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  const options = useMemo(() => (list ? matches(list, text) : []), [list, text]);
+  const options = useMemo(
+    () => (list ? matchingOptions(list, text, MAX_OPTIONS) : []),
+    [list, text],
+  );
   const chosen = new Set(props.selected.map((s) => s.id));
   const listId = `${props.id}-list`;
   const optionId = (i: number) => `${props.id}-option-${i}`;
 
-  const labelFor = (id: string): string | undefined => {
-    const c = list?.find((conv) => conv.id === id);
-    return c ? displayName(c).slice(1) : undefined;
-  };
+  /** A saved label: a channel's name without `#`, a person's with `@` (see channelName). */
+  const refLabel = (o: DestinationOption) =>
+    o.kind === 'dm' || o.kind === 'person' ? optionLabel(o) : o.name;
 
-  const add = (c: Conversation): boolean => {
-    if (!c.isMember) {
-      setMessage(`The app is not in ${displayName(c)}: invite the app first.`);
+  const add = (o: DestinationOption): boolean => {
+    if (!o.isMember) {
+      setMessage(`The app is not in ${optionLabel(o)}: invite the app first.`);
       return false;
     }
-    if (!chosen.has(c.id)) props.onAdd({ id: c.id, label: c.name });
+    if (!chosen.has(o.id)) props.onAdd({ id: o.id, label: refLabel(o) });
     setMessage(null);
     return true;
+  };
+
+  /** `@name` among the people; a message when it names no one, or several. */
+  const person = (entry: string): DestinationOption | string | undefined => {
+    if (!entry.startsWith('@') || !people) return undefined;
+    const found = peopleNamed(entry.slice(1), people);
+    if (found.length > 1) {
+      return `${entry} could be more than one person (${found.map((p) => `${p.id} ${personLabel(p)}`).join(', ')}): paste their user ID`;
+    }
+    const one = found[0];
+    if (!one) return undefined;
+    // Their DM when there is one, else their user ID (the service opens the DM).
+    return (
+      list?.find((o) => o.id === one.id || o.personId === one.id) ?? {
+        id: one.id,
+        name: personLabel(one).slice(1),
+        kind: 'person',
+        isMember: true,
+        names: [],
+      }
+    );
   };
 
   /** Typed or pasted text: IDs go in as they are, names are looked up. */
@@ -102,14 +129,25 @@ export function ChannelPicker(props: {
     }
     const problems: string[] = [];
     for (const entry of check.channels) {
+      const someone = person(entry);
+      if (typeof someone === 'string') {
+        problems.push(someone);
+        continue;
+      }
       const byName = list?.find(
-        (c) => c.name.toLowerCase() === entry.replace(/^[#@]/, '').toLowerCase(),
+        (o) => o.name.toLowerCase() === entry.replace(/^[#@]/, '').toLowerCase(),
       );
-      const known = list?.find((c) => c.id === entry) ?? byName;
+      const known = someone ?? list?.find((o) => o.id === entry) ?? byName;
       if (known) {
-        if (!add(known)) problems.push(`${displayName(known)}: invite the app first`);
+        if (!add(known)) problems.push(`${optionLabel(known)}: invite the app first`);
       } else if (ID.test(entry)) {
-        if (!chosen.has(entry)) props.onAdd({ id: entry, label: labelFor(entry) });
+        if (!chosen.has(entry)) props.onAdd({ id: entry });
+      } else if (entry.startsWith('@')) {
+        problems.push(
+          people
+            ? `no one named ${entry}`
+            : `${entry}: ${view?.peopleProblem?.message ?? 'the people are not loaded'}`,
+        );
       } else {
         problems.push(`no channel named ${entry}`);
       }
@@ -172,11 +210,17 @@ export function ChannelPicker(props: {
   };
 
   const expanded = open && options.length > 0;
-  const help = view?.problem
-    ? view.problem.message
-    : list
-      ? 'Type a name to search, or paste channel IDs.'
-      : 'Loading channels… You can paste or type channel IDs meanwhile.';
+  const help = [
+    view?.problem
+      ? view.problem.message
+      : list
+        ? 'Type a name to search, or paste channel IDs.'
+        : 'Loading channels… You can paste or type channel IDs meanwhile.',
+    // Said here, where names are typed: user IDs keep working without the scope.
+    view?.peopleProblem?.message,
+  ]
+    .filter(Boolean)
+    .join(' ');
 
   return (
     <div class="field field--grow channel-picker">
@@ -186,11 +230,14 @@ export function ChannelPicker(props: {
       {props.onRemove && props.selected.length > 0 ? (
         <ul class="chips" aria-label="Chosen channels">
           {props.selected.map((s) => {
-            const c = list?.find((conv) => conv.id === s.id);
-            const name = c ? displayName(c) : s.label ? `#${s.label}` : s.id;
+            const o = list?.find((option) => option.id === s.id);
+            const saved = s.label ? (s.label.startsWith('@') ? s.label : `#${s.label}`) : s.id;
+            const name = o ? optionLabel(o) : saved;
             return (
               <li key={s.id} class="chip">
-                <span>{name}</span>
+                <span>
+                  <DestinationName label={name} />
+                </span>
                 <button
                   type="button"
                   class="chip__remove"
@@ -220,7 +267,7 @@ export function ChannelPicker(props: {
           aria-describedby={`${props.id}-help`}
           aria-invalid={props.invalid === true}
           value={text}
-          placeholder="#design-review or C0123ABCD"
+          placeholder="#design-review, @alice or C0123ABCD"
           spellcheck={false}
           autocomplete="off"
           onInput={(e) => {

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { HistoryEntry, Snapshot, View } from '../../../preload/contract';
 import { api, plainError } from '../bridge';
-import { useDestination } from '../channel-names';
+import { useDestination, useDestinationLabels } from '../channel-names';
 import { formatBytes, formatTime } from '../format';
 import { groupHistory, type HistoryGroup } from '../history-groups';
 import { ActionError, Notice } from '../ui/notice';
+import { DestinationList } from '../ui/person-icon';
 import { ShareFiles } from '../ui/share-files';
 import { useAction } from '../use-action';
 
@@ -162,7 +163,7 @@ function HistoryRow(props: {
 }) {
   const { entry } = props;
   const action = useAction();
-  const destination = useDestination();
+  const labels = useDestinationLabels();
   const [note, setNote] = useState<string | null>(null);
   const titleId = `history-${entry.id}-name`;
   const link = entry.permalink;
@@ -205,7 +206,9 @@ function HistoryRow(props: {
         <span class={`badge badge--${entry.outcome}`}>{OUTCOME_LABEL[entry.outcome]}</span>
       </div>
       <p class="item__detail">
-        {`${formatTime(entry.at)} · ${formatBytes(entry.size)} → ${destination(entry.workspaceId, entry.channels)} in ${props.workspace}`}
+        {`${formatTime(entry.at)} · ${formatBytes(entry.size)} → `}
+        <DestinationList labels={labels(entry.workspaceId, entry.channels)} max={3} />
+        {` in ${props.workspace}`}
       </p>
       {entry.comment ? <p class="item__comment">“{entry.comment}”</p> : null}
       {entry.error && entry.outcome !== 'delivered' ? (

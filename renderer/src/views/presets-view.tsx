@@ -2,9 +2,10 @@ import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
-import { listChannels } from '../format';
+import { channelName } from '../format';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
+import { DestinationList } from '../ui/person-icon';
 import { useAction } from '../use-action';
 import { PresetEditor } from './preset-editor';
 
@@ -115,7 +116,15 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
                   {isDefault ? <span class="badge badge--default">Default</span> : null}
                 </div>
                 <p class="item__detail">
-                  {`${listChannels(named(preset.workspaceId, preset.channels), 4) || 'No channels'} in ${workspaceName(preset.workspaceId)}`}
+                  {preset.channels.length === 0 ? (
+                    'No channels'
+                  ) : (
+                    <DestinationList
+                      labels={named(preset.workspaceId, preset.channels).map(channelName)}
+                      max={4}
+                    />
+                  )}
+                  {` in ${workspaceName(preset.workspaceId)}`}
                   {preset.comment ? ' · with comment' : ''}
                 </p>
                 <div class="item__actions">

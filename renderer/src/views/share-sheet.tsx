@@ -9,10 +9,18 @@ import type {
 } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
-import { baseName, countFiles, formatBytes, messagesSummary, shareSummary } from '../format';
+import {
+  baseName,
+  countFiles,
+  formatBytes,
+  messagesSummary,
+  type SummaryInput,
+  shareSummaryParts,
+} from '../format';
 import { isMac } from '../platform';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
+import { DestinationList } from '../ui/person-icon';
 import { WorkspaceSelect } from '../ui/workspace-select';
 import { useAction } from '../use-action';
 
@@ -275,13 +283,13 @@ export function ShareSheet(props: {
 
         <div class="sheet__footer">
           <p class="summary" aria-live="polite">
-            {shareSummary({
-              files: fileCount,
-              leftOut,
-              channels: workspace ? named(workspace.id, channels) : channels,
-              workspace: workspace?.name ?? '',
-              comment: comment.trim() !== '',
-            })}
+            <ShareSummary
+              files={fileCount}
+              leftOut={leftOut}
+              channels={workspace ? named(workspace.id, channels) : channels}
+              workspace={workspace?.name ?? ''}
+              comment={comment.trim() !== ''}
+            />
           </p>
           {(attempted || (paths.length > 0 && fileCount === 0)) && problem ? (
             <Notice tone="error">{problem}</Notice>
@@ -493,5 +501,17 @@ function ShareOutcome(props: { result: ShareResult; onClose: (next: View) => voi
         ) : null}
       </div>
     </section>
+  );
+}
+
+/** The one-line summary, people marked with their icon. */
+function ShareSummary(props: SummaryInput) {
+  const parts = shareSummaryParts(props);
+  return (
+    <>
+      {parts.before}
+      <DestinationList labels={parts.targets} max={5} />
+      {parts.after}
+    </>
   );
 }

@@ -1,0 +1,66 @@
+// What the channel picker offers: the workspace's conversations, each DM as its person, and the
+// people who have no DM yet (sharing to their user ID opens one). Searched by every name a
+// person goes by, so `bob`, `Bobby` and `Bob Builder` all find Bob.
+
+import { dmPerson, personName } from '../../../main/core/conversations/people-names';
+import type { Conversation, ConversationKind, Person } from '../../../preload/contract';
+
+export interface DestinationOption {
+  id: string;
+  /** Shown beside the icon: a channel's name, a person's name. */
+  name: string;
+  kind: ConversationKind | 'person';
+  isMember: boolean;
+  /** Lower-case names the search matches. */
+  names: string[];
+  /** For a DM: the person it is with. */
+  personId?: string;
+}
+
+const namesOf = (p: Person) =>
+  [p.displayName, p.handle, p.realName].filter((n) => n !== '').map((n) => n.toLowerCase());
+
+export function destinationOptions(
+  conversations: readonly Conversation[],
+  people: readonly Person[] | undefined,
+): DestinationOption[] {
+  const withDm = new Set<string>();
+  const options = conversations.map((c): DestinationOption => {
+    const person = dmPerson(c, people);
+    if (!person) return { ...c, names: [c.name.toLowerCase()] };
+    withDm.add(person.id);
+    return { ...c, name: personName(person), names: namesOf(person), personId: person.id };
+  });
+  for (const p of people ?? []) {
+    if (withDm.has(p.id)) continue;
+    options.push({
+      id: p.id,
+      name: personName(p),
+      kind: 'person',
+      isMember: true,
+      names: namesOf(p),
+    });
+  }
+  return options;
+}
+
+/** Options whose ID is the query, then names starting with it, then names holding it. */
+export function matchingOptions(
+  list: readonly DestinationOption[],
+  query: string,
+  max: number,
+): DestinationOption[] {
+  const q = query.trim().replace(/^[#@]/, '').toLowerCase();
+  if (q === '') return list.slice(0, max);
+  const byId = list.filter((o) => o.id.toLowerCase() === q);
+  const starts = list.filter((o) => !byId.includes(o) && o.names.some((n) => n.startsWith(q)));
+  const contains = list.filter(
+    (o) => !byId.includes(o) && !starts.includes(o) && o.names.some((n) => n.includes(q)),
+  );
+  return [...byId, ...starts, ...contains].slice(0, max);
+}
+
+/** How an option is written: `#name`, or `@name` for a person or a DM. */
+export function optionLabel(o: DestinationOption): string {
+  return o.kind === 'dm' || o.kind === 'person' ? `@${o.name}` : `#${o.name}`;
+}
