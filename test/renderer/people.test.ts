@@ -71,6 +71,20 @@ describe('people in the share sheet, presets and History', () => {
       .toEqual([expect.stringMatching(/^D/), 'D0ALICE']);
     await harness.settled();
 
+    const queued = page
+      .getByRole('listitem')
+      .filter({ hasText: 'for-people.txt' })
+      .locator('.item__detail');
+    await expect.poll(() => queued.textContent()).toMatch(/→ @Bobby, @alice in Acme\.$/);
+    expect(await queued.locator('svg.person-icon').count()).toBe(2);
+
+    await showView(page, 'drop');
+    const recent = page.locator('.recent__item').filter({ hasText: 'for-people.txt' });
+    await expect
+      .poll(() => recent.locator('.recent__detail').textContent())
+      .toMatch(/→ @Bobby, @alice$/);
+    expect(await recent.locator('svg.person-icon').count()).toBe(2);
+
     await showView(page, 'history');
     const row = page.getByRole('listitem').filter({ hasText: 'for-people.txt' });
     const detail = row.locator('.item__detail');

@@ -44,14 +44,19 @@ export function destinationOptions(
   return options;
 }
 
-/** Options whose ID is the query, then names starting with it, then names holding it. */
+/**
+ * Options whose ID is the query, then names starting with it, then names holding it; with no
+ * query, the conversations.
+ */
 export function matchingOptions(
   list: readonly DestinationOption[],
   query: string,
   max: number,
 ): DestinationOption[] {
   const q = query.trim().replace(/^[#@]/, '').toLowerCase();
-  if (q === '') return list.slice(0, max);
+  // Before anything is typed: the conversations only. Everyone in the workspace would bury
+  // them (a workspace can have thousands of people); a person is one keystroke away.
+  if (q === '') return list.filter((o) => o.kind !== 'person').slice(0, max);
   const byId = list.filter((o) => o.id.toLowerCase() === q);
   const starts = list.filter((o) => !byId.includes(o) && o.names.some((n) => n.startsWith(q)));
   const contains = list.filter(

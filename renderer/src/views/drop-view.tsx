@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { HistoryEntry, QueueItem, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
-import { useDestination, useNamedRefs } from '../channel-names';
-import { formatTime, listChannels } from '../format';
+import { useDestinationLabels, useNamedRefs } from '../channel-names';
+import { channelName, formatTime } from '../format';
 import { activeCount } from '../queue-state';
 import { Notice } from '../ui/notice';
+import { DestinationList } from '../ui/person-icon';
 
 export function DropView(props: {
   snapshot: Snapshot;
@@ -47,7 +48,13 @@ export function DropView(props: {
                 <dt>Default preset</dt>
                 <dd>
                   {preset ? (
-                    `${preset.name} → ${listChannels(named(preset.workspaceId, preset.channels), 3)}`
+                    <>
+                      {`${preset.name} → `}
+                      <DestinationList
+                        labels={named(preset.workspaceId, preset.channels).map(channelName)}
+                        max={3}
+                      />
+                    </>
                   ) : (
                     <button type="button" class="link" onClick={() => props.onShow('presets')}>
                       None: choose one in Presets
@@ -96,7 +103,7 @@ const NOT_DELIVERED: Record<Exclude<HistoryEntry['outcome'], 'delivered'>, strin
 /** The last few uploads, beside the drop target: what was just sent, and where. */
 function RecentUploads(props: { version: number; onShow: (view: View) => void }) {
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
-  const destination = useDestination();
+  const labels = useDestinationLabels();
   useEffect(() => {
     let current = true;
     // A courtesy: when history cannot be read, History itself says why.
@@ -124,7 +131,8 @@ function RecentUploads(props: { version: number; onShow: (view: View) => void })
             <li key={entry.id} class="recent__item">
               <span class="recent__name">{entry.name}</span>
               <span class="recent__detail">
-                {`${formatTime(entry.at)} → ${destination(entry.workspaceId, entry.channels)}`}
+                {`${formatTime(entry.at)} → `}
+                <DestinationList labels={labels(entry.workspaceId, entry.channels)} max={3} />
                 {entry.outcome === 'delivered' ? '' : ` · ${NOT_DELIVERED[entry.outcome]}`}
               </span>
             </li>

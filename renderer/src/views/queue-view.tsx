@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { QueueItem, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
-import { useDestination } from '../channel-names';
+import { useDestination, useDestinationLabels } from '../channel-names';
 import { baseName, formatBytes, formatDuration, formatSpeed } from '../format';
 import { groupShares, overallProgress, type ShareGroup } from '../queue-groups';
 import {
@@ -16,6 +16,7 @@ import {
 import { RateMeter } from '../rate';
 import { switchToExternalProtocol } from '../switch-protocol';
 import { ActionError, Notice } from '../ui/notice';
+import { DestinationList } from '../ui/person-icon';
 import { ShareFiles } from '../ui/share-files';
 import { useAction } from '../use-action';
 import { useNow } from '../use-now';
@@ -418,10 +419,22 @@ function ItemDetail(props: {
 }) {
   const { item, rate } = props;
   const size = formatBytes(item.size);
-  const where = `${useDestination()(item.workspaceId, item.channels)} in ${props.workspace}`;
+  const labels = useDestinationLabels()(item.workspaceId, item.channels);
+  const where = (
+    <>
+      <DestinationList labels={labels} max={3} />
+      {` in ${props.workspace}`}
+    </>
+  );
   switch (item.state) {
     case 'queued':
-      return <>{`${size} → ${where}. Waiting for a free slot.`}</>;
+      return (
+        <>
+          {`${size} → `}
+          {where}
+          {`. Waiting for a free slot.`}
+        </>
+      );
     case 'sending': {
       const parts = [`${formatBytes(item.sent)} of ${size}`];
       if (rate) {
@@ -435,7 +448,14 @@ function ItemDetail(props: {
       return <>{parts.join(' · ')}</>;
     }
     case 'waiting': {
-      if (needsToken(item)) return <>{`${size} → ${where}. On hold until a new token is saved.`}</>;
+      if (needsToken(item))
+        return (
+          <>
+            {`${size} → `}
+            {where}
+            {`. On hold until a new token is saved.`}
+          </>
+        );
       // Not a token problem: its message names the settings copy to put back.
       if (workspaceLost(item)) return <>{`${size}. ${item.error?.message ?? ''}`}</>;
       const reason = item.error?.message ? `${item.error.message} ` : '';
@@ -448,15 +468,37 @@ function ItemDetail(props: {
       return <>{`${reason}${when}`}</>;
     }
     case 'delivered':
-      return <>{`${size} → ${where}.`}</>;
+      return (
+        <>
+          {`${size} → `}
+          {where}
+          {`.`}
+        </>
+      );
     case 'failed':
       // Size and destination stay: which upload failed matters as much as why.
       return (
-        <>{`${size} → ${where}. ${item.error?.message ?? 'The upload failed, and no reason was given.'}`}</>
+        <>
+          {`${size} → `}
+          {where}
+          {`. ${item.error?.message ?? 'The upload failed, and no reason was given.'}`}
+        </>
       );
     case 'unknown':
-      return <>{`${size} → ${where}.`}</>;
+      return (
+        <>
+          {`${size} → `}
+          {where}
+          {`.`}
+        </>
+      );
     case 'cancelled':
-      return <>{`${size} → ${where}. Cancelled before it was delivered.`}</>;
+      return (
+        <>
+          {`${size} → `}
+          {where}
+          {`. Cancelled before it was delivered.`}
+        </>
+      );
   }
 }
