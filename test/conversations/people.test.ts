@@ -84,6 +84,20 @@ describe('people as destinations', () => {
     expect([...dms][0]).not.toBe('D0ALICE');
   });
 
+  it('a display name wins over a handle, and a handle over a full name', async () => {
+    await start({
+      users: [
+        { id: 'U0HANDLE', name: 'kim', realName: 'Kim Lee' },
+        { id: 'U0SHOWN', name: 'kim.park', realName: 'Kim Park', displayName: 'kim' },
+        { id: 'U0FULL', name: 'k.full', realName: 'lee' },
+        { id: 'U0LEE', name: 'lee' },
+      ],
+    });
+    expect((await shareTo(['@kim'])).channels).toEqual(['U0SHOWN']);
+    expect((await shareTo(['@lee'])).channels).toEqual(['U0LEE']);
+    expect((await shareTo(['@Kim Lee'])).channels).toEqual(['U0HANDLE']);
+  });
+
   it('an unknown or ambiguous @name is refused with the people it could be, nothing sent', async () => {
     await start({
       users: [
