@@ -397,14 +397,15 @@ function bindService(
 
   /**
    * Names become IDs and known non-members are refused, from the cached list: a share never
-   * waits for the service unless it names a channel and no list was ever fetched.
+   * waits for the service unless it names a channel and no list was ever fetched, and a share
+   * by IDs never fetches the list at all.
    */
   async function resolveDestination(workspaceId: string, entries: string[]): Promise<string[]> {
     const needsList = entries.some((e) => !looksLikeId(e));
-    let view = await conversations.get(workspaceId);
+    let view = await conversations.get(workspaceId, { cachedOnly: !needsList });
     if (needsList && !view.conversations)
       view = await conversations.get(workspaceId, { wait: true });
-    const resolved = resolveChannelNames(entries, view.conversations);
+    const resolved = resolveChannelNames(entries, view.conversations, view.unlisted);
     if (!resolved.ok) throw new ShareRefusedError(resolved.error);
     return resolved.ids;
   }

@@ -1,6 +1,7 @@
 // Turning what people type (`#design-review`, `design-review`, `C0123`) into channel IDs, with
 // the conversation list as the dictionary. Upper-case Slack-style IDs pass through untouched,
 // known or not, so typed IDs always work; names must match exactly one conversation.
+import { type UnlistedKind, whyUnlisted } from './conversation-types';
 import type { Conversation } from './conversations-list';
 
 /** Slack IDs: a type letter (C, G, D) and upper-case letters and digits. Names are lower case. */
@@ -53,12 +54,15 @@ export function closeMatches(query: string, conversations: readonly Conversation
     .map(({ c }) => displayName(c));
 }
 
-function described(problem: NameProblem): string {
+function described(problem: NameProblem, unlisted: readonly UnlistedKind[]): string {
   const hint =
     problem.suggestions.length > 0 ? ` Did you mean ${problem.suggestions.join(', ')}?` : '';
+  // The name may belong to a kind the token cannot list: say which, and what would list it.
+  const notListed =
+    unlisted.length > 0 ? ` Not listed for this token: ${whyUnlisted(unlisted)}.` : '';
   switch (problem.kind) {
     case 'unknown':
-      return `No channel named ${problem.entry} that this token can see.${hint}`;
+      return `No channel named ${problem.entry} that this token can see.${hint}${notListed}`;
     case 'ambiguous':
       return `${problem.entry} names more than one conversation: use one of their IDs (${problem.suggestions.join(', ')}).`;
     case 'not-member':
@@ -69,19 +73,22 @@ function described(problem: NameProblem): string {
 }
 
 /**
- * Resolves each entry to an ID and refuses channels the token is known not to be a member of.
- * `conversations` undefined: the list is unavailable (IDs still pass).
+ * Resolves each entry to an ID and refuses channels the token is known not to be a member of
+ * (`is_member: false`; a list that does not say is no reason to refuse).
+ * `conversations` undefined: the list is unavailable (IDs still pass). `unlisted`: kinds the
+ * list leaves out for want of a scope, named when a name is not found.
  */
 export function resolveChannelNames(
   entries: readonly string[],
   conversations: readonly Conversation[] | undefined,
+  unlisted: readonly UnlistedKind[] = [],
 ): NameResolution {
   const ids: string[] = [];
   const problems: NameProblem[] = [];
   for (const entry of entries) {
     if (looksLikeId(entry)) {
       const known = conversations?.find((c) => c.id === entry);
-      if (known && !known.isMember) {
+      if (known?.isMember === false) {
         problems.push({ entry: displayName(known), kind: 'not-member', suggestions: [] });
       } else if (!ids.includes(entry)) ids.push(entry);
       continue;
@@ -100,12 +107,16 @@ export function resolveChannelNames(
         kind: 'ambiguous',
         suggestions: matches.map((c) => `${c.id} (${displayName(c)})`),
       });
-    } else if (!matches[0]!.isMember) {
+    } else if (matches[0]!.isMember === false) {
       problems.push({ entry: displayName(matches[0]!), kind: 'not-member', suggestions: [] });
     } else if (!ids.includes(matches[0]!.id)) ids.push(matches[0]!.id);
   }
   if (problems.length > 0) {
-    return { ok: false, problems, error: problems.map(described).join('\n') };
+    return {
+      ok: false,
+      problems,
+      error: problems.map((p) => described(p, unlisted)).join('\n'),
+    };
   }
   return { ok: true, ids };
 }
