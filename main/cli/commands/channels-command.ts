@@ -2,6 +2,7 @@
 // fresh (and saved in the CLI's conversation cache, which `send` resolves names through).
 import type { Command } from 'commander';
 import { displayName } from '../../core/conversations/channel-names';
+import { unlistedMessage } from '../../core/conversations/conversation-types';
 import { say } from '../terminal';
 
 const KIND_LABEL = { public: 'public', private: 'private', dm: 'DM', 'group-dm': 'group DM' };
@@ -19,12 +20,19 @@ export function registerChannelsCommand(program: Command): void {
         service.listConversations(workspace.id, { refresh: true, wait: true }),
       );
       if (view.problem) say(view.problem.message);
+      // A partial list is still an answer: it says what is missing, and the command succeeds.
+      if (view.unlisted) say(unlistedMessage(view.unlisted));
       const list = view.conversations ?? [];
       if (options.json) {
         process.stdout.write(`${JSON.stringify(list)}\n`);
       } else {
         for (const c of list) {
-          const member = c.isMember ? '' : '  (not a member: invite the app first)';
+          const member =
+            c.isMember === false
+              ? '  (not a member: invite the app first)'
+              : c.isMember === null
+                ? '  (membership not listed)'
+                : '';
           process.stdout.write(`${c.id}\t${displayName(c)}\t${KIND_LABEL[c.kind]}${member}\n`);
         }
       }

@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
 import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
+import { unlistedMessage } from '../../core/conversations/conversation-types';
 import { listConversations } from '../../core/conversations/conversations-list';
 import { parseThread } from '../../core/conversations/thread-link';
 import type { Protocol, QueueItem } from '../../core/model';
@@ -163,7 +164,13 @@ async function sendDirect(
   if (!channels.ok) throw new UsageError(channels.error);
   const protocol = parseProtocol(options.protocol);
   const transport = createNodeTransport();
-  const ids = await directChannels(baseUrl, token ?? '', channels.channels, transport);
+  const ids = await directChannels(
+    baseUrl,
+    token ?? '',
+    channels.channels,
+    transport,
+    maxWaitMs(options.maxWait),
+  );
   let threadTs: string | undefined;
   if (options.thread !== undefined) {
     const thread = parseThread(options.thread);
@@ -258,21 +265,37 @@ async function sendDirect(
 }
 
 /**
- * With no saved workspace there is no cache: names are looked up straight from the service, and
- * the list is fetched only when a name is given or to refuse known non-members before sending.
+ * With no saved workspace there is no cache: names are looked up straight from the service.
+ * IDs alone never fetch the list, so a list the service refuses or limits cannot stop them
+ * (a channel the app is not in is still named by the upload's not_in_channel).
  */
 async function directChannels(
   baseUrl: string,
   token: string,
   entries: string[],
   transport: ReturnType<typeof createNodeTransport>,
+  maxWait: number,
 ): Promise<string[]> {
-  const listed = await listConversations(baseUrl, token, transport);
-  if (!listed.ok && entries.some((e) => !looksLikeId(e))) {
-    throw new UsageError(`${listed.message}\nNames need the channel list; give channel IDs.`);
+  if (entries.every(looksLikeId)) {
+    const ids = resolveChannelNames(entries, undefined);
+    if (!ids.ok) throw new UsageError(ids.error);
+    return ids.ids;
   }
-  const resolved = resolveChannelNames(entries, listed.ok ? listed.conversations : undefined);
+  const listed = await listConversations(baseUrl, token, transport, { maxWaitMs: maxWait });
+  if (!listed.ok) {
+    const why =
+      listed.code === 'ratelimited' && listed.retryAfterMs !== undefined
+        ? `The service rate-limited the channel list for ${seconds(listed.retryAfterMs)} s, longer than --max-wait (${seconds(maxWait)} s).`
+        : listed.message;
+    throw new UsageError(`${why}\nNames need the channel list; give channel IDs.`);
+  }
+  if (listed.waitedMs > 0) {
+    say(`Waited ${seconds(listed.waitedMs)} s: the service rate-limited the channel list.`);
+  }
+  const resolved = resolveChannelNames(entries, listed.conversations, listed.unlisted);
   if (!resolved.ok) throw new UsageError(resolved.error);
+  // Said once, and only when the names resolved: a failed name already says it.
+  if (listed.unlisted.length > 0) say(unlistedMessage(listed.unlisted));
   return resolved.ids;
 }
 
