@@ -1,10 +1,12 @@
 // One searchable channel picker (an ARIA combobox, keyboard first) for the share sheet and the
 // preset editor. It lists the workspace's conversations from the core's cached list: type to
 // filter by name, arrows to move, Enter to add. Channels the app is not in are shown with the
-// reason and cannot be added. Pasting IDs (or a list of them) still works, and so does typing
-// one when the list is unavailable. It only ever adds to what is chosen.
+// reason and cannot be added (one the list says nothing about can). Pasting IDs (or a list of
+// them) still works, and so does typing one when the list is unavailable or leaves a kind out
+// (DMs without im:read), which the help line says. It only ever adds to what is chosen.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { displayName } from '../../../main/core/conversations/channel-names';
+import { unlistedMessage } from '../../../main/core/conversations/conversation-types';
 import { normaliseChannels } from '../../../main/core/upload/channels';
 import type { ChannelRef, Conversation, ConversationsView } from '../../../preload/contract';
 import { api } from '../bridge';
@@ -84,7 +86,7 @@ export function ChannelPicker(props: {
   };
 
   const add = (c: Conversation): boolean => {
-    if (!c.isMember) {
+    if (c.isMember === false) {
       setMessage(`The app is not in ${displayName(c)}: invite the app first.`);
       return false;
     }
@@ -174,9 +176,11 @@ export function ChannelPicker(props: {
   const expanded = open && options.length > 0;
   const help = view?.problem
     ? view.problem.message
-    : list
-      ? 'Type a name to search, or paste channel IDs.'
-      : 'Loading channels… You can paste or type channel IDs meanwhile.';
+    : view?.unlisted && list
+      ? unlistedMessage(view.unlisted)
+      : list
+        ? 'Type a name to search, or paste channel IDs.'
+        : 'Loading channels… You can paste or type channel IDs meanwhile.';
 
   return (
     <div class="field field--grow channel-picker">
@@ -251,8 +255,8 @@ export function ChannelPicker(props: {
                 // Focus stays in the combobox (aria-activedescendant); options are never tabbed to.
                 tabIndex={-1}
                 aria-selected={i === active}
-                aria-disabled={!c.isMember}
-                class={`picker-option${i === active ? ' picker-option--active' : ''}${c.isMember ? '' : ' picker-option--refused'}`}
+                aria-disabled={c.isMember === false}
+                class={`picker-option${i === active ? ' picker-option--active' : ''}${c.isMember === false ? ' picker-option--refused' : ''}`}
                 onMouseDown={(e) => {
                   e.preventDefault();
                   setActive(i);
@@ -265,9 +269,9 @@ export function ChannelPicker(props: {
                 <span class="picker-option__name">{c.name}</span>
                 <span class="visually-hidden">, {kind.label}</span>
                 {chosen.has(c.id) ? <span class="picker-option__note">added</span> : null}
-                {c.isMember ? null : (
+                {c.isMember === false ? (
                   <span class="picker-option__note">not a member: invite the app first</span>
-                )}
+                ) : null}
               </div>
             );
           })}
