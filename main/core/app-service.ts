@@ -70,6 +70,11 @@ export interface AppServiceDeps {
   retry?: Partial<RetryPolicy>;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
+  /**
+   * How long a fetch of the channel list may wait out the service's Retry-After (the CLI's
+   * --max-wait). 0, the default: the app keeps the list it has and asks again later.
+   */
+  listMaxWaitMs?: number;
 }
 
 function keychainFailure(error: KeychainError): FailureReason {
@@ -110,7 +115,10 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
         if (!workspace || !token) {
           return { ok: false, code: 'other', message: 'No token saved for this workspace.' };
         }
-        return listConversations(workspace.baseUrl, token, deps.transport, { signal });
+        return listConversations(workspace.baseUrl, token, deps.transport, {
+          signal,
+          maxWaitMs: deps.listMaxWaitMs ?? 0,
+        });
       },
     });
     const c = conversations;

@@ -116,8 +116,9 @@ async function send(files: string[], options: SendOptions): Promise<number> {
       spooled && path === spooled.path ? (options.filename ?? '-') : path;
     const results = options.baseUrl
       ? await sendDirect(paths, options, display)
-      : await (await import('../context')).withService((service) =>
-          sendQueued(service, paths, options, display),
+      : await (await import('../context')).withService(
+          (service) => sendQueued(service, paths, options, display),
+          { listMaxWaitMs: maxWaitMs(options.maxWait) },
         );
     return report(results, options.json === true);
   } finally {
@@ -299,6 +300,24 @@ async function directChannels(
   return resolved.ids;
 }
 
+/**
+ * Names resolve through the saved list when it is fresh. Otherwise it is fetched now, waiting
+ * out a Retry-After within --max-wait (the service was opened with it), and the wait is said.
+ */
+async function freshList(service: AppService, workspaceId: string): Promise<void> {
+  const saved = await service.listConversations(workspaceId, {});
+  if (!saved.refreshing) return;
+  const fetched = await service.listConversations(workspaceId, { wait: true });
+  if (fetched.waitedMs) {
+    say(`Waited ${seconds(fetched.waitedMs)} s: the service rate-limited the channel list.`);
+  }
+  if (fetched.problem && !fetched.conversations) {
+    throw new UsageError(
+      `${fetched.problem.message}\nNames need the channel list; give channel IDs.`,
+    );
+  }
+}
+
 function parseProtocol(value: string | undefined): Protocol {
   if (value === undefined || value === 'files.upload') return 'files.upload';
   if (value === 'external') return 'external';
@@ -348,6 +367,9 @@ async function sendQueued(
   const target = resolved.preset
     ? { presetId: resolved.preset.id }
     : { workspaceId: resolved.workspace.id, channels: resolved.channels };
+  if (!resolved.preset && resolved.channels.some((c) => !looksLikeId(c))) {
+    await freshList(service, resolved.workspace.id);
+  }
 
   const shared = await service.share({
     target,

@@ -17,6 +17,8 @@ export interface ConversationsView {
   fetchedAt?: number;
   /** Kinds the list leaves out because the token lacks their scope (see unlistedMessage). */
   unlisted?: UnlistedKind[];
+  /** How long the last fetch waited out the service's Retry-After before it was answered. */
+  waitedMs?: number;
   refreshing: boolean;
   problem?: { code: string; message: string };
   /** True only the first time this problem, or these unlisted kinds, are reported for this workspace. */
@@ -27,6 +29,7 @@ interface Entry {
   conversations?: Conversation[];
   fetchedAt?: number;
   unlisted?: UnlistedKind[];
+  waitedMs?: number;
   problem?: { code: string; message: string };
   /** No fetch before this time (a rate limit's Retry-After). */
   notBefore?: number;
@@ -125,6 +128,7 @@ export class ConversationCache {
       ...(entry.conversations ? { conversations: entry.conversations } : {}),
       ...(entry.fetchedAt !== undefined ? { fetchedAt: entry.fetchedAt } : {}),
       ...(entry.unlisted?.length ? { unlisted: entry.unlisted } : {}),
+      ...(entry.waitedMs ? { waitedMs: entry.waitedMs } : {}),
       refreshing: entry.loading !== undefined,
       ...(entry.problem ? { problem: entry.problem } : {}),
       announce,
@@ -149,6 +153,7 @@ export class ConversationCache {
     entry.notBefore = undefined;
     entry.conversations = result.conversations;
     entry.unlisted = result.unlisted;
+    entry.waitedMs = result.waitedMs;
     entry.fetchedAt = this.now();
     const path = this.path(workspaceId);
     const temp = `${path}.tmp`;
