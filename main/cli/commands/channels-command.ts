@@ -12,7 +12,10 @@ export function registerChannelsCommand(program: Command): void {
     .command('channels')
     .description('List the channels and DMs the token can see, and whether the app is in them')
     .requiredOption('--workspace <name>', 'a saved workspace')
-    .option('--json', 'one JSON array: [{"id","name","kind","isMember"}]')
+    .option(
+      '--json',
+      'one JSON array: [{"id","name","kind","isMember"}] (isMember null: the list did not say)',
+    )
     .action(async (options: { workspace: string; json?: boolean }) => {
       const { openCliSettings, withService } = await import('../context');
       const workspace = openCliSettings().findWorkspace(options.workspace);
