@@ -18,8 +18,13 @@ import { envToken } from './usage-error';
 /** The CLI's queue journal and history live apart from the app's: one scheduler per journal. */
 export const CLI_STATE = 'cli-state';
 
+/** How a command wants the service: `listMaxWaitMs` is send's --max-wait, for the channel list. */
+export interface CliServiceOptions {
+  listMaxWaitMs?: number;
+}
+
 /** Opens the CLI's queue; while another trayshare command works it, waits for it to finish. */
-export async function openCliService(): Promise<AppService> {
+export async function openCliService(options: CliServiceOptions = {}): Promise<AppService> {
   let told = false;
   for (;;) {
     try {
@@ -29,6 +34,7 @@ export async function openCliService(): Promise<AppService> {
         secrets: createKeychainStore(),
         transport: createNodeTransport(),
         tokenOverride: envToken(),
+        ...(options.listMaxWaitMs !== undefined ? { listMaxWaitMs: options.listMaxWaitMs } : {}),
       });
     } catch (error) {
       if (!(error instanceof QueueLockedError)) throw error;
@@ -40,8 +46,11 @@ export async function openCliService(): Promise<AppService> {
 }
 
 /** Runs `body` with the service open, and always closes it (releasing the state lock). */
-export async function withService<T>(body: (service: AppService) => Promise<T>): Promise<T> {
-  const service = await openCliService();
+export async function withService<T>(
+  body: (service: AppService) => Promise<T>,
+  options: CliServiceOptions = {},
+): Promise<T> {
+  const service = await openCliService(options);
   // Said by the command that repaired it; the next one finds the files clean.
   for (const notice of service.repairNotices()) say(notice);
   try {

@@ -73,6 +73,11 @@ export interface AppServiceDeps {
   retry?: Partial<RetryPolicy>;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
+  /**
+   * How long a fetch of the channel list may wait out the service's Retry-After (the CLI's
+   * --max-wait). 0, the default: the app keeps the list it has and asks again later.
+   */
+  listMaxWaitMs?: number;
 }
 
 function keychainFailure(error: KeychainError): FailureReason {
@@ -114,7 +119,10 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
         if (!workspace || !token) {
           return { ok: false, code: 'other', message: 'No token saved for this workspace.' };
         }
-        return listConversations(workspace.baseUrl, token, deps.transport, { signal });
+        return listConversations(workspace.baseUrl, token, deps.transport, {
+          signal,
+          maxWaitMs: deps.listMaxWaitMs ?? 0,
+        });
       },
     });
     people = new PeopleCache({
@@ -420,11 +428,12 @@ function bindService(
 
   /**
    * Names become IDs and known non-members are refused, from the cached list: a share never
-   * waits for the service unless it names a channel and no list was ever fetched.
+   * waits for the service unless it names a channel and no list was ever fetched, and a share
+   * by IDs never fetches the list at all.
    */
   async function resolveDestination(workspaceId: string, entries: string[]): Promise<string[]> {
     const needsList = entries.some((e) => !looksLikeId(e));
-    let view = await conversations.get(workspaceId);
+    let view = await conversations.get(workspaceId, { cachedOnly: !needsList });
     if (needsList && !view.conversations)
       view = await conversations.get(workspaceId, { wait: true });
     // `@name` needs the people; a typed user ID never waits for them.
@@ -434,6 +443,7 @@ function bindService(
     const resolved = resolveChannelNames(
       entries,
       view.conversations,
+      view.unlisted,
       folks ? { people: folks.people, problem: folks.problem?.message } : undefined,
     );
     if (!resolved.ok) throw new ShareRefusedError(resolved.error);

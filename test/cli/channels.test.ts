@@ -132,6 +132,35 @@ describe('trayshare send --channels by name', () => {
     expect(queue.stdout).not.toContain('C0DESIGNOPS');
   });
 
+  it('with a saved workspace, IDs never fetch the list and a name waits out a Retry-After within --max-wait', async () => {
+    // No saved list: a send that needs one has to fetch it.
+    await rm(join(dir, 'data', 'cli-state', 'conversations'), { recursive: true, force: true });
+    service.injectFault({
+      method: 'conversations.list',
+      fault: { kind: 'ratelimit', retryAfter: 1 },
+    });
+    const before = service.uploads().length;
+    const byId = await runCli(
+      ['send', '--workspace', 'Acme', '--channels', 'C0GENERAL', '--json', file],
+      { env },
+    );
+    expect(byId.stderr).toBe('');
+    expect(byId.code).toBe(0);
+    // The one-time limit is met by the send by name: the send by IDs never asked for the list.
+    const byName = await runCli(
+      ['send', '--workspace', 'Acme', '--channels', '#design-review', '--max-wait', '5', file],
+      { env },
+    );
+    expect(byName.code).toBe(0);
+    expect(byName.stderr).toContain('Waited 1 s: the service rate-limited the channel list.');
+    expect(
+      service
+        .uploads()
+        .slice(before)
+        .map((u) => u.channels),
+    ).toEqual([['C0GENERAL'], ['C0DESIGN']]);
+  });
+
   it('with --base-url, looks names up straight from the service', async () => {
     const before = service.uploads().length;
     const run = await runCli(

@@ -4,10 +4,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveChannelNames } from '../../main/core/conversations/channel-names';
 import { ConversationCache, MAX_AGE_MS } from '../../main/core/conversations/conversation-cache';
+import { unlistedMessage } from '../../main/core/conversations/conversation-types';
 import { listConversations } from '../../main/core/conversations/conversations-list';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import {
+  defaultTestConfig,
   type ReferenceService,
   type ServiceConfig,
   startReferenceService,
@@ -79,12 +82,68 @@ describe('ConversationCache', () => {
     const view = await cache.get('W1', { wait: true });
     expect(view.conversations).toBeUndefined();
     expect(view.problem?.code).toBe('missing_scope');
+    // Each kind was asked for on its own terms, and each refusal is named.
     expect(view.problem?.message).toMatch(
-      /lacks the channels:read,groups:read,mpim:read,im:read scope/,
+      /public channels need channels:read, private channels need groups:read, group DMs need mpim:read, DMs need im:read/,
     );
     expect(view.announce).toBe(true);
     expect((await cache.get('W1')).announce).toBe(false);
     await cache.close();
+  });
+
+  it('lists the kinds the scopes allow, keeps which kinds it could not, and says so once', async () => {
+    const cache = await cacheFor(
+      {
+        channels: [
+          ...defaultTestConfig.channels,
+          { id: 'G0GROUP', kind: 'mpim', name: 'mpdm-alice--bob-1' },
+        ],
+        tokens: {
+          'xoxp-channels-only': {
+            user: 'U0TEST',
+            channels: ['C0GENERAL', 'C0SECRET', 'D0ALICE', 'G0GROUP'],
+            scopes: ['files:write', 'channels:read', 'groups:read'],
+          },
+        },
+      },
+      'xoxp-channels-only',
+    );
+    const view = await cache.get('W1', { wait: true });
+    expect(view.problem).toBeUndefined();
+    // The private channel came (groups:read); the DM and the group DM did not.
+    expect(view.conversations?.map((c) => `${c.kind}:${c.name}`)).toEqual([
+      'public:general',
+      'public:design-review',
+      'public:random',
+      'private:secret-plans',
+      'public:design',
+      'public:design-ops',
+    ]);
+    expect(view.unlisted).toEqual([
+      { kind: 'group-dm', scope: 'mpim:read' },
+      { kind: 'dm', scope: 'im:read' },
+    ]);
+    expect(unlistedMessage(view.unlisted ?? [])).toBe(
+      'Some names are not listed (group DMs need mpim:read, DMs need im:read): add the scope to the app, or use their IDs.',
+    );
+    expect(view.announce).toBe(true);
+    expect((await cache.get('W1')).announce).toBe(false);
+    // A name of the unlisted kinds is not found, and the refusal says why.
+    const refused = resolveChannelNames(['U0ALICE'], view.conversations, view.unlisted);
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.error).toBe(
+      'No channel named U0ALICE that this token can see. Not listed for this token: group DMs need mpim:read, DMs need im:read.',
+    );
+    await cache.close();
+
+    // What each answer allowed is kept with the list, for the next process.
+    const again = new ConversationCache({
+      dir: join(dir, 'state', 'conversations'),
+      now: () => clock,
+      fetch: () => Promise.reject(new Error('must not fetch')),
+    });
+    expect((await again.get('W1')).unlisted).toEqual(view.unlisted);
+    await again.close();
   });
 
   it('a service without conversations.list or rate limiting it is a problem, not an error', async () => {

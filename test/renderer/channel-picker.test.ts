@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
+import { defaultTestConfig } from '../service/server';
 import { axeViolations, launchBrowser, openApp, screenshot, showView } from './browser';
 
 let harness: Harness;
@@ -118,6 +119,78 @@ describe('channel picker', () => {
           .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
       )
       .toEqual(['C0RANDOM', 'C0GENERAL']);
+    await page.close();
+  });
+});
+
+describe('channel picker with a token that may not list every kind (issue 21)', () => {
+  let narrow: Harness;
+
+  beforeAll(async () => {
+    narrow = await startHarness({
+      serviceConfig: {
+        channels: [
+          ...defaultTestConfig.channels,
+          // Slack leaves is_member out of some entries: the token is in this one all the same.
+          { id: 'C0QUIET', name: 'quiet', omitIsMember: true },
+        ],
+        tokens: {
+          // The demo's token, granted the channel scopes but neither im:read nor mpim:read.
+          'xoxb-test-token': {
+            user: 'U0TEST',
+            channels: ['C0GENERAL', 'C0DESIGN', 'C0QUIET', 'D0ALICE'],
+            scopes: ['files:write', 'channels:read', 'groups:read'],
+          },
+        },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await narrow?.close();
+  });
+
+  it('lists the channels, says once which names are missing and why, and adds an entry without is_member', async () => {
+    const path = join(dir, 'narrow.txt');
+    await writeFile(path, 'shared with a narrow token');
+    narrow.pick([path]);
+    const { page, problems } = await openApp(browser, narrow);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await page.getByRole('radio', { name: 'Channels' }).check();
+    const box = page.getByRole('combobox', { name: 'Channels' });
+    await box.focus();
+    await expect
+      .poll(() => page.locator('#share-channels-help').textContent())
+      .toBe(
+        'Some names are not listed (group DMs need mpim:read, DMs need im:read): add the scope to the app, or use their IDs.',
+      );
+
+    // The channels the scopes allow are there; the DM the token cannot list is not.
+    const options = page.getByRole('listbox', { name: 'Channels' }).getByRole('option');
+    await page.keyboard.type('U0AL');
+    await expect.poll(() => options.count()).toBe(0);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Backspace');
+
+    // Listed without is_member: not marked as refused, and it can be added.
+    await page.keyboard.type('qui');
+    await expect.poll(() => options.allTextContents()).toEqual(['#quiet, public channel']);
+    await page.keyboard.press('Enter');
+    const chips = page.getByRole('list', { name: 'Chosen channels' }).getByRole('listitem');
+    await expect.poll(() => chips.allTextContents()).toEqual(['#quiet×']);
+    await page.keyboard.type('gen');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => chips.allTextContents()).toEqual(['#quiet×', '#general×']);
+
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('heading', { name: 'Queue' }).waitFor();
+    await expect
+      .poll(() => narrow.reference.uploads().find((u) => u.name === 'narrow.txt')?.channels, {
+        timeout: 15_000,
+      })
+      .toEqual(['C0QUIET', 'C0GENERAL']);
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

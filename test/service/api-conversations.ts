@@ -1,6 +1,6 @@
 // GET or POST /api/conversations.list, as Slack answers it: the conversations a token can see,
-// a page at a time (`limit`, `cursor`), filtered by `types` and `exclude_archived`, each with
-// `is_member` from the token's channels. Private conversations are listed only to members, as
+// a page at a time (`limit`, `cursor`), filtered by `types` and `exclude_archived`, channels with
+// `is_member` from the token's channels (DMs without it, as on Slack). Private conversations are listed only to members, as
 // on Slack. Scopes are checked per requested type; the method has its own rate limit.
 import { readArgs, stringArg } from './api-args';
 import { authenticate, finish, rateLimited, startFault } from './api-common';
@@ -40,18 +40,18 @@ function decodeCursor(cursor: string): string | undefined {
 function describe(c: Conversation, grant: TokenGrant, created: number) {
   const isMember = grant.channels.includes(c.id);
   if (c.kind === 'im') {
+    // A DM entry carries no is_member on Slack: the example answer on
+    // https://docs.slack.dev/reference/methods/conversations.list lists a DM as id, created,
+    // is_im, is_org_shared, user, is_user_deleted, priority (also node-slack-sdk PR #1397).
     return {
       id: c.id,
       created,
       is_im: true,
-      is_channel: false,
-      is_group: false,
-      is_mpim: false,
-      is_private: true,
-      is_archived: c.archived,
-      is_user_deleted: false,
+      is_org_shared: false,
       user: c.user ?? grant.user,
-      is_member: isMember,
+      is_user_deleted: false,
+      priority: 0,
+      is_archived: c.archived,
     };
   }
   return {
@@ -66,7 +66,7 @@ function describe(c: Conversation, grant: TokenGrant, created: number) {
     is_private: c.private,
     is_archived: c.archived,
     is_general: c.name === 'general',
-    is_member: isMember,
+    ...(c.omitIsMember ? {} : { is_member: isMember }),
   };
 }
 
@@ -100,13 +100,18 @@ export async function conversationsList(
 
   const { grant } = auth;
   if (grant.scopes) {
-    const needed = wanted.map((t) => SCOPE_FOR[t]).filter((s) => !grant.scopes?.includes(s));
-    if (needed.length > 0) {
+    // One type without its scope refuses the whole call, naming that type's scope alone:
+    // `{"ok":false,"error":"missing_scope","needed":"im:read","provided":"…channels:read,
+    // groups:read…"}` as observed in getsentry/sentry PR #18317 and invergent-ai/surogates
+    // PR #106 (`needed: mpim:read` for all four types). Which scope Slack names when several
+    // are missing is not documented: this service names the first, in the order asked.
+    const needed = wanted.map((t) => SCOPE_FOR[t]).find((s) => !grant.scopes?.includes(s));
+    if (needed !== undefined) {
       const answer = jsonAnswer(
         {
           ok: false,
           error: 'missing_scope',
-          needed: needed.join(','),
+          needed,
           provided: grant.scopes.join(','),
         },
         200,

@@ -25,6 +25,12 @@ export interface ChannelSpec {
   archived?: boolean;
   kind?: 'channel' | 'im' | 'mpim';
   user?: string;
+  /**
+   * conversations.list leaves `is_member` out of this channel's entry, as Slack does for some
+   * entries (python-slack-sdk tests/slack_sdk_fixture/web_response_conversations_list_pagination.json
+   * lists `{"id": "C1"}` alone). DMs never carry it (see api-conversations.ts).
+   */
+  omitIsMember?: boolean;
 }
 
 /** A bare ID is a public channel named after itself. */
@@ -50,6 +56,7 @@ export interface Conversation {
   private: boolean;
   archived: boolean;
   user?: string;
+  omitIsMember?: boolean;
 }
 
 export interface ServiceConfig {
@@ -142,6 +149,7 @@ const channelSpec = z
     archived: z.boolean().optional(),
     kind: z.enum(['channel', 'im', 'mpim']).optional(),
     user: z.string().min(1).optional(),
+    omitIsMember: z.boolean().optional(),
   })
   .strict();
 
@@ -205,6 +213,7 @@ export function conversationsOf(config: ServiceConfig): Conversation[] {
       private: kind !== 'channel' || (entry.private ?? false),
       archived: entry.archived ?? false,
       ...(entry.user === undefined ? {} : { user: entry.user }),
+      ...(entry.omitIsMember ? { omitIsMember: true } : {}),
     };
   });
 }

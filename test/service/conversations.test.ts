@@ -53,8 +53,10 @@ describe('conversations.list', () => {
     );
     // C0SECRET is private and the token is not in it: invisible, as on Slack.
     expect(page.channels).toEqual([
-      expect.objectContaining({ id: 'D0ALICE', is_im: true, user: 'U0ALICE', is_member: true }),
+      expect.objectContaining({ id: 'D0ALICE', is_im: true, user: 'U0ALICE' }),
     ]);
+    // A DM entry has no is_member on Slack (the example answer in its conversations.list docs).
+    expect(page.channels).toEqual([expect.not.objectContaining({ is_member: expect.anything() })]);
     const other = json(
       await list({ types: 'public_channel', exclude_archived: 'true' }, 'xoxb-other-token'),
     );
@@ -95,6 +97,58 @@ describe('conversations.list', () => {
     expect(json(await list({ cursor: 'garbage' })).error).toBe('invalid_cursor');
     expect(json(await list({ types: 'rooms' })).error).toBe('invalid_types');
     expect(json(await list({}, 'xoxb-nobody')).error).toBe('invalid_auth');
+  });
+
+  it('refuses the whole call when one asked type lacks its scope, naming that scope', async () => {
+    await start({
+      tokens: {
+        'xoxp-no-dms': {
+          user: 'U3',
+          channels: ['C0GENERAL'],
+          scopes: ['files:write', 'channels:read', 'groups:read'],
+        },
+      },
+    });
+    const all = { types: 'public_channel,private_channel,mpim,im' };
+    const refused = response(await list(all, 'xoxp-no-dms'));
+    // The body observed on Slack (getsentry/sentry PR #18317): the scope of one type, and the
+    // header Slack repeats the code in.
+    expect(json(refused)).toEqual({
+      ok: false,
+      error: 'missing_scope',
+      needed: 'mpim:read',
+      provided: 'files:write,channels:read,groups:read',
+    });
+    expect(refused.headers['x-slack-failure']).toBe('missing_scope');
+    expect(json(await list({ types: 'public_channel,im' }, 'xoxp-no-dms')).needed).toBe('im:read');
+    // The types it has the scopes for are listed.
+    const allowed = json(await list({ types: 'public_channel,private_channel' }, 'xoxp-no-dms'));
+    expect(allowed.ok).toBe(true);
+    expect((allowed.channels as { id: string }[]).map((c) => c.id)).toContain('C0GENERAL');
+  });
+
+  it('leaves is_member out of an entry configured so, as some Slack entries come', async () => {
+    await start({
+      channels: [{ id: 'C0QUIET', name: 'quiet', omitIsMember: true }, 'C0PLAIN'],
+      tokens: { t: { user: 'U1', channels: ['C0QUIET'] } },
+    });
+    const rows = json(await list({}, 't')).channels as Record<string, unknown>[];
+    expect(rows[0]).toMatchObject({ id: 'C0QUIET', name: 'quiet' });
+    expect(rows[0]).not.toHaveProperty('is_member');
+    expect(rows[1]).toMatchObject({ id: 'C0PLAIN', is_member: false });
+  });
+
+  it('answers 429 with Retry-After when a test rate-limits the list', async () => {
+    await start();
+    service.injectFault({
+      method: 'conversations.list',
+      fault: { kind: 'ratelimit', retryAfter: 1 },
+    });
+    const limited = response(await list({}));
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('1');
+    expect(json(limited)).toEqual({ ok: false, error: 'ratelimited' });
+    expect(json(await list({})).ok).toBe(true);
   });
 
   it('has its own rate limit, apart from uploads', async () => {

@@ -2,6 +2,7 @@
 // fresh (and saved in the CLI's conversation cache, which `send` resolves names through).
 import type { Command } from 'commander';
 import { displayName } from '../../core/conversations/channel-names';
+import { unlistedMessage } from '../../core/conversations/conversation-types';
 import { dmPerson, personName } from '../../core/conversations/people-names';
 import { say } from '../terminal';
 
@@ -12,7 +13,10 @@ export function registerChannelsCommand(program: Command): void {
     .command('channels')
     .description('List the channels and DMs the token can see, and whether the app is in them')
     .requiredOption('--workspace <name>', 'a saved workspace')
-    .option('--json', 'one JSON array: [{"id","name","kind","isMember"}], a DM with its "user"')
+    .option(
+      '--json',
+      'one JSON array: [{"id","name","kind","isMember"}] (isMember null: the list did not say), a DM with its "user"',
+    )
     .action(async (options: { workspace: string; json?: boolean }) => {
       const { openCliSettings, withService } = await import('../context');
       const workspace = openCliSettings().findWorkspace(options.workspace);
@@ -20,6 +24,8 @@ export function registerChannelsCommand(program: Command): void {
         service.listConversations(workspace.id, { refresh: true, wait: true }),
       );
       if (view.problem) say(view.problem.message);
+      // A partial list is still an answer: it says what is missing, and the command succeeds.
+      if (view.unlisted) say(unlistedMessage(view.unlisted));
       // Without users:read the channels are still listed; DMs then show user IDs.
       if (view.peopleProblem) say(view.peopleProblem.message);
       const list = view.conversations ?? [];
@@ -32,7 +38,12 @@ export function registerChannelsCommand(program: Command): void {
         process.stdout.write(`${JSON.stringify(named)}\n`);
       } else {
         for (const c of list) {
-          const member = c.isMember ? '' : '  (not a member: invite the app first)';
+          const member =
+            c.isMember === false
+              ? '  (not a member: invite the app first)'
+              : c.isMember === null
+                ? '  (membership not listed)'
+                : '';
           process.stdout.write(
             `${c.id}\t${displayName(c, view.people)}\t${KIND_LABEL[c.kind]}${member}\n`,
           );

@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
 import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
+import { unlistedMessage } from '../../core/conversations/conversation-types';
 import { listConversations } from '../../core/conversations/conversations-list';
 import { parseThread } from '../../core/conversations/thread-link';
 import { listUsers } from '../../core/conversations/users-list';
@@ -116,8 +117,9 @@ async function send(files: string[], options: SendOptions): Promise<number> {
       spooled && path === spooled.path ? (options.filename ?? '-') : path;
     const results = options.baseUrl
       ? await sendDirect(paths, options, display)
-      : await (await import('../context')).withService((service) =>
-          sendQueued(service, paths, options, display),
+      : await (await import('../context')).withService(
+          (service) => sendQueued(service, paths, options, display),
+          { listMaxWaitMs: maxWaitMs(options.maxWait) },
         );
     return report(results, options.json === true);
   } finally {
@@ -164,7 +166,13 @@ async function sendDirect(
   if (!channels.ok) throw new UsageError(channels.error);
   const protocol = parseProtocol(options.protocol);
   const transport = createNodeTransport();
-  const ids = await directChannels(baseUrl, token ?? '', channels.channels, transport);
+  const ids = await directChannels(
+    baseUrl,
+    token ?? '',
+    channels.channels,
+    transport,
+    maxWaitMs(options.maxWait),
+  );
   let threadTs: string | undefined;
   if (options.thread !== undefined) {
     const thread = parseThread(options.thread);
@@ -259,29 +267,70 @@ async function sendDirect(
 }
 
 /**
- * With no saved workspace there is no cache: names are looked up straight from the service, and
- * the list is fetched only when a name is given or to refuse known non-members before sending.
+ * With no saved workspace there is no cache: names are looked up straight from the service.
+ * IDs alone never fetch the list, so a list the service refuses or limits cannot stop them
+ * (a channel the app is not in is still named by the upload's not_in_channel).
  */
 async function directChannels(
   baseUrl: string,
   token: string,
   entries: string[],
   transport: ReturnType<typeof createNodeTransport>,
+  maxWait: number,
 ): Promise<string[]> {
-  const listed = await listConversations(baseUrl, token, transport);
-  // `@name` is looked up among the people (users.list); a typed user ID needs no list.
+  if (entries.every(looksLikeId)) {
+    const ids = resolveChannelNames(entries, undefined);
+    if (!ids.ok) throw new UsageError(ids.error);
+    return ids.ids;
+  }
+  // `@name` is looked up among the people (users.list); the channel list is fetched only for
+  // the other names, or when the people cannot be listed (a DM may still name its person).
   const isPerson = (e: string) => e.startsWith('@') && !looksLikeId(e.slice(1));
   const people = entries.some(isPerson) ? await listUsers(baseUrl, token, transport) : undefined;
-  if (!listed.ok && entries.some((e) => !looksLikeId(e) && !(isPerson(e) && people?.ok))) {
-    throw new UsageError(`${listed.message}\nNames need the channel list; give channel IDs.`);
+  const needsList = entries.some((e) => !looksLikeId(e) && !(isPerson(e) && people?.ok));
+  let listed: Awaited<ReturnType<typeof listConversations>> | undefined;
+  if (needsList) {
+    listed = await listConversations(baseUrl, token, transport, { maxWaitMs: maxWait });
+    if (!listed.ok) {
+      const why =
+        listed.code === 'ratelimited' && listed.retryAfterMs !== undefined
+          ? `The service rate-limited the channel list for ${seconds(listed.retryAfterMs)} s, longer than --max-wait (${seconds(maxWait)} s).`
+          : listed.message;
+      throw new UsageError(`${why}\nNames need the channel list; give channel IDs.`);
+    }
+    if (listed.waitedMs > 0) {
+      say(`Waited ${seconds(listed.waitedMs)} s: the service rate-limited the channel list.`);
+    }
   }
+  const unlisted = listed?.ok ? listed.unlisted : [];
   const resolved = resolveChannelNames(
     entries,
-    listed.ok ? listed.conversations : undefined,
+    listed?.ok ? listed.conversations : undefined,
+    unlisted,
     people && (people.ok ? { people: people.people } : { problem: people.message }),
   );
   if (!resolved.ok) throw new UsageError(resolved.error);
+  // Said once, and only when the names resolved: a failed name already says it.
+  if (unlisted.length > 0) say(unlistedMessage(unlisted));
   return resolved.ids;
+}
+
+/**
+ * Names resolve through the saved list when it is fresh. Otherwise it is fetched now, waiting
+ * out a Retry-After within --max-wait (the service was opened with it), and the wait is said.
+ */
+async function freshList(service: AppService, workspaceId: string): Promise<void> {
+  const saved = await service.listConversations(workspaceId, {});
+  if (!saved.refreshing) return;
+  const fetched = await service.listConversations(workspaceId, { wait: true });
+  if (fetched.waitedMs) {
+    say(`Waited ${seconds(fetched.waitedMs)} s: the service rate-limited the channel list.`);
+  }
+  if (fetched.problem && !fetched.conversations) {
+    throw new UsageError(
+      `${fetched.problem.message}\nNames need the channel list; give channel IDs.`,
+    );
+  }
 }
 
 function parseProtocol(value: string | undefined): Protocol {
@@ -333,6 +382,9 @@ async function sendQueued(
   const target = resolved.preset
     ? { presetId: resolved.preset.id }
     : { workspaceId: resolved.workspace.id, channels: resolved.channels };
+  if (!resolved.preset && resolved.channels.some((c) => !looksLikeId(c))) {
+    await freshList(service, resolved.workspace.id);
+  }
 
   const shared = await service.share({
     target,

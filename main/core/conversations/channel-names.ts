@@ -3,6 +3,7 @@
 // dictionaries. Upper-case Slack-style IDs pass through untouched, known or not, so typed IDs
 // always work (a user ID too: the service shares to the DM with that person); names must match
 // exactly one conversation or person.
+import { type UnlistedKind, whyUnlisted } from './conversation-types';
 import type { Conversation } from './conversations-list';
 import {
   dmPerson,
@@ -95,12 +96,15 @@ export function closePeople(query: string, people: readonly Person[]): string[] 
     .map(({ p }) => personLabel(p));
 }
 
-function described(problem: NameProblem): string {
+function described(problem: NameProblem, unlisted: readonly UnlistedKind[]): string {
   const hint =
     problem.suggestions.length > 0 ? ` Did you mean ${problem.suggestions.join(', ')}?` : '';
+  // The name may belong to a kind the token cannot list: say which, and what would list it.
+  const notListed =
+    unlisted.length > 0 ? ` Not listed for this token: ${whyUnlisted(unlisted)}.` : '';
   switch (problem.kind) {
     case 'unknown':
-      return `No channel named ${problem.entry} that this token can see.${hint}`;
+      return `No channel named ${problem.entry} that this token can see.${hint}${notListed}`;
     case 'unknown-person':
       return `No one named ${problem.entry} in this workspace.${hint}`;
     case 'no-people':
@@ -117,12 +121,15 @@ function described(problem: NameProblem): string {
 }
 
 /**
- * Resolves each entry to an ID and refuses channels the token is known not to be a member of.
- * `conversations` undefined: the list is unavailable (IDs still pass).
+ * Resolves each entry to an ID and refuses channels the token is known not to be a member of
+ * (`is_member: false`; a list that does not say is no reason to refuse).
+ * `conversations` undefined: the list is unavailable (IDs still pass). `unlisted`: kinds the
+ * list leaves out for want of a scope, named when a name is not found.
  */
 export function resolveChannelNames(
   entries: readonly string[],
   conversations: readonly Conversation[] | undefined,
+  unlisted: readonly UnlistedKind[] = [],
   people?: PeopleLookup,
 ): NameResolution {
   const ids: string[] = [];
@@ -141,7 +148,7 @@ export function resolveChannelNames(
     }
     if (looksLikeId(entry)) {
       const known = conversations?.find((c) => c.id === entry);
-      if (known && !known.isMember) {
+      if (known?.isMember === false) {
         problems.push({ entry: displayName(known), kind: 'not-member', suggestions: [] });
       } else if (!ids.includes(entry)) ids.push(entry);
       continue;
@@ -160,12 +167,16 @@ export function resolveChannelNames(
         kind: 'ambiguous',
         suggestions: matches.map((c) => `${c.id} (${displayName(c)})`),
       });
-    } else if (!matches[0]!.isMember) {
+    } else if (matches[0]!.isMember === false) {
       problems.push({ entry: displayName(matches[0]!), kind: 'not-member', suggestions: [] });
     } else if (!ids.includes(matches[0]!.id)) ids.push(matches[0]!.id);
   }
   if (problems.length > 0) {
-    return { ok: false, problems, error: problems.map(described).join('\n') };
+    return {
+      ok: false,
+      problems,
+      error: problems.map((p) => described(p, unlisted)).join('\n'),
+    };
   }
   return { ok: true, ids };
 }

@@ -1,9 +1,11 @@
 // The conversations of each workspace, kept in the state folder so names show at once after a
 // restart. A list older than a day, or one asked to refresh, is fetched again in the background:
 // readers get what is cached and are never held up by the service. A problem (no method,
-// missing scope, rate limit) is kept with the list, and announced once per workspace and kind.
+// missing scope, rate limit) is kept with the list, and so are the kinds the token may not list
+// (DMs without im:read): each is announced once per workspace.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { UnlistedKind } from './conversation-types';
 import type { Conversation, ListResult } from './conversations-list';
 
 export const MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -13,15 +15,21 @@ export interface ConversationsView {
   /** Undefined until a list was fetched once (or when the service cannot list). */
   conversations?: Conversation[];
   fetchedAt?: number;
+  /** Kinds the list leaves out because the token lacks their scope (see unlistedMessage). */
+  unlisted?: UnlistedKind[];
+  /** How long the last fetch waited out the service's Retry-After before it was answered. */
+  waitedMs?: number;
   refreshing: boolean;
   problem?: { code: string; message: string };
-  /** True only the first time this problem is reported for this workspace. */
+  /** True only the first time this problem, or these unlisted kinds, are reported for this workspace. */
   announce: boolean;
 }
 
 interface Entry {
   conversations?: Conversation[];
   fetchedAt?: number;
+  unlisted?: UnlistedKind[];
+  waitedMs?: number;
   problem?: { code: string; message: string };
   /** No fetch before this time (a rate limit's Retry-After). */
   notBefore?: number;
@@ -61,6 +69,7 @@ export class ConversationCache {
       if (Array.isArray(saved.conversations) && typeof saved.fetchedAt === 'number') {
         entry.conversations = saved.conversations;
         entry.fetchedAt = saved.fetchedAt;
+        if (Array.isArray(saved.unlisted)) entry.unlisted = saved.unlisted;
       }
     } catch {
       // No cache yet, or an unreadable one: fetched again.
@@ -75,10 +84,11 @@ export class ConversationCache {
   /**
    * What is known now. Starts a background fetch when the list is missing, older than a day, or
    * `refresh` is asked; `wait` waits for that fetch (the CLI and the explicit refresh button).
+   * `cachedOnly` never fetches: what was saved, for a send by IDs.
    */
   async get(
     workspaceId: string,
-    opts: { refresh?: boolean; wait?: boolean } = {},
+    opts: { refresh?: boolean; wait?: boolean; cachedOnly?: boolean } = {},
   ): Promise<ConversationsView> {
     const entry = await this.entry(workspaceId);
     const stale =
@@ -86,7 +96,7 @@ export class ConversationCache {
       this.now() - entry.fetchedAt > (this.opts.maxAgeMs ?? MAX_AGE_MS);
     const allowed = entry.notBefore === undefined || this.now() >= entry.notBefore;
     const open = !this.closing.signal.aborted;
-    if ((stale || opts.refresh) && allowed && open && !entry.loading) {
+    if ((stale || opts.refresh) && allowed && open && !entry.loading && !opts.cachedOnly) {
       entry.loading = this.load(workspaceId, entry).finally(() => {
         entry.loading = undefined;
         this.opts.onChange?.(workspaceId);
@@ -107,13 +117,18 @@ export class ConversationCache {
   }
 
   private view(workspaceId: string, entry: Entry): ConversationsView {
-    const key = entry.problem ? `${workspaceId}\u0000${entry.problem.code}` : undefined;
-    const announce = key !== undefined && !this.announced.has(key);
-    if (key) this.announced.add(key);
+    const keys = [
+      ...(entry.problem ? [entry.problem.code] : []),
+      ...(entry.unlisted?.length ? [`unlisted:${entry.unlisted.map((u) => u.scope).join()}`] : []),
+    ].map((what) => `${workspaceId}\u0000${what}`);
+    const announce = keys.some((key) => !this.announced.has(key));
+    for (const key of keys) this.announced.add(key);
     return {
       workspaceId,
       ...(entry.conversations ? { conversations: entry.conversations } : {}),
       ...(entry.fetchedAt !== undefined ? { fetchedAt: entry.fetchedAt } : {}),
+      ...(entry.unlisted?.length ? { unlisted: entry.unlisted } : {}),
+      ...(entry.waitedMs ? { waitedMs: entry.waitedMs } : {}),
       refreshing: entry.loading !== undefined,
       ...(entry.problem ? { problem: entry.problem } : {}),
       announce,
@@ -137,6 +152,8 @@ export class ConversationCache {
     entry.problem = undefined;
     entry.notBefore = undefined;
     entry.conversations = result.conversations;
+    entry.unlisted = result.unlisted;
+    entry.waitedMs = result.waitedMs;
     entry.fetchedAt = this.now();
     const path = this.path(workspaceId);
     const temp = `${path}.tmp`;
@@ -144,7 +161,11 @@ export class ConversationCache {
       await mkdir(this.opts.dir, { recursive: true });
       await writeFile(
         temp,
-        JSON.stringify({ fetchedAt: entry.fetchedAt, conversations: entry.conversations }),
+        JSON.stringify({
+          fetchedAt: entry.fetchedAt,
+          conversations: entry.conversations,
+          unlisted: entry.unlisted,
+        }),
       );
       await rename(temp, path);
     } catch {

@@ -1,11 +1,14 @@
 // One searchable channel picker (an ARIA combobox, keyboard first) for the share sheet and the
 // preset editor. It lists the workspace's conversations and people from the core's cached
 // lists: type to filter by name, arrows to move, Enter to add. Channels the app is not in are
-// shown with the reason and cannot be added. A person is offered whether or not a DM with them
-// exists yet, shown by name with the person icon. Pasting IDs (or a list of them) still works,
-// and so does typing one when the lists are unavailable. It only ever adds to what is chosen.
+// shown with the reason and cannot be added (one the list says nothing about can). A person is
+// offered whether or not a DM with them exists yet, shown by name with the person icon. Pasting
+// IDs (or a list of them) still works, and so does typing one when the lists are unavailable or
+// leave a kind out (DMs without im:read, people without users:read), which the help line says.
+// It only ever adds to what is chosen.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { unlistedMessage } from '../../../main/core/conversations/conversation-types';
 import { peopleNamed, personLabel } from '../../../main/core/conversations/people-names';
 import { normaliseChannels } from '../../../main/core/upload/channels';
 import type { ChannelRef, DestinationsView } from '../../../preload/contract';
@@ -90,7 +93,7 @@ export function ChannelPicker(props: {
     o.kind === 'dm' || o.kind === 'person' ? optionLabel(o) : o.name;
 
   const add = (o: DestinationOption): boolean => {
-    if (!o.isMember) {
+    if (o.isMember === false) {
       setMessage(`The app is not in ${optionLabel(o)}: invite the app first.`);
       return false;
     }
@@ -213,9 +216,11 @@ export function ChannelPicker(props: {
   const help = [
     view?.problem
       ? view.problem.message
-      : list
-        ? 'Type a name to search, or paste channel IDs.'
-        : 'Loading channels… You can paste or type channel IDs meanwhile.',
+      : view?.unlisted && list
+        ? unlistedMessage(view.unlisted)
+        : list
+          ? 'Type a name to search, or paste channel IDs.'
+          : 'Loading channels… You can paste or type channel IDs meanwhile.',
     // Said here, where names are typed: user IDs keep working without the scope.
     view?.peopleProblem?.message,
   ]
@@ -298,8 +303,8 @@ export function ChannelPicker(props: {
                 // Focus stays in the combobox (aria-activedescendant); options are never tabbed to.
                 tabIndex={-1}
                 aria-selected={i === active}
-                aria-disabled={!c.isMember}
-                class={`picker-option${i === active ? ' picker-option--active' : ''}${c.isMember ? '' : ' picker-option--refused'}`}
+                aria-disabled={c.isMember === false}
+                class={`picker-option${i === active ? ' picker-option--active' : ''}${c.isMember === false ? ' picker-option--refused' : ''}`}
                 onMouseDown={(e) => {
                   e.preventDefault();
                   setActive(i);
@@ -312,9 +317,9 @@ export function ChannelPicker(props: {
                 <span class="picker-option__name">{c.name}</span>
                 <span class="visually-hidden">, {kind.label}</span>
                 {chosen.has(c.id) ? <span class="picker-option__note">added</span> : null}
-                {c.isMember ? null : (
+                {c.isMember === false ? (
                   <span class="picker-option__note">not a member: invite the app first</span>
-                )}
+                ) : null}
               </div>
             );
           })}

@@ -10,7 +10,8 @@ export interface DestinationOption {
   /** Shown beside the icon: a channel's name, a person's name. */
   name: string;
   kind: ConversationKind | 'person';
-  isMember: boolean;
+  /** null: the list did not say (allowed; the service names it if it refuses). */
+  isMember: boolean | null;
   /** Lower-case names the search matches. */
   names: string[];
   /** For a DM: the person it is with. */
