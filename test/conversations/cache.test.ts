@@ -129,10 +129,10 @@ describe('ConversationCache', () => {
     expect(view.announce).toBe(true);
     expect((await cache.get('W1')).announce).toBe(false);
     // A name of the unlisted kinds is not found, and the refusal says why.
-    const refused = resolveChannelNames(['U0ALICE'], view.conversations, view.unlisted);
+    const refused = resolveChannelNames(['@alice'], view.conversations, view.unlisted);
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.error).toBe(
-      'No channel named U0ALICE that this token can see. Not listed for this token: group DMs need mpim:read, DMs need im:read.',
+      'No channel named @alice that this token can see. Not listed for this token: group DMs need mpim:read, DMs need im:read.',
     );
     await cache.close();
 
