@@ -135,11 +135,13 @@ describe('channel picker with a token that may not list every kind (issue 21)', 
           { id: 'C0QUIET', name: 'quiet', omitIsMember: true },
         ],
         tokens: {
-          // The demo's token, granted the channel scopes but neither im:read nor mpim:read.
+          // The demo's token, granted the channel scopes but neither im:read nor mpim:read
+          // (users:read too, so only the conversation kinds are missing here; people without
+          // users:read are tested in people.test.ts).
           'xoxb-test-token': {
             user: 'U0TEST',
             channels: ['C0GENERAL', 'C0DESIGN', 'C0QUIET', 'D0ALICE'],
-            scopes: ['files:write', 'channels:read', 'groups:read'],
+            scopes: ['files:write', 'channels:read', 'groups:read', 'users:read'],
           },
         },
       },

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
+import { defaultTestConfig } from '../service/server';
 import { axeViolations, launchBrowser, openApp, showView } from './browser';
 
 let harness: Harness;
@@ -111,6 +112,74 @@ describe('people in the share sheet, presets and History', () => {
       .locator('.item__detail');
     await expect.poll(() => detail.textContent()).toBe('@alice, @Bobby in Acme');
     expect(await detail.locator('svg.person-icon').count()).toBe(2);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('people with a token without users:read', () => {
+  let narrow: Harness;
+
+  beforeAll(async () => {
+    narrow = await startHarness({
+      serviceConfig: {
+        tokens: {
+          'xoxb-test-token': {
+            ...defaultTestConfig.tokens['xoxb-test-token']!,
+            scopes: ['files:write', 'channels:read', 'groups:read', 'im:read', 'mpim:read'],
+          },
+        },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await narrow?.close();
+  });
+
+  it('says names of people need users:read, and still takes and shares to a user ID', async () => {
+    const path = join(dir, 'by-id.txt');
+    await writeFile(path, 'to Bob by his ID');
+    narrow.pick([path]);
+    const { page, problems } = await openApp(browser, narrow);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await page.getByRole('radio', { name: 'Channels' }).check();
+    const box = page.getByRole('combobox', { name: 'Channels' });
+    await box.focus();
+    await expect
+      .poll(() => page.locator('#share-channels-help').textContent())
+      .toBe(
+        'Type a name to search, or paste channel IDs. Names of people need the users:read scope: add it to the app, or use their user IDs (such as U0123ABCD). User IDs still work.',
+      );
+    // The DM is still offered, as its person's ID, with the person icon.
+    await page.keyboard.type('U0AL');
+    const options = page.getByRole('listbox', { name: 'Channels' }).getByRole('option');
+    await expect.poll(() => options.allTextContents()).toEqual(['U0ALICE, direct message']);
+    expect(await options.first().locator('svg.person-icon').count()).toBe(1);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Backspace');
+
+    // A name of a person cannot be looked up; the message says why.
+    await page.keyboard.type('@bob');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('#share-channels-help').textContent())
+      .toMatch(/^Not added: @bob: Names of people need the users:read scope/);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Backspace');
+
+    await page.keyboard.type('U0BOB');
+    await page.keyboard.press('Enter');
+    const chips = page.getByRole('list', { name: 'Chosen channels' }).getByRole('listitem');
+    await expect.poll(() => chips.allTextContents()).toEqual(['U0BOB×']);
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('heading', { name: 'Queue' }).waitFor();
+    await expect
+      .poll(() => narrow.reference.messages().at(-1)?.channels ?? [], { timeout: 15_000 })
+      .toEqual([expect.stringMatching(/^D/)]);
+    expect(narrow.reference.messages().at(-1)?.channels).not.toEqual(['D0ALICE']);
     expect(problems).toEqual([]);
     await page.close();
   });
