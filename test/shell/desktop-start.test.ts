@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   APP_ID,
   applyAppIdentity,
+  DEVELOPMENT_APP_ID,
   DEVELOPMENT_DATA_FOLDER,
+  DEVELOPMENT_NAME,
 } from '../../main/electron/app-identity';
 import { applicationMenuTemplate } from '../../main/electron/app-menu';
 import { desktopNotes } from '../../main/electron/desktop-notes';
@@ -117,6 +119,7 @@ describe('who the app is to the OS', () => {
       calls,
       app: {
         isPackaged,
+        setName: (name: string) => calls.push(`name ${name}`),
         setAppUserModelId: (id: string) => calls.push(`aumid ${id}`),
         getPath: (_name: 'appData') => '/home/ann/.config',
         setPath: (_name: 'userData', path: string) => calls.push(`userData ${path}`),
@@ -141,6 +144,18 @@ describe('who the app is to the OS', () => {
     const demo = fakeApp(false, ['user-data-dir']);
     applyAppIdentity(demo.app, 'linux', join);
     expect(demo.calls).toEqual([]);
+  });
+
+  it('gives `npm start` on Windows its own name and AUMID, so the installed app’s Start-menu shortcut is left alone', () => {
+    const dev = fakeApp(false);
+    applyAppIdentity(dev.app, 'win32', join);
+    expect(dev.calls).toEqual([
+      `name ${DEVELOPMENT_NAME}`,
+      `aumid ${DEVELOPMENT_APP_ID}`,
+      `userData ${join('/home/ann/.config', DEVELOPMENT_DATA_FOLDER)}`,
+    ]);
+    expect(DEVELOPMENT_NAME).toBe('Trayshare (development)');
+    expect(DEVELOPMENT_APP_ID).not.toBe(APP_ID);
   });
 
   it('has no menu bar on Windows and Linux, and app + Edit menus on macOS', () => {
