@@ -139,6 +139,9 @@ export class FakeTray extends EventEmitter implements TrayLike<string, Menu> {
   toolTip = '';
   title = '';
   menu: Menu | null = null;
+  /** Every tooltip and every menu the app set, in order. */
+  readonly toolTips: string[] = [];
+  readonly menusSet: Menu[] = [];
   destroyed = false;
   constructor(public image: string) {
     super();
@@ -148,12 +151,14 @@ export class FakeTray extends EventEmitter implements TrayLike<string, Menu> {
   }
   setToolTip(toolTip: string) {
     this.toolTip = toolTip;
+    this.toolTips.push(toolTip);
   }
   setTitle(title: string) {
     this.title = title;
   }
   setContextMenu(menu: Menu | null) {
     this.menu = menu;
+    if (menu) this.menusSet.push(menu);
   }
   destroy() {
     this.destroyed = true;
