@@ -166,6 +166,8 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     globalShortcut,
     clipboard,
     showOpenDialog: (options) => dialog.showOpenDialog(options),
+    // Only for a picker the person asked for from the tray or the shortcut.
+    focusApp: () => app.focus({ steal: true }),
     openExternal,
     setLaunchAtLogin: async (enabled) => {
       // Unpackaged, the program is Electron itself: a login item would start a bare Electron.

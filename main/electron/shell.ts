@@ -44,6 +44,8 @@ export interface ShellDeps<Image, Menu> {
   globalShortcut: GlobalShortcutLike;
   clipboard: ClipboardLike & { writeText(text: string): Promise<void> };
   showOpenDialog(options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
+  /** macOS: makes Trayshare the active app (app.focus({ steal: true })). */
+  focusApp?(): void;
   openExternal(url: string): Promise<void>;
   /** Applies launch at login (OS API or XDG autostart). */
   setLaunchAtLogin(enabled: boolean): Promise<void>;
@@ -178,7 +180,12 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     }
   };
 
-  const pickFiles = (): Promise<string[]> => shellApi.pickFiles();
+  // From the tray menu or the shortcut, a menu-bar app is not the active app, and macOS opens
+  // its file picker behind the app in front. The person just asked for the picker: take focus.
+  const pickFiles = (): Promise<string[]> => {
+    if (platform === 'darwin') deps.focusApp?.();
+    return shellApi.pickFiles();
+  };
 
   const shareTo = (presetId: string | null, paths: string[]) => {
     if (paths.length === 0) return;

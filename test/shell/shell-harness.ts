@@ -64,6 +64,8 @@ export interface ShellHarness {
   loginItem: boolean[];
   integration: boolean[];
   quits: number;
+  /** What the person saw come forward, in order: 'app focused', 'file picker'. */
+  foreground: string[];
   /** Paths the next file picker returns (none left: the person cancelled). */
   pick(paths: string[]): void;
   /** Calls a contract method from a window's page, as the preload would. */
@@ -98,6 +100,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
   const loginItem: boolean[] = [];
   const integration: boolean[] = [];
   const picks: string[][] = [];
+  const foreground: string[] = [];
   let quits = 0;
   const log = (line: string) => logs.push(line);
 
@@ -136,8 +139,12 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
     globalShortcut: shortcut,
     clipboard,
     showOpenDialog: async (_opts: OpenDialogOptions) => {
+      foreground.push('file picker');
       const next = picks.shift();
       return next ? { canceled: false, filePaths: next } : { canceled: true, filePaths: [] };
+    },
+    focusApp: () => {
+      foreground.push('app focused');
     },
     openExternal: async (url) => {
       opened.push(url);
@@ -183,6 +190,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
     get quits() {
       return quits;
     },
+    foreground,
     pick: (paths) => picks.push(paths),
     call: (window, method, ...args) =>
       ipc.invoke(eventFrom(window), `trayshare:${method}`, ...args),

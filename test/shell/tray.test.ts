@@ -216,6 +216,17 @@ describe('tray in the running shell', () => {
       name: 'menu pick.txt',
       channels: ['C0DESIGN', 'C0GENERAL'],
     });
+    // Linux and Windows bring the picker forward themselves.
+    expect(h.foreground).toEqual(['file picker']);
+  });
+
+  it('on macOS, comes forward before opening the picker from the menu bar', async () => {
+    h = await startShellHarness({ platform: 'darwin' });
+    const paths = await h.files('menu pick.png');
+    h.pick(paths);
+    h.tray.click(`preset:${h.demo!.designPresetId}`);
+    await vi.waitFor(() => expect(h.reference.uploads()).toHaveLength(1));
+    expect(h.foreground).toEqual(['app focused', 'file picker']);
   });
 
   it('shares the files on the clipboard, and explains when the clipboard holds plain text', async () => {
