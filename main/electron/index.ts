@@ -162,6 +162,11 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     notifications: {
       create: (options) => new Notification(options),
       isSupported: () => Notification.isSupported(),
+      // Windows only (electron.d.ts: @platform win32): clicks from Action Center once the
+      // object is gone, and the click that started the app.
+      ...(process.platform === 'win32'
+        ? { handleActivation: (callback) => Notification.handleActivation(callback) }
+        : {}),
     },
     globalShortcut,
     clipboard,

@@ -40,7 +40,10 @@ export interface ShellDeps<Image, Menu> {
   windows: Windows;
   renderer: RendererLocation;
   tray: Pick<TrayDeps<Image, Menu>, 'createTray' | 'buildMenu' | 'loadImage' | 'iconDir'>;
-  notifications: Pick<NotifierDeps, 'create' | 'isSupported' | 'gatherMs' | 'setTimeout'>;
+  notifications: Pick<
+    NotifierDeps,
+    'create' | 'isSupported' | 'handleActivation' | 'gatherMs' | 'setTimeout'
+  >;
   globalShortcut: GlobalShortcutLike;
   clipboard: ClipboardLike & { writeText(text: string): Promise<void> };
   showOpenDialog(options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
@@ -175,7 +178,8 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       notify({
         title: 'Could not share',
         body: errorMessage(error),
-        onClick: () => windows.showMain('presets'),
+        act: { open: 'presets' },
+        important: true,
       });
     }
   };
@@ -248,7 +252,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       notify({
         title: 'Shortcut not available',
         body: shortcutError,
-        onClick: () => windows.showMain('settings'),
+        act: { open: 'settings' },
       });
       return { ...result, shortcutError };
     }
@@ -349,14 +353,14 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
         notify({
           title: 'Shortcut not available',
           body: result.error,
-          onClick: () => windows.showMain('settings'),
+          act: { open: 'settings' },
         });
       } else if (deps.shortcutNeedsApproval && prev && next.shortcut !== '') {
         // Changed by the person (at start the window's desktop notes say it once).
         notify({
           title: 'Approve the Trayshare shortcut',
           body: `Your desktop decides whether Trayshare may use ${shortcutLabel(next.shortcut, platform === 'darwin')}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
-          onClick: () => windows.showMain('settings'),
+          act: { open: 'settings' },
         });
       }
     }
@@ -365,7 +369,8 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
         notify({
           title: 'Launch at login could not be changed',
           body: errorMessage(error),
-          onClick: () => windows.showMain('settings'),
+          act: { open: 'settings' },
+          important: true,
         }),
       );
     }
@@ -380,7 +385,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
         notify({
           title: 'File manager integration failed',
           body: errorMessage(error),
-          onClick: () => windows.showMain('settings'),
+          act: { open: 'settings' },
         }),
       );
     }
@@ -477,7 +482,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       needsToken.add(workspaceId);
       const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name;
       const { view, ...notice } = heldNotice(name, message);
-      notify({ ...notice, onClick: () => windows.showMain(view) });
+      notify({ ...notice, act: { open: view }, important: true });
       refresh();
     }),
   ];
@@ -490,7 +495,8 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     notify({
       title: 'Trayshare repaired its settings',
       body: snapshot.settingsNotice,
-      onClick: () => windows.showMain('settings'),
+      act: { open: 'settings' },
+      important: true,
     });
   }
   const keychainProblem = await deps.checkKeychain();
@@ -498,7 +504,8 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     notify({
       title: 'Trayshare cannot use the keychain',
       body: keychainProblem,
-      onClick: () => windows.showMain('settings'),
+      act: { open: 'settings' },
+      important: true,
     });
   }
   // GNOME without the AppIndicator extension shows no tray icon at all, and nothing tells the

@@ -234,6 +234,9 @@ export class Notification extends EventEmitter {
   static isSupported() {
     return true;
   }
+  static handleActivation() {
+    record('Notification.handleActivation');
+  }
   constructor(options) {
     super();
     record('new Notification', [{ title: options?.title }]);

@@ -190,7 +190,7 @@ export class FakeTray extends EventEmitter implements TrayLike<string, Menu> {
 
 export class FakeNotification extends EventEmitter implements NotificationLike {
   shown = false;
-  constructor(readonly options: { title: string; body: string }) {
+  constructor(readonly options: { title: string; body: string; id?: string; toastXml?: string }) {
     super();
   }
   show() {
@@ -198,6 +198,10 @@ export class FakeNotification extends EventEmitter implements NotificationLike {
   }
   click() {
     this.emit('click');
+  }
+  /** The OS refused it, as an unsigned macOS build or Windows' Focus settings do. */
+  fail(error: string) {
+    this.emit('failed', { preventDefault() {} }, error);
   }
 }
 

@@ -42,6 +42,8 @@ export interface HarnessOptions {
   keychainProblem?: string | null;
   launchedAtLogin?: boolean;
   fileManagerIntegration?: boolean;
+  /** Notifications the OS refuses to show ('failed'), with this error. */
+  notificationsFail?: string;
   /** A Wayland desktop, whose portal approves global shortcuts itself. */
   shortcutNeedsApproval?: boolean;
   desktopNotes?: string[];
@@ -66,6 +68,11 @@ export interface ShellHarness {
   quits: number;
   /** What the person saw come forward, in order: 'app focused', 'file picker'. */
   foreground: string[];
+  /**
+   * Windows calling Notification.handleActivation's callback: a click from Action Center
+   * after the object is gone, or the click that started the app.
+   */
+  activateNotification(details: { type: string; arguments: string }): void;
   /** Paths the next file picker returns (none left: the person cancelled). */
   pick(paths: string[]): void;
   /** Calls a contract method from a window's page, as the preload would. */
@@ -101,6 +108,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
   const integration: boolean[] = [];
   const picks: string[][] = [];
   const foreground: string[] = [];
+  let activation: ((details: { type: string; arguments: string }) => void) | undefined;
   let quits = 0;
   const log = (line: string) => logs.push(line);
 
@@ -131,9 +139,19 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
       create: (opts) => {
         const n = new FakeNotification(opts);
         notifications.push(n);
+        const refusal = options.notificationsFail;
+        if (refusal !== undefined) n.show = () => n.fail(refusal);
         return n;
       },
       isSupported: () => true,
+      // As index.ts: Windows only.
+      ...(platform === 'win32'
+        ? {
+            handleActivation: (callback: typeof activation & {}) => {
+              activation = callback;
+            },
+          }
+        : {}),
       gatherMs: 1,
     },
     globalShortcut: shortcut,
@@ -191,6 +209,10 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
       return quits;
     },
     foreground,
+    activateNotification(details) {
+      if (!activation) throw new Error('no handleActivation callback (Windows only)');
+      activation(details);
+    },
     pick: (paths) => picks.push(paths),
     call: (window, method, ...args) =>
       ipc.invoke(eventFrom(window), `trayshare:${method}`, ...args),
