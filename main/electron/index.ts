@@ -127,6 +127,11 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     return null;
   }
 
+  // Electron's own choice of display server, which a --ozone-platform switch overrides.
+  const wayland =
+    process.platform === 'linux' &&
+    isWayland(process.env, app.commandLine.getSwitchValue('ozone-platform'));
+
   const windows = createWindows({
     // Options from windows.ts: hardenedWebPreferences() on every window (see SECURITY.md).
     createWindow: (options) => new BrowserWindow(options), // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK
@@ -139,6 +144,7 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     iconPath: app.isPackaged
       ? join(process.resourcesPath, 'icon.png')
       : join(appPath, 'build', 'icon.png'),
+    keepsOnTop: !wayland,
   });
 
   const launchedAtLogin =
@@ -200,12 +206,14 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
         enabled,
       );
     },
-    shortcutNeedsApproval: process.platform === 'linux' && isWayland(process.env),
+    shortcutNeedsApproval: wayland,
+    keepsDropWindowOnTop: !wayland,
     desktopNotes: desktopNotes({
       platform: process.platform,
       env: process.env,
       isPackaged: app.isPackaged,
       userData: app.getPath('userData'),
+      ozonePlatform: app.commandLine.getSwitchValue('ozone-platform'),
     }),
     setFileManagerIntegration: fileManagerIntegration(),
     checkKeychain: async () => {

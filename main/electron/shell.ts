@@ -65,6 +65,8 @@ export interface ShellDeps<Image, Menu> {
   shortcutNeedsApproval?: boolean;
   /** What the window tells about this desktop (desktop-notes.ts). */
   desktopNotes?: readonly string[];
+  /** False on Wayland: no window can stay on top (windows.ts keepsOnTop). */
+  keepsDropWindowOnTop?: boolean;
   quit(): void;
   log(message: string): void;
 }
@@ -405,6 +407,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       return paths;
     },
     desktopNotes: deps.desktopNotes ?? [],
+    keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
   });
 
   const core = {} as Record<CoreMethodName, (...args: never[]) => Promise<unknown>>;

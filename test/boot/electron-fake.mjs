@@ -60,6 +60,10 @@ export const app = recorder('app', {
       return false;
     },
     appendSwitch: (...args) => record('app.commandLine.appendSwitch', args),
+    getSwitchValue: (name) => {
+      record('app.commandLine.getSwitchValue', [name]);
+      return '';
+    },
   },
   on(event, listener) {
     record('app.on', [event]);

@@ -45,6 +45,8 @@ export interface HarnessOptions {
   takenShortcuts?: string[];
   /** What the shell would say about this desktop (main/electron/desktop-notes.ts). */
   desktopNotes?: string[];
+  /** False for a Wayland desktop, where no window stays on top (default true). */
+  keepsDropWindowOnTop?: boolean;
 }
 
 export interface Harness {
@@ -166,6 +168,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return taken;
     },
     desktopNotes: async () => [...(options.desktopNotes ?? [])],
+    keepsDropWindowOnTop: async () => options.keepsDropWindowOnTop ?? true,
   };
 
   // The shell, not the core, registers the global shortcut: like main/electron/shell.ts, a

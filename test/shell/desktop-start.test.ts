@@ -10,7 +10,7 @@ import {
   DEVELOPMENT_NAME,
 } from '../../main/electron/app-identity';
 import { applicationMenuTemplate } from '../../main/electron/app-menu';
-import { desktopNotes } from '../../main/electron/desktop-notes';
+import { desktopNotes, isWayland } from '../../main/electron/desktop-notes';
 import { type ShellHarness, startShellHarness } from './shell-harness';
 
 let h: ShellHarness | undefined;
@@ -73,6 +73,25 @@ describe('the shortcut on Wayland', () => {
   });
 });
 
+describe('the drop window on Wayland', () => {
+  it('is an ordinary window there, and the setting is told it cannot stay on top', async () => {
+    h = await startShellHarness({ platform: 'linux', launchedAtLogin: false, noWindowOnTop: true });
+    const main = h.windows.open()[0]!;
+    expect(await h.call(main, 'keepsDropWindowOnTop')).toBe(false);
+    h.tray.click('drop-window');
+    const drop = h.windows.byHash('drop-window')!;
+    expect(drop.options.alwaysOnTop).toBe(false);
+  });
+
+  it('stays on top on X11, Windows and macOS', async () => {
+    h = await startShellHarness({ platform: 'linux', launchedAtLogin: false });
+    const main = h.windows.open()[0]!;
+    expect(await h.call(main, 'keepsDropWindowOnTop')).toBe(true);
+    h.tray.click('drop-window');
+    expect(h.windows.byHash('drop-window')!.options.alwaysOnTop).toBe(true);
+  });
+});
+
 describe('notes about this desktop', () => {
   const gnomeWayland = { XDG_CURRENT_DESKTOP: 'ubuntu:GNOME', XDG_SESSION_TYPE: 'wayland' };
 
@@ -83,9 +102,29 @@ describe('notes about this desktop', () => {
       isPackaged: true,
       userData: '/u',
     });
-    expect(notes).toHaveLength(2);
+    expect(notes).toHaveLength(3);
     expect(notes[0]).toContain('gnome-shell-extension-appindicator');
     expect(notes[1]).toContain('allow the Trayshare shortcut');
+    // Wayland keeps no window on top: the note sends drops to the main window.
+    expect(notes[2]).toBe(
+      'On Wayland, apps cannot keep a window above the others, so other windows may cover the drop window. Drop files on this window instead: all of it takes drops.',
+    );
+  });
+
+  it('knows Electron runs under XWayland when started with --ozone-platform=x11', () => {
+    const wayland = { XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0' };
+    expect(isWayland(wayland)).toBe(true);
+    expect(isWayland(wayland, 'x11')).toBe(false);
+    expect(isWayland({ DISPLAY: ':0' })).toBe(false);
+    expect(isWayland({ DISPLAY: ':0' }, 'wayland')).toBe(true);
+    const xwayland = desktopNotes({
+      platform: 'linux',
+      env: wayland,
+      isPackaged: true,
+      userData: '/u',
+      ozonePlatform: 'x11',
+    });
+    expect(xwayland.join(' ')).not.toMatch(/Wayland/);
   });
 
   it('tells a development run where its data is, and nothing else off Linux', () => {

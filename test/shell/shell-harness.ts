@@ -44,6 +44,8 @@ export interface HarnessOptions {
   fileManagerIntegration?: boolean;
   /** Notifications the OS refuses to show ('failed'), with this error. */
   notificationsFail?: string;
+  /** A Wayland desktop, where no window can stay on top (windows.ts keepsOnTop). */
+  noWindowOnTop?: boolean;
   /** A Wayland desktop, whose portal approves global shortcuts itself. */
   shortcutNeedsApproval?: boolean;
   desktopNotes?: string[];
@@ -123,6 +125,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
       openExternal: (url) => opened.push(url),
       log,
       platform,
+      keepsOnTop: !options.noWindowOnTop,
     }),
     renderer: RENDERER,
     tray: {
@@ -183,6 +186,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
     launchedAtLogin: options.launchedAtLogin ?? true,
     shortcutNeedsApproval: options.shortcutNeedsApproval ?? false,
     desktopNotes: options.desktopNotes ?? [],
+    keepsDropWindowOnTop: !options.noWindowOnTop,
     quit: () => {
       quits++;
     },
