@@ -3,6 +3,8 @@
 // global shortcuts themselves and keep no window on top, and a development run keeps its own
 // data.
 
+import type { AppImageIdentity } from './appimage-identity';
+
 export interface DesktopFacts {
   platform: NodeJS.Platform;
   env: Record<string, string | undefined>;
@@ -10,6 +12,8 @@ export interface DesktopFacts {
   userData: string;
   /** Electron's --ozone-platform switch, if given (app.commandLine.getSwitchValue). */
   ozonePlatform?: string;
+  /** Run from an AppImage: what became of its desktop entry (appimage-identity.ts). */
+  appImage?: AppImageIdentity;
 }
 
 export function isGnome(env: DesktopFacts['env']): boolean {
@@ -37,9 +41,11 @@ export function desktopNotes(facts: DesktopFacts): string[] {
   }
   if (facts.platform === 'linux' && isWayland(facts.env, facts.ozonePlatform)) {
     notes.push(
-      facts.isPackaged
-        ? 'On Wayland your desktop decides about global shortcuts: when it asks, allow the Trayshare shortcut. If it never asks, set one in your desktop’s keyboard settings.'
-        : 'On Wayland the global shortcut needs the installed app (its desktop entry); in a development run it may not work.',
+      facts.appImage?.state === 'failed'
+        ? `On Wayland the global shortcut needs Trayshare’s desktop entry, and this AppImage could not set it up (${facts.appImage.error}). For the shortcut, install the .deb package; meanwhile the tray menu and this window have every action.`
+        : facts.isPackaged
+          ? 'On Wayland your desktop decides about global shortcuts: when it asks, allow the Trayshare shortcut. If it never asks, set one in your desktop’s keyboard settings.'
+          : 'On Wayland the global shortcut needs the installed app (its desktop entry); in a development run it may not work.',
     );
     // BrowserWindow's alwaysOnTop: "Not supported on Wayland (Linux)".
     notes.push(

@@ -30,6 +30,7 @@ import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
 import { applyAppIdentity } from './app-identity';
 import { applicationMenuTemplate } from './app-menu';
+import { installAppImageIdentity } from './appimage-identity';
 import { desktopNotes, isWayland } from './desktop-notes';
 import { type HandOff, listenForHandOff } from './hand-off';
 import { AUTOSTART_FLAG, applyLaunchAtLogin } from './login-item';
@@ -62,12 +63,15 @@ function launchCommand(): string[] {
 }
 
 /** Installs (or repairs) or removes "Share with Trayshare"; throws what could not be done. */
-function fileManagerIntegration(): ((enabled: boolean) => Promise<void>) | undefined {
+function fileManagerIntegration(
+  icon: string | undefined,
+): ((enabled: boolean) => Promise<void>) | undefined {
   // In development the executable is Electron itself: entries would start it without the app.
   if (!app.isPackaged) return undefined;
   const integration = createFileManagerIntegration({
     platform: process.platform,
-    app: { exe: launcherPath(process.execPath, process.env) },
+    // An AppImage's entries point at its stable icon copy (appimage-identity.ts).
+    app: { exe: launcherPath(process.execPath, process.env), ...(icon ? { icon } : {}) },
     home: app.getPath('home'),
     env: process.env,
     writeShortcut: (path, details) => electronShell.writeShortcutLink(path, 'create', details),
@@ -107,6 +111,18 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     indexPath: join(appPath, 'out', 'renderer', 'index.html'),
   });
   hardenSession(session.defaultSession, renderer, log);
+
+  // Before the shortcut is bound: the Wayland portal looks for the desktop entry.
+  const appImage =
+    process.platform === 'linux' && app.isPackaged && process.env.APPIMAGE
+      ? await installAppImageIdentity({
+          appImage: process.env.APPIMAGE,
+          iconSource: join(process.resourcesPath, 'icon.png'),
+          home: app.getPath('home'),
+          env: process.env,
+        })
+      : undefined;
+  if (appImage?.state === 'failed') log(`The AppImage's desktop entry: ${appImage.error}`);
 
   const secrets = createKeychainStore();
   let service: AppService;
@@ -199,7 +215,7 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
             id: 'trayshare',
             name: 'Trayshare',
             comment: 'Share files to your team from the tray',
-            icon: 'trayshare',
+            icon: appImage?.icon ?? 'trayshare',
             command: [...launchCommand(), AUTOSTART_FLAG],
           }),
         },
@@ -214,8 +230,9 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
       isPackaged: app.isPackaged,
       userData: app.getPath('userData'),
       ozonePlatform: app.commandLine.getSwitchValue('ozone-platform'),
+      ...(appImage ? { appImage } : {}),
     }),
-    setFileManagerIntegration: fileManagerIntegration(),
+    setFileManagerIntegration: fileManagerIntegration(appImage?.icon),
     checkKeychain: async () => {
       try {
         const snapshot = await service.getSnapshot();

@@ -111,6 +111,32 @@ describe('notes about this desktop', () => {
     );
   });
 
+  it('tells an AppImage on Wayland plainly when the shortcut cannot work without the package', () => {
+    const notes = desktopNotes({
+      platform: 'linux',
+      env: { XDG_SESSION_TYPE: 'wayland' },
+      isPackaged: true,
+      userData: '/u',
+      appImage: {
+        state: 'failed',
+        error:
+          '/home/ann/.local/share/applications/app.trayshare.Trayshare.desktop could not be written: EROFS',
+        icon: undefined,
+      },
+    });
+    expect(notes[0]).toBe(
+      'On Wayland the global shortcut needs Trayshare’s desktop entry, and this AppImage could not set it up (/home/ann/.local/share/applications/app.trayshare.Trayshare.desktop could not be written: EROFS). For the shortcut, install the .deb package; meanwhile the tray menu and this window have every action.',
+    );
+    const installed = desktopNotes({
+      platform: 'linux',
+      env: { XDG_SESSION_TYPE: 'wayland' },
+      isPackaged: true,
+      userData: '/u',
+      appImage: { state: 'installed', desktopFile: '/d', icon: '/i' },
+    });
+    expect(installed[0]).toContain('allow the Trayshare shortcut');
+  });
+
   it('knows Electron runs under XWayland when started with --ozone-platform=x11', () => {
     const wayland = { XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0' };
     expect(isWayland(wayland)).toBe(true);
