@@ -44,18 +44,22 @@ export function expectHealthyBoot(boot: Boot, platform: NodeJS.Platform): void {
         ]);
       }
       expect(boot.calls('app.setAppUserModelId')).toHaveLength(1);
+      // Clicks from Action Center, after a restart too, reach the app (Windows only API).
+      expect(boot.calls('Notification.handleActivation')).toMatchObject([{ beforeReady: false }]);
       expect(menu).toBeNull();
       expect(boot.calls('window icon')).not.toHaveLength(0);
       break;
     case 'linux':
       expect(boot.calls('app.setAppUserModelId')).toEqual([]);
       expect(boot.calls('app.setName')).toEqual([]);
+      expect(boot.calls('Notification.handleActivation')).toEqual([]);
       expect(menu).toBeNull();
       expect(boot.calls('window icon')).not.toHaveLength(0);
       break;
     case 'darwin':
       expect(boot.calls('app.setAppUserModelId')).toEqual([]);
       expect(boot.calls('app.setName')).toEqual([]);
+      expect(boot.calls('Notification.handleActivation')).toEqual([]);
       expect(menu).toEqual({ menu: [{ role: 'appMenu' }, { role: 'editMenu' }] });
       expect(boot.calls('window icon')).toEqual([]);
       break;
