@@ -40,12 +40,7 @@ export interface ActivationDetails {
 }
 
 export interface NotifierDeps {
-  create(options: {
-    title: string;
-    body: string;
-    id?: string;
-    toastXml?: string;
-  }): NotificationLike;
+  create(options: { title: string; body: string; toastXml?: string }): NotificationLike;
   isSupported(): boolean;
   /**
    * Windows: Notification.handleActivation. A click from Action Center after the object is
@@ -114,8 +109,9 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     if (acted.length > 200) acted.shift();
     act(action);
   };
+  // Unique across runs, so a click on an earlier run's toast is never taken for a new one's.
   let nextId = 0;
-  const idPrefix = `${Date.now().toString(36)}-${process.pid}`;
+  const idPrefix = Date.now().toString(36);
   if (deps.handleActivation) {
     deps.handleActivation((details) => {
       if (details.type !== 'click') return;
@@ -131,13 +127,12 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       if (content.important) act(content.act);
       return;
     }
-    const id = `${idPrefix}-${nextId++}`;
+    const id = `${idPrefix}-${(nextId++).toString(36)}`;
     const n = deps.create(
       deps.handleActivation
         ? {
             title: content.title,
             body: content.body,
-            id,
             toastXml: windowsToastXml(
               content.title,
               content.body,

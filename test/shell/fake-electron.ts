@@ -190,7 +190,7 @@ export class FakeTray extends EventEmitter implements TrayLike<string, Menu> {
 
 export class FakeNotification extends EventEmitter implements NotificationLike {
   shown = false;
-  constructor(readonly options: { title: string; body: string; id?: string; toastXml?: string }) {
+  constructor(readonly options: { title: string; body: string; toastXml?: string }) {
     super();
   }
   show() {
