@@ -226,4 +226,47 @@ describe('external protocol: crash and resume', () => {
     expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
     expect(messagesSince(messagesBefore)).toEqual([[3, 'crash test']]);
   });
+
+  it('killed after its completion was answered, with a token that cannot read files: "may have been delivered", never completed again', async () => {
+    const scopedLog: string[] = [];
+    const scoped = await startReferenceService({
+      dataDir: join(root, 'scoped-service'),
+      log: (line) => scopedLog.push(line),
+      config: {
+        tokens: {
+          [TOKEN]: { user: 'U0TEST', channels: CHANNELS, scopes: ['files:write'] },
+        },
+      },
+    });
+    try {
+      const file = await makeFile(join(root, 'files'), 'scoped.bin', 16 * 1024);
+      const dataDir = join(root, 'scoped');
+      await runDriver(
+        {
+          dataDir,
+          baseUrl: scoped.url,
+          channels: CHANNELS,
+          paths: [file.path],
+          killAt: 'after-step-3',
+        },
+        'scoped',
+      );
+      expect(sharedCounts(scoped.uploads(), [file])).toEqual([1]);
+      const logFrom = scopedLog.length;
+      const items = await resumeWithCli(dataDir);
+      expect(items).toHaveLength(1);
+      expect(items[0]).toMatchObject({
+        name: 'scoped.bin',
+        state: 'unknown',
+        error: { class: 'unknown-outcome', code: 'interrupted_completing' },
+      });
+      expect(items[0]!.error?.message).toMatch(/files:read/);
+      expect(scopedLog.slice(logFrom).filter((l) => l.startsWith('POST '))).toEqual([
+        'POST /api/files.info',
+      ]);
+      expect(sharedCounts(scoped.uploads(), [file])).toEqual([1]);
+    } finally {
+      await scoped.close();
+    }
+  });
 });
