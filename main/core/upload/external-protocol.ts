@@ -571,10 +571,11 @@ async function complete(
     // packages/web-api/src/file-upload.ts getAllFileUploadsToComplete; python-slack-sdk
     // files_completeUploadExternal).
     form.set('channel_id', a.channels[0]!);
-    form.set('thread_ts', a.job.threadTs);
   } else {
     form.set('channels', a.channels.join(','));
   }
+  // With several channels the service refuses the thread, which says more than dropping it.
+  if (a.job.threadTs) form.set('thread_ts', a.job.threadTs);
   if (a.withComment !== false && a.job.comment && a.job.comment.trim() !== '') {
     form.set('initial_comment', a.job.comment);
   }
