@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callApi, json, send } from './raw-client';
+import { callApi, json, multipart, send } from './raw-client';
 import { type ReferenceService, type ServiceConfig, startReferenceService } from './server';
 
 let dataDir: string;
@@ -142,6 +142,25 @@ describe('files.info', () => {
     const file = json(await info(id)).file as { shares: { public: Record<string, unknown[]> } };
     expect(file.shares.public.C0DESIGN).toEqual([
       expect.objectContaining({ ts: service.messages()[0]!.ts, thread_ts: '1700000000.000100' }),
+    ]);
+  });
+
+  it('knows a file shared through files.upload, with its message', async () => {
+    await start();
+    const { body, contentType } = multipart([
+      { name: 'file', filename: 'legacy.txt', content: Buffer.from('old way') },
+      { name: 'channels', value: 'C0RANDOM' },
+    ]);
+    const uploaded = json(
+      await send(`${service.url}/api/files.upload`, {
+        body,
+        headers: { 'content-type': contentType, authorization: 'Bearer xoxb-test-token' },
+      }),
+    );
+    const id = String((uploaded.file as { id: string }).id);
+    const file = json(await info(id)).file as { shares: { public: Record<string, unknown[]> } };
+    expect(file.shares.public.C0RANDOM).toEqual([
+      expect.objectContaining({ ts: service.messages()[0]!.ts }),
     ]);
   });
 
