@@ -37,12 +37,6 @@ export class SharedFiles {
     return this.files.get(id);
   }
 
-  /** A file whose upload was discarded before it was shared no longer exists. */
-  forget(id: string): void {
-    const held = this.files.get(id);
-    if (held && held.shares.size === 0) this.files.delete(id);
-  }
-
   share(id: string, channels: readonly string[], share: Share): void {
     const held = this.files.get(id);
     if (!held) return;
