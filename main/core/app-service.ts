@@ -17,6 +17,7 @@ import { listConversations } from './conversations/conversations-list';
 import { parseThread } from './conversations/thread-link';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
+import { OnceNotices } from './once-notices';
 import { openPastedImages, type PastedImages } from './pasted-images';
 import { describePaths } from './queue/file-checks';
 import { uploadJobFor } from './queue/upload-job';
@@ -47,6 +48,7 @@ import {
   type ExternalCheckpoint,
   uploadExternal,
 } from './upload/external-protocol';
+import { LINKS_NEED_FILES_READ } from './upload/file-links';
 import { probeProtocol } from './upload/protocol-probe';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
@@ -94,6 +96,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
   );
 
   let queue: UploadQueue | undefined;
+  const notices = new OnceNotices();
   let conversations: ConversationCache | undefined;
   let history: HistoryStore | undefined;
   let settings: SettingsService | undefined;
@@ -136,9 +139,9 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       retry: deps.retry,
       startPaused,
       runAttempt: async (item, opts) =>
-        nameRefusedChannels(await runAttempt(s, deps, item, opts), item, c),
+        nameRefusedChannels(await runAttempt(s, deps, item, opts, notices), item, c),
       completeShare: async (items, hooks) => {
-        const results = await completeShare(s, deps, items, hooks);
+        const results = await completeShare(s, deps, items, hooks, notices);
         return Promise.all(results.map((r, i) => nameRefusedChannels(r, items[i]!, c)));
       },
     });
@@ -155,7 +158,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     if (paused) await writeFile(pauseMarker, '');
     else await rm(pauseMarker, { force: true });
   };
-  return bindService(settings, queue, history, deps, setPaused, conversations, pasted);
+  return bindService(settings, queue, history, deps, setPaused, conversations, pasted, notices);
 }
 
 async function tokenFor(
@@ -224,11 +227,17 @@ async function sendingAs(
  * Files of one share whose bytes are on the service, shared as one message. Done through the
  * external protocol whatever the workspace says now: the bytes went that way.
  */
+/** Links need files:read; said once per workspace while the app runs. */
+function linksUnavailable(notices: OnceNotices, workspaceId: string): () => void {
+  return () => notices.say({ workspaceId, message: LINKS_NEED_FILES_READ });
+}
+
 async function completeShare(
   settings: SettingsService,
   deps: AppServiceDeps,
   items: QueueItem[],
   hooks: ShareHooks,
+  notices: OnceNotices,
 ): Promise<AttemptResult[]> {
   const as = await sendingAs(settings, deps, items[0]!);
   if ('kind' in as) return items.map(() => as);
@@ -244,6 +253,8 @@ async function completeShare(
       signal: hooks.signal,
       beforeBodyComplete: hooks.beforeBodyComplete,
       saveAll: hooks.checkpoint,
+      withComment: hooks.withComment,
+      onLinksUnavailable: linksUnavailable(notices, as.workspace.id),
       ...(deps.connectTimeoutMs !== undefined ? { connectTimeoutMs: deps.connectTimeoutMs } : {}),
       ...(deps.idleTimeoutMs !== undefined ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
       ...(deps.retry ? { retry: deps.retry } : {}),
@@ -256,6 +267,7 @@ async function runAttempt(
   deps: AppServiceDeps,
   item: QueueItem,
   opts: AttemptHooks,
+  notices: OnceNotices,
 ): Promise<AttemptResult> {
   const as = await sendingAs(settings, deps, item);
   if ('kind' in as) return as;
@@ -274,6 +286,7 @@ async function runAttempt(
       ...common,
       ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
       checkpoint: opts.checkpoint,
+      onLinksUnavailable: linksUnavailable(notices, workspace.id),
       ...(opts.awaitShare ? { awaitShare: opts.awaitShare } : {}),
       ...(deps.retry ? { retry: deps.retry } : {}),
     });
@@ -353,6 +366,7 @@ function bindService(
   persistPause: (paused: boolean) => Promise<void>,
   conversations: ConversationCache,
   pasted: PastedImages,
+  notices: OnceNotices,
 ): AppService {
   type Listener = (payload: never) => void;
   const listeners = new Map<keyof CoreEvents, Set<Listener>>();
@@ -401,6 +415,7 @@ function bindService(
     queue.onNeedsToken((event) => emit('needs-token', event)),
     history.onChange(() => emit('history-changed', null)),
     settings.onChange(settingsChanged),
+    notices.on((notice) => emit('notice', notice)),
   ];
 
   /**

@@ -481,6 +481,10 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       copyDeliveredLink(item);
       notifier.itemFinished(item);
     }),
+    service.on('notice', ({ workspaceId, message }) => {
+      const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name;
+      notify({ title: name ?? 'Trayshare', body: message });
+    }),
     service.on('needs-token', ({ workspaceId, message }) => {
       needsToken.add(workspaceId);
       const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name;

@@ -11,6 +11,7 @@ import { authTest } from './api-auth-test';
 import { finish, startFault } from './api-common';
 import { conversationsList } from './api-conversations';
 import { completeUploadExternal, getUploadUrlExternal, receiveExternalBytes } from './api-external';
+import { filesInfo } from './api-files-info';
 import { filesUpload } from './api-files-upload';
 import { conversationsOf, defaultTestConfig, resolveConfig, type ServiceConfig } from './config';
 import type { RecordedMessage, RecordedUpload, ServiceContext } from './context';
@@ -18,6 +19,7 @@ import { Exchange, jsonAnswer, type LingerBudget, slackError, textAnswer } from 
 import { ExternalUploads } from './external-uploads';
 import { FaultBook, type FaultRule, parseFaultRule } from './faults';
 import { TokenBucketLimiter } from './rate-limiter';
+import { SharedFiles } from './shared-files';
 
 export type { ChannelSpec, ServiceConfig, TokenGrant } from './config';
 export { cliDefaultConfig, defaultTestConfig } from './config';
@@ -89,6 +91,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     listLimiter: new TokenBucketLimiter(config.listsPerMinute, now),
     conversations: conversationsOf(config),
     external: new ExternalUploads({ dir: incomingDir, ttlMs: config.uploadUrlTtlMs, now, log }),
+    files: new SharedFiles(),
     record(upload) {
       recorded.push(upload);
       log(
@@ -202,6 +205,8 @@ async function route(
         return completeUploadExternal(ctx, ex);
       case 'conversations.list':
         return conversationsList(ctx, ex, searchParams);
+      case 'files.info':
+        return filesInfo(ctx, ex, searchParams);
       default:
         return unknownMethod(ctx, ex, method);
     }
