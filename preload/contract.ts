@@ -13,6 +13,7 @@ export const shellMethodArgs = {
   openExternal: z.tuple([z.string().max(4096)]),
   takePendingPaths: z.tuple([]),
   desktopNotes: z.tuple([]),
+  keepsDropWindowOnTop: z.tuple([]),
 } as const;
 
 /** Methods the Electron shell implements itself (they need OS APIs). */
@@ -26,6 +27,8 @@ export interface ShellApi {
   takePendingPaths(): Promise<string[]>;
   /** Notes about this desktop the OS does not tell (GNOME tray icons, Wayland shortcuts). */
   desktopNotes(): Promise<string[]>;
+  /** False where the OS lets no app keep a window on top (Wayland): the setting says so. */
+  keepsDropWindowOnTop(): Promise<boolean>;
 }
 
 /** What the renderer can call. */

@@ -247,6 +247,8 @@ export interface CoreEvents {
   'item-finished': QueueItem;
   /** A workspace's queue stopped because its token was refused: ask for a new one. */
   'needs-token': { workspaceId: string; message: string };
+  /** Said once per workspace per run, e.g. that links need the files:read scope. */
+  notice: { workspaceId: string; message: string };
 }
 export type CoreEventName = keyof CoreEvents;
 

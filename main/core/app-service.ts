@@ -20,6 +20,7 @@ import { parseThread } from './conversations/thread-link';
 import { listUsers } from './conversations/users-list';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import type { FailureReason, QueueItem, Workspace } from './model';
+import { OnceNotices } from './once-notices';
 import { openPastedImages, type PastedImages } from './pasted-images';
 import { describePaths } from './queue/file-checks';
 import { uploadJobFor } from './queue/upload-job';
@@ -50,6 +51,7 @@ import {
   type ExternalCheckpoint,
   uploadExternal,
 } from './upload/external-protocol';
+import { LINKS_NEED_FILES_READ } from './upload/file-links';
 import { probeProtocol } from './upload/protocol-probe';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
@@ -97,6 +99,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
   );
 
   let queue: UploadQueue | undefined;
+  const notices = new OnceNotices();
   let conversations: ConversationCache | undefined;
   let people: PeopleCache | undefined;
   let history: HistoryStore | undefined;
@@ -158,9 +161,9 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       retry: deps.retry,
       startPaused,
       runAttempt: async (item, opts) =>
-        nameRefusedChannels(await runAttempt(s, deps, item, opts), item, c, p),
+        nameRefusedChannels(await runAttempt(s, deps, item, opts, notices), item, c, p),
       completeShare: async (items, hooks) => {
-        const results = await completeShare(s, deps, items, hooks);
+        const results = await completeShare(s, deps, items, hooks, notices);
         return Promise.all(results.map((r, i) => nameRefusedChannels(r, items[i]!, c, p)));
       },
     });
@@ -178,7 +181,16 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     if (paused) await writeFile(pauseMarker, '');
     else await rm(pauseMarker, { force: true });
   };
-  return bindService(settings, queue, history, deps, setPaused, { conversations, people }, pasted);
+  return bindService(
+    settings,
+    queue,
+    history,
+    deps,
+    setPaused,
+    { conversations, people },
+    pasted,
+    notices,
+  );
 }
 
 async function tokenFor(
@@ -247,11 +259,17 @@ async function sendingAs(
  * Files of one share whose bytes are on the service, shared as one message. Done through the
  * external protocol whatever the workspace says now: the bytes went that way.
  */
+/** Links need files:read; said once per workspace while the app runs. */
+function linksUnavailable(notices: OnceNotices, workspaceId: string): () => void {
+  return () => notices.say({ workspaceId, message: LINKS_NEED_FILES_READ });
+}
+
 async function completeShare(
   settings: SettingsService,
   deps: AppServiceDeps,
   items: QueueItem[],
   hooks: ShareHooks,
+  notices: OnceNotices,
 ): Promise<AttemptResult[]> {
   const as = await sendingAs(settings, deps, items[0]!);
   if ('kind' in as) return items.map(() => as);
@@ -267,6 +285,8 @@ async function completeShare(
       signal: hooks.signal,
       beforeBodyComplete: hooks.beforeBodyComplete,
       saveAll: hooks.checkpoint,
+      withComment: hooks.withComment,
+      onLinksUnavailable: linksUnavailable(notices, as.workspace.id),
       ...(deps.connectTimeoutMs !== undefined ? { connectTimeoutMs: deps.connectTimeoutMs } : {}),
       ...(deps.idleTimeoutMs !== undefined ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
       ...(deps.retry ? { retry: deps.retry } : {}),
@@ -279,6 +299,7 @@ async function runAttempt(
   deps: AppServiceDeps,
   item: QueueItem,
   opts: AttemptHooks,
+  notices: OnceNotices,
 ): Promise<AttemptResult> {
   const as = await sendingAs(settings, deps, item);
   if ('kind' in as) return as;
@@ -297,6 +318,7 @@ async function runAttempt(
       ...common,
       ...(opts.resume !== undefined ? { resume: opts.resume } : {}),
       checkpoint: opts.checkpoint,
+      onLinksUnavailable: linksUnavailable(notices, workspace.id),
       ...(opts.awaitShare ? { awaitShare: opts.awaitShare } : {}),
       ...(deps.retry ? { retry: deps.retry } : {}),
     });
@@ -376,6 +398,7 @@ function bindService(
   persistPause: (paused: boolean) => Promise<void>,
   { conversations, people }: { conversations: ConversationCache; people: PeopleCache },
   pasted: PastedImages,
+  notices: OnceNotices,
 ): AppService {
   type Listener = (payload: never) => void;
   const listeners = new Map<keyof CoreEvents, Set<Listener>>();
@@ -424,6 +447,7 @@ function bindService(
     queue.onNeedsToken((event) => emit('needs-token', event)),
     history.onChange(() => emit('history-changed', null)),
     settings.onChange(settingsChanged),
+    notices.on((notice) => emit('notice', notice)),
   ];
 
   /**

@@ -82,6 +82,8 @@ export interface ServiceFile {
   permalink?: string;
   url_private?: string;
   channels?: string[];
+  /** The ts of the message that carried the file (from files.info's `shares`), when known. */
+  ts?: string;
 }
 
 export type ItemState =

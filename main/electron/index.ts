@@ -30,6 +30,7 @@ import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
 import { applyAppIdentity } from './app-identity';
 import { applicationMenuTemplate } from './app-menu';
+import { installAppImageIdentity } from './appimage-identity';
 import { desktopNotes, isWayland } from './desktop-notes';
 import { type HandOff, listenForHandOff } from './hand-off';
 import { AUTOSTART_FLAG, applyLaunchAtLogin } from './login-item';
@@ -62,12 +63,15 @@ function launchCommand(): string[] {
 }
 
 /** Installs (or repairs) or removes "Share with Trayshare"; throws what could not be done. */
-function fileManagerIntegration(): ((enabled: boolean) => Promise<void>) | undefined {
+function fileManagerIntegration(
+  icon: string | undefined,
+): ((enabled: boolean) => Promise<void>) | undefined {
   // In development the executable is Electron itself: entries would start it without the app.
   if (!app.isPackaged) return undefined;
   const integration = createFileManagerIntegration({
     platform: process.platform,
-    app: { exe: launcherPath(process.execPath, process.env) },
+    // An AppImage's entries point at its stable icon copy (appimage-identity.ts).
+    app: { exe: launcherPath(process.execPath, process.env), ...(icon ? { icon } : {}) },
     home: app.getPath('home'),
     env: process.env,
     writeShortcut: (path, details) => electronShell.writeShortcutLink(path, 'create', details),
@@ -108,6 +112,18 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
   });
   hardenSession(session.defaultSession, renderer, log);
 
+  // Before the shortcut is bound: the Wayland portal looks for the desktop entry.
+  const appImage =
+    process.platform === 'linux' && app.isPackaged && process.env.APPIMAGE
+      ? await installAppImageIdentity({
+          appImage: process.env.APPIMAGE,
+          iconSource: join(process.resourcesPath, 'icon.png'),
+          home: app.getPath('home'),
+          env: process.env,
+        })
+      : undefined;
+  if (appImage?.state === 'failed') log(`The AppImage's desktop entry: ${appImage.error}`);
+
   const secrets = createKeychainStore();
   let service: AppService;
   try {
@@ -127,6 +143,11 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     return null;
   }
 
+  // Electron's own choice of display server, which a --ozone-platform switch overrides.
+  const wayland =
+    process.platform === 'linux' &&
+    isWayland(process.env, app.commandLine.getSwitchValue('ozone-platform'));
+
   const windows = createWindows({
     // Options from windows.ts: hardenedWebPreferences() on every window (see SECURITY.md).
     createWindow: (options) => new BrowserWindow(options), // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK
@@ -139,6 +160,7 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     iconPath: app.isPackaged
       ? join(process.resourcesPath, 'icon.png')
       : join(appPath, 'build', 'icon.png'),
+    keepsOnTop: !wayland,
   });
 
   const launchedAtLogin =
@@ -162,10 +184,17 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     notifications: {
       create: (options) => new Notification(options),
       isSupported: () => Notification.isSupported(),
+      // Windows only (electron.d.ts: @platform win32): clicks from Action Center once the
+      // object is gone, and the click that started the app.
+      ...(process.platform === 'win32'
+        ? { handleActivation: (callback) => Notification.handleActivation(callback) }
+        : {}),
     },
     globalShortcut,
     clipboard,
     showOpenDialog: (options) => dialog.showOpenDialog(options),
+    // Only for a picker the person asked for from the tray or the shortcut.
+    focusApp: () => app.focus({ steal: true }),
     openExternal,
     setLaunchAtLogin: async (enabled) => {
       // Unpackaged, the program is Electron itself: a login item would start a bare Electron.
@@ -186,21 +215,24 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
             id: 'trayshare',
             name: 'Trayshare',
             comment: 'Share files to your team from the tray',
-            icon: 'trayshare',
+            icon: appImage?.icon ?? 'trayshare',
             command: [...launchCommand(), AUTOSTART_FLAG],
           }),
         },
         enabled,
       );
     },
-    shortcutNeedsApproval: process.platform === 'linux' && isWayland(process.env),
+    shortcutNeedsApproval: wayland,
+    keepsDropWindowOnTop: !wayland,
     desktopNotes: desktopNotes({
       platform: process.platform,
       env: process.env,
       isPackaged: app.isPackaged,
       userData: app.getPath('userData'),
+      ozonePlatform: app.commandLine.getSwitchValue('ozone-platform'),
+      ...(appImage ? { appImage } : {}),
     }),
-    setFileManagerIntegration: fileManagerIntegration(),
+    setFileManagerIntegration: fileManagerIntegration(appImage?.icon),
     checkKeychain: async () => {
       try {
         const snapshot = await service.getSnapshot();

@@ -3,12 +3,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autostartFile } from '../core/autostart/xdg-autostart';
-import { AUTOSTART_FLAG, applyLaunchAtLogin } from './login-item';
+import { AUTOSTART_FLAG, applyLaunchAtLogin, type LoginItemApp } from './login-item';
 
 describe('launch at login', () => {
   it('uses the OS login item on macOS and Windows (with the autostart flag on Windows)', async () => {
-    const calls: unknown[] = [];
-    const app = { setLoginItemSettings: (s: unknown) => calls.push(s) };
+    const calls: { openAtLogin?: boolean }[] = [];
+    // An OS that takes what it is told: reading back gives what was last set.
+    const app: LoginItemApp = {
+      setLoginItemSettings: (s) => {
+        calls.push(s);
+      },
+      getLoginItemSettings: () => {
+        const on = calls.at(-1)?.openAtLogin === true;
+        return {
+          openAtLogin: on,
+          status: on ? 'enabled' : 'not-registered',
+          executableWillLaunchAtLogin: on,
+        };
+      },
+    };
     const linuxEntry = () => {
       throw new Error('not on Linux');
     };
@@ -37,6 +50,9 @@ describe('launch at login', () => {
           setLoginItemSettings: () => {
             throw new Error('not on Linux');
           },
+          getLoginItemSettings: () => {
+            throw new Error('not on Linux');
+          },
         },
         linuxEntry: () => entry,
       };
@@ -48,5 +64,60 @@ describe('launch at login', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('launch at login, read back', () => {
+  function osApp(read: ReturnType<LoginItemApp['getLoginItemSettings']>) {
+    const asked: unknown[] = [];
+    return {
+      asked,
+      app: {
+        setLoginItemSettings: () => undefined,
+        getLoginItemSettings: (options?: unknown) => {
+          asked.push(options);
+          return read;
+        },
+      } satisfies LoginItemApp,
+    };
+  }
+  const linuxEntry = () => {
+    throw new Error('not on Linux');
+  };
+
+  it('says when macOS holds the login item for approval, and where to give it', async () => {
+    const { app } = osApp({ openAtLogin: false, status: 'requires-approval' });
+    await expect(applyLaunchAtLogin({ platform: 'darwin', app, linuxEntry }, true)).rejects.toThrow(
+      'macOS needs your approval: open System Settings › General › Login Items and turn Trayshare on.',
+    );
+  });
+
+  it('says when macOS did not register it at all', async () => {
+    const { app } = osApp({ openAtLogin: false, status: 'not-registered' });
+    await expect(applyLaunchAtLogin({ platform: 'darwin', app, linuxEntry }, true)).rejects.toThrow(
+      /macOS did not add Trayshare to your login items \(not-registered\)/,
+    );
+  });
+
+  it('is quiet when macOS took it', async () => {
+    const { app } = osApp({ openAtLogin: true, status: 'enabled' });
+    await applyLaunchAtLogin({ platform: 'darwin', app, linuxEntry }, true);
+  });
+
+  it('says when Windows keeps Trayshare off in Startup apps, reading the entry with its flag', async () => {
+    const { app, asked } = osApp({ openAtLogin: true, executableWillLaunchAtLogin: false });
+    await expect(applyLaunchAtLogin({ platform: 'win32', app, linuxEntry }, true)).rejects.toThrow(
+      /turned off as a startup app: turn it on in Settings › Apps › Startup/,
+    );
+    expect(asked).toEqual([{ args: [AUTOSTART_FLAG] }]);
+    const on = osApp({ openAtLogin: true, executableWillLaunchAtLogin: true });
+    await applyLaunchAtLogin({ platform: 'win32', app: on.app, linuxEntry }, true);
+  });
+
+  it('says when the item could not be removed', async () => {
+    const { app } = osApp({ openAtLogin: true, status: 'enabled' });
+    await expect(
+      applyLaunchAtLogin({ platform: 'darwin', app, linuxEntry }, false),
+    ).rejects.toThrow(/still in your login items/);
   });
 });

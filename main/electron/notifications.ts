@@ -2,12 +2,22 @@
 // files) are told in one notification per outcome rather than one per file. Acting on a
 // delivered file copies its link; acting on a problem opens the queue, where it can be retried.
 // A cancelled item gets none: the person just cancelled it.
+// A notification the OS refuses ('failed': an unsigned macOS build, notifications turned off
+// for the app on Windows) is logged and let go; one that matters opens its window instead.
 import type { QueueItem, View } from '../../preload/contract';
+import {
+  decodeActivation,
+  encodeActivation,
+  type NoticeAction,
+  windowsToastXml,
+} from './notice-activation';
 import { plural } from './wording';
 
 export interface NotificationLike {
   on(event: 'click', listener: () => void): this;
   on(event: 'close', listener: () => void): this;
+  /** macOS and Windows: the OS would not show it; `error` says why. */
+  on(event: 'failed', listener: (event: unknown, error: string) => void): this;
   show(): void;
 }
 
@@ -15,12 +25,28 @@ export interface NotificationContent {
   title: string;
   body: string;
   /** What acting on the notification does. */
-  onClick?: () => void;
+  act?: NoticeAction;
+  /**
+   * The person must learn of it (a share failed, the keychain is locked): when the OS will not
+   * show the notification, its window opens instead.
+   */
+  important?: boolean;
+}
+
+/** Notification.handleActivation's details (ActivationArguments), the parts used here. */
+export interface ActivationDetails {
+  type: string;
+  arguments: string;
 }
 
 export interface NotifierDeps {
-  create(options: { title: string; body: string; silent?: boolean }): NotificationLike;
+  create(options: { title: string; body: string; toastXml?: string }): NotificationLike;
   isSupported(): boolean;
+  /**
+   * Windows: Notification.handleActivation. A click from Action Center after the object is
+   * gone, or one that started the app, arrives here only.
+   */
+  handleActivation?(callback: (details: ActivationDetails) => void): void;
   copyText(text: string): void;
   openWindow(view: View): void;
   /** Channel IDs as a person reads them (preset labels where known). */
@@ -36,6 +62,8 @@ export interface NotifierDeps {
 export interface Notifier {
   itemFinished(item: QueueItem): void;
   notify(content: NotificationContent): void;
+  /** How many notifications are kept for their clicks (shown and not yet closed or refused). */
+  held(): number;
 }
 
 /**
@@ -61,23 +89,69 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const gatherMs = deps.gatherMs ?? 800;
   const setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
   // Electron drops a notification's click handler once the object is garbage-collected:
-  // keep each one until it is closed or clicked.
+  // keep each one until it is closed, clicked or refused.
   const live = new Set<NotificationLike>();
   let gathered: QueueItem[] = [];
   let scheduled = false;
 
+  const act = (action: NoticeAction | undefined) => {
+    if (!action) return;
+    if ('copy' in action) deps.copyText(action.copy);
+    else deps.openWindow(action.open);
+  };
+
+  // Windows hands a click to the object's 'click' and, from Action Center or at a cold start,
+  // to handleActivation (the docs allow both for one click): each notice acts once.
+  const acted: string[] = [];
+  const actOnce = (id: string, action: NoticeAction | undefined) => {
+    if (acted.includes(id)) return;
+    acted.push(id);
+    if (acted.length > 200) acted.shift();
+    act(action);
+  };
+  // Unique across runs, so a click on an earlier run's toast is never taken for a new one's.
+  let nextId = 0;
+  const idPrefix = Date.now().toString(36);
+  if (deps.handleActivation) {
+    deps.handleActivation((details) => {
+      if (details.type !== 'click') return;
+      const notice = decodeActivation(details.arguments);
+      if (notice) actOnce(notice.id, notice.action);
+      else deps.log('A notification click named nothing Trayshare knows; it was ignored.');
+    });
+  }
+
   const notify = (content: NotificationContent) => {
     if (!deps.isSupported()) {
       deps.log(`Notification not shown (not supported here): ${content.title}`);
+      if (content.important) act(content.act);
       return;
     }
-    const n = deps.create({ title: content.title, body: content.body });
+    const id = `${idPrefix}-${(nextId++).toString(36)}`;
+    const n = deps.create(
+      deps.handleActivation
+        ? {
+            title: content.title,
+            body: content.body,
+            toastXml: windowsToastXml(
+              content.title,
+              content.body,
+              encodeActivation(id, content.act),
+            ),
+          }
+        : { title: content.title, body: content.body },
+    );
     live.add(n);
     n.on('click', () => {
       live.delete(n);
-      content.onClick?.();
+      actOnce(id, content.act);
     });
     n.on('close', () => live.delete(n));
+    n.on('failed', (_event, error) => {
+      live.delete(n);
+      deps.log(`Notification not shown (${error}): ${content.title}`);
+      if (content.important) act(content.act);
+    });
     n.show();
   };
 
@@ -96,13 +170,13 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         body: link
           ? `To ${channels(delivered)}. ${deps.copiesLinks?.() ? 'Its link is on the clipboard.' : 'Click to copy the link.'}`
           : `To ${channels(delivered)}.`,
-        onClick: () => (link ? deps.copyText(link) : deps.openWindow('history')),
+        act: link ? { copy: link } : { open: 'history' },
       });
     } else if (delivered.length > 1) {
       notify({
         title: `Shared ${delivered.length} files`,
         body: `To ${channels(delivered)}. ${deps.copiesLinks?.() ? 'Their links are on the clipboard; click to see them.' : 'Click to see their links.'}`,
-        onClick: () => deps.openWindow('history'),
+        act: { open: 'history' },
       });
     }
     if (failed.length > 0) {
@@ -113,7 +187,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
             ? `Could not share ${first.name}`
             : `${plural(failed.length, 'file', 'files')} could not be shared`,
         body: `${first.error?.message ?? 'The upload failed.'} Click to open the queue.`,
-        onClick: () => deps.openWindow('queue'),
+        act: { open: 'queue' },
+        important: true,
       });
     }
     if (unknown.length > 0) {
@@ -123,13 +198,15 @@ export function createNotifier(deps: NotifierDeps): Notifier {
             ? `${unknown[0]!.name} may have been delivered`
             : `${plural(unknown.length, 'file', 'files')} may have been delivered`,
         body: 'The whole file was sent but no answer came. Check the channel before sending it again.',
-        onClick: () => deps.openWindow('queue'),
+        act: { open: 'queue' },
+        important: true,
       });
     }
   };
 
   return {
     notify,
+    held: () => live.size,
     itemFinished(item) {
       if (item.state === 'cancelled') return;
       gathered.push(item);

@@ -29,6 +29,7 @@ export interface ShellApiDeps {
   /** Takes (and clears) the paths waiting for the share sheet. */
   takePendingPaths(): string[];
   desktopNotes: readonly string[];
+  keepsDropWindowOnTop: boolean;
 }
 
 /** The native file picker's options: files, and folders where one dialog can offer both. */
@@ -63,6 +64,9 @@ export function createShellApi(deps: ShellApiDeps): ShellApi {
     },
     async desktopNotes() {
       return [...deps.desktopNotes];
+    },
+    async keepsDropWindowOnTop() {
+      return deps.keepsDropWindowOnTop;
     },
   };
 }

@@ -40,10 +40,15 @@ export interface ShellDeps<Image, Menu> {
   windows: Windows;
   renderer: RendererLocation;
   tray: Pick<TrayDeps<Image, Menu>, 'createTray' | 'buildMenu' | 'loadImage' | 'iconDir'>;
-  notifications: Pick<NotifierDeps, 'create' | 'isSupported' | 'gatherMs' | 'setTimeout'>;
+  notifications: Pick<
+    NotifierDeps,
+    'create' | 'isSupported' | 'handleActivation' | 'gatherMs' | 'setTimeout'
+  >;
   globalShortcut: GlobalShortcutLike;
   clipboard: ClipboardLike & { writeText(text: string): Promise<void> };
   showOpenDialog(options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
+  /** macOS: makes Trayshare the active app (app.focus({ steal: true })). */
+  focusApp?(): void;
   openExternal(url: string): Promise<void>;
   /** Applies launch at login (OS API or XDG autostart). */
   setLaunchAtLogin(enabled: boolean): Promise<void>;
@@ -60,6 +65,8 @@ export interface ShellDeps<Image, Menu> {
   shortcutNeedsApproval?: boolean;
   /** What the window tells about this desktop (desktop-notes.ts). */
   desktopNotes?: readonly string[];
+  /** False on Wayland: no window can stay on top (windows.ts keepsOnTop). */
+  keepsDropWindowOnTop?: boolean;
   quit(): void;
   log(message: string): void;
 }
@@ -176,12 +183,18 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       notify({
         title: 'Could not share',
         body: errorMessage(error),
-        onClick: () => windows.showMain('presets'),
+        act: { open: 'presets' },
+        important: true,
       });
     }
   };
 
-  const pickFiles = (): Promise<string[]> => shellApi.pickFiles();
+  // From the tray menu or the shortcut, a menu-bar app is not the active app, and macOS opens
+  // its file picker behind the app in front. The person just asked for the picker: take focus.
+  const pickFiles = (): Promise<string[]> => {
+    if (platform === 'darwin') deps.focusApp?.();
+    return shellApi.pickFiles();
+  };
 
   const shareTo = (presetId: string | null, paths: string[]) => {
     if (paths.length === 0) return;
@@ -244,7 +257,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       notify({
         title: 'Shortcut not available',
         body: shortcutError,
-        onClick: () => windows.showMain('settings'),
+        act: { open: 'settings' },
       });
       return { ...result, shortcutError };
     }
@@ -345,14 +358,14 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
         notify({
           title: 'Shortcut not available',
           body: result.error,
-          onClick: () => windows.showMain('settings'),
+          act: { open: 'settings' },
         });
       } else if (deps.shortcutNeedsApproval && prev && next.shortcut !== '') {
         // Changed by the person (at start the window's desktop notes say it once).
         notify({
           title: 'Approve the Trayshare shortcut',
           body: `Your desktop decides whether Trayshare may use ${shortcutLabel(next.shortcut, platform === 'darwin')}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
-          onClick: () => windows.showMain('settings'),
+          act: { open: 'settings' },
         });
       }
     }
@@ -361,7 +374,8 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
         notify({
           title: 'Launch at login could not be changed',
           body: errorMessage(error),
-          onClick: () => windows.showMain('settings'),
+          act: { open: 'settings' },
+          important: true,
         }),
       );
     }
@@ -376,7 +390,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
         notify({
           title: 'File manager integration failed',
           body: errorMessage(error),
-          onClick: () => windows.showMain('settings'),
+          act: { open: 'settings' },
         }),
       );
     }
@@ -396,6 +410,7 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       return paths;
     },
     desktopNotes: deps.desktopNotes ?? [],
+    keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
   });
 
   const core = {} as Record<CoreMethodName, (...args: never[]) => Promise<unknown>>;
@@ -469,11 +484,15 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
       copyDeliveredLink(item);
       notifier.itemFinished(item);
     }),
+    service.on('notice', ({ workspaceId, message }) => {
+      const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name;
+      notify({ title: name ?? 'Trayshare', body: message });
+    }),
     service.on('needs-token', ({ workspaceId, message }) => {
       needsToken.add(workspaceId);
       const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name;
       const { view, ...notice } = heldNotice(name, message);
-      notify({ ...notice, onClick: () => windows.showMain(view) });
+      notify({ ...notice, act: { open: view }, important: true });
       refresh();
     }),
   ];
@@ -486,7 +505,8 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     notify({
       title: 'Trayshare repaired its settings',
       body: snapshot.settingsNotice,
-      onClick: () => windows.showMain('settings'),
+      act: { open: 'settings' },
+      important: true,
     });
   }
   const keychainProblem = await deps.checkKeychain();
@@ -494,7 +514,8 @@ export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Pro
     notify({
       title: 'Trayshare cannot use the keychain',
       body: keychainProblem,
-      onClick: () => windows.showMain('settings'),
+      act: { open: 'settings' },
+      important: true,
     });
   }
   // GNOME without the AppIndicator extension shows no tray icon at all, and nothing tells the

@@ -105,7 +105,7 @@ export function buildTrayMenu(
   );
 
   const template: MenuItemConstructorOptions[] = [
-    { id: 'status', label: label(model.status.summary), enabled: false },
+    { id: 'status', label: label(model.status.menuSummary), enabled: false },
     { type: 'separator' },
     {
       id: 'share-files',

@@ -12,8 +12,13 @@ export interface TrayStatus {
   active: number;
   /** Items that failed or may have been delivered: the person should look. */
   problems: number;
-  /** One line for the tooltip and the menu's status entry. */
+  /** One line for the tooltip, with the percentage. */
   summary: string;
+  /**
+   * The menu's status entry: the summary without the percentage, so the menu's items change
+   * only when the counts do (a new menu can close an open one on Linux's DBusMenu).
+   */
+  menuSummary: string;
 }
 
 const ACTIVE = new Set(['queued', 'waiting', 'sending']);
@@ -32,23 +37,27 @@ export function trayStatus(
     percent = total === 0 ? 0 : Math.floor((sent / total) * 100);
   }
   const attention = problems > 0 || extra.needsToken > 0;
-  const parts: string[] = [];
-  if (active.length > 0) {
-    parts.push(
-      extra.paused
-        ? `${plural(active.length, 'upload', 'uploads')} paused`
-        : `Uploading ${plural(active.length, 'file', 'files')}, ${percent}%`,
-    );
-  }
-  if (extra.needsToken > 0) parts.push('a workspace needs a new token');
-  if (problems > 0) parts.push(`${plural(problems, 'upload needs', 'uploads need')} attention`);
-  const summary =
-    parts.length === 0 ? (extra.paused ? 'Uploads paused' : 'Ready to share') : parts.join('; ');
+  const describe = (withPercent: boolean) => {
+    const parts: string[] = [];
+    if (active.length > 0) {
+      parts.push(
+        extra.paused
+          ? `${plural(active.length, 'upload', 'uploads')} paused`
+          : `Uploading ${plural(active.length, 'file', 'files')}${withPercent ? `, ${percent}%` : ''}`,
+      );
+    }
+    if (extra.needsToken > 0) parts.push('a workspace needs a new token');
+    if (problems > 0) parts.push(`${plural(problems, 'upload needs', 'uploads need')} attention`);
+    const line =
+      parts.length === 0 ? (extra.paused ? 'Uploads paused' : 'Ready to share') : parts.join('; ');
+    return line.charAt(0).toUpperCase() + line.slice(1);
+  };
   return {
     state: attention ? 'attention' : active.length > 0 ? 'uploading' : 'idle',
     percent,
     active: active.length,
     problems,
-    summary: summary.charAt(0).toUpperCase() + summary.slice(1),
+    summary: describe(true),
+    menuSummary: describe(false),
   };
 }

@@ -43,6 +43,17 @@ export function trayIconFile(state: TrayState, platform: NodeJS.Platform): strin
   return `tray-${state}.png`;
 }
 
+/**
+ * What a menu shows and what its items act on: the template without its functions, plus the
+ * links the recent items copy (a link is not part of any label).
+ */
+export function menuKey(template: MenuItemConstructorOptions[], model: TrayMenuModel): string {
+  const shown = JSON.stringify(template, (_key, value: unknown) =>
+    typeof value === 'function' ? undefined : value,
+  );
+  return `${shown}\n${JSON.stringify(model.recent.map((e) => e.permalink ?? null))}`;
+}
+
 export interface TrayController {
   update(model: TrayMenuModel): void;
   destroy(): void;
@@ -64,6 +75,7 @@ export function createTrayController<Image, Menu>(
   };
   const tray = deps.createTray(image(initial.status.state));
   let shownState: TrayState = initial.status.state;
+  let shownMenu: string | undefined;
   tray.on('drop-files', (_event, files) => deps.onDropFiles(files));
   // macOS opens the context menu on click by itself.
   if (deps.platform !== 'darwin') {
@@ -80,8 +92,14 @@ export function createTrayController<Image, Menu>(
     if (deps.platform === 'darwin') {
       tray.setTitle(status.percent === null || model.paused ? '' : `${status.percent}%`);
     }
-    // Linux only picks up menu changes through a new setContextMenu call.
-    tray.setContextMenu(deps.buildMenu(buildTrayMenu(model, deps.actions)));
+    // Linux only picks up menu changes through a new setContextMenu call, and a new menu can
+    // close the one the person has open (DBusMenu): set one only when its items change.
+    const template = buildTrayMenu(model, deps.actions);
+    const key = menuKey(template, model);
+    if (key !== shownMenu) {
+      tray.setContextMenu(deps.buildMenu(template));
+      shownMenu = key;
+    }
   };
   update(initial);
   return { update, destroy: () => tray.destroy() };

@@ -85,6 +85,12 @@ export interface WindowsDeps {
   platform: NodeJS.Platform;
   /** Window icon on Linux and Windows. */
   iconPath?: string;
+  /**
+   * False on Wayland, where BrowserWindow's alwaysOnTop is "Not supported on Wayland (Linux)"
+   * (https://www.electronjs.org/docs/latest/api/structures/base-window-options): the drop
+   * window is then an ordinary window, and nothing claims otherwise.
+   */
+  keepsOnTop?: boolean;
 }
 
 export interface Windows {
@@ -220,7 +226,7 @@ export function createWindows(deps: WindowsDeps): Windows {
           minimizable: false,
           maximizable: false,
           fullscreenable: false,
-          alwaysOnTop: true,
+          alwaysOnTop: deps.keepsOnTop ?? true,
           skipTaskbar: true,
           title: 'Drop files to share',
         },

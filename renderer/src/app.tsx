@@ -12,6 +12,7 @@ import { PresetsView } from './views/presets-view';
 import { QueueView } from './views/queue-view';
 import { SettingsView } from './views/settings-view';
 import { ShareSheet } from './views/share-sheet';
+import { windowTitle } from './window-title';
 
 const VIEWS: readonly View[] = ['drop', 'share', 'queue', 'history', 'presets', 'settings'];
 
@@ -187,6 +188,11 @@ export function App() {
       main.querySelector<HTMLElement>('#share-comment') ?? main.querySelector<HTMLElement>('h1');
     target?.focus({ preventScroll: true });
   }, [view, loaded]);
+
+  // The page's title is the window's title (taskbars, Alt+Tab, screen readers).
+  useEffect(() => {
+    document.title = windowTitle(view, start.compact);
+  }, [view, start.compact]);
 
   const pickFiles = useCallback(async () => {
     try {

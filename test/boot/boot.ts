@@ -19,6 +19,8 @@ export interface JournalEntry {
 }
 
 export interface Boot {
+  /** Booted as an installed package (true) or as `npm start` from a checkout. */
+  packaged: boolean;
   code: number;
   stdout: string;
   stderr: string;
@@ -70,6 +72,7 @@ export async function bootMain(opts: {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as JournalEntry);
     return {
+      packaged: opts.packaged,
       code,
       stdout,
       stderr,
@@ -88,6 +91,7 @@ export const BEFORE_READY_ALLOWED = new Set([
   'app.whenReady',
   'app.requestSingleInstanceLock',
   'app.setAppUserModelId',
+  'app.setName',
   'app.getPath',
   'app.setPath',
   'app.commandLine.hasSwitch',

@@ -60,6 +60,10 @@ export const app = recorder('app', {
       return false;
     },
     appendSwitch: (...args) => record('app.commandLine.appendSwitch', args),
+    getSwitchValue: (name) => {
+      record('app.commandLine.getSwitchValue', [name]);
+      return '';
+    },
   },
   on(event, listener) {
     record('app.on', [event]);
@@ -233,6 +237,9 @@ export const nativeImage = recorder('nativeImage', {
 export class Notification extends EventEmitter {
   static isSupported() {
     return true;
+  }
+  static handleActivation() {
+    record('Notification.handleActivation');
   }
   constructor(options) {
     super();

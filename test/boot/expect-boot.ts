@@ -1,7 +1,7 @@
 // The checks every boot of the main process must pass, whatever the layout (checkout or
 // package) and the OS it pretends to be.
 import { expect } from 'vitest';
-import { APP_ID } from '../../main/electron/app-identity';
+import { APP_ID, DEVELOPMENT_APP_ID, DEVELOPMENT_NAME } from '../../main/electron/app-identity';
 import { BEFORE_READY_ALLOWED, type Boot } from './boot';
 
 export function expectHealthyBoot(boot: Boot, platform: NodeJS.Platform): void {
@@ -32,17 +32,34 @@ export function expectHealthyBoot(boot: Boot, platform: NodeJS.Platform): void {
 
   switch (platform) {
     case 'win32':
-      expect(first).toMatchObject({ call: 'app.setAppUserModelId', args: [APP_ID] });
+      // Who the app is comes before anything else. A development run has a name and AUMID of
+      // its own, so its toasts never repoint the installed app's Start-menu shortcut.
+      if (boot.packaged) {
+        expect(first).toMatchObject({ call: 'app.setAppUserModelId', args: [APP_ID] });
+        expect(boot.calls('app.setName')).toEqual([]);
+      } else {
+        expect(boot.journal.slice(0, 2)).toMatchObject([
+          { call: 'app.setName', args: [DEVELOPMENT_NAME] },
+          { call: 'app.setAppUserModelId', args: [DEVELOPMENT_APP_ID] },
+        ]);
+      }
+      expect(boot.calls('app.setAppUserModelId')).toHaveLength(1);
+      // Clicks from Action Center, after a restart too, reach the app (Windows only API).
+      expect(boot.calls('Notification.handleActivation')).toMatchObject([{ beforeReady: false }]);
       expect(menu).toBeNull();
       expect(boot.calls('window icon')).not.toHaveLength(0);
       break;
     case 'linux':
       expect(boot.calls('app.setAppUserModelId')).toEqual([]);
+      expect(boot.calls('app.setName')).toEqual([]);
+      expect(boot.calls('Notification.handleActivation')).toEqual([]);
       expect(menu).toBeNull();
       expect(boot.calls('window icon')).not.toHaveLength(0);
       break;
     case 'darwin':
       expect(boot.calls('app.setAppUserModelId')).toEqual([]);
+      expect(boot.calls('app.setName')).toEqual([]);
+      expect(boot.calls('Notification.handleActivation')).toEqual([]);
       expect(menu).toEqual({ menu: [{ role: 'appMenu' }, { role: 'editMenu' }] });
       expect(boot.calls('window icon')).toEqual([]);
       break;

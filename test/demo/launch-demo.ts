@@ -6,10 +6,10 @@
 // app quits.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureElectronBinary } from '../../build/scripts/electron-binary.mjs';
 import { startProblemHere } from '../../build/scripts/electron-preflight.mjs';
 import { createAppService } from '../../main/core/app-service';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
@@ -70,25 +70,15 @@ export async function prepareDemo(opts: { secrets?: SecretStore } = {}): Promise
   };
 }
 
-/** The Electron binary's path; the `electron` package downloads it on a machine that can. */
-function electronBinary(): string {
-  const path = createRequire(import.meta.url)('electron') as unknown;
-  if (typeof path !== 'string') throw new Error('The electron package did not give a binary path.');
-  return path;
-}
-
 async function main(): Promise<void> {
-  let binary: string;
-  try {
-    binary = electronBinary();
-  } catch (error) {
-    console.error(
-      `The Electron binary is not available: ${error instanceof Error ? error.message : error}\n` +
-        'It is downloaded on first use; this machine cannot fetch it.',
-    );
+  // Downloaded on first use; a failed download is explained, not thrown (electron-binary.mjs).
+  const electron = await ensureElectronBinary();
+  if (electron.problem !== undefined) {
+    console.error(electron.problem);
     process.exitCode = 1;
     return;
   }
+  const binary = electron.path;
   const problem = startProblemHere(binary);
   if (problem) {
     console.error(problem);

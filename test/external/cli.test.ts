@@ -4,7 +4,7 @@
 // run under test/with-keyring.sh (npm test does).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueItem } from '../../main/core/model';
 import { filesUnder, jsonLines, runCli } from '../cli/run-cli';
@@ -190,6 +190,12 @@ describe('saved workspaces keep their protocol (through the queue)', () => {
     );
     expect(send.code).toBe(0);
     expect(jsonLines(send.stdout).map((l) => l.outcome)).toEqual(['delivered', 'delivered']);
+    // Each line has its file's link, from files.info (the completion's answer has none).
+    for (const line of jsonLines(send.stdout)) {
+      expect(line.permalink).toBe(
+        `${service.url}/files/U0TEST/${line.id}/${encodeURIComponent(basename(String(line.file)))}`,
+      );
+    }
     // The queue completes the share's files together: one message, the comment once.
     expectSharedOnce(files, 'Through the queue', true);
     expect(calls(log.slice(from), 'files.completeUploadExternal')).toBe(1);

@@ -1,7 +1,8 @@
 // A real crash inside the external protocol: a process working the queue is SIGKILLed at
 // step 3, then the built CLI (`trayshare queue --run`) opens the same queue. With the
 // checkpoint journaled after step 2, it goes on at step 3 with the same file_id: the service
-// sees no second upload address and no second byte upload, and shares the file once.
+// sees no second upload address and no second byte upload, and shares the file once. A step 3
+// that may have gone out is settled through files.info, never by sending it again.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -105,8 +106,10 @@ describe('external protocol: crash and resume', () => {
     const items = await resumeWithCli(dataDir);
     expect(items.map((i) => [i.name, i.state])).toEqual([['before.bin', 'delivered']]);
     const resumed = log.slice(logFrom);
+    // The completion, then its link (Slack's completion answer carries none).
     expect(resumed.filter((l) => l.startsWith('POST '))).toEqual([
       'POST /api/files.completeUploadExternal',
+      'POST /api/files.info',
     ]);
     expect(trapped()).toEqual([]);
     expect(sharedCounts(service.uploads(), [file])).toEqual([1]);
@@ -118,7 +121,7 @@ describe('external protocol: crash and resume', () => {
     });
   });
 
-  it('killed after step 3 was answered: the CLI asks once more, finds it completed, and reports it as most likely shared', async () => {
+  it('killed after step 3 was answered: the CLI asks files.info, finds the share, and reports it delivered with its link, never completing again', async () => {
     const file = await makeFile(join(root, 'files'), 'after.bin', 64 * 1024);
     const dataDir = join(root, 'after');
     await runDriver(
@@ -137,13 +140,12 @@ describe('external protocol: crash and resume', () => {
     const logFrom = log.length;
     const items = await resumeWithCli(dataDir);
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({
-      name: 'after.bin',
-      state: 'unknown',
-      error: { class: 'unknown-outcome', code: 'completed_earlier' },
-    });
+    expect(items[0]).toMatchObject({ name: 'after.bin', state: 'delivered' });
+    expect(items[0]!.file?.permalink).toBe(
+      `${service.url}/files/U0TEST/${items[0]!.file?.id}/after.bin`,
+    );
     expect(log.slice(logFrom).filter((l) => l.startsWith('POST '))).toEqual([
-      'POST /api/files.completeUploadExternal',
+      'POST /api/files.info',
     ]);
     expect(trapped()).toEqual([]);
     expect(sharedCounts(service.uploads(), [file])).toEqual([1]);
@@ -201,23 +203,70 @@ describe('external protocol: crash and resume', () => {
       ['g2.bin', 'delivered'],
       ['g3.bin', 'delivered'],
     ]);
-    expect(posts).toEqual(['POST /api/files.completeUploadExternal']);
+    // One completion, then each file's link.
+    expect(posts).toEqual([
+      'POST /api/files.completeUploadExternal',
+      ...Array(3).fill('POST /api/files.info'),
+    ]);
     expect(trapped()).toEqual([]);
     expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
     expect(messagesSince(messagesBefore)).toEqual([[3, 'crash test']]);
   });
 
-  it('a share of 3 files killed after its completion was answered: the whole group is "may have been delivered" and never completed again', async () => {
+  it('a share of 3 files killed after its completion was answered: files.info shows the message, the whole group is delivered and never completed again', async () => {
     const { items, posts, files, messagesBefore } = await killGroupThenResume('h', 'after-step-3');
     expect(items.map((i) => [i.name, i.state, i.error?.code])).toEqual([
-      ['h1.bin', 'unknown', 'interrupted_completing_group'],
-      ['h2.bin', 'unknown', 'interrupted_completing_group'],
-      ['h3.bin', 'unknown', 'interrupted_completing_group'],
+      ['h1.bin', 'delivered', undefined],
+      ['h2.bin', 'delivered', undefined],
+      ['h3.bin', 'delivered', undefined],
     ]);
-    // Nothing is asked again: a completion of one file of the group alone could post it twice.
-    expect(posts).toEqual([]);
+    // Only questions: a completion of one file of the group alone could post it twice.
+    expect(posts).toEqual(Array(3).fill('POST /api/files.info'));
     expect(trapped()).toEqual([]);
     expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
     expect(messagesSince(messagesBefore)).toEqual([[3, 'crash test']]);
+  });
+
+  it('killed after its completion was answered, with a token that cannot read files: "may have been delivered", never completed again', async () => {
+    const scopedLog: string[] = [];
+    const scoped = await startReferenceService({
+      dataDir: join(root, 'scoped-service'),
+      log: (line) => scopedLog.push(line),
+      config: {
+        tokens: {
+          [TOKEN]: { user: 'U0TEST', channels: CHANNELS, scopes: ['files:write'] },
+        },
+      },
+    });
+    try {
+      const file = await makeFile(join(root, 'files'), 'scoped.bin', 16 * 1024);
+      const dataDir = join(root, 'scoped');
+      await runDriver(
+        {
+          dataDir,
+          baseUrl: scoped.url,
+          channels: CHANNELS,
+          paths: [file.path],
+          killAt: 'after-step-3',
+        },
+        'scoped',
+      );
+      expect(sharedCounts(scoped.uploads(), [file])).toEqual([1]);
+      const logFrom = scopedLog.length;
+      const items = await resumeWithCli(dataDir);
+      expect(items).toHaveLength(1);
+      expect(items[0]).toMatchObject({
+        name: 'scoped.bin',
+        state: 'unknown',
+        error: { class: 'unknown-outcome', code: 'interrupted_completing' },
+      });
+      expect(items[0]!.error?.message).toMatch(/files:read/);
+      expect(scopedLog.slice(logFrom).filter((l) => l.startsWith('POST '))).toEqual([
+        'POST /api/files.info',
+      ]);
+      expect(sharedCounts(scoped.uploads(), [file])).toEqual([1]);
+    } finally {
+      await scoped.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
-// Slack's protocol shares several files as one message: 11 files are 2 messages (10 + 1), each
-// with the one comment. A completion whose answer is lost leaves its whole group "may have been
-// delivered", and the group is never completed twice. The built CLI, over real HTTP.
+// Slack's protocol shares several files as one message: 11 files are 2 messages (10 + 1), the
+// comment on the first only. Links come from files.info, as Slack's completion answer has none.
+// A completion whose answer is lost is settled through files.info, and a group is never
+// completed twice. The built CLI, over real HTTP.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,21 +54,64 @@ function send(files: { path: string }[]) {
 }
 
 describe('several files in one message through the external protocol', () => {
-  it('shares 11 files as 2 messages (10 + 1), each with the one comment', async () => {
+  it('shares 11 files as 2 messages (10 + 1), the comment once, on the first, as send --help says', async () => {
     const files = await elevenFiles('ok');
     const before = service.messages().length;
     const run = await send(files);
     expect(run.code).toBe(0);
-    expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(Array(11).fill('delivered'));
+    const lines = jsonLines(run.stdout);
+    expect(lines.map((l) => l.outcome)).toEqual(Array(11).fill('delivered'));
     const messages = service.messages().slice(before);
     expect(messages.map((m) => [m.files.length, m.initial_comment])).toEqual([
       [10, 'Eleven files'],
-      [1, 'Eleven files'],
+      [1, null],
     ]);
     expect(sharedCounts(service.uploads(), files)).toEqual(Array(11).fill(1));
+    // send --json prints each file's link, which Slack's completion answer does not carry.
+    for (const [i, line] of lines.entries()) {
+      expect(line.permalink).toBe(`${service.url}/files/U0TEST/${line.id}/f${i}.txt`);
+    }
+    const help = await runCli(['send', '--help']);
+    expect(help.stdout).toMatch(/comment posted once, with the first file/);
   });
 
-  it('a completion whose answer is lost leaves its group "may have been delivered", completed once', async () => {
+  it('a token without files:read: delivered without links, and stderr says once that links need files:read', async () => {
+    const scoped = await startReferenceService({
+      dataDir: join(dir, 'scoped'),
+      config: {
+        tokens: {
+          [TOKEN]: { user: 'U0TEST', channels: ['C0DESIGN'], scopes: ['files:write'] },
+        },
+      },
+    });
+    try {
+      const files = await elevenFiles('scoped');
+      const run = await runCli(
+        [
+          'send',
+          '--base-url',
+          scoped.url,
+          '--protocol',
+          'external',
+          '--channels',
+          'C0DESIGN',
+          '--json',
+          ...files.map((f) => f.path),
+        ],
+        { env: { TRAYSHARE_DATA_DIR: join(dir, 'data'), TRAYSHARE_TOKEN: TOKEN } },
+      );
+      expect(run.code).toBe(0);
+      const lines = jsonLines(run.stdout);
+      expect(lines.map((l) => [l.outcome, l.permalink])).toEqual(
+        Array(11).fill(['delivered', null]),
+      );
+      expect(run.stderr.match(/files:read/g)).toHaveLength(1);
+    } finally {
+      await scoped.close();
+    }
+  });
+
+  it('a completion whose answer is lost: files.info shows the message, so its group is delivered, completed once', async () => {
     const files = await elevenFiles('lost');
     const before = service.messages().length;
     const completedBefore = completions();
@@ -77,11 +121,10 @@ describe('several files in one message through the external protocol', () => {
       fault: { kind: 'reset-after-body' },
     });
     const run = await send(files);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
-    expect(lines.map((l) => l.outcome)).toEqual([...Array(10).fill('unknown'), 'delivered']);
-    // Asked again, the service no longer knows the group's files: it was completed, once.
-    expect(lines[0]!.error).toBe('completed_earlier');
+    expect(lines.map((l) => l.outcome)).toEqual(Array(11).fill('delivered'));
+    expect(lines.every((l) => typeof l.permalink === 'string')).toBe(true);
     expect(
       service
         .messages()
@@ -89,7 +132,7 @@ describe('several files in one message through the external protocol', () => {
         .map((m) => m.files.length),
     ).toEqual([10, 1]);
     expect(sharedCounts(service.uploads(), files)).toEqual(Array(11).fill(1));
-    // The lost one, the question that found it completed, and the second group's.
-    expect(completions() - completedBefore).toBe(3);
+    // The lost one and the second group's: files.info, not a second completion, settled the first.
+    expect(completions() - completedBefore).toBe(2);
   });
 });

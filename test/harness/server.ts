@@ -51,6 +51,8 @@ export interface HarnessOptions {
   desktopNotes?: string[];
   /** The reference service's config, over its test defaults (e.g. a token's scopes). */
   serviceConfig?: Partial<ServiceConfig>;
+  /** False for a Wayland desktop, where no window stays on top (default true). */
+  keepsDropWindowOnTop?: boolean;
 }
 
 export interface Harness {
@@ -175,6 +177,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return taken;
     },
     desktopNotes: async () => [...(options.desktopNotes ?? [])],
+    keepsDropWindowOnTop: async () => options.keepsDropWindowOnTop ?? true,
   };
 
   // The shell, not the core, registers the global shortcut: like main/electron/shell.ts, a

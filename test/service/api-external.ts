@@ -49,6 +49,16 @@ export async function getUploadUrlExternal(ctx: ServiceContext, ex: Exchange): P
     return done(slackError('file_upload_size_restricted'), true);
 
   const ticket = ctx.external.open(auth.grant.user, filename, length);
+  // The file_id names a file from here on (files.info finds it, with no shares yet).
+  ctx.files.hold({
+    id: ticket.id,
+    name: filename,
+    title: filename,
+    mimetype: guessMimeType(filename),
+    size: length,
+    created: Math.floor(ctx.now() / 1000),
+    user: auth.grant.user,
+  });
   const uploadUrl = `${ctx.url}/_upload/${ticket.id}?s=${ticket.secret}`;
   return done(jsonAnswer({ ok: true, upload_url: uploadUrl, file_id: ticket.id }), true);
 }
@@ -135,8 +145,6 @@ export async function receiveExternalBytes(
   return done(textAnswer(200, `OK - ${digest.size}`), true);
 }
 
-export const MAX_FILES_PER_MESSAGE = 10;
-
 type FileRef = { id: string; title?: string };
 
 function fileRefs(args: Args): FileRef[] | undefined {
@@ -172,9 +180,11 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
   if (parsed.kind === 'invalid') return done(slackError(parsed.code), parsed.bodyRead);
 
   const refs = fileRefs(parsed.args);
-  // The contract fixes at most 10 files per completion (one message).
-  if (!refs || refs.length > MAX_FILES_PER_MESSAGE)
+  // Slack names no limit; past the one seen (config.ts) it failed, here invalid_arguments.
+  if (!refs || refs.length > ctx.config.filesPerCompletion)
     return done(slackError('invalid_arguments'), true);
+  // Slack's docs list `channel_id` (one channel, what both SDKs send) and `channels` (comma
+  // separated) side by side and say nothing of both at once: here the message goes to both.
   const channelId = stringArg(parsed.args, 'channel_id');
   // `channels` takes user IDs, `channel_id` does not: Slack refuses a U… there with
   // invalid_arguments, "input must match regex pattern: ^[CGDZ][A-Z0-9]{8,}$
@@ -195,7 +205,10 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
     }
     tickets.push(ticket);
   }
-  if (tickets.some((t) => t.state !== 'uploaded')) return done(slackError('file_not_found'), true);
+  const again = ctx.config.repeatCompletion === 'posts-again';
+  if (tickets.some((t) => t.state !== 'uploaded' && !(again && t.state === 'completed'))) {
+    return done(slackError('file_not_found'), true);
+  }
   const thread = threadArg(stringArg(parsed.args, 'thread_ts'), requested);
   if (!thread.ok) return done(slackError(thread.error), true);
   const targets = destinations(ctx, auth.grant, requested);
@@ -205,12 +218,13 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
   const channels = targets.open();
 
   // Marked before any await, so a concurrent second completion already finds nothing.
+  const firstTime = tickets.map((t) => t.state === 'uploaded');
   for (const t of tickets) t.state = 'completed';
   const comment = stringArg(parsed.args, 'initial_comment');
   const created = Math.floor(ctx.now() / 1000);
   const files = [];
   for (const [i, t] of tickets.entries()) {
-    await rename(t.path, join(ctx.filesDir, t.id));
+    if (firstTime[i]) await rename(t.path, join(ctx.filesDir, t.id));
     const digest = t.digest!;
     ctx.record({
       id: t.id,
@@ -222,29 +236,51 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
       user: auth.grant.user,
       ...(thread.threadTs === undefined ? {} : { thread_ts: thread.threadTs }),
     });
+    const title = refs[i]?.title || t.filename;
+    ctx.files.hold({
+      id: t.id,
+      name: t.filename,
+      title,
+      mimetype: guessMimeType(t.filename),
+      size: digest.size,
+      created,
+      user: auth.grant.user,
+    });
     files.push(
-      fileObject(ctx.url, {
-        id: t.id,
-        name: t.filename,
-        title: refs[i]?.title || t.filename,
-        mimetype: guessMimeType(t.filename),
-        size: digest.size,
-        created,
-        user: auth.grant.user,
-        channels,
-      }),
+      ctx.config.completionAnswer === 'full'
+        ? fileObject(ctx.url, {
+            id: t.id,
+            name: t.filename,
+            title,
+            mimetype: guessMimeType(t.filename),
+            size: digest.size,
+            created,
+            user: auth.grant.user,
+            channels,
+          })
+        : // What Slack's method page documents, and nothing more: no permalink
+          // (https://docs.slack.dev/reference/methods/files.completeUploadExternal; the same
+          // `File {id?, title?}` in node-slack-sdk 6.8's FilesCompleteUploadExternalResponse).
+          { id: t.id, title },
     );
   }
   // Every file of one completion is shared together: one message, one comment. Completing
   // without a channel keeps the files private, so no message is posted.
   if (channels.length > 0) {
-    ctx.postMessage({
+    const ts = ctx.postMessage({
       channels,
       files: tickets.map((t) => t.id),
       initial_comment: comment ?? null,
       thread_ts: thread.threadTs ?? null,
       user: auth.grant.user,
     });
+    for (const t of tickets) {
+      ctx.files.share(t.id, channels, {
+        ts,
+        user: auth.grant.user,
+        ...(thread.threadTs === undefined ? {} : { threadTs: thread.threadTs }),
+      });
+    }
   }
   return done(jsonAnswer({ ok: true, files }), true);
 }

@@ -77,16 +77,7 @@ export async function filesUpload(ctx: ServiceContext, ex: Exchange): Promise<vo
     user: auth.grant.user,
     ...(thread.threadTs === undefined ? {} : { thread_ts: thread.threadTs }),
   });
-  // Each files.upload request is its own message; without channels the file stays private.
-  if (channels.length > 0)
-    ctx.postMessage({
-      channels,
-      files: [id],
-      initial_comment: comment ?? null,
-      thread_ts: thread.threadTs ?? null,
-      user: auth.grant.user,
-    });
-  const shared = fileObject(ctx.url, {
+  const described = {
     id,
     name,
     title: fields.get('title') || name,
@@ -94,7 +85,23 @@ export async function filesUpload(ctx: ServiceContext, ex: Exchange): Promise<vo
     size: file.size,
     created: Math.floor(ctx.now() / 1000),
     user: auth.grant.user,
-    channels,
-  });
+  };
+  ctx.files.hold(described);
+  // Each files.upload request is its own message; without channels the file stays private.
+  if (channels.length > 0) {
+    const ts = ctx.postMessage({
+      channels,
+      files: [id],
+      initial_comment: comment ?? null,
+      thread_ts: thread.threadTs ?? null,
+      user: auth.grant.user,
+    });
+    ctx.files.share(id, channels, {
+      ts,
+      user: auth.grant.user,
+      ...(thread.threadTs === undefined ? {} : { threadTs: thread.threadTs }),
+    });
+  }
+  const shared = fileObject(ctx.url, { ...described, channels });
   return done(jsonAnswer({ ok: true, file: shared }), true);
 }

@@ -73,6 +73,24 @@ export interface ServiceConfig {
    * (Slack's tier 2: about 20); 0: no limit.
    */
   listsPerMinute: number;
+  /**
+   * Files one files.completeUploadExternal may share. Slack's docs name no limit; 14 were seen
+   * accepted and 15 refused (https://github.com/slackapi/python-slack-sdk/issues/1653), so the
+   * default is 14: the service never refuses what Slack was seen to accept.
+   */
+  filesPerCompletion: number;
+  /**
+   * files.completeUploadExternal's answer. 'documented' is what Slack's method page shows,
+   * `{"ok":true,"files":[{"id","title"}]}`, with no permalink (links come from files.info);
+   * 'full' adds the whole file object with its permalink, for clients that read it from there.
+   */
+  completionAnswer: 'documented' | 'full';
+  /**
+   * What a second completion of an already completed file does. Slack documents only that the
+   * method completes an upload once, not what a repeat answers, so tests can choose:
+   * 'file_not_found' refuses it; 'posts-again' shares it again, the worst a client must survive.
+   */
+  repeatCompletion: 'file_not_found' | 'posts-again';
   /** The workspace's members (users.list); a user ID in `channels` shares to the DM with one. */
   users: UserSpec[];
 }
@@ -101,6 +119,9 @@ export const defaultTestConfig: ServiceConfig = Object.freeze<ServiceConfig>({
   uploadsPerMinute: 0,
   uploadUrlTtlMs: 600_000,
   listsPerMinute: 0,
+  filesPerCompletion: 14,
+  completionAnswer: 'documented',
+  repeatCompletion: 'file_not_found',
   // Alice has a DM with the test token's user (D0ALICE); Bob has none yet. Slackbot is listed
   // by Slack's users.list in every workspace, with is_bot false.
   users: [
@@ -171,6 +192,9 @@ export const serviceConfigSchema = z
     uploadsPerMinute: z.number().finite().nonnegative(),
     uploadUrlTtlMs: z.number().int().positive(),
     listsPerMinute: z.number().finite().nonnegative(),
+    filesPerCompletion: z.number().int().positive(),
+    completionAnswer: z.enum(['documented', 'full']),
+    repeatCompletion: z.enum(['file_not_found', 'posts-again']),
     users: z.array(userSpec),
   })
   .partial()
@@ -194,6 +218,9 @@ export function resolveConfig(
     uploadsPerMinute: given.uploadsPerMinute ?? base.uploadsPerMinute,
     uploadUrlTtlMs: given.uploadUrlTtlMs ?? base.uploadUrlTtlMs,
     listsPerMinute: given.listsPerMinute ?? base.listsPerMinute,
+    filesPerCompletion: given.filesPerCompletion ?? base.filesPerCompletion,
+    completionAnswer: given.completionAnswer ?? base.completionAnswer,
+    repeatCompletion: given.repeatCompletion ?? base.repeatCompletion,
     users: structuredClone(given.users ?? base.users),
   };
 }

@@ -3,6 +3,7 @@ import type { Conversation, ServiceConfig } from './config';
 import type { ExternalUploads } from './external-uploads';
 import type { FaultBook } from './faults';
 import type { TokenBucketLimiter } from './rate-limiter';
+import type { SharedFiles } from './shared-files';
 
 export interface RecordedUpload {
   id: string;
@@ -43,6 +44,8 @@ export interface ServiceContext {
   readonly usersLimiter: TokenBucketLimiter;
   readonly conversations: Conversation[];
   readonly external: ExternalUploads;
+  /** Every file by ID and where it was shared: what files.info answers from. */
+  readonly files: SharedFiles;
   record(upload: RecordedUpload): void;
   /** Posts one message sharing `files` and returns its ts (unique, increasing). */
   postMessage(message: Omit<RecordedMessage, 'ts'>): string;

@@ -183,13 +183,13 @@ describe('fault rules', () => {
   it('can script a method the service does not have', async () => {
     service.injectFault({
       fault: { kind: 'error', error: 'method_deprecated' },
-      method: 'files.info',
+      method: 'files.list',
     });
-    expect(json(await callApi(service.url, 'files.info', {}))).toEqual({
+    expect(json(await callApi(service.url, 'files.list', {}))).toEqual({
       ok: false,
       error: 'method_deprecated',
     });
-    expect(json(await callApi(service.url, 'files.info', {}))).toEqual({
+    expect(json(await callApi(service.url, 'files.list', {}))).toEqual({
       ok: false,
       error: 'unknown_method',
     });

@@ -11,6 +11,7 @@ import { authTest } from './api-auth-test';
 import { finish, startFault } from './api-common';
 import { conversationsList } from './api-conversations';
 import { completeUploadExternal, getUploadUrlExternal, receiveExternalBytes } from './api-external';
+import { filesInfo } from './api-files-info';
 import { filesUpload } from './api-files-upload';
 import { usersList } from './api-users';
 import { conversationsOf, defaultTestConfig, resolveConfig, type ServiceConfig } from './config';
@@ -19,6 +20,7 @@ import { Exchange, jsonAnswer, type LingerBudget, slackError, textAnswer } from 
 import { ExternalUploads } from './external-uploads';
 import { FaultBook, type FaultRule, parseFaultRule } from './faults';
 import { TokenBucketLimiter } from './rate-limiter';
+import { SharedFiles } from './shared-files';
 
 export type { ChannelSpec, ServiceConfig, TokenGrant, UserSpec } from './config';
 export { cliDefaultConfig, defaultTestConfig } from './config';
@@ -91,6 +93,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     usersLimiter: new TokenBucketLimiter(config.listsPerMinute, now),
     conversations: conversationsOf(config),
     external: new ExternalUploads({ dir: incomingDir, ttlMs: config.uploadUrlTtlMs, now, log }),
+    files: new SharedFiles(),
     record(upload) {
       recorded.push(upload);
       log(
@@ -206,6 +209,8 @@ async function route(
         return conversationsList(ctx, ex, searchParams);
       case 'users.list':
         return usersList(ctx, ex, searchParams);
+      case 'files.info':
+        return filesInfo(ctx, ex, searchParams);
       default:
         return unknownMethod(ctx, ex, method);
     }

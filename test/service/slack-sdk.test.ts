@@ -150,6 +150,21 @@ describe('@slack/web-api against the reference service', () => {
     expect(service.uploads().filter((u) => u.thread_ts === parentMessage!.ts)).toHaveLength(2);
   });
 
+  it('filesUploadV2 with 14 files shares them as one message, as Slack was seen to accept', async () => {
+    // python-slack-sdk#1653: Slack took 14 files in one files.completeUploadExternal.
+    const uploads = [];
+    for (let i = 0; i < 14; i += 1) uploads.push(await fileOf(`many-${i}.txt`, 100 + i));
+    const result = await client().filesUploadV2({
+      channel_id: 'C0DESIGN',
+      initial_comment: 'Fourteen',
+      file_uploads: uploads.map((u, i) => ({ file: u.path, filename: `many-${i}.txt` })),
+    });
+    expect(result.ok).toBe(true);
+    expect(service.messages().map((m) => [m.files.length, m.initial_comment])).toEqual([
+      [14, 'Fourteen'],
+    ]);
+  });
+
   it('sees Slack errors as platform errors with the code', async () => {
     const file = await fileOf('a.txt', 10);
     await expect(

@@ -5,10 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   APP_ID,
   applyAppIdentity,
+  DEVELOPMENT_APP_ID,
   DEVELOPMENT_DATA_FOLDER,
+  DEVELOPMENT_NAME,
 } from '../../main/electron/app-identity';
 import { applicationMenuTemplate } from '../../main/electron/app-menu';
-import { desktopNotes } from '../../main/electron/desktop-notes';
+import { desktopNotes, isWayland } from '../../main/electron/desktop-notes';
 import { type ShellHarness, startShellHarness } from './shell-harness';
 
 let h: ShellHarness | undefined;
@@ -71,6 +73,25 @@ describe('the shortcut on Wayland', () => {
   });
 });
 
+describe('the drop window on Wayland', () => {
+  it('is an ordinary window there, and the setting is told it cannot stay on top', async () => {
+    h = await startShellHarness({ platform: 'linux', launchedAtLogin: false, noWindowOnTop: true });
+    const main = h.windows.open()[0]!;
+    expect(await h.call(main, 'keepsDropWindowOnTop')).toBe(false);
+    h.tray.click('drop-window');
+    const drop = h.windows.byHash('drop-window')!;
+    expect(drop.options.alwaysOnTop).toBe(false);
+  });
+
+  it('stays on top on X11, Windows and macOS', async () => {
+    h = await startShellHarness({ platform: 'linux', launchedAtLogin: false });
+    const main = h.windows.open()[0]!;
+    expect(await h.call(main, 'keepsDropWindowOnTop')).toBe(true);
+    h.tray.click('drop-window');
+    expect(h.windows.byHash('drop-window')!.options.alwaysOnTop).toBe(true);
+  });
+});
+
 describe('notes about this desktop', () => {
   const gnomeWayland = { XDG_CURRENT_DESKTOP: 'ubuntu:GNOME', XDG_SESSION_TYPE: 'wayland' };
 
@@ -81,9 +102,55 @@ describe('notes about this desktop', () => {
       isPackaged: true,
       userData: '/u',
     });
-    expect(notes).toHaveLength(2);
+    expect(notes).toHaveLength(3);
     expect(notes[0]).toContain('gnome-shell-extension-appindicator');
     expect(notes[1]).toContain('allow the Trayshare shortcut');
+    // Wayland keeps no window on top: the note sends drops to the main window.
+    expect(notes[2]).toBe(
+      'On Wayland, apps cannot keep a window above the others, so other windows may cover the drop window. Drop files on this window instead: all of it takes drops.',
+    );
+  });
+
+  it('tells an AppImage on Wayland plainly when the shortcut cannot work without the package', () => {
+    const notes = desktopNotes({
+      platform: 'linux',
+      env: { XDG_SESSION_TYPE: 'wayland' },
+      isPackaged: true,
+      userData: '/u',
+      appImage: {
+        state: 'failed',
+        error:
+          '/home/ann/.local/share/applications/app.trayshare.Trayshare.desktop could not be written: EROFS',
+        icon: undefined,
+      },
+    });
+    expect(notes[0]).toBe(
+      'On Wayland the global shortcut needs Trayshare’s desktop entry, and this AppImage could not set it up (/home/ann/.local/share/applications/app.trayshare.Trayshare.desktop could not be written: EROFS). For the shortcut, install the .deb package; meanwhile the tray menu and this window have every action.',
+    );
+    const installed = desktopNotes({
+      platform: 'linux',
+      env: { XDG_SESSION_TYPE: 'wayland' },
+      isPackaged: true,
+      userData: '/u',
+      appImage: { state: 'installed', desktopFile: '/d', icon: '/i' },
+    });
+    expect(installed[0]).toContain('allow the Trayshare shortcut');
+  });
+
+  it('knows Electron runs under XWayland when started with --ozone-platform=x11', () => {
+    const wayland = { XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0' };
+    expect(isWayland(wayland)).toBe(true);
+    expect(isWayland(wayland, 'x11')).toBe(false);
+    expect(isWayland({ DISPLAY: ':0' })).toBe(false);
+    expect(isWayland({ DISPLAY: ':0' }, 'wayland')).toBe(true);
+    const xwayland = desktopNotes({
+      platform: 'linux',
+      env: wayland,
+      isPackaged: true,
+      userData: '/u',
+      ozonePlatform: 'x11',
+    });
+    expect(xwayland.join(' ')).not.toMatch(/Wayland/);
   });
 
   it('tells a development run where its data is, and nothing else off Linux', () => {
@@ -117,6 +184,7 @@ describe('who the app is to the OS', () => {
       calls,
       app: {
         isPackaged,
+        setName: (name: string) => calls.push(`name ${name}`),
         setAppUserModelId: (id: string) => calls.push(`aumid ${id}`),
         getPath: (_name: 'appData') => '/home/ann/.config',
         setPath: (_name: 'userData', path: string) => calls.push(`userData ${path}`),
@@ -141,6 +209,18 @@ describe('who the app is to the OS', () => {
     const demo = fakeApp(false, ['user-data-dir']);
     applyAppIdentity(demo.app, 'linux', join);
     expect(demo.calls).toEqual([]);
+  });
+
+  it('gives `npm start` on Windows its own name and AUMID, so the installed app’s Start-menu shortcut is left alone', () => {
+    const dev = fakeApp(false);
+    applyAppIdentity(dev.app, 'win32', join);
+    expect(dev.calls).toEqual([
+      `name ${DEVELOPMENT_NAME}`,
+      `aumid ${DEVELOPMENT_APP_ID}`,
+      `userData ${join('/home/ann/.config', DEVELOPMENT_DATA_FOLDER)}`,
+    ]);
+    expect(DEVELOPMENT_NAME).toBe('Trayshare (development)');
+    expect(DEVELOPMENT_APP_ID).not.toBe(APP_ID);
   });
 
   it('has no menu bar on Windows and Linux, and app + Edit menus on macOS', () => {

@@ -139,6 +139,9 @@ export class FakeTray extends EventEmitter implements TrayLike<string, Menu> {
   toolTip = '';
   title = '';
   menu: Menu | null = null;
+  /** Every tooltip and every menu the app set, in order. */
+  readonly toolTips: string[] = [];
+  readonly menusSet: Menu[] = [];
   destroyed = false;
   constructor(public image: string) {
     super();
@@ -148,12 +151,14 @@ export class FakeTray extends EventEmitter implements TrayLike<string, Menu> {
   }
   setToolTip(toolTip: string) {
     this.toolTip = toolTip;
+    this.toolTips.push(toolTip);
   }
   setTitle(title: string) {
     this.title = title;
   }
   setContextMenu(menu: Menu | null) {
     this.menu = menu;
+    if (menu) this.menusSet.push(menu);
   }
   destroy() {
     this.destroyed = true;
@@ -185,7 +190,7 @@ export class FakeTray extends EventEmitter implements TrayLike<string, Menu> {
 
 export class FakeNotification extends EventEmitter implements NotificationLike {
   shown = false;
-  constructor(readonly options: { title: string; body: string }) {
+  constructor(readonly options: { title: string; body: string; toastXml?: string }) {
     super();
   }
   show() {
@@ -193,6 +198,10 @@ export class FakeNotification extends EventEmitter implements NotificationLike {
   }
   click() {
     this.emit('click');
+  }
+  /** The OS refused it, as an unsigned macOS build or Windows' Focus settings do. */
+  fail(error: string) {
+    this.emit('failed', { preventDefault() {} }, error);
   }
 }
 

@@ -1,6 +1,10 @@
 // A notification for each outcome, and what acting on it does.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createNotifier, heldNotice } from '../../main/electron/notifications';
+import {
+  type ActivationDetails,
+  createNotifier,
+  heldNotice,
+} from '../../main/electron/notifications';
 import type { QueueItem, View } from '../../preload/contract';
 import { FakeNotification } from './fake-electron';
 import { type ShellHarness, startShellHarness } from './shell-harness';
@@ -25,12 +29,21 @@ function item(state: QueueItem['state'], extra: Partial<QueueItem> = {}): QueueI
   };
 }
 
-function notifier() {
+function notifier(windows = false) {
   const shown: FakeNotification[] = [];
   const copied: string[] = [];
   const views: View[] = [];
+  const logs: string[] = [];
   const flushers: (() => void)[] = [];
+  let activation: ((details: ActivationDetails) => void) | undefined;
   const n = createNotifier({
+    ...(windows
+      ? {
+          handleActivation: (callback: (details: ActivationDetails) => void) => {
+            activation = callback;
+          },
+        }
+      : {}),
     create: (o) => {
       const f = new FakeNotification(o);
       shown.push(f);
@@ -40,13 +53,22 @@ function notifier() {
     copyText: (t) => copied.push(t),
     openWindow: (v) => views.push(v),
     describeChannels: (ids) => ids.map((id) => (id === 'C0DESIGN' ? '#design' : id)).join(', '),
-    log: () => undefined,
+    log: (line) => logs.push(line),
     setTimeout: (fn) => flushers.push(fn),
   });
   const flush = () => {
     for (const f of flushers.splice(0)) f();
   };
-  return { n, shown, copied, views, flush };
+  /** Windows hands a click to handleActivation (Action Center, or the click that started us). */
+  const activate = (details: ActivationDetails) => activation!(details);
+  return { n, shown, copied, views, logs, flush, activate };
+}
+
+/** The launch string of a toast, as Windows hands it back in ActivationArguments.arguments. */
+function launchOf(toastXml: string | undefined): string {
+  const raw = /<toast launch="([^"]*)"/.exec(toastXml ?? '')?.[1];
+  if (raw === undefined) throw new Error(`no launch attribute in ${toastXml}`);
+  return raw.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
 }
 
 describe('notifications', () => {
@@ -144,6 +166,107 @@ describe('notifications', () => {
   });
 });
 
+describe('notifications the OS refuses', () => {
+  it('are logged and let go; a failed share opens the queue instead', () => {
+    const t = notifier();
+    t.n.itemFinished(item('delivered', { file: { permalink: 'https://acme.example/f/1' } }));
+    t.n.itemFinished(item('failed', { name: 'x.pdf' }));
+    t.flush();
+    expect(t.n.held()).toBe(2);
+    // An unsigned macOS build: UNNotification refuses every notification.
+    for (const shown of t.shown) shown.fail('Notifications are not allowed for this application');
+    expect(t.n.held()).toBe(0);
+    expect(t.logs).toEqual([
+      'Notification not shown (Notifications are not allowed for this application): Shared report.pdf',
+      'Notification not shown (Notifications are not allowed for this application): Could not share x.pdf',
+    ]);
+    // A delivered file needs nothing; the failed one must not go unnoticed.
+    expect(t.views).toEqual(['queue']);
+    expect(t.copied).toEqual([]);
+  });
+
+  it('let go of those that were closed or clicked too', () => {
+    const t = notifier();
+    t.n.itemFinished(item('delivered'));
+    t.n.itemFinished(item('unknown'));
+    t.flush();
+    t.shown[0]!.emit('close');
+    t.shown[1]!.click();
+    expect(t.n.held()).toBe(0);
+  });
+});
+
+describe('notification clicks on Windows (Notification.handleActivation)', () => {
+  it('writes what the click does into the toast, escaped', () => {
+    const t = notifier(true);
+    t.n.itemFinished(
+      item('delivered', {
+        name: 'a<b> & "c".pdf',
+        file: { permalink: 'https://acme.example/f/1?x=1&y=2' },
+      }),
+    );
+    t.flush();
+    const options = t.shown[0]!.options;
+    expect(options.title).toBe('Shared a<b> & "c".pdf');
+    expect(options.toastXml).toContain('<text>Shared a&#60;b&#62; &#38; &#34;c&#34;.pdf</text>');
+    expect(new URLSearchParams(launchOf(options.toastXml)).get('copy')).toBe(
+      'https://acme.example/f/1?x=1&y=2',
+    );
+  });
+
+  it('copies the link from Action Center once the notification object is gone', () => {
+    const t = notifier(true);
+    t.n.itemFinished(item('delivered', { file: { permalink: 'https://acme.example/f/9' } }));
+    t.flush();
+    const launch = launchOf(t.shown[0]!.options.toastXml);
+    // The object is never clicked (collected); Windows calls the activation handler instead.
+    t.activate({ type: 'click', arguments: launch });
+    expect(t.copied).toEqual(['https://acme.example/f/9']);
+  });
+
+  it('acts once when both the object and the activation handler get the click', () => {
+    const t = notifier(true);
+    t.n.itemFinished(item('failed'));
+    t.flush();
+    t.shown[0]!.click();
+    t.activate({ type: 'click', arguments: launchOf(t.shown[0]!.options.toastXml) });
+    expect(t.views).toEqual(['queue']);
+  });
+
+  it('still opens the queue when the click starts Trayshare again (a notice of an earlier run)', () => {
+    const earlier = notifier(true);
+    earlier.n.itemFinished(item('unknown'));
+    earlier.flush();
+    const launch = launchOf(earlier.shown[0]!.options.toastXml);
+
+    const now = notifier(true);
+    now.activate({ type: 'click', arguments: launch });
+    expect(now.views).toEqual(['queue']);
+    expect(earlier.views).toEqual([]);
+  });
+
+  it('ignores clicks on toasts Trayshare did not write, and anything but views and https links', () => {
+    const t = notifier(true);
+    for (const args of [
+      '',
+      'type=click&tag=abc',
+      'trayshare=1&open=devtools',
+      'trayshare=1&copy=javascript%3Aalert(1)',
+      'trayshare=1&copy=file%3A%2F%2F%2Fetc%2Fpasswd',
+    ]) {
+      t.activate({ type: 'click', arguments: args });
+    }
+    expect(t.copied).toEqual([]);
+    expect(t.views).toEqual([]);
+  });
+
+  it('gives toasts elsewhere no Windows XML', () => {
+    const t = notifier(false);
+    t.n.notify({ title: 'Hi', body: 'there' });
+    expect(t.shown[0]!.options).toEqual({ title: 'Hi', body: 'there' });
+  });
+});
+
 describe('held uploads', () => {
   it('asks for a new token for a workspace the settings have, and opens Settings', () => {
     expect(heldNotice('Acme', 'This token was revoked.')).toEqual({
@@ -222,6 +345,30 @@ describe('notifications from real uploads', () => {
     await h.call(main, 'setToken', h.demo!.workspaceId, 'xoxb-test-token');
     await h.service.settled();
     await vi.waitFor(() => expect(h.reference.uploads()).toHaveLength(1));
+  });
+
+  it('opens Settings when the OS refuses the keychain notice (an unsigned macOS build)', async () => {
+    h = await startShellHarness({
+      platform: 'darwin',
+      keychainProblem: 'The login keychain is locked.',
+      notificationsFail: 'Notifications are not allowed for this application',
+    });
+    expect(h.windows.byHash('settings')).toBeDefined();
+    expect(h.logs).toContain(
+      'Notification not shown (Notifications are not allowed for this application): Trayshare cannot use the keychain',
+    );
+  });
+
+  it('on Windows, copies a delivered file’s link from Action Center after the notification object is gone', async () => {
+    h = await startShellHarness({ platform: 'win32' });
+    const [file] = await h.files('later.txt');
+    await h.service.share({ target: { presetId: h.demo!.randomPresetId }, paths: [file!] });
+    await h.service.settled();
+    await vi.waitFor(() => expect(h.notifications).toHaveLength(1));
+    const launch = launchOf(h.notifications[0]!.options.toastXml);
+    h.activateNotification({ type: 'click', arguments: launch });
+    const [entry] = await h.service.listHistory({ limit: 1 });
+    await vi.waitFor(() => expect(h.clipboard.written).toEqual([entry!.permalink]));
   });
 
   it('tells about a keychain problem at start, and acting on it opens the settings', async () => {

@@ -42,6 +42,10 @@ export interface HarnessOptions {
   keychainProblem?: string | null;
   launchedAtLogin?: boolean;
   fileManagerIntegration?: boolean;
+  /** Notifications the OS refuses to show ('failed'), with this error. */
+  notificationsFail?: string;
+  /** A Wayland desktop, where no window can stay on top (windows.ts keepsOnTop). */
+  noWindowOnTop?: boolean;
   /** A Wayland desktop, whose portal approves global shortcuts itself. */
   shortcutNeedsApproval?: boolean;
   desktopNotes?: string[];
@@ -64,6 +68,13 @@ export interface ShellHarness {
   loginItem: boolean[];
   integration: boolean[];
   quits: number;
+  /** What the person saw come forward, in order: 'app focused', 'file picker'. */
+  foreground: string[];
+  /**
+   * Windows calling Notification.handleActivation's callback: a click from Action Center
+   * after the object is gone, or the click that started the app.
+   */
+  activateNotification(details: { type: string; arguments: string }): void;
   /** Paths the next file picker returns (none left: the person cancelled). */
   pick(paths: string[]): void;
   /** Calls a contract method from a window's page, as the preload would. */
@@ -98,6 +109,8 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
   const loginItem: boolean[] = [];
   const integration: boolean[] = [];
   const picks: string[][] = [];
+  const foreground: string[] = [];
+  let activation: ((details: { type: string; arguments: string }) => void) | undefined;
   let quits = 0;
   const log = (line: string) => logs.push(line);
 
@@ -112,6 +125,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
       openExternal: (url) => opened.push(url),
       log,
       platform,
+      keepsOnTop: !options.noWindowOnTop,
     }),
     renderer: RENDERER,
     tray: {
@@ -128,16 +142,30 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
       create: (opts) => {
         const n = new FakeNotification(opts);
         notifications.push(n);
+        const refusal = options.notificationsFail;
+        if (refusal !== undefined) n.show = () => n.fail(refusal);
         return n;
       },
       isSupported: () => true,
+      // As index.ts: Windows only.
+      ...(platform === 'win32'
+        ? {
+            handleActivation: (callback: typeof activation & {}) => {
+              activation = callback;
+            },
+          }
+        : {}),
       gatherMs: 1,
     },
     globalShortcut: shortcut,
     clipboard,
     showOpenDialog: async (_opts: OpenDialogOptions) => {
+      foreground.push('file picker');
       const next = picks.shift();
       return next ? { canceled: false, filePaths: next } : { canceled: true, filePaths: [] };
+    },
+    focusApp: () => {
+      foreground.push('app focused');
     },
     openExternal: async (url) => {
       opened.push(url);
@@ -158,6 +186,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
     launchedAtLogin: options.launchedAtLogin ?? true,
     shortcutNeedsApproval: options.shortcutNeedsApproval ?? false,
     desktopNotes: options.desktopNotes ?? [],
+    keepsDropWindowOnTop: !options.noWindowOnTop,
     quit: () => {
       quits++;
     },
@@ -182,6 +211,11 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
     integration,
     get quits() {
       return quits;
+    },
+    foreground,
+    activateNotification(details) {
+      if (!activation) throw new Error('no handleActivation callback (Windows only)');
+      activation(details);
     },
     pick: (paths) => picks.push(paths),
     call: (window, method, ...args) =>

@@ -122,6 +122,9 @@ describe('shortcut in the running shell', () => {
     h.shortcut.press('Command+Shift+U');
     await vi.waitFor(() => expect(h.windows.byHash('share')).toBeDefined());
     expect(h.windows.byHash('drop-window')).toBeUndefined();
+    // Another app was in front when the shortcut was pressed: Trayshare comes forward first,
+    // so the picker does not open behind it.
+    expect(h.foreground).toEqual(['app focused', 'file picker']);
   });
 });
 

@@ -1,5 +1,6 @@
 // The tray: its menu built from presets and recent uploads, its actions reaching the service,
 // its icon, tooltip and progress following the queue, and macOS drops on the icon.
+import { writeFile } from 'node:fs/promises';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -188,6 +189,8 @@ describe('tray status', () => {
       percent: 12,
       active: 2,
       summary: 'Uploading 2 files, 12%',
+      // The menu's line leaves the percentage to the tooltip.
+      menuSummary: 'Uploading 2 files',
     });
     expect(trayStatus([item('failed', 1, 0)], { paused: false, needsToken: 0 })).toMatchObject({
       state: 'attention',
@@ -213,6 +216,17 @@ describe('tray in the running shell', () => {
       name: 'menu pick.txt',
       channels: ['C0DESIGN', 'C0GENERAL'],
     });
+    // Linux and Windows bring the picker forward themselves.
+    expect(h.foreground).toEqual(['file picker']);
+  });
+
+  it('on macOS, comes forward before opening the picker from the menu bar', async () => {
+    h = await startShellHarness({ platform: 'darwin' });
+    const paths = await h.files('menu pick.png');
+    h.pick(paths);
+    h.tray.click(`preset:${h.demo!.designPresetId}`);
+    await vi.waitFor(() => expect(h.reference.uploads()).toHaveLength(1));
+    expect(h.foreground).toEqual(['app focused', 'file picker']);
   });
 
   it('shares the files on the clipboard, and explains when the clipboard holds plain text', async () => {
@@ -302,6 +316,34 @@ describe('tray in the running shell', () => {
     await h.service.settled();
     await vi.waitFor(() => expect(h.tray.image).toBe('/icons/tray-attention.png'));
     expect(h.tray.toolTip).toBe('Trayshare: 1 upload needs attention');
+  });
+
+  it('sets a new context menu only when its items change, not on each percent of an upload', async () => {
+    h = await startShellHarness({ platform: 'linux' });
+    h.reference.injectFault({ fault: { kind: 'slow', delayMs: 400 } });
+    const [path] = await h.files('big.bin');
+    await writeFile(path!, Buffer.alloc(8 * 1024 * 1024, 7));
+    const before = h.tray.menusSet.length;
+    await h.service.share({ target: { presetId: h.demo!.designPresetId }, paths: [path!] });
+    await h.service.settled();
+    await vi.waitFor(() => expect(h.tray.item('status').label).toBe('Ready to share'));
+
+    // The upload was seen going forward: the tooltip told more than one percentage.
+    const percents = new Set(
+      h.tray.toolTips.map((t) => /, (\d+)%$/.exec(t)?.[1]).filter((p) => p !== undefined),
+    );
+    expect(percents.size).toBeGreaterThan(1);
+    // Yet the menu never carries a percentage, and no menu was set twice in a row unchanged
+    // (on Linux each new menu can close the one the person has open).
+    const menus = h.tray.menusSet.slice(before);
+    expect(menus.map((m) => find(m, 'status').label)).not.toContainEqual(
+      expect.stringMatching(/%/),
+    );
+    const shown = menus.map((m) =>
+      JSON.stringify(m, (_k, v: unknown) => (typeof v === 'function' ? undefined : v)),
+    );
+    for (let i = 1; i < shown.length; i++) expect(shown[i]).not.toBe(shown[i - 1]);
+    expect(menus.map((m) => find(m, 'status').label)).toContain('Uploading 1 file');
   });
 });
 

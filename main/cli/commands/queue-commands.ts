@@ -58,6 +58,7 @@ export function registerQueueCommands(program: Command): void {
           // nothing more can happen without the person (a refused token stops a workspace).
           if (options.run || options.retry) {
             service.on('needs-token', (e) => say(e.message));
+            service.on('notice', (e) => say(e.message));
             await service.settled();
             // Work left waiting on the keyring (exit 3, as for every keychain problem) or on a
             // token is not success.

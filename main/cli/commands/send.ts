@@ -16,6 +16,7 @@ import { normaliseChannels } from '../../core/upload/channels';
 import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
 import { uploadWithRetries } from '../../core/upload/engine';
 import { uploadExternalGroup } from '../../core/upload/external-protocol';
+import { LINKS_NEED_FILES_READ } from '../../core/upload/file-links';
 import { createNodeTransport } from '../../core/upload/node-transport';
 import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
 import { printable } from '../printable';
@@ -201,10 +202,17 @@ async function sendDirect(
         ...(threadTs ? { threadTs } : {}),
         file: { path, name: basename(display(path)) },
       }));
+      let linksNoted = false;
       const outcomes = await uploadExternalGroup(jobs, {
         transport,
         signal: abort.signal,
         blockingReads: true,
+        onLinksUnavailable: () => {
+          if (linksNoted) return;
+          linksNoted = true;
+          progress.clear();
+          say(LINKS_NEED_FILES_READ);
+        },
         onFile: (index) => {
           current = jobs[index]?.file.name ?? '';
         },
@@ -463,6 +471,10 @@ async function sendQueued(
       ) {
         resolve();
       }
+    });
+    service.on('notice', (notice) => {
+      progress.clear();
+      say(printable(notice.message));
     });
     service.on('needs-token', (event) => {
       // Earlier uploads of another workspace waiting on theirs are not this send's concern.

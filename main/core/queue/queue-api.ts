@@ -39,6 +39,8 @@ export interface ShareHooks {
   checkpoint: (data: unknown[]) => Promise<void>;
   /** Journals "body complete" for every file of the group before the last bytes go. */
   beforeBodyComplete: () => Promise<void>;
+  /** False for a later message of the share: the comment went with its first message. */
+  withComment: boolean;
 }
 
 export interface QueueDeps {

@@ -5,7 +5,8 @@
 // ended: delivered, failed, unknown, cancelled), the handed-over files complete in groups of at
 // most 10, in queue order, one group after the other. A file that fails or is cancelled does
 // not hold the others: they complete without it. A file cancelled while it waits leaves its
-// group before the group is sent.
+// group before the group is sent. The share's comment goes with its first message only: a
+// group goes without it once another message of the share was (or may have been) posted.
 import type { ItemState, QueueItem } from '../model';
 import type { AttemptResult } from '../upload/attempt';
 
@@ -30,6 +31,8 @@ export interface CompletionRun {
   readonly controller: AbortController;
   /** The group's completion journaled "body complete": the service may have the request. */
   bodySent: boolean;
+  /** This group's message carries the share's comment (the share has no message yet). */
+  readonly withComment: boolean;
 }
 
 export interface ShareGroupsHost<M extends ShareMember> {
@@ -100,6 +103,15 @@ export class ShareGroups<M extends ShareMember> {
 
   private async completeAll(shareId: string, ready: Waiting<M>[]): Promise<void> {
     let rest = ready;
+    // A file of the share that ended delivered or unknown (and is not being completed again
+    // now) came with a message that had, or may have had, the comment.
+    let commented = this.host
+      .members(shareId)
+      .some(
+        (m) =>
+          (m.item.state === 'delivered' || m.item.state === 'unknown') &&
+          !ready.some((w) => w.member.item.id === m.item.id),
+      );
     for (;;) {
       // A file cancelled while an earlier group of its share completed has left already.
       const share = this.waiting.get(shareId);
@@ -108,13 +120,18 @@ export class ShareGroups<M extends ShareMember> {
       const group = rest.slice(0, MAX_FILES_PER_COMPLETION);
       rest = rest.slice(MAX_FILES_PER_COMPLETION);
       for (const w of group) w.completing = true;
-      const run: CompletionRun = { controller: new AbortController(), bodySent: false };
+      const run: CompletionRun = {
+        controller: new AbortController(),
+        bodySent: false,
+        withComment: !commented,
+      };
       this.running.add(run);
       try {
         const results = await this.host.complete(
           group.map((w) => w.member),
           run,
         );
+        if (results.some((r) => r.kind === 'delivered' || r.kind === 'unknown')) commented = true;
         for (const [i, w] of group.entries()) {
           this.leave(shareId, w.member.item.id);
           w.resolve(results[i] ?? { kind: 'cancelled' });

@@ -483,6 +483,7 @@ class Queue implements UploadQueue {
           );
           run.bodySent = true;
         },
+        withComment: run.withComment,
       },
     );
   }

@@ -259,41 +259,141 @@ describe('external protocol: step 3 and resuming', () => {
     expect(paths(r.seen)[0]).toBe('/api/files.getUploadURLExternal');
   });
 
-  it('asks again after a lost step-3 answer: ok means shared now, once', async () => {
-    const r = run([ticket(), text(200), lost(), shared]);
-    expect((await r.result).kind).toBe('delivered');
-    expect(paths(r.seen).filter((p) => p.endsWith('completeUploadExternal'))).toHaveLength(2);
+  // files.info's answer: the file object with its `shares` (https://docs.slack.dev/reference/objects/file-object).
+  const info = (channels: string[], ts = '1700000000.000100'): Answer =>
+    json({
+      ok: true,
+      file: {
+        id: 'F1',
+        permalink: `${BASE}/files/F1`,
+        shares:
+          channels.length === 0
+            ? {}
+            : { public: Object.fromEntries(channels.map((c) => [c, [{ ts }]])) },
+      },
+    });
+  const completions = (seen: Seen[]) =>
+    paths(seen).filter((p) => p.endsWith('completeUploadExternal')).length;
+
+  it('after a lost step-3 answer asks files.info, and a share listed there is delivered with its link, never sent again', async () => {
+    const r = run([ticket(), text(200), lost(), info(['C1', 'C2'])]);
+    expect(await r.result).toEqual({
+      kind: 'delivered',
+      file: { id: 'F1', permalink: `${BASE}/files/F1`, ts: '1700000000.000100' },
+    });
+    expect(paths(r.seen).slice(2)).toEqual([
+      '/api/files.completeUploadExternal',
+      '/api/files.info',
+    ]);
   });
 
-  it('reports "most likely shared" when asking again finds the upload already completed, and sends nothing more', async () => {
-    const r = run([ticket(), text(200), lost(), json({ ok: false, error: 'file_not_found' })]);
+  it('sends step 3 again only when files.info twice lists the file in none of the channels', async () => {
+    const r = run([ticket(), text(200), lost(), info([]), info([]), shared]);
+    expect((await r.result).kind).toBe('delivered');
+    expect(paths(r.seen).slice(2)).toEqual([
+      '/api/files.completeUploadExternal',
+      '/api/files.info',
+      '/api/files.info',
+      '/api/files.completeUploadExternal',
+    ]);
+  });
+
+  it('never reads a refusal of the repeated step 3 as "done": it stays unknown', async () => {
+    const r = run([
+      ticket(),
+      text(200),
+      lost(),
+      info([]),
+      info([]),
+      json({ ok: false, error: 'file_not_found' }),
+    ]);
     const result = await r.result;
     expect(result).toMatchObject({
       kind: 'unknown',
-      reason: { class: 'unknown-outcome', code: 'completed_earlier' },
+      reason: { class: 'unknown-outcome', code: 'file_not_found' },
     });
-    expect(result.kind === 'unknown' && result.reason.message).toMatch(/most likely shared/);
-    expect(r.seen).toHaveLength(4);
+    expect(result.kind === 'unknown' && result.reason.message).toMatch(/check the channel/);
+    expect(completions(r.seen)).toBe(2);
   });
 
-  it('treats a resumed share whose answer was lost the same way', async () => {
-    const r = run([json({ ok: false, error: 'file_not_found' })], {
+  it('a resumed share whose answer was lost, with a token that cannot read files: unknown, nothing sent again, and links said to need files:read', async () => {
+    let said = 0;
+    const r = run([json({ ok: false, error: 'missing_scope', needed: 'files:read' })], {
       resume: checkpoint({ completing: true }),
+      onLinksUnavailable: () => {
+        said += 1;
+      },
     });
-    expect(await r.result).toMatchObject({
-      kind: 'unknown',
-      reason: { code: 'completed_earlier' },
-    });
-    expect(r.seen).toHaveLength(1);
+    const result = await r.result;
+    expect(result).toMatchObject({ kind: 'unknown', reason: { class: 'unknown-outcome' } });
+    expect(result.kind === 'unknown' && result.reason.message).toMatch(/files:read/);
+    expect(paths(r.seen)).toEqual(['/api/files.info']);
+    expect(said).toBe(1);
   });
 
-  it('stays unknown after the allowed number of step-3 requests', async () => {
-    const r = run([ticket(), text(200), lost(), lost(), lost()], { completeAttempts: 3 });
+  it('stays unknown when files.info cannot answer, after one step-3 request', async () => {
+    const r = run([ticket(), text(200), lost(), text(500, 'oops')]);
     expect(await r.result).toMatchObject({
       kind: 'unknown',
       reason: { class: 'unknown-outcome', code: 'idle_timeout' },
     });
-    expect(r.seen).toHaveLength(5);
+    expect(completions(r.seen)).toBe(1);
+  });
+
+  it('stays unknown after the allowed number of step-3 requests, each sent only after files.info showed no share', async () => {
+    const r = run([ticket(), text(200), lost(), info([]), info([]), lost(), info([]), info([])], {
+      completeAttempts: 2,
+    });
+    expect(await r.result).toMatchObject({
+      kind: 'unknown',
+      reason: { class: 'unknown-outcome', code: 'idle_timeout' },
+    });
+    expect(completions(r.seen)).toBe(2);
+  });
+
+  it("gets the link from files.info when the completion's answer has none, as Slack documents it", async () => {
+    const r = run([
+      ticket(),
+      text(200),
+      json({ ok: true, files: [{ id: 'F1', title: 'plan.txt' }] }),
+      info(['C1', 'C2']),
+    ]);
+    expect(await r.result).toEqual({
+      kind: 'delivered',
+      file: { id: 'F1', title: 'plan.txt', permalink: `${BASE}/files/F1`, ts: '1700000000.000100' },
+    });
+  });
+
+  it('a link that cannot be had leaves the file delivered, and says once that links need files:read', async () => {
+    let said = 0;
+    const r = run(
+      [
+        ticket(),
+        text(200),
+        json({ ok: true, files: [{ id: 'F1', title: 'plan.txt' }] }),
+        json({ ok: false, error: 'missing_scope', needed: 'files:read', provided: 'files:write' }),
+      ],
+      {
+        onLinksUnavailable: () => {
+          said += 1;
+        },
+      },
+    );
+    expect(await r.result).toEqual({ kind: 'delivered', file: { id: 'F1', title: 'plan.txt' } });
+    expect(said).toBe(1);
+  });
+
+  it('replies in a thread with channel_id and thread_ts, as both Slack SDKs send them', async () => {
+    const r = run(
+      [ticket(), text(200), shared],
+      {},
+      { channels: ['C1'], threadTs: '1700000000.123456' },
+    );
+    expect((await r.result).kind).toBe('delivered');
+    const form = new URLSearchParams(r.seen[2]!.body.toString());
+    expect(form.get('channel_id')).toBe('C1');
+    expect(form.get('thread_ts')).toBe('1700000000.123456');
+    expect(form.has('channels')).toBe(false);
   });
 
   it('keeps the checkpoint and retries later when step 3 is refused for now (503)', async () => {

@@ -4,9 +4,11 @@
 //   3. files.completeUploadExternal (files, channels, initial_comment) → shared
 // Only step 3 shares anything, so the question the engine asks of files.upload ("could the
 // service have done it?") is asked of step 3 alone: steps 1 and 2 can always be tried again.
-// Step 3 works once per file_id (a second call answers file_not_found), so repeating it cannot
-// share twice: that is how an unknown outcome of step 3 is cleared up, and how an item resumes
-// at step 3 from a checkpoint after a crash instead of sending its bytes again.
+// Slack documents that step 3 completes an upload once, not what a repeat answers, so a step 3
+// whose answer was lost is never simply sent again: files.info tells whether the files reached
+// their channels (file-links.ts). Only when they clearly did not is step 3 sent again; when it
+// cannot be told, the outcome stays unknown. The same question is asked when an item resumes at
+// step 3 after a crash, instead of sending its bytes again.
 import type { FailureReason, ServiceFile } from '../model';
 import {
   type AttemptOptions,
@@ -25,6 +27,7 @@ import {
 import { classifyResponse, classifyTransportError, parseRetryAfter, serviceFile } from './classify';
 import { apiUrl, isLoopbackHost } from './credentials';
 import { MAY_BE_DELIVERED, printableCode } from './error-messages';
+import { type FileInfo, readFileInfo, sharedVerdict, withLink } from './file-links';
 import {
   assertUnchanged,
   ChunkRing,
@@ -34,7 +37,6 @@ import {
   readFileChunks,
 } from './file-source';
 import { progressMeter } from './progress-meter';
-import { retryDelayMs, retryPolicy } from './retry';
 import { TransportError, type TransportRequest, type TransportResponse } from './transport';
 
 /** Where an attempt got to: the file's bytes are on the service, waiting for step 3. */
@@ -61,7 +63,10 @@ export interface ExternalAttemptOptions extends AttemptOptions {
   checkpoint?: (data: ExternalCheckpoint | null) => void | Promise<void>;
   /** How long the service keeps bytes never completed; an older checkpoint starts over. */
   uploadTtlMs?: number;
-  /** Step-3 requests at most in one attempt while their outcome stays unknown. Default 3. */
+  /**
+   * Step-3 requests at most in one attempt, each sent only after files.info showed the one
+   * before it shared nothing. Default 3.
+   */
   completeAttempts?: number;
   /**
    * The file completes together with the rest of its share (the queue groups them): once its
@@ -69,7 +74,17 @@ export interface ExternalAttemptOptions extends AttemptOptions {
    * share's completion gives this file.
    */
   awaitShare?: () => Promise<AttemptResult>;
-  /** Delays between those step-3 requests (Retry-After wins). */
+  /**
+   * The token cannot read files (files.info answered missing_scope): links are missing. Called
+   * at most once per attempt; the caller says it once per workspace.
+   */
+  onLinksUnavailable?: () => void;
+  /**
+   * How long to wait before asking files.info a second time when a lost step 3 seems not to
+   * have shared anything (Slack may list a share a moment late). Default 1000 ms.
+   */
+  shareCheckDelayMs?: number;
+  /** Kept for callers that pass their retry policy; step 3 is never repeated on a timer. */
   retry?: RetryOptions['retry'];
   sleep?: RetryOptions['sleep'];
   now?: () => number;
@@ -78,6 +93,7 @@ export interface ExternalAttemptOptions extends AttemptOptions {
 /** Slack does not publish it; the reference service uses 10 minutes. Only an optimisation. */
 export const DEFAULT_UPLOAD_TTL_MS = 10 * 60_000;
 export const DEFAULT_COMPLETE_ATTEMPTS = 3;
+export const DEFAULT_SHARE_CHECK_DELAY_MS = 1000;
 
 const NOTHING_SHARED =
   'Nothing was shared: only the last step shares a file, so it is safe to try again.';
@@ -118,6 +134,8 @@ interface Attempt {
   name: string;
   now: () => number;
   save(cp: ExternalCheckpoint | null): Promise<void>;
+  /** False for the later messages of a share: its comment goes with the first only. */
+  withComment?: boolean;
 }
 
 type Sent =
@@ -447,6 +465,93 @@ function unknownAfterCompleting(code: string, message: string): AttemptResult {
   return { kind: 'unknown', reason: { class: 'unknown-outcome', code, message } };
 }
 
+/** One files.info request; any failure to get an answer is "unreadable", never thrown. */
+async function askFileInfo(a: Attempt, fileId: string): Promise<FileInfo> {
+  const url = apiUrl(a.base, 'files.info');
+  const state = { bodyComplete: false };
+  const form = formBody(new URLSearchParams({ file: fileId }), state);
+  const sent = await send(a, url, apiHeaders(a), form.body, form.length, state);
+  if ('error' in sent) return { kind: 'unreadable', code: sent.error.code };
+  return readFileInfo(sent.res);
+}
+
+/** files.info for each file, in order; stops asking once the token proves unable to read files. */
+async function askAll(a: Attempt, ids: readonly string[]): Promise<FileInfo[]> {
+  const infos: FileInfo[] = [];
+  for (const id of ids) {
+    const info = await askFileInfo(a, id);
+    infos.push(info);
+    if (info.kind === 'no-scope') break;
+  }
+  if (infos.some((i) => i.kind === 'no-scope')) a.opts.onLinksUnavailable?.();
+  return infos;
+}
+
+/**
+ * The files were shared: each gets its permalink and message ts from files.info when the
+ * completion's answer had none (Slack's documented answer has none). A link that cannot be had
+ * leaves the file delivered without one.
+ */
+async function withLinks(
+  a: Attempt,
+  files: ServiceFile[],
+  known?: readonly FileInfo[],
+): Promise<ServiceFile[]> {
+  if (a.opts.signal?.aborted) return files;
+  const missing = files.filter((f) => !f.permalink && f.id);
+  if (missing.length === 0) return files;
+  const infos =
+    known ??
+    (await askAll(
+      a,
+      missing.map((f) => f.id!),
+    ));
+  const byId = new Map<string, FileInfo>();
+  const ids = known ? files.map((f) => f.id) : missing.map((f) => f.id);
+  for (const [i, info] of infos.entries()) {
+    const id = ids[i];
+    if (id) byId.set(id, info);
+  }
+  return files.map((f) => {
+    const info = f.id ? byId.get(f.id) : undefined;
+    return info ? withLink(f, info, a.channels) : f;
+  });
+}
+
+type Verdict =
+  | { kind: 'shared'; infos: FileInfo[] }
+  | { kind: 'not-shared' }
+  | { kind: 'unclear'; infos?: FileInfo[] };
+
+/**
+ * After a step 3 whose answer was lost: did it share the files? Asked of files.info's
+ * `shares`. "Not shared" must hold twice, a moment apart, since a share may be listed late:
+ * sending step 3 again on a wrong "not shared" would post the files twice.
+ */
+async function wereShared(a: Attempt, ids: readonly string[]): Promise<Verdict> {
+  const sleep = a.opts.sleep ?? defaultSleep;
+  for (let look = 1; ; look++) {
+    const infos = await askAll(a, ids);
+    const verdict = infos.length === ids.length ? sharedVerdict(infos, a.channels) : 'unclear';
+    if (verdict === 'shared') return { kind: 'shared', infos };
+    if (verdict === 'unclear') return { kind: 'unclear', infos };
+    if (look === 2) return { kind: 'not-shared' };
+    try {
+      await sleep(a.opts.shareCheckDelayMs ?? DEFAULT_SHARE_CHECK_DELAY_MS, a.opts.signal);
+    } catch (error) {
+      if (a.opts.signal?.aborted) return { kind: 'unclear' };
+      throw error;
+    }
+  }
+}
+
+function whyUnclear(infos: readonly FileInfo[] | undefined): string {
+  if (infos?.some((i) => i.kind === 'no-scope')) {
+    return 'the token lacks the files:read scope, so Trayshare cannot ask whether it was shared';
+  }
+  return 'asking the service whether it was shared (files.info) gave no clear answer';
+}
+
 /**
  * Step 3. `group` shares several files, whose bytes are on the service, as one message: the
  * request, its answer and its unknown outcome are the whole group's.
@@ -458,26 +563,74 @@ async function complete(
 ): Promise<Completed & { files?: ServiceFile[] }> {
   const method = 'files.completeUploadExternal';
   const url = apiUrl(a.base, method);
+  const ids = group ? group.map((g) => g.id) : [start.fileId];
   const form = new URLSearchParams();
   form.set('files', JSON.stringify(group ?? [{ id: start.fileId, title: a.name }]));
-  form.set('channels', a.channels.join(','));
-  if (a.job.comment && a.job.comment.trim() !== '') form.set('initial_comment', a.job.comment);
+  if (a.job.threadTs && a.channels.length === 1) {
+    // A reply goes as channel_id + thread_ts, as both Slack SDKs send it (node-slack-sdk
+    // packages/web-api/src/file-upload.ts getAllFileUploadsToComplete; python-slack-sdk
+    // files_completeUploadExternal).
+    form.set('channel_id', a.channels[0]!);
+  } else {
+    form.set('channels', a.channels.join(','));
+  }
+  // With several channels the service refuses the thread, which says more than dropping it.
   if (a.job.threadTs) form.set('thread_ts', a.job.threadTs);
+  if (a.withComment !== false && a.job.comment && a.job.comment.trim() !== '') {
+    form.set('initial_comment', a.job.comment);
+  }
 
-  // True once a request of ours may have completed this file_id without our hearing the answer.
+  const delivered = async (files: ServiceFile[], known?: FileInfo[]) => {
+    const linked = await withLinks(a, files, known);
+    return {
+      kind: 'delivered' as const,
+      file: linked[0] ?? { id: start.fileId },
+      ...(group ? { files: linked } : {}),
+    };
+  };
+
+  // True once a request of ours may have completed these files without our hearing the answer.
   let mayBeDone = start.completing;
+  // True once files.info said "not shared" and step 3 went again: a refusal now may mean the
+  // earlier request did share them after all.
+  let askedAgain = false;
   const cp: ExternalCheckpoint = { ...start, completing: true };
-  if (!start.completing) await a.save(cp);
+  // Journaled just before the request's body goes: a crash before that point certainly sent
+  // nothing, and the file goes on at step 3 without asking first.
+  let completingSaved = start.completing;
   const notCompleting = () => a.save({ ...cp, completing: false });
 
-  const policy = retryPolicy(a.opts.retry);
-  const sleep = a.opts.sleep ?? defaultSleep;
   const most = Math.max(1, Math.floor(a.opts.completeAttempts ?? DEFAULT_COMPLETE_ATTEMPTS));
   let hooked = false;
   let last: FailureReason | undefined;
   for (let n = 1; ; n++) {
+    if (mayBeDone) {
+      const seen = await wereShared(a, ids);
+      if (a.opts.signal?.aborted) return cancelledTooLate();
+      if (seen.kind === 'shared') {
+        return delivered(
+          ids.map((id) => ({ id })),
+          seen.infos,
+        );
+      }
+      if (seen.kind === 'unclear' || n > most) {
+        const why =
+          seen.kind === 'unclear'
+            ? whyUnclear(seen.infos)
+            : `files.info still lists it as not shared after ${most} requests`;
+        return unknownAfterCompleting(
+          last?.code ?? 'interrupted_completing',
+          `Sharing ${a.name} got no usable answer${last ? ` (${last.code})` : ''}, and ${why}. It was not sent again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
+        );
+      }
+      // Clearly not shared: the lost request did nothing, so sending it again is safe.
+      mayBeDone = false;
+      askedAgain = true;
+    }
     const state = { bodyComplete: false };
     const body = formBody(form, state, async () => {
+      if (!completingSaved) await a.save(cp);
+      completingSaved = true;
       if (hooked) return;
       await a.opts.beforeBodyComplete?.();
       hooked = true;
@@ -487,72 +640,42 @@ async function complete(
     const result =
       'error' in sent ? classifyTransportError(sent.error, ctx) : classifyResponse(sent.res, ctx);
     if (aborted(a, sent) || result.kind === 'cancelled') {
-      if (mayBeDone || sent.bodyComplete) return cancelledTooLate();
+      if (askedAgain || sent.bodyComplete) return cancelledTooLate();
       await notCompleting();
       return { kind: 'cancelled' };
     }
     if (result.kind === 'delivered') {
-      const body = 'res' in sent ? sent.res.body : '';
-      return {
-        kind: 'delivered',
-        file: sharedFile(body, cp.fileId),
-        ...(group
-          ? {
-              files: sharedFiles(
-                body,
-                group.map((g) => g.id),
-              ),
-            }
-          : {}),
-      };
+      const answer = 'res' in sent ? sent.res.body : '';
+      return delivered(group ? sharedFiles(answer, ids) : [sharedFile(answer, cp.fileId)]);
     }
     if (result.kind === 'unknown') {
+      // Asked of files.info at the top of the loop, never simply sent again.
       mayBeDone = true;
       last = result.reason;
-    } else if (result.reason.code === 'file_not_found') {
-      if (!mayBeDone) {
-        // A definite answer to the only request: the service no longer holds the bytes.
-        return {
-          startOver: {
-            class: 'transient',
-            code: 'file_not_found',
-            message: `The service no longer holds the uploaded bytes (file_not_found): they expired before the file was shared. ${NOTHING_SHARED}`,
-          },
-        };
-      }
-      const expired = a.now() - cp.uploadedAt > (a.opts.uploadTtlMs ?? DEFAULT_UPLOAD_TTL_MS);
-      return unknownAfterCompleting(
-        'completed_earlier',
-        `An earlier request sharing ${a.name} got no answer${last ? ` (${last.code})` : ''}. Asked again, the service no longer knows this upload (file_not_found), which is its answer once an upload was completed: the earlier request most likely shared it${expired ? ', unless the service discarded the upload for taking too long' : ''}. It was not shared a second time. ${MAY_BE_DELIVERED}`,
-      );
-    } else if (!mayBeDone) {
-      // A definite answer to the only request: nothing was shared.
-      await notCompleting();
-      if (result.reason.class === 'retired') return retiredHere(result.reason.code, method);
-      return result;
-    } else if (result.reason.class !== 'transient') {
+      continue;
+    }
+    if (askedAgain && result.reason.class !== 'transient') {
+      // files.info said "not shared", yet the service refuses now (file_not_found, say): the
+      // earlier request may have shared it after all. A refusal is never read as "done".
       return unknownAfterCompleting(
         result.reason.code,
-        `The answer to an earlier request sharing ${a.name} was lost; asked again, the service refused: ${result.reason.message} ${MAY_BE_DELIVERED}`,
-      );
-    } else {
-      last = result.reason;
-    }
-
-    if (n >= most) {
-      return unknownAfterCompleting(
-        last?.code ?? 'unknown_outcome',
-        `Sharing ${a.name} got no usable answer (${last?.code ?? 'no answer'}), and asking the service again did not tell whether it was shared. Repeating the request cannot share it twice. ${MAY_BE_DELIVERED}`,
+        `An earlier request sharing ${a.name} got no answer${last ? ` (${last.code})` : ''}; the service then listed it as not shared, but refused to share it now: ${result.reason.message} ${MAY_BE_DELIVERED}`,
       );
     }
-    const wait = retryDelayMs(n, policy, last?.retryAfterMs);
-    try {
-      await sleep(wait, a.opts.signal);
-    } catch (error) {
-      if (a.opts.signal?.aborted) return cancelledTooLate();
-      throw error;
+    if (result.reason.code === 'file_not_found') {
+      // A definite answer to the only request: the service no longer holds the bytes.
+      return {
+        startOver: {
+          class: 'transient',
+          code: 'file_not_found',
+          message: `The service no longer holds the uploaded bytes (file_not_found): they expired before the file was shared. ${NOTHING_SHARED}`,
+        },
+      };
     }
-    if (a.opts.signal?.aborted) return cancelledTooLate();
+    // A definite answer: this request shared nothing (and any earlier one was seen not to).
+    await notCompleting();
+    if (result.reason.class === 'retired') return retiredHere(result.reason.code, method);
+    return result;
   }
 }
 
@@ -608,6 +731,13 @@ async function attempt(job: UploadJob, opts: ExternalAttemptOptions): Promise<At
       // Resumed: the bytes went in an earlier attempt.
       opts.onProgress?.(job.file.expectedSize, job.file.expectedSize);
     }
+    if (cp.completing && cp.group) {
+      // Cut off while its share's message was being sent: asking again for this file alone
+      // could post it on its own, so only files.info can settle it.
+      const settled = await settleGroupFile(a, cp);
+      if ('kind' in settled) return settled;
+      cp = settled.cp;
+    }
     if (opts.awaitShare && !cp.completing) return opts.awaitShare();
     const done = await complete(a, cp);
     if (!('startOver' in done)) return done;
@@ -616,6 +746,31 @@ async function attempt(job: UploadJob, opts: ExternalAttemptOptions): Promise<At
     if (restarted) return failed(done.startOver);
     restarted = true;
   }
+}
+
+/**
+ * A file whose group completion was cut off: shared (delivered, with its link), clearly not
+ * shared (it goes back to its share, which completes again as one message), or unknown.
+ */
+async function settleGroupFile(
+  a: Attempt,
+  cp: ExternalCheckpoint,
+): Promise<{ cp: ExternalCheckpoint } | AttemptResult> {
+  const seen = await wereShared(a, [cp.fileId]);
+  if (seen.kind === 'shared') {
+    const [file] = await withLinks(a, [{ id: cp.fileId }], seen.infos);
+    return { kind: 'delivered', file: file ?? { id: cp.fileId } };
+  }
+  if (seen.kind === 'unclear') {
+    return unknownAfterCompleting(
+      'interrupted_completing_group',
+      `Trayshare stopped while sharing ${a.name} together with other files of its share, before the service answered, and ${whyUnclear(seen.infos)}: that message may have been posted. It is not completed again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
+    );
+  }
+  const back: ExternalCheckpoint = { ...cp, completing: false };
+  delete back.group;
+  await a.save(back);
+  return { cp: back };
 }
 
 /**
@@ -629,12 +784,6 @@ function fromCheckpoint(
 ): { cp: ExternalCheckpoint | undefined } | AttemptResult {
   const cp = asExternalCheckpoint(resume);
   if (!cp) return { cp: undefined };
-  if (cp.completing && cp.group) {
-    return unknownAfterCompleting(
-      'interrupted_completing_group',
-      `Trayshare stopped while sharing ${a.name} together with other files of its share, before the service answered: that message may have been posted. It is not completed again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
-    );
-  }
   if (cp.baseUrl !== a.base) {
     if (!cp.completing) return { cp: undefined };
     return unknownAfterCompleting(
@@ -689,6 +838,9 @@ export async function uploadExternalGroup(
     if (result.kind !== 'delivered' || fileId === undefined) results[index] = result;
     else uploaded.push({ index, fileId, uploadedAt });
   }
+  // The share's comment goes with its first message only: once a group was (or may have been)
+  // posted, the later groups go without it.
+  let commented = false;
   for (let start = 0; start < uploaded.length; start += MAX_FILES_PER_MESSAGE) {
     const members = uploaded.slice(start, start + MAX_FILES_PER_MESSAGE);
     let outcomes: AttemptResult[] = [];
@@ -702,11 +854,12 @@ export async function uploadExternalGroup(
           uploadedAt: m.uploadedAt,
           completing: false,
         })),
-        opts,
+        { ...opts, withComment: !commented },
       );
       return outcomes[0]!;
     }, opts);
     for (const [i, m] of members.entries()) results[m.index] = outcomes[i]!;
+    if (outcomes.some((o) => o.kind === 'delivered' || o.kind === 'unknown')) commented = true;
   }
   return results;
 }
@@ -723,6 +876,8 @@ export async function completeExternalShare(
   uploaded: readonly ExternalCheckpoint[],
   opts: ExternalAttemptOptions & {
     saveAll?: (checkpoints: (ExternalCheckpoint | null)[]) => Promise<void>;
+    /** False for a later message of a share whose first message carried the comment. */
+    withComment?: boolean;
   },
 ): Promise<AttemptResult[]> {
   const everyone = (result: AttemptResult) => jobs.map(() => result);
@@ -750,6 +905,7 @@ export async function completeExternalShare(
       },
     },
     name: jobs.length === 1 ? first.name : `${jobs.length} files`,
+    withComment: opts.withComment !== false,
     save: async (cp) => {
       if (cp?.completing) return;
       completingSaved = false;

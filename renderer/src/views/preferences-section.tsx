@@ -24,6 +24,13 @@ export function PreferencesSection(props: { preferences: Preferences }) {
   const [shortcutSaved, setShortcutSaved] = useState(false);
   const shortcutAction = useAction();
   const action = useAction();
+  // Wayland lets no app keep a window on top: the drop window can stay open, not above others.
+  const [onTop, setOnTop] = useState(true);
+  useEffect(() => {
+    api()
+      .keepsDropWindowOnTop()
+      .then(setOnTop, () => setOnTop(true));
+  }, []);
 
   useEffect(() => {
     setShortcut(prefs.shortcut);
@@ -140,10 +147,21 @@ export function PreferencesSection(props: { preferences: Preferences }) {
             <input
               type="checkbox"
               checked={prefs.dropWindowPinned}
+              aria-describedby={onTop ? undefined : 'pref-drop-window-help'}
               onChange={(e) => void set({ dropWindowPinned: e.currentTarget.checked })}
             />
-            <span>Keep the drop window open on top of other windows</span>
+            <span>
+              {onTop
+                ? 'Keep the drop window open on top of other windows'
+                : 'Keep the drop window open'}
+            </span>
           </label>
+          {onTop ? null : (
+            <p id="pref-drop-window-help" class="field__help">
+              Wayland does not let apps keep a window on top, so other windows can cover the drop
+              window. The Trayshare window takes drops too.
+            </p>
+          )}
           <label class="check">
             <input
               type="checkbox"

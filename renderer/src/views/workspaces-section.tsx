@@ -432,7 +432,8 @@ function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => 
       </div>
       <p class="field__help" id="new-ws-token-where">
         Where a token comes from: in Slack, api.slack.com/apps → your app → OAuth &amp; Permissions
-        → Bot User OAuth Token (xoxb-…), with the files:write scope.
+        → Bot User OAuth Token (xoxb-…), with the files:write scope, and files:read for the links to
+        what you share.
       </p>
       <ActionError error={action.error} />
       <div class="actions">
