@@ -15,7 +15,12 @@ import { looksLikeId, resolveChannelNames } from './conversations/channel-names'
 import { ConversationCache } from './conversations/conversation-cache';
 import { listConversations } from './conversations/conversations-list';
 import { PeopleCache, withPeople } from './conversations/people-cache';
-import { destinationLabels, looksLikeUserId, personName } from './conversations/people-names';
+import {
+  destinationLabels,
+  looksLikeUserId,
+  personName,
+  threadDestination,
+} from './conversations/people-names';
 import { parseThread } from './conversations/thread-link';
 import { listUsers } from './conversations/users-list';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
@@ -474,6 +479,18 @@ function bindService(
     return resolved.ids;
   }
 
+  /** A reply to a person goes to their DM: channel_id, which replies use, takes no user ID. */
+  async function replyDestination(workspaceId: string, ids: string[]): Promise<string[]> {
+    if (ids.length !== 1 || !looksLikeUserId(ids[0]!)) return ids;
+    const dm = threadDestination(ids[0]!, (await conversations.get(workspaceId)).conversations);
+    if (!dm) {
+      throw new ShareRefusedError(
+        'A reply in a thread with a person goes to your DM with them, and the channel list shows no DM with them yet: share without the thread, or choose the DM.',
+      );
+    }
+    return [dm];
+  }
+
   async function share(request: ShareRequest): Promise<ShareResult> {
     let workspaceId: string;
     let channels: string[];
@@ -498,7 +515,8 @@ function bindService(
     if (!normalised.ok) throw new ShareRefusedError(normalised.error);
     const base = checkBaseUrl(workspace.baseUrl);
     if (!base.ok) throw new ShareRefusedError(base.message);
-    const ids = await resolveDestination(workspaceId, normalised.channels);
+    let ids = await resolveDestination(workspaceId, normalised.channels);
+    if (thread?.ok) ids = await replyDestination(workspaceId, ids);
     if (thread?.ok) {
       if (ids.length !== 1 || (thread.channel !== undefined && ids[0] !== thread.channel)) {
         throw new ShareRefusedError(
@@ -625,7 +643,8 @@ function bindService(
       if (!item) throw new ShareRefusedError('That upload is no longer in the queue.');
       const normalised = normaliseChannels(channels);
       if (!normalised.ok) throw new ShareRefusedError(normalised.error);
-      const ids = await resolveDestination(item.workspaceId, normalised.channels);
+      let ids = await resolveDestination(item.workspaceId, normalised.channels);
+      if (item.threadTs) ids = await replyDestination(item.workspaceId, ids);
       if (item.threadTs && ids.length !== 1) {
         throw new ShareRefusedError('A reply in a thread goes to one channel: choose just one.');
       }

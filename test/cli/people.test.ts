@@ -106,6 +106,30 @@ describe('trayshare send to people', () => {
     expect(lastMessage()?.channels[0]).not.toBe('D0ALICE');
   });
 
+  it('--thread with a person asks for the DM: a reply goes by channel_id, which takes no user ID', async () => {
+    const before = service.uploads().length;
+    const run = await runCli(
+      [
+        'send',
+        '--base-url',
+        service.url,
+        '--protocol',
+        'external',
+        '--channels',
+        '@alice',
+        '--thread',
+        '1700000000.000100',
+        file,
+      ],
+      { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /--thread with a person replies in your DM with them: give the DM’s ID/,
+    );
+    expect(service.uploads().length).toBe(before);
+  });
+
   it('an unknown @name is a usage error listing close matches, nothing sent', async () => {
     const before = service.uploads().length;
     const run = await runCli(['send', '--workspace', 'Acme', '--channels', '@bob', file], {

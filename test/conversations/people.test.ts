@@ -121,6 +121,38 @@ describe('people as destinations', () => {
     expect(service.uploads()).toEqual([]);
   });
 
+  it('a reply in a thread with a person goes to their DM (channel_id takes no user ID)', async () => {
+    await start();
+    await app.updateWorkspace(workspaceId, { protocol: 'external' });
+    await app.listConversations(workspaceId, { wait: true });
+    expect((await shareTo(['@alice'])).state).toBe('delivered');
+    const parent = service.messages()[0]!;
+    const link = `${service.url}/archives/D0ALICE/p${parent.ts.replace('.', '')}`;
+    for (const thread of [parent.ts, link]) {
+      const shared = await app.share({
+        target: { workspaceId, channels: ['@alice'] },
+        thread,
+        paths: [file],
+      });
+      await app.settled();
+      const item = (await app.listQueue()).find((i) => i.id === shared.items[0]!.id);
+      expect(item?.state).toBe('delivered');
+      expect(item?.channels).toEqual(['D0ALICE']);
+    }
+    expect(service.messages().slice(1)).toMatchObject([
+      { channels: ['D0ALICE'], thread_ts: parent.ts },
+      { channels: ['D0ALICE'], thread_ts: parent.ts },
+    ]);
+    // Bob has no DM yet: there is no thread with him to reply in.
+    await expect(
+      app.share({
+        target: { workspaceId, channels: ['@Bobby'] },
+        thread: parent.ts,
+        paths: [file],
+      }),
+    ).rejects.toThrow(/A reply in a thread with a person goes to your DM with them/);
+  });
+
   it('DMs and user IDs read as the person, not as an ID', async () => {
     await start();
     const view = await app.listConversations(workspaceId, { wait: true });

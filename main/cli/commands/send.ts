@@ -7,6 +7,7 @@ import type { AppService } from '../../core/api';
 import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
 import { unlistedMessage } from '../../core/conversations/conversation-types';
 import { listConversations } from '../../core/conversations/conversations-list';
+import { looksLikeUserId } from '../../core/conversations/people-names';
 import { parseThread } from '../../core/conversations/thread-link';
 import { listUsers } from '../../core/conversations/users-list';
 import type { Protocol, QueueItem } from '../../core/model';
@@ -178,6 +179,12 @@ async function sendDirect(
   if (options.thread !== undefined) {
     const thread = parseThread(options.thread);
     if (!thread.ok) throw new UsageError(thread.error);
+    // A reply goes with channel_id, which takes no user ID (slackapi/bolt-js#2115).
+    if (ids.some(looksLikeUserId)) {
+      throw new UsageError(
+        '--thread with a person replies in your DM with them: give the DM’s ID (D…, listed by `trayshare channels`) in --channels.',
+      );
+    }
     if (ids.length !== 1 || (thread.channel !== undefined && thread.channel !== ids[0])) {
       throw new UsageError(
         '--thread replies in one channel: give that channel alone in --channels.',

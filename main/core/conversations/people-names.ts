@@ -65,3 +65,17 @@ export function destinationLabels(
   }
   return labels;
 }
+
+/**
+ * The DM a reply in a thread with a person goes to. A reply is sent with `channel_id` (as both
+ * of Slack's SDKs send thread_ts), which refuses a user ID (invalid_arguments, "input must match
+ * regex pattern: ^[CGDZ][A-Z0-9]{8,}$", slackapi/bolt-js#2115): the person's DM from the list
+ * stands in. Any other ID is its own destination; undefined: no DM with that person is listed.
+ */
+export function threadDestination(
+  id: string,
+  conversations: readonly Conversation[] | undefined,
+): string | undefined {
+  if (!looksLikeUserId(id)) return id;
+  return conversations?.find((c) => c.kind === 'dm' && (c.user ?? c.name) === id)?.id;
+}
