@@ -141,7 +141,10 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
         if (!workspace || !token) {
           return { ok: false, code: 'other', message: 'No token saved for this workspace.' };
         }
-        return listUsers(workspace.baseUrl, token, deps.transport, { signal });
+        return listUsers(workspace.baseUrl, token, deps.transport, {
+          signal,
+          maxWaitMs: deps.listMaxWaitMs ?? 0,
+        });
       },
     });
     const c = conversations;

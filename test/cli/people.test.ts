@@ -130,6 +130,25 @@ describe('trayshare send to people', () => {
     expect(service.uploads().length).toBe(before);
   });
 
+  it('a rate-limited people list is waited out within --max-wait', async () => {
+    service.injectFault({ method: 'users.list', fault: { kind: 'ratelimit', retryAfter: 1 } });
+    const run = await runCli(
+      ['send', '--base-url', service.url, '--channels', '@alice', '--max-wait', '5', file],
+      { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
+    );
+    expect(run.code).toBe(0);
+    expect(lastMessage()?.channels).toEqual(['D0ALICE']);
+    service.injectFault({ method: 'users.list', fault: { kind: 'ratelimit', retryAfter: 60 } });
+    const before = service.uploads().length;
+    const refused = await runCli(
+      ['send', '--base-url', service.url, '--channels', '@alice', '--max-wait', '5', file],
+      { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/limiting how often its people can be fetched/);
+    expect(service.uploads().length).toBe(before);
+  });
+
   it('an unknown @name is a usage error listing close matches, nothing sent', async () => {
     const before = service.uploads().length;
     const run = await runCli(['send', '--workspace', 'Acme', '--channels', '@bob', file], {

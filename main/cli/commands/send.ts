@@ -301,7 +301,9 @@ async function directChannels(
   // `@name` is looked up among the people (users.list); the channel list is fetched only for
   // the other names, or when the people cannot be listed (a DM may still name its person).
   const isPerson = (e: string) => e.startsWith('@') && !looksLikeId(e.slice(1));
-  const people = entries.some(isPerson) ? await listUsers(baseUrl, token, transport) : undefined;
+  const people = entries.some(isPerson)
+    ? await listUsers(baseUrl, token, transport, { maxWaitMs: maxWait })
+    : undefined;
   const needsList = entries.some((e) => !looksLikeId(e) && !(isPerson(e) && people?.ok));
   let listed: Awaited<ReturnType<typeof listConversations>> | undefined;
   if (needsList) {

@@ -2,6 +2,7 @@
 // `@name` can be resolved and a DM or a user ID shown by the person's name. Deleted members are
 // left out: Slack lists them, but nothing can be shared with them. Without the scope, user IDs
 // still work; the caller says once that names of people need users:read.
+import { setTimeout as delay } from 'node:timers/promises';
 import { apiUrl } from '../upload/credentials';
 import { type Transport, TransportError } from '../upload/transport';
 import type { ListProblemCode } from './conversations-list';
@@ -63,10 +64,16 @@ export async function listUsers(
   baseUrl: string,
   token: string,
   transport: Transport,
-  opts: { pageSize?: number; signal?: AbortSignal } = {},
+  opts: {
+    pageSize?: number;
+    signal?: AbortSignal;
+    /** How long a rate limit's Retry-After may be waited out (send's --max-wait); 0: not. */
+    maxWaitMs?: number;
+  } = {},
 ): Promise<PeopleResult> {
   const people: Person[] = [];
   let cursor = '';
+  let waitedMs = 0;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     // Slack's docs recommend pages of at most 200.
     const form = new URLSearchParams({ limit: String(opts.pageSize ?? 200) });
@@ -98,6 +105,15 @@ export async function listUsers(
     const json = parse(res.body);
     if (res.status === 429 || json?.error === 'ratelimited') {
       const seconds = Number(res.headers['retry-after']);
+      // As for the channel list: within the caller's bound the same page is asked again, and a
+      // Retry-After of 0 still waits a second, so the bound always ends the asking.
+      const waitMs = Math.max(1000, Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 0);
+      if (Number.isFinite(seconds) && waitMs <= (opts.maxWaitMs ?? 0) - waitedMs) {
+        await delay(waitMs, undefined, opts.signal ? { signal: opts.signal } : undefined);
+        waitedMs += waitMs;
+        page -= 1;
+        continue;
+      }
       return {
         ok: false,
         code: 'ratelimited',
