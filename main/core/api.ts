@@ -65,7 +65,12 @@ const shareRequest = z
   })
   .strict();
 const conversationsQuery = z
-  .object({ refresh: z.boolean().optional(), wait: z.boolean().optional() })
+  .object({
+    refresh: z.boolean().optional(),
+    wait: z.boolean().optional(),
+    /** What is saved only, never fetching: for labels in listings. */
+    cachedOnly: z.boolean().optional(),
+  })
   .strict();
 const pathsQuery = z
   .object({

@@ -177,6 +177,20 @@ describe('trayshare channels shows DMs by name', () => {
   });
 });
 
+describe('trayshare queue and history show people by name', () => {
+  it('from the saved lists, never as user or DM IDs', async () => {
+    // The lists as `channels` (or a send by name) saved them.
+    expect((await runCli(['channels', '--workspace', 'Acme'], { env })).code).toBe(0);
+    const history = await runCli(['history'], { env });
+    expect(history.code).toBe(0);
+    expect(history.stdout).toMatch(/\tAcme: @alice\t/);
+    expect(history.stdout).toMatch(/\tAcme: @Bobby,#general\t/);
+    const queue = await runCli(['queue'], { env });
+    expect(queue.stdout).toMatch(/\tdelivered\tmock-up\.png\t@alice$/m);
+    expect(`${history.stdout}${queue.stdout}`).not.toMatch(/U0ALICE|U0BOB|D0ALICE/);
+  });
+});
+
 describe('a token without users:read', () => {
   it('still sends by user ID; names of people are refused with what they need', async () => {
     const listed = await runCli(['channels', '--workspace', 'Narrow'], { env });

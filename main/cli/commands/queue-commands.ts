@@ -1,31 +1,67 @@
 // `trayshare queue` and `trayshare history`: the CLI's own journal and history.
 import type { Command } from 'commander';
+import type { AppService } from '../../core/api';
+import { destinationLabels } from '../../core/conversations/people-names';
 import type { HistoryEntry, QueueItem } from '../../core/model';
+import type { StateView } from '../../core/state-view';
 import { printable } from '../printable';
 import { formatBytes, say } from '../terminal';
 
-function queueLine(item: QueueItem): string {
+type Destination = (workspaceId: string, ids: readonly string[]) => string;
+
+/**
+ * `#general,@alice` from what the CLI's lists already hold (never fetched for a listing); IDs
+ * where nothing is saved, or when only the saved state can be read.
+ */
+async function destinationsOf(
+  view: StateView,
+  workspaceIds: readonly string[],
+): Promise<Destination> {
+  const labels = new Map<string, Map<string, string>>();
+  if ('listConversations' in view) {
+    const service = view as AppService;
+    for (const id of new Set(workspaceIds)) {
+      try {
+        const saved = await service.listConversations(id, { cachedOnly: true });
+        labels.set(id, destinationLabels(saved.conversations, saved.people));
+      } catch {
+        // A workspace removed since: its rows show IDs.
+      }
+    }
+  }
+  return (workspaceId, ids) => ids.map((id) => labels.get(workspaceId)?.get(id) ?? id).join(',');
+}
+
+function queueLine(item: QueueItem, destination: Destination): string {
   const progress =
     item.state === 'sending' && item.size > 0
       ? ` ${Math.floor((item.sent / item.size) * 100)}%`
       : '';
   const why = item.error ? `  ${printable(item.error.message)}` : '';
-  return `${item.id}\t${item.state}${progress}\t${printable(item.name)}\t${item.channels.join(',')}${why}`;
+  return `${item.id}\t${item.state}${progress}\t${printable(item.name)}\t${printable(destination(item.workspaceId, item.channels))}${why}`;
 }
 
-function historyLine(entry: HistoryEntry): string {
+function historyLine(entry: HistoryEntry, destination: Destination): string {
   const when = new Date(entry.at).toISOString().replace('T', ' ').slice(0, 19);
   const detail = printable(entry.permalink ?? entry.error?.message ?? '');
-  return `${when}\t${entry.outcome}\t${printable(entry.name)} (${formatBytes(entry.size)})\t${entry.workspaceName}: ${entry.channels.join(',')}\t${detail}`;
+  return `${when}\t${entry.outcome}\t${printable(entry.name)} (${formatBytes(entry.size)})\t${entry.workspaceName}: ${printable(destination(entry.workspaceId, entry.channels))}\t${detail}`;
 }
 
-function printQueue(items: QueueItem[], options: { json?: boolean }): void {
+async function printQueue(
+  view: StateView,
+  items: QueueItem[],
+  options: { json?: boolean },
+): Promise<void> {
   if (options.json) {
     process.stdout.write(`${JSON.stringify(items)}\n`);
     return;
   }
   if (items.length === 0) say('The queue is empty.');
-  for (const item of items) process.stdout.write(`${queueLine(item)}\n`);
+  const destination = await destinationsOf(
+    view,
+    items.map((i) => i.workspaceId),
+  );
+  for (const item of items) process.stdout.write(`${queueLine(item, destination)}\n`);
 }
 
 export function registerQueueCommands(program: Command): void {
@@ -47,7 +83,9 @@ export function registerQueueCommands(program: Command): void {
       }) => {
         const { withLookingService, withService } = await import('../context');
         if (!options.run && !options.retry && !options.cancel && !options.clear) {
-          await withLookingService(async (view) => printQueue(await view.listQueue(), options));
+          await withLookingService(async (view) =>
+            printQueue(view, await view.listQueue(), options),
+          );
           return;
         }
         await withService(async (service) => {
@@ -68,7 +106,7 @@ export function registerQueueCommands(program: Command): void {
             if (stuck.some((i) => i.error?.code.startsWith('keychain_'))) process.exitCode = 3;
             else if (stuck.length > 0) process.exitCode = 1;
           }
-          printQueue(await service.listQueue(), options);
+          await printQueue(service, await service.listQueue(), options);
         });
       },
     );
@@ -94,7 +132,11 @@ export function registerQueueCommands(program: Command): void {
           return;
         }
         if (entries.length === 0) say('No uploads yet.');
-        for (const entry of entries) process.stdout.write(`${historyLine(entry)}\n`);
+        const destination = await destinationsOf(
+          service,
+          entries.map((e) => e.workspaceId),
+        );
+        for (const entry of entries) process.stdout.write(`${historyLine(entry, destination)}\n`);
       });
     });
 }

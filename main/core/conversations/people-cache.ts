@@ -92,14 +92,15 @@ export class PeopleCache {
 
   async get(
     workspaceId: string,
-    opts: { refresh?: boolean; wait?: boolean } = {},
+    opts: { refresh?: boolean; wait?: boolean; cachedOnly?: boolean } = {},
   ): Promise<PeopleView> {
     const entry = await this.entry(workspaceId);
     const stale =
       entry.fetchedAt === undefined ||
       this.now() - entry.fetchedAt > (this.opts.maxAgeMs ?? PEOPLE_MAX_AGE_MS);
     const allowed = entry.notBefore === undefined || this.now() >= entry.notBefore;
-    if ((stale || opts.refresh) && allowed && !this.closing.signal.aborted && !entry.loading) {
+    const may = allowed && !this.closing.signal.aborted && !entry.loading && !opts.cachedOnly;
+    if ((stale || opts.refresh) && may) {
       entry.loading = this.load(workspaceId, entry).finally(() => {
         entry.loading = undefined;
         this.opts.onChange?.(workspaceId);
