@@ -38,6 +38,8 @@ export interface NameProblem {
     | 'no-people';
   /** Close matches (`#name` or IDs) the person may have meant. */
   suggestions: string[];
+  /** Why the dictionary is missing (no-people: the people list's problem). */
+  reason?: string;
 }
 
 /**
@@ -108,7 +110,7 @@ function described(problem: NameProblem, unlisted: readonly UnlistedKind[]): str
     case 'unknown-person':
       return `No one named ${problem.entry} in this workspace.${hint}`;
     case 'no-people':
-      return `${problem.entry} is a person's name, and this workspace's people are not available: ${problem.suggestions[0] ?? 'use their user ID (such as U0123ABCD).'}`;
+      return `${problem.entry} is a person's name, and this workspace's people are not available: ${problem.reason ?? 'use their user ID (such as U0123ABCD).'}`;
     case 'ambiguous':
       return `${problem.entry} names more than one conversation: use one of their IDs (${problem.suggestions.join(', ')}).`;
     case 'ambiguous-person':
@@ -195,9 +197,12 @@ function resolvePerson(
   const listed = conversations?.some((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!lookup.people) {
     if (listed) return undefined;
-    return lookup.problem
-      ? { entry, kind: 'no-people', suggestions: [lookup.problem] }
-      : { entry, kind: 'no-people', suggestions: [] };
+    return {
+      entry,
+      kind: 'no-people',
+      suggestions: [],
+      ...(lookup.problem ? { reason: lookup.problem } : {}),
+    };
   }
   const found = peopleNamed(name, lookup.people);
   if (found.length === 1) return found[0]!.id;
