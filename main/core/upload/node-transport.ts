@@ -17,6 +17,7 @@
 //   socket has read what came before the reset (read-before-write-error.ts).
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { userAgent } from '../version';
 import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
@@ -95,6 +96,8 @@ function send(req: TransportRequest, proxyAgent: Agent | undefined): Promise<Tra
       return;
     }
     const headers: Record<string, string> = {
+      // A service's logs and rate limits can then tell which client and version called.
+      'user-agent': userAgent('cli'),
       ...req.headers,
       connection: 'keep-alive',
       'accept-encoding': 'identity',
