@@ -39,6 +39,7 @@ import { hardenSession } from './session-security';
 import type { HandOffData } from './share-paths';
 import { type Shell, startShell } from './shell';
 import { checkExternalUrl } from './shell-api';
+import { installTestHooks } from './test-hooks';
 import { createWindows, guardWebContents } from './windows';
 
 const log = (message: string) => console.log(`[trayshare] ${message}`);
@@ -141,6 +142,9 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
       : join(appPath, 'build', 'icon.png'),
   });
 
+  // test/e2e only (TRAYSHARE_TEST_HOOKS=1, unpackaged): the tray and its menu, for clicking.
+  const testHooks = installTestHooks<Tray, Menu>(process.env, app.isPackaged);
+
   const launchedAtLogin =
     process.argv.includes(AUTOSTART_FLAG) ||
     (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
@@ -152,8 +156,16 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     windows,
     renderer,
     tray: {
-      createTray: (image) => new Tray(image),
-      buildMenu: (template) => Menu.buildFromTemplate(template),
+      createTray: (image) => {
+        const tray = new Tray(image);
+        if (testHooks) testHooks.tray = tray;
+        return tray;
+      },
+      buildMenu: (template) => {
+        const menu = Menu.buildFromTemplate(template);
+        if (testHooks) testHooks.menu = menu;
+        return menu;
+      },
       loadImage: (path) => nativeImage.createFromPath(path),
       iconDir: app.isPackaged
         ? join(process.resourcesPath, 'tray')
