@@ -33,18 +33,23 @@ function trayshare(
 ): Promise<{ code: number | null; out: string; err: string }> {
   const bin = win ? join(prefix, 'trayshare.cmd') : join(prefix, 'bin', 'trayshare');
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, {
-      cwd: work,
-      // A .cmd shim runs only through cmd.exe.
-      shell: win,
-      env: {
-        ...process.env,
-        TRAYSHARE_TOKEN: '',
-        TRAYSHARE_DATA_DIR: join(work, 'data'),
-        NODE_PATH: '',
+    // A .cmd shim runs only through cmd.exe, which splits on spaces: quote every part (none of
+    // the test's arguments holds a double quote or a %).
+    const child = spawn(
+      win ? [bin, ...args].map((a) => `"${a}"`).join(' ') : bin,
+      win ? [] : args,
+      {
+        cwd: work,
+        shell: win,
+        env: {
+          ...process.env,
+          TRAYSHARE_TOKEN: '',
+          TRAYSHARE_DATA_DIR: join(work, 'data'),
+          NODE_PATH: '',
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => {

