@@ -1,12 +1,16 @@
 // The built app in the real Electron, driven by Playwright's Electron support (_electron.launch),
 // against the reference service on 127.0.0.1 and the real OS keychain. One app, one story, in
-// order: start with the tray → drop window from the tray menu → `--share PATH` from a second
-// instance reaches the share sheet → the share lands once → the token is in the keychain only →
-// Quit ends every process → a queued share survives a restart.
+// order: start with the tray → the token saved into the keychain → drop window from the tray
+// menu (macOS: a drop on the tray icon) → `--share PATH` from a second instance reaches the
+// share sheet → the share lands once → the token is in the keychain only → Quit ends every
+// process → a queued share survives a restart.
 // Needs the Electron binary (skipped here with the reason printed, see electron-binary.ts), a
 // display (xvfb-run on Linux CI) and a keychain (test/with-keyring.sh's on Linux). The app is
 // `npm run build`'s out/ started from this checkout: a packaged app's fuses refuse the debugger
 // attach Playwright needs, so the package itself is checked in test/packaging.
+// The token is saved by the app itself (through its window's API, as Settings does) and read
+// back inside the app: macOS lets only the app that made a keychain item read it without a
+// dialog, and a dialog would hang a runner.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -14,9 +18,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeychainStore } from '../../main/core/secrets/keychain-store';
+import { KEYCHAIN_SERVICE } from '../../main/core/secrets/secret-store';
 import { filesUnder } from '../cli/run-cli';
 import { type Demo, prepareDemo } from '../demo/launch-demo';
+import { createMemorySecretStore } from '../harness/memory-secrets';
 import { DEMO_TOKEN } from '../harness/seed';
 import { electronBinary } from './electron-binary';
 
@@ -85,6 +90,23 @@ function clickTray(id: string): Promise<void> {
   }, id);
 }
 
+/** keytar inside the running app (the keychain entry's creator), for reading or deleting it. */
+function appKeychain(op: 'get' | 'delete', account: string): Promise<string | boolean | null> {
+  return app.evaluate(
+    async ({ app: electronApp }, args) => {
+      const { createRequire } = process.getBuiltinModule('node:module');
+      const keytar = createRequire(`${electronApp.getAppPath()}/package.json`)('keytar') as {
+        getPassword(service: string, account: string): Promise<string | null>;
+        deletePassword(service: string, account: string): Promise<boolean>;
+      };
+      return args.op === 'get'
+        ? keytar.getPassword(args.service, args.account)
+        : keytar.deletePassword(args.service, args.account);
+    },
+    { op, service: KEYCHAIN_SERVICE, account },
+  );
+}
+
 /** The window whose page is at `#hash` (the main window has a view hash or none). */
 async function windowAt(test: (url: string) => boolean): Promise<Page> {
   await expect.poll(() => app.windows().some((w) => test(w.url())), STEP).toBe(true);
@@ -109,9 +131,12 @@ const uploadsNamed = (name: string) => demo.reference.uploads().filter((u) => u.
 
 describe.skipIf(Boolean(binary.skip))(
   `the app in the real Electron${binary.skip ? ` (skipped: ${binary.skip})` : ''}`,
+  // A step waits at most STEP; a test has a few.
+  { timeout: 90_000 },
   () => {
     beforeAll(async () => {
-      demo = await prepareDemo();
+      // The workspace and presets only: the token is saved by the app below.
+      demo = await prepareDemo({ secrets: createMemorySecretStore() });
       files.first = join(demo.userDataDir, '..', 'first-share.txt');
       files.second = join(demo.userDataDir, '..', 'queued-share.txt');
       await writeFile(files.first, 'shared from the file manager\n');
@@ -120,6 +145,7 @@ describe.skipIf(Boolean(binary.skip))(
     }, 60_000);
 
     afterAll(async () => {
+      if (demo) await appKeychain('delete', demo.ids.workspaceId).catch(() => undefined);
       await app?.close().catch(() => undefined);
       await demo?.cleanup();
     });
@@ -127,18 +153,65 @@ describe.skipIf(Boolean(binary.skip))(
     it('starts, with its tray and every action in the tray menu', async () => {
       await expect.poll(() => trayItem('quit'), STEP).toBe('Quit Trayshare');
       expect(await trayItem('open')).toBe('Open Trayshare');
-      expect(await trayItem('drop-window')).toBe('Drop window');
-      expect(await app.evaluate(({ app: electronApp }) => electronApp.getVersion())).toMatch(
-        /^45\./,
+      expect(await trayItem('drop-window')).toBe(
+        process.platform === 'darwin' ? null : 'Drop window',
       );
+      // The real Electron of package.json's devDependencies, running this app's version.
+      expect(await app.evaluate(() => process.versions.electron)).toMatch(/^45\./);
+      const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+      expect(await app.evaluate(({ app: electronApp }) => electronApp.getVersion())).toBe(version);
     });
 
-    it('opens the drop window from the tray menu', async () => {
-      await clickTray('drop-window');
-      const drop = await windowAt((url) => url.endsWith('#drop-window'));
-      await drop.locator('main[aria-busy="false"]').waitFor(STEP);
-      expect(await drop.evaluate(() => document.visibilityState)).toBe('visible');
+    it('saves the token into the OS keychain, through the window as Settings does', async () => {
+      await clickTray('open');
+      const page = await mainWindow();
+      await page.locator('main[aria-busy="false"]').waitFor(STEP);
+      await page.evaluate(
+        ([id, token]) =>
+          (
+            window as unknown as {
+              trayshare: { setToken(id: string, token: string): Promise<void> };
+            }
+          ).trayshare.setToken(id as string, token as string),
+        [demo.ids.workspaceId, DEMO_TOKEN],
+      );
+      expect(await appKeychain('get', demo.ids.workspaceId)).toBe(DEMO_TOKEN);
     });
+
+    // macOS's tray takes drops itself, so its menu has no drop window (tray-menu.ts).
+    it.skipIf(process.platform === 'darwin')(
+      'opens the drop window from the tray menu',
+      async () => {
+        await clickTray('drop-window');
+        const drop = await windowAt((url) => url.endsWith('#drop-window'));
+        await drop.locator('main[aria-busy="false"]').waitFor(STEP);
+        expect(await drop.evaluate(() => document.visibilityState)).toBe('visible');
+      },
+    );
+
+    it.runIf(process.platform === 'darwin')(
+      'takes files dropped on the tray icon (macOS, where the tray menu has no drop window)',
+      async () => {
+        expect(await trayItem('drop-window')).toBeNull();
+        const dropped = join(demo.userDataDir, '..', 'dropped-on-tray.txt');
+        await writeFile(dropped, 'dropped on the menu-bar icon\n');
+        // What macOS sends when files are dropped on the status item.
+        await app.evaluate((_electron, path) => {
+          const hooks = (globalThis as unknown as { __trayshareTest?: TestHooksView })
+            .__trayshareTest;
+          const tray = hooks?.tray as { emit(event: string, ...args: unknown[]): void } | null;
+          if (!tray) throw new Error('no tray');
+          tray.emit('drop-files', {}, [path]);
+        }, dropped);
+        const page = await mainWindow();
+        await page.getByRole('heading', { name: 'Share 1 file' }).waitFor(STEP);
+        expect(await page.locator('.file-list__name').allTextContents()).toEqual([
+          'dropped-on-tray.txt',
+        ]);
+        await page.getByRole('button', { name: 'Share', exact: true }).click();
+        await expect.poll(() => uploadsNamed('dropped-on-tray.txt').length, STEP).toBe(1);
+      },
+    );
 
     it('shows a file handed over with --share by a second instance in the share sheet', async () => {
       // The second instance hands its paths to the running one and quits.
@@ -169,8 +242,8 @@ describe.skipIf(Boolean(binary.skip))(
       ]);
     });
 
-    it('keeps the token in the OS keychain and nowhere else', async () => {
-      expect(await createKeychainStore().get(demo.ids.workspaceId)).toBe(DEMO_TOKEN);
+    it('keeps the token in the OS keychain and nowhere else: no file, no log line', async () => {
+      expect(await appKeychain('get', demo.ids.workspaceId)).toBe(DEMO_TOKEN);
       for (const file of await filesUnder(demo.userDataDir)) {
         expect((await readFile(file)).includes(DEMO_TOKEN), file).toBe(false);
       }
@@ -213,6 +286,8 @@ describe.skipIf(Boolean(binary.skip))(
     it('starts again with the queue intact, and delivers the queued share once', async () => {
       app = await launch();
       await expect.poll(() => trayItem('pause'), STEP).toBe('Resume uploads');
+      // macOS opens no window on a later start: open it as a person would.
+      await clickTray('open');
       const page = await mainWindow();
       await page.getByRole('navigation').getByRole('button', { name: 'Queue' }).click();
       await page.getByText('queued-share.txt').first().waitFor(STEP);
