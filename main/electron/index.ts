@@ -118,7 +118,7 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
       // DIRECT requests use Node's stack (exact Content-Length); proxied ones Chromium's `net`.
       transport: createProxyRoutingTransport({
         resolveProxy: (url) => session.defaultSession.resolveProxy(url),
-        direct: createNodeTransport(),
+        direct: createNodeTransport({ client: 'app' }),
         proxied: createNetTransport(net),
       }),
       storeFactory: electronStoreFactory,

@@ -165,7 +165,7 @@ describe('node transport', () => {
     expect(got?.headers['content-length']).toBe('0');
   });
 
-  it("says it is Trayshare's CLI, with package.json's version, in the User-Agent", async () => {
+  it("says who calls, with package.json's version, in the User-Agent: the CLI or the app", async () => {
     let got: http.IncomingMessage | undefined;
     const url = await serve((req, res) => {
       got = req;
@@ -178,6 +178,13 @@ describe('node transport', () => {
     );
     expect(got?.headers['user-agent']).toBe(
       `Trayshare-CLI/${version} (${process.platform}; Node ${process.versions.node})`,
+    );
+    // The app sends its direct (unproxied) requests through this transport too, as itself.
+    await createNodeTransport({ client: 'app' }).request(
+      post(`${url}/api/auth.test`, { contentLength: 0 }),
+    );
+    expect(got?.headers['user-agent']).toBe(
+      `Trayshare/${version} (${process.platform}; Node ${process.versions.node})`,
     );
   });
 
