@@ -80,7 +80,9 @@ describe('workflow lint (actionlint)', () => {
       // The workflow's own expression syntax, not a template placeholder.
       `run: node build/scripts/release-build.mjs ${'$'}{{ matrix.target }} --publish always`,
     );
-    expect(releaseText).toContain('gh release upload "$TAG" dist/cli-package/trayshare-*.tgz');
+    expect(releaseText).toContain(
+      'gh release upload "$TAG" dist/cli-package/trayshare-*.tgz --clobber',
+    );
   });
 
   it('runs in npm test, before the build', async () => {
