@@ -18,7 +18,7 @@ const out = join(root, 'dist', 'cli-package');
 const pkgDir = join(out, 'trayshare');
 
 /** Dependencies the package keeps (the rest is bundled); each must be in package.json's. */
-export const RUNTIME_DEPENDENCIES = ['keytar', 'proxy-agent', 'proxy-from-env'];
+const RUNTIME_DEPENDENCIES = ['keytar', 'proxy-agent', 'proxy-from-env'];
 
 const rootPkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 await rm(out, { recursive: true, force: true });
@@ -90,14 +90,16 @@ await writeFile(join(pkgDir, 'package.json'), `${JSON.stringify(manifest, null, 
 await cp(join(root, 'build', 'cli-package', 'README.md'), join(pkgDir, 'README.md'));
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const packed = spawnSync(npm, ['pack', '--pack-destination', out, '--json'], {
+// The tarball's name is known (name-version.tgz): npm's --json output changed shape across
+// versions (an array, then an object by package name: npm/cli#9247), so it is not parsed.
+const packed = spawnSync(npm, ['pack', '--pack-destination', out], {
   cwd: pkgDir,
   encoding: 'utf8',
   shell: process.platform === 'win32',
 });
-if (packed.status !== 0) {
-  process.stderr.write(packed.stderr);
-  throw new Error('pack-cli: npm pack failed');
+const tarball = join(out, `trayshare-${manifest.version}.tgz`);
+if (packed.status !== 0 || !existsSync(tarball)) {
+  process.stderr.write(packed.stderr ?? '');
+  throw new Error(`pack-cli: npm pack did not make ${tarball}`);
 }
-const [{ filename }] = JSON.parse(packed.stdout);
-process.stderr.write(`pack-cli: ${join('dist', 'cli-package', filename)}\n`);
+process.stderr.write(`pack-cli: ${tarball}\n`);
