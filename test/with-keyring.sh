@@ -10,6 +10,9 @@ done
 home=$(mktemp -d /tmp/trayshare-test-home.XXXXXX)
 trap 'rm -rf "$home"' EXIT
 export TRAYSHARE_TEST_REAL_HOME="$HOME"
+# Playwright's browsers stay where `npx playwright-core install chromium` put them (its Linux
+# default is under the real HOME), so the renderer tests still find them (test/renderer/browser.ts).
+export PLAYWRIGHT_BROWSERS_PATH="${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-playwright}"
 export HOME="$home"
 export PATH="$PWD/node_modules/.bin:$PATH"
 exec dbus-run-session -- bash -c '

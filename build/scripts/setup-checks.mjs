@@ -48,10 +48,16 @@ export function nodeVersionProblem(version, range, platform) {
   return `Trayshare needs Node.js ${describeEngines(range)} (Electron and its build tools do); this is ${version}. Install Node.js 22 LTS with ${how}, then run this again.`;
 }
 
-/** Debian packages: keytar's build (libsecret), and for the tests a real keyring, Chromium, Xvfb. */
-export function debianPackages(mode) {
+/**
+ * Debian packages: keytar's build (libsecret), and for the tests a real keyring, Chromium, Xvfb.
+ * `osRelease` is /etc/os-release's text: Ubuntu's `chromium` package only installs the snap,
+ * which needs snapd and is slow or absent on CI runners, so there the renderer tests use
+ * Playwright's Chromium (`npx playwright-core install chromium`, test/renderer/browser.ts).
+ */
+export function debianPackages(mode, osRelease = '') {
   const app = ['libsecret-1-dev', 'python3', 'make', 'g++'];
   if (mode !== 'test') return app;
+  const ubuntu = /^ID=["']?ubuntu["']?$/m.test(osRelease);
   return [
     ...app,
     // gnome-keyring + dbus: a real Secret Service for keytar; chromium + xvfb: renderer tests;
@@ -60,7 +66,7 @@ export function debianPackages(mode) {
     'gnome-keyring',
     'dbus',
     'dbus-x11',
-    'chromium',
+    ...(ubuntu ? [] : ['chromium']),
     'xvfb',
     'xauth',
     'curl',

@@ -50,4 +50,14 @@ describe('the set-up checks', () => {
       expect.arrayContaining(['libsecret-1-dev', 'gnome-keyring', 'dbus', 'chromium', 'xvfb']),
     );
   });
+
+  it("leaves Ubuntu's chromium (a snap installer) out: Playwright's Chromium is used there", () => {
+    const ubuntu = 'NAME="Ubuntu"\nVERSION_ID="24.04"\nID=ubuntu\nID_LIKE=debian\n';
+    const debian = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\n';
+    expect(debianPackages('test', ubuntu)).not.toContain('chromium');
+    expect(debianPackages('test', ubuntu)).toEqual(
+      expect.arrayContaining(['libsecret-1-dev', 'gnome-keyring', 'dbus', 'xvfb']),
+    );
+    expect(debianPackages('test', debian)).toContain('chromium');
+  });
 });

@@ -36,7 +36,13 @@ if (versionProblem) {
 }
 
 if (process.platform === 'linux') {
-  const wanted = debianPackages(mode);
+  let osRelease = '';
+  try {
+    osRelease = readFileSync('/etc/os-release', 'utf8');
+  } catch {
+    // No os-release: treat it as Debian, whose chromium package is the browser itself.
+  }
+  const wanted = debianPackages(mode, osRelease);
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get && command -v dpkg-query'], {
     stdio: 'ignore',
   });

@@ -6,6 +6,7 @@ import { defaultUserDataDir } from '../core/paths';
 import { KeychainError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-error';
 import { ShareRefusedError } from '../core/share-refused-error';
+import { APP_VERSION } from '../core/version';
 import { registerChannelsCommand } from './commands/channels-command';
 import { registerQueueCommands } from './commands/queue-commands';
 import { registerSend } from './commands/send';
@@ -22,6 +23,7 @@ setFlagsFromString('--max-opt=2');
 const program = new Command()
   .name('trayshare')
   .description('Share files to team channels from the command line.')
+  .version(APP_VERSION, '-V, --version', 'print the version (as in package.json) and exit')
   .showHelpAfterError()
   .exitOverride();
 

@@ -140,6 +140,8 @@ export interface Snapshot {
   defaultPresetId: string | null;
   preferences: Preferences;
   paused: boolean;
+  /** Trayshare's version (package.json's), for Settings → About. */
+  version: string;
   /** Set when the settings file was unreadable and was reset; says what was kept and where. */
   settingsNotice?: string;
 }

@@ -40,6 +40,7 @@ import { hardenSession } from './session-security';
 import type { HandOffData } from './share-paths';
 import { type Shell, startShell } from './shell';
 import { checkExternalUrl } from './shell-api';
+import { installTestHooks } from './test-hooks';
 import { createWindows, guardWebContents } from './windows';
 
 const log = (message: string) => console.log(`[trayshare] ${message}`);
@@ -133,7 +134,7 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
       // DIRECT requests use Node's stack (exact Content-Length); proxied ones Chromium's `net`.
       transport: createProxyRoutingTransport({
         resolveProxy: (url) => session.defaultSession.resolveProxy(url),
-        direct: createNodeTransport(),
+        direct: createNodeTransport({ client: 'app' }),
         proxied: createNetTransport(net),
       }),
       storeFactory: electronStoreFactory,
@@ -163,6 +164,9 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     keepsOnTop: !wayland,
   });
 
+  // test/e2e only (TRAYSHARE_TEST_HOOKS=1, unpackaged): the tray and its menu, for clicking.
+  const testHooks = installTestHooks<Tray, Menu>(process.env, app.isPackaged);
+
   const launchedAtLogin =
     process.argv.includes(AUTOSTART_FLAG) ||
     (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
@@ -174,8 +178,16 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     windows,
     renderer,
     tray: {
-      createTray: (image) => new Tray(image),
-      buildMenu: (template) => Menu.buildFromTemplate(template),
+      createTray: (image) => {
+        const tray = new Tray(image);
+        if (testHooks) testHooks.tray = tray;
+        return tray;
+      },
+      buildMenu: (template) => {
+        const menu = Menu.buildFromTemplate(template);
+        if (testHooks) testHooks.menu = menu;
+        return menu;
+      },
       loadImage: (path) => nativeImage.createFromPath(path),
       iconDir: app.isPackaged
         ? join(process.resourcesPath, 'tray')

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
 import type { ClientRequestConstructorOptions } from 'electron';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TransportError, type TransportRequest } from '../core/upload/transport';
@@ -151,6 +152,20 @@ describe('net transport', () => {
       body: '{"ok":true}',
     });
     expect(req.aborted).toBe(false);
+  });
+
+  it("says it is Trayshare, with package.json's version, in the User-Agent (not Chromium's)", async () => {
+    const { net, requests } = fakeNet();
+    const pending = createNetTransport(net).request(upload());
+    await flush();
+    const { version } = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    );
+    expect(requests[0]?.headers['user-agent']).toBe(
+      `Trayshare/${version} (${process.platform}; Node ${process.versions.node})`,
+    );
+    requests[0]?.respond(200, {}, '{"ok":true}');
+    expect((await pending).status).toBe(200);
   });
 
   it('answers a redirect as a response and never follows it', async () => {

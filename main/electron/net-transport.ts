@@ -25,6 +25,7 @@ import {
   type TransportResponse,
 } from '../core/upload/transport';
 import { abortedError, createDeadline } from '../core/upload/transport-deadline';
+import { userAgent } from '../core/version';
 
 /** The parts of Electron's IncomingMessage this transport reads. */
 export interface NetResponse {
@@ -192,6 +193,8 @@ function send(
     req.signal?.addEventListener('abort', onAbort, { once: true });
 
     try {
+      // Chromium's own User-Agent names Electron and Chrome; a service's logs should name the app.
+      request.setHeader('user-agent', userAgent('app'));
       for (const [name, value] of Object.entries(req.headers)) {
         if (!FORBIDDEN_HEADERS.has(name.toLowerCase())) request.setHeader(name, value);
       }

@@ -37,6 +37,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+// A tmpfs mounted read-only or full stands in for the disk: that needs Linux and root (CI runs
+// as root here; GitHub's runners are not root, macOS and Windows have no tmpfs).
+const MOUNT_NEEDED = 'needs Linux and root to mount a small tmpfs (read-only or full)';
+
 function canMount(): boolean {
   try {
     mount('size=1m');
@@ -49,7 +53,7 @@ function canMount(): boolean {
 
 describe('disks that cannot be written', () => {
   it('a read-only data folder: queue and history still show what was saved; send names the folder and what to do', async (ctx) => {
-    if (process.platform !== 'linux' || !canMount()) ctx.skip();
+    if (process.platform !== 'linux' || !canMount()) ctx.skip(MOUNT_NEEDED);
     mount('size=1m');
     const env = { TRAYSHARE_DATA_DIR: join(mnt, 'data') };
     try {
@@ -94,7 +98,7 @@ describe('disks that cannot be written', () => {
   }, 60_000);
 
   it('a full data disk: send names the folder and says to free space; queue and history still show what was saved', async (ctx) => {
-    if (process.platform !== 'linux' || !canMount()) ctx.skip();
+    if (process.platform !== 'linux' || !canMount()) ctx.skip(MOUNT_NEEDED);
     mount('size=1m');
     const env = { TRAYSHARE_DATA_DIR: join(mnt, 'data') };
     try {
@@ -136,7 +140,7 @@ describe('disks that cannot be written', () => {
   }, 60_000);
 
   it('a full temp folder for `send -`: names it, says to free space, leaves nothing', async (ctx) => {
-    if (process.platform !== 'linux' || !canMount()) ctx.skip();
+    if (process.platform !== 'linux' || !canMount()) ctx.skip(MOUNT_NEEDED);
     mount('size=256k');
     try {
       const run = await runCli(

@@ -1,7 +1,8 @@
 // Shared by the renderer tests: Debian's Chromium driven by playwright-core, pages opened on
 // the browser harness, synthetic file drops, axe checks and screenshots.
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, resolve, win32 } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { View } from '../../preload/contract';
 import type { Harness } from '../harness/server';
@@ -13,9 +14,49 @@ export const SCREENSHOTS = process.env.TRAYSHARE_UPDATE_SCREENSHOTS
   : resolve(import.meta.dirname, '../../test-results/screenshots');
 export type Scheme = 'light' | 'dark';
 
+/**
+ * Which Chromium drives the renderer tests, first found wins: CHROMIUM_PATH; Playwright's own
+ * (`npx playwright-core install chromium`, what CI on macOS and Windows uses); the distribution's
+ * Chromium (Debian's /usr/bin/chromium here); an installed Google Chrome (GitHub's runners have
+ * one on every OS). Nothing found is an error that says how to get one, never a skip.
+ */
+export function chromiumPath(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  exists: (path: string) => boolean = existsSync,
+): string {
+  if (env.CHROMIUM_PATH) return env.CHROMIUM_PATH;
+  const candidates: string[] = [];
+  try {
+    // Where Playwright installs its build for this playwright-core version (it may not be there).
+    candidates.push(chromium.executablePath());
+  } catch {
+    // This platform has no Playwright build: the other places may still have a browser.
+  }
+  if (platform === 'linux') {
+    candidates.push('/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome');
+  } else if (platform === 'darwin') {
+    candidates.push(
+      '/Applications/Chromium.app/Contents/MacOS/Chromium',
+      '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+    );
+  } else if (platform === 'win32') {
+    for (const base of [env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.LOCALAPPDATA]) {
+      if (base) candidates.push(win32.join(base, 'Google', 'Chrome', 'Application', 'chrome.exe'));
+    }
+  }
+  const found = candidates.find((path) => exists(path));
+  if (!found) {
+    throw new Error(
+      `No Chromium for the renderer tests: run \`npx playwright-core install chromium\` (or on Debian/Ubuntu \`npm run setup\`), or set CHROMIUM_PATH to a Chromium or Chrome. Looked in: ${candidates.join(', ')}`,
+    );
+  }
+  return found;
+}
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: [
       '--no-sandbox',
       '--disable-gpu',

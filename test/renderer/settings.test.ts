@@ -1,5 +1,6 @@
 // Settings: workspaces (add with the base URL checked as you type, remove with confirmation)
 // and preferences (a taken shortcut reported in place, switches saved as they change).
+import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
@@ -20,6 +21,17 @@ afterAll(async () => {
 const prefs = async () => (await harness.app.getSnapshot()).preferences;
 
 describe('settings', () => {
+  it("shows package.json's version under About, as the core reports it", async () => {
+    const { page } = await openApp(browser, harness);
+    await showView(page, 'settings');
+    const { version } = JSON.parse(
+      await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    const about = page.getByRole('region', { name: 'About' });
+    expect(await about.innerText()).toContain(`Trayshare ${version}`);
+    await page.close();
+  });
+
   it('reports a taken shortcut in place and saves one that is free', async () => {
     const { page } = await openApp(browser, harness);
     await showView(page, 'settings');

@@ -26,6 +26,7 @@ import { authTest } from '../upload/auth-test';
 import { normaliseChannels } from '../upload/channels';
 import { checkBaseUrl, checkToken } from '../upload/credentials';
 import type { Transport } from '../upload/transport';
+import { APP_VERSION } from '../version';
 import { baseUrlSchema, channelRefsSchema, DEFAULT_MAX_FILE_BYTES, type Settings } from './schema';
 import { SettingsError, type SettingsErrorCode } from './settings-error';
 import { confStoreFactory, SettingsFile, type StoreFactory } from './settings-file';
@@ -602,6 +603,7 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
       defaultPresetId: settings.defaultPresetId,
       preferences: settings.preferences,
       paused: opts.paused?.() ?? false,
+      version: APP_VERSION,
       ...(notices.length > 0 ? { settingsNotice: notices.join(' ') } : {}),
     };
   }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -162,6 +163,29 @@ describe('node transport', () => {
     expect(got?.headers.authorization).toBe('Bearer xoxb-t');
     expect(got?.url).toBe('/api/auth.test');
     expect(got?.headers['content-length']).toBe('0');
+  });
+
+  it("says who calls, with package.json's version, in the User-Agent: the CLI or the app", async () => {
+    let got: http.IncomingMessage | undefined;
+    const url = await serve((req, res) => {
+      got = req;
+      req.resume();
+      req.on('end', () => res.end('{}'));
+    });
+    await transport.request(post(`${url}/api/auth.test`, { contentLength: 0 }));
+    const { version } = JSON.parse(
+      readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
+    );
+    expect(got?.headers['user-agent']).toBe(
+      `Trayshare-CLI/${version} (${process.platform}; Node ${process.versions.node})`,
+    );
+    // The app sends its direct (unproxied) requests through this transport too, as itself.
+    await createNodeTransport({ client: 'app' }).request(
+      post(`${url}/api/auth.test`, { contentLength: 0 }),
+    );
+    expect(got?.headers['user-agent']).toBe(
+      `Trayshare/${version} (${process.platform}; Node ${process.versions.node})`,
+    );
   });
 
   it('writes with backpressure: a server that stops reading stops the pulling, then the idle timeout ends it', async () => {

