@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { addPresetFromText, login, logout } from '../../main/cli/settings-by-name';
 import { KeychainError, type SecretStore } from '../../main/core/secrets/secret-store';
 import type { SettingsService } from '../../main/core/settings/settings-service';
 import { type ReferenceService, startReferenceService } from '../service/server';
@@ -471,14 +472,14 @@ describe('watching the file for other processes', () => {
 describe('CLI helpers: one call per command', () => {
   it('login creates the workspace and stores the token; a URL token saves nothing', async () => {
     await expect(
-      settings.login({
+      login(settings, {
         workspace: 'Hooks',
         baseUrl: 'https://hooks.example',
         token: 'https://hooks.slack.com/services/T/B/x',
       }),
     ).rejects.toThrow(/That is a URL, not a token/);
     expect(settings.workspaces()).toEqual([]);
-    await expect(settings.login({ workspace: 'New', token: TOKEN })).rejects.toMatchObject({
+    await expect(login(settings, { workspace: 'New', token: TOKEN })).rejects.toMatchObject({
       code: 'needs_base_url',
     });
   });
@@ -486,7 +487,7 @@ describe('CLI helpers: one call per command', () => {
   it('login rolls back a new workspace when the keychain refuses the token', async () => {
     const broken = fx.open({ secrets: failingSecrets('no-secret-service', 'No Secret Service.') });
     await expect(
-      broken.login({ workspace: 'Acme', baseUrl: ACME.baseUrl, token: TOKEN }),
+      login(broken, { workspace: 'Acme', baseUrl: ACME.baseUrl, token: TOKEN }),
     ).rejects.toThrow('No Secret Service.');
     expect(settings.workspaces()).toEqual([]);
   });
@@ -494,7 +495,7 @@ describe('CLI helpers: one call per command', () => {
   it('findWorkspace / findPreset / shareTarget / addPresetFromText / logout', async () => {
     const w = await settings.addWorkspace(ACME);
     await settings.setToken(w.id, TOKEN);
-    const p = await settings.addPresetFromText({
+    const p = await addPresetFromText(settings, {
       name: 'Design',
       workspace: 'acme',
       channels: 'C0DESIGN, C0GENERAL',
@@ -517,8 +518,8 @@ describe('CLI helpers: one call per command', () => {
       comment: '',
     });
     expect(() => settings.shareTarget({ workspace: 'Acme' })).toThrow(/a workspace and channels/);
-    expect(await settings.logout('acme')).toMatchObject({ removed: true });
-    expect(await settings.logout('acme')).toMatchObject({ removed: false });
+    expect(await logout(settings, 'acme')).toMatchObject({ removed: true });
+    expect(await logout(settings, 'acme')).toMatchObject({ removed: false });
   });
 });
 
@@ -536,7 +537,7 @@ describe('testConnection against the reference service', () => {
   afterEach(() => service.clearFaults());
 
   it('a good token: ok, with who it belongs to', async () => {
-    const result = await settings.login({ workspace: 'Ref', baseUrl: service.url, token: TOKEN });
+    const result = await login(settings, { workspace: 'Ref', baseUrl: service.url, token: TOKEN });
     expect(result.created).toBe(true);
     expect(result.connection).toMatchObject({ ok: true, checked: true });
     expect(result.connection.message).toMatch(/^Ref: the service accepted the token/);

@@ -1,6 +1,7 @@
 // login, logout, workspaces, presets: the same settings file and keychain as the app.
 import type { Command } from 'commander';
 import type { Protocol } from '../../core/model';
+import { addPresetFromText, login, logout } from '../settings-by-name';
 import { readSecret, say } from '../terminal';
 import { UsageError } from '../usage-error';
 
@@ -26,7 +27,7 @@ export function registerSettingsCommands(program: Command): void {
     .action(async (options: { workspace: string; baseUrl?: string; protocol?: string }) => {
       const protocol = parseProtocol(options.protocol);
       const token = await readSecret(`Token for ${options.workspace}: `);
-      const result = await (await openCliSettings()).login({
+      const result = await login(await openCliSettings(), {
         workspace: options.workspace,
         token,
         ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
@@ -44,7 +45,7 @@ export function registerSettingsCommands(program: Command): void {
     .description("Remove a workspace's token from the keychain")
     .requiredOption('--workspace <name>')
     .action(async (options: { workspace: string }) => {
-      const { workspace, removed } = await (await openCliSettings()).logout(options.workspace);
+      const { workspace, removed } = await logout(await openCliSettings(), options.workspace);
       say(
         removed
           ? `Removed the token of ${workspace.name} from the keychain.`
@@ -109,7 +110,7 @@ export function registerSettingsCommands(program: Command): void {
         name: string,
         options: { workspace: string; channels: string; comment: string; default?: boolean },
       ) => {
-        const preset = await (await openCliSettings()).addPresetFromText({
+        const preset = await addPresetFromText(await openCliSettings(), {
           name,
           workspace: options.workspace,
           channels: options.channels,

@@ -6,24 +6,21 @@
 // writes it anywhere else, and getSnapshot only says whether there is one.
 import type {
   ChannelCheck,
-  ConnectionCheck,
   CoreApi,
   PreferencesResult,
   Snapshot,
   WorkspacePatch,
   WorkspaceView,
 } from '../api';
-import type { Preferences, Preset, Protocol, Workspace } from '../model';
+import type { Preferences, Preset, Workspace } from '../model';
 import { KeychainError, type SecretStore } from '../secrets/secret-store';
 import { normaliseChannels } from '../upload/channels';
-import { checkToken } from '../upload/credentials';
 import type { Transport } from '../upload/transport';
 import { APP_VERSION } from '../version';
 import { watchFile } from './file-watcher';
-import { fail, parseArgs, sameName } from './input-rules';
+import { parseArgs, sameName } from './input-rules';
 import { presets as presetRules } from './presets';
 import { openSettingsAccess } from './settings-access';
-import type { SettingsErrorCode } from './settings-error';
 import { confStoreFactory, SettingsFile, type StoreFactory } from './settings-file';
 import { type ShareTarget, shareTarget } from './share-target';
 import { workspaceTokens } from './workspace-tokens';
@@ -39,13 +36,6 @@ export { confStoreFactory } from './settings-file';
 export type { ShareTarget } from './share-target';
 export type { RemovedWorkspace, UpdatedWorkspace } from './workspaces';
 
-export interface LoginResult {
-  workspace: Workspace;
-  created: boolean;
-  /** auth.test where the service offers it; otherwise says the token cannot be checked. */
-  connection: ConnectionCheck;
-}
-
 export interface SettingsService
   extends Pick<
     CoreApi,
@@ -54,7 +44,6 @@ export interface SettingsService
     | 'updateWorkspace'
     | 'removeWorkspace'
     | 'setToken'
-    | 'clearToken'
     | 'removePreset'
     | 'testConnection'
     | 'addPreset'
@@ -70,6 +59,8 @@ export interface SettingsService
    * says so. (removeWorkspace does the same for the core API, which resolves to nothing.)
    */
   removeWorkspaceWithSummary(id: string): Promise<RemovedWorkspace>;
+  /** Whether there was a token to remove (the core API resolves to nothing). */
+  clearToken(workspaceId: string): Promise<boolean>;
 
   workspace(id: string): Workspace | undefined;
   /** Case-insensitive. */
@@ -92,32 +83,11 @@ export interface SettingsService
   /** Stops watching the file (see OpenSettingsOptions.watch). */
   close(): void;
 
-  // One call per CLI command.
+  // For the CLI, which names workspaces and presets as people type them.
   /** A workspace by name (case-insensitive) or id; throws SettingsError 'not_found' listing the names. */
   findWorkspace(nameOrId: string): Workspace;
   /** A preset by name (case-insensitive) or id; throws SettingsError 'not_found' listing the names. */
   findPreset(nameOrId: string): Preset;
-  /**
-   * `trayshare login`: checks the token first (a URL is refused before anything is saved),
-   * creates the workspace (baseUrl needed) or updates it, stores the token, and tests the
-   * connection. A new workspace whose token could not be stored is removed again.
-   */
-  login(input: {
-    workspace: string;
-    baseUrl?: string;
-    protocol?: Protocol;
-    token: string;
-  }): Promise<LoginResult>;
-  /** `trayshare logout`: removes the workspace's token (the workspace and presets stay). */
-  logout(workspace: string): Promise<{ workspace: Workspace; removed: boolean }>;
-  /** `trayshare presets add`: channels as typed ("C1, C2"), workspace by name or id. */
-  addPresetFromText(input: {
-    name: string;
-    workspace: string;
-    channels: string;
-    comment?: string;
-    makeDefault?: boolean;
-  }): Promise<Preset>;
   /** `trayshare send`: a preset by name, or a workspace by name plus channels as typed. */
   shareTarget(input: { preset?: string; workspace?: string; channels?: string }): ShareTarget;
 }
@@ -148,11 +118,7 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
   const stopWatching = opts.watch ? watchFile(file.path, access.emit) : () => {};
   const { findWorkspace, addWorkspace, updateWorkspace, removeWorkspaceWithSummary } =
     workspaceRules(access);
-  const {
-    setToken,
-    clearToken: clearTokenOf,
-    testConnection,
-  } = workspaceTokens(access, opts.transport);
+  const { setToken, clearToken, testConnection } = workspaceTokens(access, opts.transport);
   const { findPreset, addPreset, updatePreset, removePreset, reorderPresets, setDefaultPreset } =
     presetRules(access);
 
@@ -207,71 +173,6 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
     };
   }
 
-  async function login(input: {
-    workspace: string;
-    baseUrl?: string;
-    protocol?: Protocol;
-    token: string;
-  }): Promise<LoginResult> {
-    const tokenCheck = checkToken(input.token);
-    if (!tokenCheck.ok) fail(tokenCheck.code as SettingsErrorCode, tokenCheck.message);
-    const existing = read().workspaces.find((w) => sameName(w.name, input.workspace.trim()));
-    let workspace: Workspace;
-    if (existing) {
-      const patch: WorkspacePatch = {};
-      if (input.baseUrl !== undefined) patch.baseUrl = input.baseUrl;
-      if (input.protocol !== undefined) patch.protocol = input.protocol;
-      workspace =
-        Object.keys(patch).length > 0 ? await updateWorkspace(existing.id, patch) : existing;
-    } else {
-      if (input.baseUrl === undefined) {
-        fail(
-          'needs_base_url',
-          `New workspace "${input.workspace}": give its base URL (such as https://slack.com).`,
-        );
-      }
-      workspace = await addWorkspace({
-        name: input.workspace,
-        baseUrl: input.baseUrl,
-        ...(input.protocol ? { protocol: input.protocol } : {}),
-      });
-    }
-    try {
-      await setToken(workspace.id, input.token);
-    } catch (error) {
-      // A workspace created just now without its token would only be in the way.
-      if (!existing) await removeWorkspaceWithSummary(workspace.id).catch(() => undefined);
-      throw error;
-    }
-    const { tokenCleared: _ignored, ...plain } = workspace as UpdatedWorkspace;
-    return { workspace: plain, created: !existing, connection: await testConnection(workspace.id) };
-  }
-
-  async function logout(name: string): Promise<{ workspace: Workspace; removed: boolean }> {
-    const workspace = findWorkspace(name);
-    return { workspace, removed: await clearTokenOf(workspace.id) };
-  }
-
-  async function addPresetFromText(input: {
-    name: string;
-    workspace: string;
-    channels: string;
-    comment?: string;
-    makeDefault?: boolean;
-  }): Promise<Preset> {
-    const workspace = findWorkspace(input.workspace);
-    const channels = normaliseChannels(input.channels);
-    if (!channels.ok) fail('invalid_channels', channels.error);
-    const preset = await addPreset({
-      name: input.name,
-      workspaceId: workspace.id,
-      channels: channels.channels.map((id) => ({ id })),
-      comment: input.comment ?? '',
-    });
-    if (input.makeDefault) await setDefaultPreset(preset.id);
-    return preset;
-  }
-
   return {
     getSnapshot,
     addWorkspace,
@@ -281,9 +182,7 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
     },
     removeWorkspaceWithSummary,
     setToken,
-    clearToken: async (workspaceId) => {
-      await clearTokenOf(workspaceId);
-    },
+    clearToken,
     testConnection,
     addPreset,
     updatePreset,
@@ -312,9 +211,6 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
     close: stopWatching,
     findWorkspace,
     findPreset,
-    login,
-    logout,
-    addPresetFromText,
     shareTarget: (input) => shareTarget({ read, findPreset, findWorkspace }, input),
   };
 }
