@@ -9,7 +9,13 @@ import { addPresetFromText, login, logout } from '../../main/cli/settings-by-nam
 import { KeychainError, type SecretStore } from '../../main/core/secrets/secret-store';
 import type { SettingsService } from '../../main/core/settings/settings-service';
 import { type ReferenceService, startReferenceService } from '../service/server';
-import { type Fixture, settingsFixture } from './helpers';
+import {
+  type Fixture,
+  savedDefaultPreset,
+  savedPresets,
+  savedWorkspaces,
+  settingsFixture,
+} from './helpers';
 
 const TOKEN = 'xoxb-test-token';
 const ACME = { name: 'Acme', baseUrl: 'https://acme.example' };
@@ -61,7 +67,7 @@ describe('workspaces', () => {
     ['https://user:pw@acme.example', /must not contain a user name or password/],
   ])('refuses the base URL %s with a message that says why', async (baseUrl, message) => {
     await expect(settings.addWorkspace({ name: 'X', baseUrl })).rejects.toThrow(message);
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
   });
 
   it('allows plain http only on loopback', async () => {
@@ -130,7 +136,7 @@ describe('workspaces', () => {
       channels: channels('C3'),
       comment: '',
     });
-    expect(settings.defaultPreset()?.id).toBe(design.id);
+    expect((await savedDefaultPreset(settings))?.id).toBe(design.id);
 
     const result = await settings.removeWorkspaceWithSummary(w.id);
     expect(result.token).toBe('removed');
@@ -139,9 +145,9 @@ describe('workspaces', () => {
       'Removed workspace Acme: its token was deleted from the keychain, and its 2 presets (Design, Random) were removed.',
     );
     expect(await fx.secrets.get(w.id)).toBeNull();
-    expect(settings.workspaces().map((x) => x.name)).toEqual(['Keep']);
-    expect(settings.presets()).toEqual([kept]);
-    expect(settings.defaultPreset()).toBeUndefined();
+    expect((await savedWorkspaces(settings)).map((x) => x.name)).toEqual(['Keep']);
+    expect(await savedPresets(settings)).toEqual([kept]);
+    expect(await savedDefaultPreset(settings)).toBeUndefined();
     expect(await fx.secrets.get(keep.id)).toBe('xoxb-keep-token');
   });
 
@@ -150,7 +156,7 @@ describe('workspaces', () => {
     await settings.setToken(w.id, TOKEN);
     await expect(settings.removeWorkspace(w.id)).resolves.toBeUndefined();
     expect(await fx.secrets.get(w.id)).toBeNull();
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
   });
 
   it('a locked keychain stops the removal, so the token is never left behind', async () => {
@@ -166,7 +172,7 @@ describe('workspaces', () => {
     const result = await none.removeWorkspaceWithSummary(w.id);
     expect(result.token).toBe('unknown');
     expect(result.message).toMatch(/no keychain was reachable/);
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
   });
 });
 
@@ -266,7 +272,7 @@ describe('presets', () => {
     await expect(
       settings.addPreset({ name: 'Bad', workspaceId: acme, channels: refs, comment: '' }),
     ).rejects.toMatchObject({ code: 'invalid_channels', message: expect.stringMatching(message) });
-    expect(settings.presets()).toEqual([]);
+    expect(await savedPresets(settings)).toEqual([]);
   });
 
   it('needs an existing workspace and a unique name', async () => {
@@ -302,11 +308,11 @@ describe('presets', () => {
       channels: channels('C2'),
       comment: '',
     });
-    expect(settings.defaultPreset()?.id).toBe(first.id);
+    expect((await savedDefaultPreset(settings))?.id).toBe(first.id);
     await settings.setDefaultPreset(second.id);
     expect((await settings.getSnapshot()).defaultPresetId).toBe(second.id);
     await settings.removePreset(second.id);
-    expect(settings.defaultPreset()).toBeUndefined();
+    expect(await savedDefaultPreset(settings)).toBeUndefined();
     await expect(settings.setDefaultPreset('gone')).rejects.toMatchObject({ code: 'not_found' });
     await settings.setDefaultPreset(null);
     expect((await settings.getSnapshot()).defaultPresetId).toBeNull();
@@ -354,12 +360,12 @@ describe('presets', () => {
       ),
     );
     await settings.reorderPresets([c!.id, a!.id]);
-    expect(settings.presets().map((p) => p.name)).toEqual(['C', 'A', 'B']);
+    expect((await savedPresets(settings)).map((p) => p.name)).toEqual(['C', 'A', 'B']);
     await expect(settings.reorderPresets(['nope'])).rejects.toMatchObject({ code: 'not_found' });
     await expect(settings.reorderPresets([a!.id, a!.id])).rejects.toMatchObject({
       code: 'invalid_input',
     });
-    expect(settings.presets().map((p) => p.name)).toEqual(['C', 'A', 'B']);
+    expect((await savedPresets(settings)).map((p) => p.name)).toEqual(['C', 'A', 'B']);
   });
 });
 
@@ -414,7 +420,7 @@ describe('change events', () => {
     });
     await settings.setPreferences({ launchAtLogin: true });
     await settings.getSnapshot();
-    settings.workspaces();
+    settings.workspace(w.id);
     expect(changes).toBe(4);
     await settings.clearToken(w.id);
     expect(changes).toBe(5);
@@ -478,7 +484,7 @@ describe('CLI helpers: one call per command', () => {
         token: 'https://hooks.slack.com/services/T/B/x',
       }),
     ).rejects.toThrow(/That is a URL, not a token/);
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
     await expect(login(settings, { workspace: 'New', token: TOKEN })).rejects.toMatchObject({
       code: 'needs_base_url',
     });
@@ -489,7 +495,7 @@ describe('CLI helpers: one call per command', () => {
     await expect(
       login(broken, { workspace: 'Acme', baseUrl: ACME.baseUrl, token: TOKEN }),
     ).rejects.toThrow('No Secret Service.');
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
   });
 
   it('findWorkspace / findPreset / shareTarget / addPresetFromText / logout', async () => {

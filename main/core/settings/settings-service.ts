@@ -66,12 +66,6 @@ export interface SettingsService
   /** Case-insensitive. */
   workspaceByName(name: string): Workspace | undefined;
   preset(id: string): Preset | undefined;
-  /** Case-insensitive. */
-  presetByName(name: string): Preset | undefined;
-  workspaces(): Workspace[];
-  /** In the person's order. */
-  presets(): Preset[];
-  defaultPreset(): Preset | undefined;
   preferences(): Preferences;
   /** From the keychain; TRAYSHARE_TOKEN is NOT read here (the CLI applies it). */
   token(workspaceId: string): Promise<string | null>;
@@ -194,13 +188,6 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
     workspace: (id) => read().workspaces.find((w) => w.id === id),
     workspaceByName: (name) => read().workspaces.find((w) => sameName(w.name, name.trim())),
     preset: (id) => read().presets.find((p) => p.id === id),
-    presetByName: (name) => read().presets.find((p) => sameName(p.name, name.trim())),
-    workspaces: () => read().workspaces,
-    presets: () => read().presets,
-    defaultPreset: () => {
-      const s = read();
-      return s.presets.find((p) => p.id === s.defaultPresetId);
-    },
     preferences: () => read().preferences,
     token: (workspaceId) => secrets.get(workspaceId),
     onChange: access.onChange,
