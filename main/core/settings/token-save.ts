@@ -7,6 +7,7 @@ import { ShareRefusedError } from '../share-refused-error';
 import { authTest } from '../upload/auth-test';
 import { checkToken } from '../upload/credentials';
 import type { Transport } from '../upload/transport';
+import { tokenHolder } from './workspace-tokens';
 
 export async function checkAndSaveToken(
   workspace: Workspace,
@@ -29,9 +30,7 @@ export async function checkAndSaveToken(
   }
   await deps.save(trimmed);
   if (result.ok) {
-    const who = [result.user && `as ${result.user}`, result.team && `in ${result.team}`]
-      .filter(Boolean)
-      .join(' ');
+    const who = tokenHolder(result);
     return {
       saved: true,
       ok: true,

@@ -10,6 +10,16 @@ import { fail, parseArgs, requireWorkspace } from './input-rules';
 import type { SettingsAccess } from './settings-access';
 import type { SettingsErrorCode } from './settings-error';
 
+/**
+ * Who the service says the token is for, from auth.test: "as alice in Acme". Testing the
+ * connection and saving a token (token-save.ts) say it the same way, as the settings window does.
+ */
+export function tokenHolder(result: { user?: string; team?: string }): string {
+  return [result.user && `as ${result.user}`, result.team && `in ${result.team}`]
+    .filter(Boolean)
+    .join(' ');
+}
+
 /** Removes a workspace's token; with no keychain at all there is nothing it could have kept. */
 export async function forgetToken(
   access: SettingsAccess,
@@ -62,9 +72,7 @@ export function workspaceTokens(access: SettingsAccess, transport: Transport) {
     if (token === null) return fail('no_token', 'No token.');
     const result = await authTest(workspace.baseUrl, token.trim(), transport);
     if (result.ok) {
-      const who = [result.user && `as ${result.user}`, result.team && `on ${result.team}`]
-        .filter(Boolean)
-        .join(' ');
+      const who = tokenHolder(result);
       return {
         ok: true,
         checked: true,
