@@ -1,6 +1,7 @@
 // The main process entry: the only module that imports Electron's values. It takes the
 // single-instance lock, collects handed-over paths, builds the app service and starts the
-// shell with the real Electron APIs. Everything it wires is tested with fakes elsewhere.
+// desktop app (desktop-app.ts) with the real Electron APIs. Everything it wires is tested with
+// fakes elsewhere.
 import { join } from 'node:path';
 import {
   app,
@@ -31,6 +32,7 @@ import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transp
 import { applyAppIdentity } from './app-identity';
 import { applicationMenuTemplate } from './app-menu';
 import { installAppImageIdentity } from './appimage-identity';
+import { type DesktopApp, startDesktopApp } from './desktop-app';
 import { desktopNotes, isWayland } from './desktop-notes';
 import { type HandOff, listenForHandOff } from './hand-off';
 import { AUTOSTART_FLAG, applyLaunchAtLogin } from './login-item';
@@ -38,7 +40,6 @@ import { createNetTransport } from './net-transport';
 import { rendererLocation } from './renderer-location';
 import { hardenSession } from './session-security';
 import type { HandOffData } from './share-paths';
-import { type Shell, startShell } from './shell';
 import { checkExternalUrl } from './shell-api';
 import { installTestHooks } from './test-hooks';
 import { createWindows, guardWebContents } from './windows';
@@ -104,7 +105,9 @@ async function showStartError(title: string, error: unknown): Promise<void> {
   });
 }
 
-async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppService } | null> {
+async function start(
+  handOff: HandOff,
+): Promise<{ desktop: DesktopApp; service: AppService } | null> {
   const appPath = app.getAppPath();
   const renderer = rendererLocation({
     isPackaged: app.isPackaged,
@@ -171,7 +174,7 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     process.argv.includes(AUTOSTART_FLAG) ||
     (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
 
-  const shell = await startShell<NativeImage, Menu>({
+  const desktop = await startDesktopApp<NativeImage, Menu>({
     platform: process.platform,
     service,
     ipcMain,
@@ -258,21 +261,21 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     quit: () => app.quit(),
     log,
   });
-  handOff.deliverTo((paths) => shell.requestShare(paths));
-  return { shell, service };
+  handOff.deliverTo((paths) => desktop.requestShare(paths));
+  return { desktop, service };
 }
 
 function main(): void {
-  let running: { shell: Shell; service: AppService } | null = null;
+  let running: { desktop: DesktopApp; service: AppService } | null = null;
   const handOff = listenForHandOff(app, {
     argv: process.argv,
     cwd: process.cwd(),
-    onActivate: () => running?.shell.activate(),
+    onActivate: () => running?.desktop.activate(),
   });
 
   // A tray app keeps running with no window open.
   app.on('window-all-closed', () => undefined);
-  app.on('activate', () => running?.shell.activate());
+  app.on('activate', () => running?.desktop.activate());
   // Every web contents, whoever creates it, gets the navigation and window-open guards.
   app.on('web-contents-created', (_event, contents) => {
     guardWebContents(contents, (url) => void openExternal(url), log);
@@ -282,9 +285,9 @@ function main(): void {
   app.on('will-quit', (event) => {
     if (closed || !running) return;
     event.preventDefault();
-    const { shell, service } = running;
+    const { desktop, service } = running;
     running = null;
-    shell.dispose();
+    desktop.dispose();
     // The queue journal is closed cleanly; unsent items go again on next start.
     void service
       .close()

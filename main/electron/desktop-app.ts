@@ -1,4 +1,4 @@
-// The running shell: binds the app service to IPC, keeps the tray, windows, shortcut,
+// The running desktop app: binds the app service to IPC, keeps the tray, windows, shortcut,
 // notifications and OS integrations in step with the service's events. Every Electron API
 // arrives as a parameter (index.ts passes the real ones; tests pass fakes).
 import type { OpenDialogOptions } from 'electron';
@@ -33,7 +33,7 @@ import type { Windows } from './windows';
 
 const RECENT_LIMIT = 20;
 
-export interface ShellDeps<Image, Menu> {
+export interface DesktopAppDeps<Image, Menu> {
   platform: NodeJS.Platform;
   service: AppService;
   ipcMain: IpcMainLike;
@@ -71,7 +71,7 @@ export interface ShellDeps<Image, Menu> {
   log(message: string): void;
 }
 
-export interface Shell {
+export interface DesktopApp {
   /** Opens the share sheet with these paths (file-manager hand-off, tray drop, clipboard). */
   requestShare(paths: string[]): void;
   /** Shares straight to a preset; problems are told in a notification. */
@@ -85,7 +85,9 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function startShell<Image, Menu>(deps: ShellDeps<Image, Menu>): Promise<Shell> {
+export async function startDesktopApp<Image, Menu>(
+  deps: DesktopAppDeps<Image, Menu>,
+): Promise<DesktopApp> {
   const { service, windows, platform } = deps;
   let snapshot: Snapshot = await service.getSnapshot();
   let items: QueueItem[] = await service.listQueue();
