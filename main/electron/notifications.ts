@@ -11,7 +11,7 @@ import {
   type NoticeAction,
   windowsToastXml,
 } from './notice-activation';
-import { plural } from './wording';
+import { plural } from './plural';
 
 export interface NotificationLike {
   on(event: 'click', listener: () => void): this;
