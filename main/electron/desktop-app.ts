@@ -1,37 +1,26 @@
-// The running desktop app: binds the app service to IPC, keeps the tray, windows, shortcut,
-// notifications and OS integrations in step with the service's events. Every Electron API
-// arrives as a parameter (index.ts passes the real ones; tests pass fakes).
+// The running desktop app: binds the app service to IPC and keeps the tray, windows, shortcut,
+// notifications and OS integrations in step with the service's events. Each of those has its
+// own module; this one puts them together in the order they start. Every Electron API arrives
+// as a parameter (index.ts passes the real ones; tests pass fakes).
 import type { OpenDialogOptions } from 'electron';
-import type {
-  AppService,
-  CoreMethodName,
-  HistoryEntry,
-  Preferences,
-  PreferencesPatch,
-  QueueItem,
-  Snapshot,
-  TrayshareApi,
-} from '../../preload/contract';
-import { coreMethodArgs } from '../core/api';
-import { destinationLabels } from '../core/conversations/people-names';
-import { shortcutLabel } from '../core/shortcut-label';
-import { type ClipboardLike, readClipboardFiles, readClipboardImage } from './clipboard-paths';
+import type { AppService, TrayshareApi } from '../../preload/contract';
+import { createChannelLabels } from './channel-labels';
+import type { ClipboardLike } from './clipboard-paths';
+import { type ClipboardShare, createClipboardShare } from './clipboard-share';
+import { fanOutCoreEvents } from './core-events';
+import { createLinkCopier } from './delivered-links';
+import { type DesktopState, errorMessage, RECENT_LIMIT } from './desktop-state';
 import { bindIpc, type IpcMainLike } from './ipc';
-import {
-  createNotifier,
-  heldNotice,
-  type NotificationContent,
-  type NotifierDeps,
-} from './notifications';
+import { createNotifier, type NotificationContent, type NotifierDeps } from './notifications';
+import { createPreferencesSync } from './preferences-sync';
 import { describeSender, isRendererUrl, type RendererLocation } from './renderer-location';
+import { createShareRouting, type ShareRouting } from './share-routing';
 import { createShellApi } from './shell-api';
 import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
-import { createTrayController, type TrayDeps } from './tray';
-import type { TrayMenuActions, TrayMenuModel } from './tray-menu';
-import { trayStatus } from './tray-status';
+import type { TrayDeps } from './tray';
+import { createTrayWiring } from './tray-wiring';
+import { windowApi } from './window-api';
 import type { Windows } from './windows';
-
-const RECENT_LIMIT = 20;
 
 export interface DesktopAppDeps<Image, Menu> {
   platform: NodeJS.Platform;
@@ -81,428 +70,36 @@ export interface DesktopApp {
   dispose(): void;
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/**
+ * The shortcut shares the clipboard's files or image; with nothing there, it opens the file
+ * picker (macOS, which has no drop window) or the drop window.
+ */
+async function shareFromShortcut(
+  deps: Pick<DesktopAppDeps<unknown, unknown>, 'platform' | 'windows'>,
+  clipboard: ClipboardShare,
+  routing: ShareRouting,
+  pickFiles: () => Promise<string[]>,
+  notify: (content: NotificationContent) => void,
+): Promise<void> {
+  let clip: Awaited<ReturnType<ClipboardShare['content']>>;
+  try {
+    clip = await clipboard.content();
+  } catch (error) {
+    notify({ title: 'Could not share the clipboard', body: errorMessage(error) });
+    return;
+  }
+  if (clip.paths) routing.requestShare(clip.paths);
+  else if (deps.platform === 'darwin') routing.shareTo(null, await pickFiles());
+  else deps.windows.showDropWindow();
 }
 
-export async function startDesktopApp<Image, Menu>(
+/** What the person must know at start: a repaired settings file, an unusable keychain. */
+async function tellAtStart<Image, Menu>(
   deps: DesktopAppDeps<Image, Menu>,
-): Promise<DesktopApp> {
-  const { service, windows, platform } = deps;
-  let snapshot: Snapshot = await service.getSnapshot();
-  let items: QueueItem[] = await service.listQueue();
-  let recent: HistoryEntry[] = await service.listHistory({ limit: RECENT_LIMIT });
-  const needsToken = new Set<string>();
-  let pending: string[] = [];
-  let applied: Preferences | undefined;
-
-  // `#name` for channel IDs (`@name` for people and DMs) in notifications and the tray menu: the workspaces' cached
-  // conversation lists first, then the labels presets were saved with; else the ID.
-  let listedNames = new Map<string, string>();
-  const loadChannelNames = async () => {
-    const next = new Map<string, string>();
-    for (const w of snapshot.workspaces) {
-      try {
-        let view = await service.listConversations(w.id, {});
-        if (!view.conversations && view.refreshing) {
-          view = await service.listConversations(w.id, { wait: true });
-        }
-        for (const [id, label] of destinationLabels(view.conversations, view.people)) {
-          next.set(id, label);
-        }
-      } catch {
-        // No list for this workspace: its channels show as IDs.
-      }
-    }
-    listedNames = next;
-  };
-  const describeChannels = (ids: readonly string[]) => {
-    const labels = new Map<string, string>();
-    for (const preset of snapshot.presets) {
-      for (const c of preset.channels)
-        if (c.label)
-          labels.set(c.id, c.label.startsWith('@') ? c.label : `#${c.label.replace(/^#/, '')}`);
-    }
-    const names = ids.map((id) => listedNames.get(id) ?? labels.get(id) ?? id);
-    return names.length > 3
-      ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`
-      : names.join(', ');
-  };
-
-  const writeClipboard = (text: string) => {
-    deps.clipboard
-      .writeText(text)
-      .catch((e: unknown) => deps.log(`Copy failed: ${errorMessage(e)}`));
-  };
-
-  const notifier = createNotifier({
-    ...deps.notifications,
-    copyText: writeClipboard,
-    openWindow: (view) => windows.showMain(view),
-    describeChannels,
-    copiesLinks: () => snapshot.preferences.copyLinkOnDelivery,
-    log: deps.log,
-  });
-
-  // "Copy the link when an upload is delivered": the links of one share, one a line, so a
-  // share of several files leaves all of its links on the clipboard, not just the last one.
-  const deliveredLinks = new Map<string, string[]>();
-  const copyDeliveredLink = (item: QueueItem) => {
-    const link = item.file?.permalink;
-    if (item.state !== 'delivered' || !link || !snapshot.preferences.copyLinkOnDelivery) return;
-    const links = [...(deliveredLinks.get(item.shareId) ?? []), link];
-    // Only the latest share is kept: a new share's links replace the older ones on the clipboard.
-    deliveredLinks.clear();
-    deliveredLinks.set(item.shareId, links);
-    writeClipboard(links.join('\n'));
-  };
-  const notify = (content: NotificationContent) => notifier.notify(content);
-
-  const requestShare = (paths: string[]) => {
-    const seen = new Set(pending);
-    pending = [...pending, ...paths.filter((p) => !seen.has(p) && seen.add(p))];
-    windows.showMain('share');
-    // A loaded page gets them now; a page still loading takes them itself (takePendingPaths).
-    if (pending.length > 0 && windows.sendToMain('share-requested', { paths: pending })) {
-      pending = [];
-    }
-  };
-
-  const shareWithPreset = async (presetId: string, paths: string[]) => {
-    try {
-      const result = await service.share({ target: { presetId }, paths });
-      if (result.refused.length > 0) {
-        const first = result.refused[0]!;
-        notify({
-          title:
-            result.refused.length === 1
-              ? 'One file was not shared'
-              : `${result.refused.length} files were not shared`,
-          body: `${first.path}: ${first.reason}`,
-        });
-      }
-    } catch (error) {
-      notify({
-        title: 'Could not share',
-        body: errorMessage(error),
-        act: { open: 'presets' },
-        important: true,
-      });
-    }
-  };
-
-  // From the tray menu or the shortcut, a menu-bar app is not the active app, and macOS opens
-  // its file picker behind the app in front. The person just asked for the picker: take focus.
-  const pickFiles = (): Promise<string[]> => {
-    if (platform === 'darwin') deps.focusApp?.();
-    return shellApi.pickFiles();
-  };
-
-  const shareTo = (presetId: string | null, paths: string[]) => {
-    if (paths.length === 0) return;
-    if (presetId) void shareWithPreset(presetId, paths);
-    else requestShare(paths);
-  };
-
-  /**
-   * What the clipboard holds to share: its files, else its image (a screenshot) saved as a PNG
-   * in the state folder; null when it holds neither (`otherText` when it holds text).
-   */
-  const clipboardContent = async (): Promise<
-    { paths: string[] } | { paths: null; otherText: boolean }
-  > => {
-    const clip = await readClipboardFiles(deps.clipboard, platform);
-    if (clip.paths.length > 0) return { paths: clip.paths };
-    const image = await readClipboardImage(deps.clipboard);
-    if (image) return { paths: [await service.savePastedBytes(image)] };
-    return { paths: null, otherText: clip.otherText };
-  };
-
-  const clipboardFiles = async (): Promise<string[] | null> => {
-    let clip: Awaited<ReturnType<typeof clipboardContent>>;
-    try {
-      clip = await clipboardContent();
-    } catch (error) {
-      notify({ title: 'Could not share the clipboard', body: errorMessage(error) });
-      return null;
-    }
-    if (clip.paths) return clip.paths;
-    notify({
-      title: 'Nothing to share on the clipboard',
-      body: clip.otherText
-        ? 'The clipboard holds text. Trayshare shares files and images only: save the text to a file, or copy files in your file manager.'
-        : 'Copy files in your file manager, or take a screenshot to the clipboard, then share the clipboard.',
-    });
-    return null;
-  };
-
-  const setPreferences = async (patch: PreferencesPatch) => {
-    const rest: PreferencesPatch = { ...patch };
-    let shortcutError: string | undefined;
-    const before = shortcuts.current();
-    if (patch.shortcut !== undefined) {
-      const result = shortcuts.apply(patch.shortcut);
-      if (!result.ok) {
-        shortcutError = result.error;
-        delete rest.shortcut;
-      }
-    }
-    let result: Awaited<ReturnType<AppService['setPreferences']>>;
-    try {
-      result = await service.setPreferences(rest);
-    } catch (error) {
-      shortcuts.apply(before);
-      throw error;
-    }
-    await applyPreferences(result.preferences);
-    if (shortcutError) {
-      notify({
-        title: 'Shortcut not available',
-        body: shortcutError,
-        act: { open: 'settings' },
-      });
-      return { ...result, shortcutError };
-    }
-    return result;
-  };
-
-  const trayActions: TrayMenuActions = {
-    shareFiles: (presetId) => {
-      void pickFiles().then((paths) => shareTo(presetId, paths));
-    },
-    shareClipboard: (presetId) => {
-      void clipboardFiles().then((paths) => {
-        if (paths) shareTo(presetId, paths);
-      });
-    },
-    openWindow: (view) => windows.showMain(view),
-    showDropWindow: () => windows.showDropWindow(),
-    setDropWindowPinned: (pinned) => {
-      void setPreferences({ dropWindowPinned: pinned }).catch((e: unknown) =>
-        deps.log(`Could not change the drop window setting: ${errorMessage(e)}`),
-      );
-    },
-    copyLink: writeClipboard,
-    setPaused: (paused) => {
-      service
-        .setPaused(paused)
-        .catch((e: unknown) => deps.log(`Could not pause: ${errorMessage(e)}`));
-    },
-    quit: () => deps.quit(),
-  };
-
-  const model = (): TrayMenuModel => ({
-    status: trayStatus(items, { paused: snapshot.paused, needsToken: needsToken.size }),
-    presets: snapshot.presets,
-    workspaces: snapshot.workspaces,
-    defaultPresetId: snapshot.defaultPresetId,
-    paused: snapshot.paused,
-    recent,
-    describeChannels,
-    hasDropWindow: platform !== 'darwin',
-    dropWindowPinned: snapshot.preferences.dropWindowPinned,
-  });
-
-  const tray = createTrayController(
-    {
-      ...deps.tray,
-      platform,
-      actions: trayActions,
-      onDropFiles: (paths) => {
-        const preset = snapshot.defaultPresetId;
-        if (snapshot.preferences.trayDropAction === 'default-preset' && preset) {
-          void shareWithPreset(preset, paths);
-        } else {
-          requestShare(paths);
-        }
-      },
-      onClick: () => windows.toggleDropWindow(),
-    },
-    model(),
-  );
-
-  const refresh = () => {
-    const m = model();
-    tray.update(m);
-    windows.setProgress(
-      m.status.percent === null || snapshot.paused ? null : m.status.percent / 100,
-      m.status.state === 'attention',
-    );
-  };
-
-  const onShortcut = async () => {
-    let clip: Awaited<ReturnType<typeof clipboardContent>>;
-    try {
-      clip = await clipboardContent();
-    } catch (error) {
-      notify({ title: 'Could not share the clipboard', body: errorMessage(error) });
-      return;
-    }
-    if (clip.paths) requestShare(clip.paths);
-    else if (platform === 'darwin') shareTo(null, await pickFiles());
-    else windows.showDropWindow();
-  };
-  const shortcuts = createShortcutManager({
-    globalShortcut: deps.globalShortcut,
-    onPress: () => {
-      onShortcut().catch((e: unknown) => deps.log(`Shortcut action failed: ${errorMessage(e)}`));
-    },
-    platform,
-  });
-
-  /** Brings the OS in line with the preferences; only what changed since the last time. */
-  async function applyPreferences(next: Preferences): Promise<void> {
-    const prev = applied;
-    applied = next;
-    if (!prev || prev.shortcut !== next.shortcut) {
-      const result = shortcuts.apply(next.shortcut);
-      if (!result.ok) {
-        notify({
-          title: 'Shortcut not available',
-          body: result.error,
-          act: { open: 'settings' },
-        });
-      } else if (deps.shortcutNeedsApproval && prev && next.shortcut !== '') {
-        // Changed by the person (at start the window's desktop notes say it once).
-        notify({
-          title: 'Approve the Trayshare shortcut',
-          body: `Your desktop decides whether Trayshare may use ${shortcutLabel(next.shortcut, platform === 'darwin')}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
-          act: { open: 'settings' },
-        });
-      }
-    }
-    if (!prev || prev.launchAtLogin !== next.launchAtLogin) {
-      await deps.setLaunchAtLogin(next.launchAtLogin).catch((error: unknown) =>
-        notify({
-          title: 'Launch at login could not be changed',
-          body: errorMessage(error),
-          act: { open: 'settings' },
-          important: true,
-        }),
-      );
-    }
-    // At start only an installed integration is repaired; switching it off removes it.
-    if (
-      deps.setFileManagerIntegration &&
-      (prev
-        ? prev.fileManagerIntegration !== next.fileManagerIntegration
-        : next.fileManagerIntegration)
-    ) {
-      await deps.setFileManagerIntegration(next.fileManagerIntegration).catch((error: unknown) =>
-        notify({
-          title: 'File manager integration failed',
-          body: errorMessage(error),
-          act: { open: 'settings' },
-        }),
-      );
-    }
-    if (platform !== 'darwin' && (!prev || prev.dropWindowPinned !== next.dropWindowPinned)) {
-      windows.setDropWindowPinned(next.dropWindowPinned);
-    }
-  }
-
-  const shellApi = createShellApi({
-    platform,
-    showOpenDialog: deps.showOpenDialog,
-    writeClipboardText: (text) => deps.clipboard.writeText(text),
-    openExternal: deps.openExternal,
-    takePendingPaths: () => {
-      const paths = pending;
-      pending = [];
-      return paths;
-    },
-    desktopNotes: deps.desktopNotes ?? [],
-    keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
-  });
-
-  const core = {} as Record<CoreMethodName, (...args: never[]) => Promise<unknown>>;
-  for (const method of Object.keys(coreMethodArgs) as CoreMethodName[]) {
-    core[method] = (...args: never[]) =>
-      (service[method] as (...a: never[]) => Promise<unknown>)(...args);
-  }
-  const api: TrayshareApi = {
-    ...(core as unknown as TrayshareApi),
-    ...shellApi,
-    setPreferences,
-    setToken: async (workspaceId, token) => {
-      await service.setToken(workspaceId, token);
-      needsToken.delete(workspaceId);
-      refresh();
-    },
-    saveToken: async (workspaceId, token) => {
-      const result = await service.saveToken(workspaceId, token);
-      if (result.saved) {
-        needsToken.delete(workspaceId);
-        refresh();
-      }
-      return result;
-    },
-    removeWorkspace: async (workspaceId) => {
-      await service.removeWorkspace(workspaceId);
-      needsToken.delete(workspaceId);
-      refresh();
-    },
-  };
-
-  const unbind = bindIpc({
-    ipcMain: deps.ipcMain,
-    api,
-    isRendererUrl: (url) => isRendererUrl(deps.renderer, url, platform),
-    isOwnWebContents: (id) => windows.isOwnWebContents(id),
-    describeSender,
-    log: deps.log,
-    afterCall: (method, senderId) => {
-      // A drop window that is not pinned goes away once its files are shared.
-      if (method === 'share' && windows.isDropWindow(senderId)) windows.hideDropWindow();
-    },
-  });
-
-  const unsubscribe = [
-    service.on('queue-changed', (next) => {
-      items = next;
-      windows.broadcast('queue-changed', next);
-      refresh();
-    }),
-    service.on('history-changed', () => {
-      windows.broadcast('history-changed', null);
-      void Promise.all([service.listHistory({ limit: RECENT_LIMIT }), loadChannelNames()]).then(
-        ([entries]) => {
-          recent = entries;
-          refresh();
-        },
-      );
-    }),
-    service.on('settings-changed', (next) => {
-      snapshot = next;
-      windows.broadcast('settings-changed', next);
-      for (const id of needsToken) {
-        if (!next.workspaces.some((w) => w.id === id)) needsToken.delete(id);
-      }
-      refresh();
-      void loadChannelNames().then(refresh);
-      void applyPreferences(next.preferences);
-    }),
-    service.on('item-finished', (item) => {
-      copyDeliveredLink(item);
-      notifier.itemFinished(item);
-    }),
-    service.on('notice', ({ workspaceId, message }) => {
-      const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name;
-      notify({ title: name ?? 'Trayshare', body: message });
-    }),
-    service.on('needs-token', ({ workspaceId, message }) => {
-      needsToken.add(workspaceId);
-      const name = snapshot.workspaces.find((w) => w.id === workspaceId)?.name;
-      const { view, ...notice } = heldNotice(name, message);
-      notify({ ...notice, act: { open: view }, important: true });
-      refresh();
-    }),
-  ];
-
-  await applyPreferences(snapshot.preferences);
-  refresh();
-  void loadChannelNames().then(refresh);
-
+  state: DesktopState,
+  notify: (content: NotificationContent) => void,
+): Promise<void> {
+  const { snapshot } = state;
   if (snapshot.settingsNotice) {
     notify({
       title: 'Trayshare repaired its settings',
@@ -523,16 +120,126 @@ export async function startDesktopApp<Image, Menu>(
   // GNOME without the AppIndicator extension shows no tray icon at all, and nothing tells the
   // app: on Linux every start that is not the login item opens the window.
   if (!deps.launchedAtLogin) {
-    if (snapshot.workspaces.length === 0) windows.showMain('settings');
-    else if (platform === 'linux') windows.showMain();
+    if (snapshot.workspaces.length === 0) deps.windows.showMain('settings');
+    else if (deps.platform === 'linux') deps.windows.showMain();
   }
+}
+
+function bindWindowApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, api: TrayshareApi) {
+  const { windows, platform } = deps;
+  return bindIpc({
+    ipcMain: deps.ipcMain,
+    api,
+    isRendererUrl: (url) => isRendererUrl(deps.renderer, url, platform),
+    isOwnWebContents: (id) => windows.isOwnWebContents(id),
+    describeSender,
+    log: deps.log,
+    afterCall: (method, senderId) => {
+      // A drop window that is not pinned goes away once its files are shared.
+      if (method === 'share' && windows.isDropWindow(senderId)) windows.hideDropWindow();
+    },
+  });
+}
+
+export async function startDesktopApp<Image, Menu>(
+  deps: DesktopAppDeps<Image, Menu>,
+): Promise<DesktopApp> {
+  const { service, windows, platform } = deps;
+  const state: DesktopState = {
+    snapshot: await service.getSnapshot(),
+    items: await service.listQueue(),
+    recent: await service.listHistory({ limit: RECENT_LIMIT }),
+    needsToken: new Set<string>(),
+  };
+  const labels = createChannelLabels(service, () => state.snapshot);
+  const writeClipboard = (text: string) => {
+    deps.clipboard
+      .writeText(text)
+      .catch((e: unknown) => deps.log(`Copy failed: ${errorMessage(e)}`));
+  };
+  const notifier = createNotifier({
+    ...deps.notifications,
+    copyText: writeClipboard,
+    openWindow: (view) => windows.showMain(view),
+    describeChannels: labels.describe,
+    copiesLinks: () => state.snapshot.preferences.copyLinkOnDelivery,
+    log: deps.log,
+  });
+  const copyDeliveredLink = createLinkCopier({
+    enabled: () => state.snapshot.preferences.copyLinkOnDelivery,
+    writeClipboard,
+  });
+  const notify = (content: NotificationContent) => notifier.notify(content);
+  const routing = createShareRouting({ service, windows, notify });
+  const clipboard = createClipboardShare({ platform, clipboard: deps.clipboard, service, notify });
+  // From the tray menu or the shortcut, a menu-bar app is not the active app, and macOS opens
+  // its file picker behind the app in front. The person just asked for the picker: take focus.
+  const pickFiles = (): Promise<string[]> => {
+    if (platform === 'darwin') deps.focusApp?.();
+    return shellApi.pickFiles();
+  };
+  const preferences = createPreferencesSync({ ...deps, shortcuts: () => shortcuts, notify });
+  const tray = createTrayWiring({
+    ...deps,
+    state,
+    routing,
+    describeChannels: labels.describe,
+    pickFiles,
+    clipboardFiles: clipboard.files,
+    setPreferences: preferences.set,
+    writeClipboard,
+  });
+  const shortcuts = createShortcutManager({
+    globalShortcut: deps.globalShortcut,
+    onPress: () => {
+      shareFromShortcut(deps, clipboard, routing, pickFiles, notify).catch((e: unknown) =>
+        deps.log(`Shortcut action failed: ${errorMessage(e)}`),
+      );
+    },
+    platform,
+  });
+  const shellApi = createShellApi({
+    platform,
+    showOpenDialog: deps.showOpenDialog,
+    writeClipboardText: (text) => deps.clipboard.writeText(text),
+    openExternal: deps.openExternal,
+    takePendingPaths: routing.takePendingPaths,
+    desktopNotes: deps.desktopNotes ?? [],
+    keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
+  });
+  const api = windowApi({
+    service,
+    shellApi,
+    state,
+    setPreferences: preferences.set,
+    refresh: tray.refresh,
+  });
+  const unbind = bindWindowApi(deps, api);
+  const unsubscribe = fanOutCoreEvents({
+    service,
+    state,
+    windows,
+    refresh: tray.refresh,
+    loadChannelNames: labels.load,
+    applyPreferences: preferences.apply,
+    itemFinished: (item) => {
+      copyDeliveredLink(item);
+      notifier.itemFinished(item);
+    },
+    notify,
+  });
+
+  await preferences.apply(state.snapshot.preferences);
+  tray.refresh();
+  void labels.load().then(tray.refresh);
+  await tellAtStart(deps, state, notify);
 
   return {
-    requestShare,
-    shareWithPreset,
+    requestShare: routing.requestShare,
+    shareWithPreset: routing.shareWithPreset,
     activate: () => windows.showMain(),
     dispose() {
-      for (const off of unsubscribe) off();
+      unsubscribe();
       unbind();
       shortcuts.dispose();
       tray.destroy();
