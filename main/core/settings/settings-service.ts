@@ -4,24 +4,18 @@
 // file and puts them together.
 // The token goes from setToken to the keychain and from the keychain to token(); nothing here
 // writes it anywhere else, and getSnapshot only says whether there is one.
-import type {
-  ChannelCheck,
-  CoreApi,
-  PreferencesResult,
-  Snapshot,
-  WorkspacePatch,
-  WorkspaceView,
-} from '../api';
+import type { CoreApi, WorkspacePatch } from '../api';
 import type { Preferences, Preset, Workspace } from '../model';
-import { KeychainError, type SecretStore } from '../secrets/secret-store';
+import type { SecretStore } from '../secrets/secret-store';
 import { normaliseChannels } from '../upload/channels';
 import type { Transport } from '../upload/transport';
-import { APP_VERSION } from '../version';
 import { watchFile } from './file-watcher';
 import { parseArgs, sameName } from './input-rules';
+import { setPreferences } from './preferences';
 import { presets as presetRules } from './presets';
 import { openSettingsAccess } from './settings-access';
 import { confStoreFactory, SettingsFile, type StoreFactory } from './settings-file';
+import { settingsSnapshot } from './settings-snapshot';
 import { type ShareTarget, shareTarget } from './share-target';
 import { workspaceTokens } from './workspace-tokens';
 import {
@@ -108,7 +102,7 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
   const file = new SettingsFile(opts.dir, opts.storeFactory ?? confStoreFactory, opts.now);
   const secrets = opts.secrets;
   const access = openSettingsAccess(file, secrets);
-  const { read, update, serial } = access;
+  const { read } = access;
   const stopWatching = opts.watch ? watchFile(file.path, access.emit) : () => {};
   const { findWorkspace, addWorkspace, updateWorkspace, removeWorkspaceWithSummary } =
     workspaceRules(access);
@@ -116,59 +110,13 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
   const { findPreset, addPreset, updatePreset, removePreset, reorderPresets, setDefaultPreset } =
     presetRules(access);
 
-  async function setPreferences(
-    patch: Parameters<CoreApi['setPreferences']>[0],
-  ): Promise<PreferencesResult> {
-    const [checked] = parseArgs('setPreferences', [patch]);
-    const clean = Object.fromEntries(
-      Object.entries(checked).filter(([, value]) => value !== undefined),
-    ) as Partial<Preferences>;
-    if (clean.shortcut !== undefined) clean.shortcut = clean.shortcut.trim();
-    return serial(async () =>
-      update((s) => {
-        s.preferences = { ...s.preferences, ...clean };
-        return { preferences: { ...s.preferences } };
-      }),
-    );
-  }
-
-  async function checkChannels(text: string): Promise<ChannelCheck> {
-    const [value] = parseArgs('checkChannels', [text]);
-    return normaliseChannels(value);
-  }
-
-  async function getSnapshot(): Promise<Snapshot> {
-    const settings = read();
-    const keychainNotices = new Set<string>();
-    const workspaces: WorkspaceView[] = await Promise.all(
-      settings.workspaces.map(async (w) => {
-        try {
-          return { ...w, hasToken: (await secrets.get(w.id)) !== null };
-        } catch (error) {
-          // The settings still show; the person learns why tokens look missing.
-          keychainNotices.add(
-            error instanceof KeychainError
-              ? error.message
-              : `The keychain could not be read: ${error instanceof Error ? error.message : String(error)}`,
-          );
-          return { ...w, hasToken: false };
-        }
-      }),
-    );
-    const notices = [file.notice(), ...keychainNotices].filter(Boolean);
-    return {
-      workspaces,
-      presets: settings.presets,
-      defaultPresetId: settings.defaultPresetId,
-      preferences: settings.preferences,
-      paused: opts.paused?.() ?? false,
-      version: APP_VERSION,
-      ...(notices.length > 0 ? { settingsNotice: notices.join(' ') } : {}),
-    };
-  }
-
   return {
-    getSnapshot,
+    getSnapshot: () =>
+      settingsSnapshot(
+        access,
+        () => file.notice(),
+        () => opts.paused?.() ?? false,
+      ),
     addWorkspace,
     updateWorkspace,
     removeWorkspace: async (id) => {
@@ -183,8 +131,11 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
     removePreset,
     reorderPresets,
     setDefaultPreset,
-    setPreferences,
-    checkChannels,
+    setPreferences: (patch) => setPreferences(access, patch),
+    checkChannels: async (text) => {
+      const [value] = parseArgs('checkChannels', [text]);
+      return normaliseChannels(value);
+    },
     workspace: (id) => read().workspaces.find((w) => w.id === id),
     workspaceByName: (name) => read().workspaces.find((w) => sameName(w.name, name.trim())),
     preset: (id) => read().presets.find((p) => p.id === id),
