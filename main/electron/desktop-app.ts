@@ -3,15 +3,14 @@
 // own module; this one puts them together in the order they start. Every Electron API arrives
 // as a parameter (index.ts passes the real ones; tests pass fakes).
 import type { OpenDialogOptions } from 'electron';
-import type { AppService, TrayshareApi } from '../../preload/contract';
-import { createChannelLabels } from './channel-labels';
+import type { AppService, ShellApi, TrayshareApi } from '../../preload/contract';
 import type { ClipboardLike } from './clipboard-paths';
 import { type ClipboardShare, createClipboardShare } from './clipboard-share';
 import { fanOutCoreEvents } from './core-events';
-import { createLinkCopier } from './delivered-links';
 import { type DesktopState, errorMessage, RECENT_LIMIT } from './desktop-state';
 import { bindIpc, type IpcMainLike } from './ipc';
-import { createNotifier, type NotificationContent, type NotifierDeps } from './notifications';
+import { wireNotifications } from './notification-wiring';
+import type { NotificationContent, NotifierDeps } from './notifications';
 import { createPreferencesSync } from './preferences-sync';
 import { describeSender, isRendererUrl, type RendererLocation } from './renderer-location';
 import { createShareRouting, type ShareRouting } from './share-routing';
@@ -125,6 +124,19 @@ async function tellAtStart<Image, Menu>(
   }
 }
 
+/** The contract methods that need OS user-interface APIs (shell-api.ts). */
+function osApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, routing: ShareRouting): ShellApi {
+  return createShellApi({
+    platform: deps.platform,
+    showOpenDialog: deps.showOpenDialog,
+    writeClipboardText: (text) => deps.clipboard.writeText(text),
+    openExternal: deps.openExternal,
+    takePendingPaths: routing.takePendingPaths,
+    desktopNotes: deps.desktopNotes ?? [],
+    keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
+  });
+}
+
 function bindWindowApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, api: TrayshareApi) {
   const { windows, platform } = deps;
   return bindIpc({
@@ -151,25 +163,7 @@ export async function startDesktopApp<Image, Menu>(
     recent: await service.listHistory({ limit: RECENT_LIMIT }),
     needsToken: new Set<string>(),
   };
-  const labels = createChannelLabels(service, () => state.snapshot);
-  const writeClipboard = (text: string) => {
-    deps.clipboard
-      .writeText(text)
-      .catch((e: unknown) => deps.log(`Copy failed: ${errorMessage(e)}`));
-  };
-  const notifier = createNotifier({
-    ...deps.notifications,
-    copyText: writeClipboard,
-    openWindow: (view) => windows.showMain(view),
-    describeChannels: labels.describe,
-    copiesLinks: () => state.snapshot.preferences.copyLinkOnDelivery,
-    log: deps.log,
-  });
-  const copyDeliveredLink = createLinkCopier({
-    enabled: () => state.snapshot.preferences.copyLinkOnDelivery,
-    writeClipboard,
-  });
-  const notify = (content: NotificationContent) => notifier.notify(content);
+  const { labels, notify, itemFinished, writeClipboard } = wireNotifications(deps, state);
   const routing = createShareRouting({ service, windows, notify });
   const clipboard = createClipboardShare({ platform, clipboard: deps.clipboard, service, notify });
   // From the tray menu or the shortcut, a menu-bar app is not the active app, and macOS opens
@@ -198,15 +192,7 @@ export async function startDesktopApp<Image, Menu>(
     },
     platform,
   });
-  const shellApi = createShellApi({
-    platform,
-    showOpenDialog: deps.showOpenDialog,
-    writeClipboardText: (text) => deps.clipboard.writeText(text),
-    openExternal: deps.openExternal,
-    takePendingPaths: routing.takePendingPaths,
-    desktopNotes: deps.desktopNotes ?? [],
-    keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
-  });
+  const shellApi = osApi(deps, routing);
   const api = windowApi({
     service,
     shellApi,
@@ -222,10 +208,7 @@ export async function startDesktopApp<Image, Menu>(
     refresh: tray.refresh,
     loadChannelNames: labels.load,
     applyPreferences: preferences.apply,
-    itemFinished: (item) => {
-      copyDeliveredLink(item);
-      notifier.itemFinished(item);
-    },
+    itemFinished,
     notify,
   });
 

@@ -1,7 +1,12 @@
 // The preferences that live in the OS as well as in the settings file: the global shortcut,
 // launch at login, the file-manager integration and the pinned drop window. The OS follows the
 // file, and a shortcut the OS refuses is not saved.
-import type { AppService, Preferences, PreferencesPatch } from '../../preload/contract';
+import type {
+  AppService,
+  Preferences,
+  PreferencesPatch,
+  PreferencesResult,
+} from '../../preload/contract';
 import { shortcutLabel } from '../core/shortcut-label';
 import { errorMessage } from './desktop-state';
 import type { NotificationContent } from './notifications';
@@ -12,7 +17,7 @@ export interface PreferencesSync {
   /** Brings the OS in line with the preferences; only what changed since the last time. */
   apply(next: Preferences): Promise<void>;
   /** The window's setPreferences: the shortcut is tried in the OS before it is saved. */
-  set(patch: PreferencesPatch): ReturnType<AppService['setPreferences']>;
+  set(patch: PreferencesPatch): Promise<PreferencesResult>;
 }
 
 export interface PreferencesSyncDeps {
@@ -27,92 +32,106 @@ export interface PreferencesSyncDeps {
   shortcutNeedsApproval?: boolean;
 }
 
-export function createPreferencesSync(deps: PreferencesSyncDeps): PreferencesSync {
+function applyShortcut(
+  deps: PreferencesSyncDeps,
+  prev: Preferences | undefined,
+  next: Preferences,
+): void {
+  const result = deps.shortcuts().apply(next.shortcut);
+  if (!result.ok) {
+    deps.notify({
+      title: 'Shortcut not available',
+      body: result.error,
+      act: { open: 'settings' },
+    });
+  } else if (deps.shortcutNeedsApproval && prev && next.shortcut !== '') {
+    // Changed by the person (at start the window's desktop notes say it once).
+    deps.notify({
+      title: 'Approve the Trayshare shortcut',
+      body: `Your desktop decides whether Trayshare may use ${shortcutLabel(next.shortcut, deps.platform === 'darwin')}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
+      act: { open: 'settings' },
+    });
+  }
+}
+
+async function applyPreferences(
+  deps: PreferencesSyncDeps,
+  prev: Preferences | undefined,
+  next: Preferences,
+): Promise<void> {
   const { platform, notify } = deps;
-  let applied: Preferences | undefined;
+  if (!prev || prev.shortcut !== next.shortcut) applyShortcut(deps, prev, next);
+  if (!prev || prev.launchAtLogin !== next.launchAtLogin) {
+    await deps.setLaunchAtLogin(next.launchAtLogin).catch((error: unknown) =>
+      notify({
+        title: 'Launch at login could not be changed',
+        body: errorMessage(error),
+        act: { open: 'settings' },
+        important: true,
+      }),
+    );
+  }
+  // At start only an installed integration is repaired; switching it off removes it.
+  if (
+    deps.setFileManagerIntegration &&
+    (prev
+      ? prev.fileManagerIntegration !== next.fileManagerIntegration
+      : next.fileManagerIntegration)
+  ) {
+    await deps.setFileManagerIntegration(next.fileManagerIntegration).catch((error: unknown) =>
+      notify({
+        title: 'File manager integration failed',
+        body: errorMessage(error),
+        act: { open: 'settings' },
+      }),
+    );
+  }
+  if (platform !== 'darwin' && (!prev || prev.dropWindowPinned !== next.dropWindowPinned)) {
+    deps.windows.setDropWindowPinned(next.dropWindowPinned);
+  }
+}
 
-  const applyShortcut = (prev: Preferences | undefined, next: Preferences) => {
-    const result = deps.shortcuts().apply(next.shortcut);
+async function setPreferences(
+  deps: PreferencesSyncDeps,
+  apply: (next: Preferences) => Promise<void>,
+  patch: PreferencesPatch,
+): Promise<PreferencesResult> {
+  const shortcuts = deps.shortcuts();
+  const rest: PreferencesPatch = { ...patch };
+  let shortcutError: string | undefined;
+  const before = shortcuts.current();
+  if (patch.shortcut !== undefined) {
+    const result = shortcuts.apply(patch.shortcut);
     if (!result.ok) {
-      notify({
-        title: 'Shortcut not available',
-        body: result.error,
-        act: { open: 'settings' },
-      });
-    } else if (deps.shortcutNeedsApproval && prev && next.shortcut !== '') {
-      // Changed by the person (at start the window's desktop notes say it once).
-      notify({
-        title: 'Approve the Trayshare shortcut',
-        body: `Your desktop decides whether Trayshare may use ${shortcutLabel(next.shortcut, platform === 'darwin')}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
-        act: { open: 'settings' },
-      });
-    }
-  };
-
-  async function apply(next: Preferences): Promise<void> {
-    const prev = applied;
-    applied = next;
-    if (!prev || prev.shortcut !== next.shortcut) applyShortcut(prev, next);
-    if (!prev || prev.launchAtLogin !== next.launchAtLogin) {
-      await deps.setLaunchAtLogin(next.launchAtLogin).catch((error: unknown) =>
-        notify({
-          title: 'Launch at login could not be changed',
-          body: errorMessage(error),
-          act: { open: 'settings' },
-          important: true,
-        }),
-      );
-    }
-    // At start only an installed integration is repaired; switching it off removes it.
-    if (
-      deps.setFileManagerIntegration &&
-      (prev
-        ? prev.fileManagerIntegration !== next.fileManagerIntegration
-        : next.fileManagerIntegration)
-    ) {
-      await deps.setFileManagerIntegration(next.fileManagerIntegration).catch((error: unknown) =>
-        notify({
-          title: 'File manager integration failed',
-          body: errorMessage(error),
-          act: { open: 'settings' },
-        }),
-      );
-    }
-    if (platform !== 'darwin' && (!prev || prev.dropWindowPinned !== next.dropWindowPinned)) {
-      deps.windows.setDropWindowPinned(next.dropWindowPinned);
+      shortcutError = result.error;
+      delete rest.shortcut;
     }
   }
+  let result: PreferencesResult;
+  try {
+    result = await deps.service.setPreferences(rest);
+  } catch (error) {
+    shortcuts.apply(before);
+    throw error;
+  }
+  await apply(result.preferences);
+  if (shortcutError) {
+    deps.notify({
+      title: 'Shortcut not available',
+      body: shortcutError,
+      act: { open: 'settings' },
+    });
+    return { ...result, shortcutError };
+  }
+  return result;
+}
 
-  const set = async (patch: PreferencesPatch) => {
-    const shortcuts = deps.shortcuts();
-    const rest: PreferencesPatch = { ...patch };
-    let shortcutError: string | undefined;
-    const before = shortcuts.current();
-    if (patch.shortcut !== undefined) {
-      const result = shortcuts.apply(patch.shortcut);
-      if (!result.ok) {
-        shortcutError = result.error;
-        delete rest.shortcut;
-      }
-    }
-    let result: Awaited<ReturnType<AppService['setPreferences']>>;
-    try {
-      result = await deps.service.setPreferences(rest);
-    } catch (error) {
-      shortcuts.apply(before);
-      throw error;
-    }
-    await apply(result.preferences);
-    if (shortcutError) {
-      notify({
-        title: 'Shortcut not available',
-        body: shortcutError,
-        act: { open: 'settings' },
-      });
-      return { ...result, shortcutError };
-    }
-    return result;
+export function createPreferencesSync(deps: PreferencesSyncDeps): PreferencesSync {
+  let applied: Preferences | undefined;
+  const apply = (next: Preferences) => {
+    const prev = applied;
+    applied = next;
+    return applyPreferences(deps, prev, next);
   };
-
-  return { apply, set };
+  return { apply, set: (patch) => setPreferences(deps, apply, patch) };
 }
