@@ -39,7 +39,7 @@ import { AUTOSTART_FLAG, applyLaunchAtLogin } from './login-item';
 import { createNetTransport } from './net-transport';
 import { rendererLocation } from './renderer-location';
 import { hardenSession } from './session-security';
-import type { HandOffData } from './share-paths';
+import type { HandOffData } from './share-argv';
 import { checkExternalUrl } from './shell-api';
 import { installTestHooks } from './test-hooks';
 import { createWindows, guardWebContents } from './windows';
