@@ -37,7 +37,6 @@ export interface TrayshareApi extends CoreApi, ShellApi {}
 /** Argument schemas, one tuple per method. The channel of method `m` is `trayshare:m`. */
 export const methodArgs = { ...coreMethodArgs, ...shellMethodArgs } as const;
 export type MethodName = keyof typeof methodArgs;
-export type ShellMethod = keyof ShellApi;
 export const methodNames = Object.keys(methodArgs) as MethodName[];
 export const channelOf = (method: MethodName): string => `trayshare:${method}`;
 
