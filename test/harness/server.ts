@@ -180,7 +180,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     keepsDropWindowOnTop: async () => options.keepsDropWindowOnTop ?? true,
   };
 
-  // The shell, not the core, registers the global shortcut: like main/electron/shell.ts, a
+  // The shell, not the core, registers the global shortcut: like main/electron/preferences-sync.ts, a
   // refused one is reported in shortcutError and the rest of the patch is still saved.
   const taken = new Set(options.takenShortcuts ?? ['CommandOrControl+Alt+T']);
   const setPreferences: AppService['setPreferences'] = async (patch) => {
