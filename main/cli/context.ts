@@ -18,9 +18,26 @@ import { envToken } from './usage-error';
 /** The CLI's queue journal and history live apart from the app's: one scheduler per journal. */
 export const CLI_STATE = 'cli-state';
 
-/** Opens the CLI's queue; while another trayshare command works it, waits for it to finish. */
+/** How long a command waits for a lock holder it cannot confirm (TRAYSHARE_LOCK_WAIT, seconds). */
+function lockWaitMs(): number {
+  const value = Number(process.env.TRAYSHARE_LOCK_WAIT);
+  return Number.isFinite(value) && value >= 0 ? value * 1000 : 60_000;
+}
+
+function heldSince(error: QueueLockedError): string {
+  return error.since === undefined ? '' : ` since ${new Date(error.since).toLocaleString()}`;
+}
+
+/**
+ * Opens the CLI's queue; while another trayshare command works it, waits for it to finish. A
+ * holder the OS confirms is that command (Linux, macOS) is waited for as long as it works; one
+ * it cannot (Windows, a lock from an older version) only up to a bound: its pid may belong to
+ * another program since a crash, and the wait would never end.
+ */
 export async function openCliService(): Promise<AppService> {
   let told = false;
+  let toldStill = false;
+  const started = Date.now();
   for (;;) {
     try {
       return await createAppService({
@@ -34,9 +51,27 @@ export async function openCliService(): Promise<AppService> {
       if (!(error instanceof QueueLockedError)) throw error;
       if (!told) say(`Waiting for another trayshare command (pid ${error.pid}) to finish…`);
       told = true;
+      if (Date.now() - started >= lockWaitMs()) {
+        if (!error.confirmed) {
+          throw new QueueBusyError(
+            `Gave up waiting: process ${error.pid} has held the upload queue${heldSince(error)}, and this system cannot tell whether it is still a trayshare command (its pid may belong to another program since a crash or a restart). If it is a trayshare command, let it finish or end it; if it is not, delete ${error.lockPath} and run the command again.`,
+          );
+        }
+        if (!toldStill) {
+          say(
+            `Still waiting: trayshare (pid ${error.pid}) has been using the upload queue${heldSince(error)}. Press Ctrl+C to stop waiting (nothing of this command is sent), or end that command.`,
+          );
+        }
+        toldStill = true;
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
+}
+
+/** The queue stayed held by a process that could not be judged: exit 1, message only. */
+export class QueueBusyError extends Error {
+  override name = 'QueueBusyError';
 }
 
 /** Runs `body` with the service open, and always closes it (releasing the state lock). */
