@@ -1,6 +1,7 @@
 // `trayshare queue` and `trayshare history`: the CLI's own journal and history.
 import type { Command } from 'commander';
 import type { HistoryEntry, QueueItem } from '../../core/model';
+import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
 import { printable } from '../printable';
 import { formatBytes, say } from '../terminal';
 
@@ -64,8 +65,11 @@ export function registerQueueCommands(program: Command): void {
             const stuck = (await service.listQueue()).filter(
               (i) => i.state === 'waiting' && i.error?.class === 'credential',
             );
+            const heldForDisk = (await service.listQueue()).some(
+              (i) => i.state === 'waiting' && UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''),
+            );
             if (stuck.some((i) => i.error?.code.startsWith('keychain_'))) process.exitCode = 3;
-            else if (stuck.length > 0) process.exitCode = 1;
+            else if (stuck.length > 0 || heldForDisk) process.exitCode = 1;
           }
           printQueue(await service.listQueue(), options);
         });

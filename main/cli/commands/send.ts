@@ -8,6 +8,7 @@ import { looksLikeId, resolveChannelNames } from '../../core/conversations/chann
 import { listConversations } from '../../core/conversations/conversations-list';
 import { parseThread } from '../../core/conversations/thread-link';
 import type { Protocol, QueueItem } from '../../core/model';
+import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
 import { KeychainError, type KeychainProblem } from '../../core/secrets/secret-store';
 import type { AttemptResult } from '../../core/upload/attempt';
 import { normaliseChannels } from '../../core/upload/channels';
@@ -351,6 +352,8 @@ async function sendQueued(
   const announced = new Map<string, number>();
   /** The ends of the waits already said. */
   const saidUntil = new Set<number>();
+  const saidUnwritable = new Set<string>();
+  let waitingForPerson = false;
   const latest = new Map<string, QueueItem>();
   const done = new Promise<void>((resolve, reject) => {
     const check = (items: QueueItem[]) => {
@@ -374,6 +377,16 @@ async function sendQueued(
       }
       for (const waiting of items) {
         if (!mine.has(waiting.id) || waiting.state !== 'waiting') continue;
+        if (UNWRITABLE_JOURNAL_CODES.has(waiting.error?.code ?? '')) {
+          // The same folder for every file: said once, not again at each try.
+          const message = waiting.error?.message ?? '';
+          if (!saidUnwritable.has(message)) {
+            saidUnwritable.add(message);
+            progress.clear();
+            say(printable(message));
+          }
+          continue;
+        }
         if (!waiting.retryAt || !waiting.error || announced.get(waiting.id) === waiting.retryAt) {
           continue;
         }
@@ -397,11 +410,17 @@ async function sendQueued(
       // Past --max-wait the command stops holding the process; the rest stays queued.
       // Never while one is being sent: stopping then could leave it "may have been delivered".
       const left = items.filter((i) => mine.has(i.id) && !finished.has(i.id));
-      if (
-        left.every((i) => i.state !== 'sending') &&
-        left.some((i) => i.state === 'waiting' && (i.retryAt ?? 0) > deadline)
-      ) {
+      const pastDeadline = (i: QueueItem) => i.state === 'waiting' && (i.retryAt ?? 0) > deadline;
+      if (left.every((i) => i.state !== 'sending') && left.some(pastDeadline)) {
         resolve();
+      } else if (
+        !waitingForPerson &&
+        left.some((i) => pastDeadline(i) && UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''))
+      ) {
+        // Files of the share already uploaded wait for the held ones and are 'sending' all the
+        // while; the queue knows when nothing more can happen until the person frees space.
+        waitingForPerson = true;
+        void service.settled().then(resolve);
       }
     });
     service.on('needs-token', (event) => {
@@ -428,9 +447,14 @@ async function sendQueued(
     process.off('SIGINT', abort);
     progress.clear();
   }
+  // Files already uploaded wait for the share's files held by an unwritable journal: say why.
+  const held = [...latest.values()].find((i) =>
+    UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''),
+  )?.error;
   for (const item of shared.items) {
     const end = finished.get(item.id) ?? latest.get(item.id) ?? item;
-    results.push(fromItem(display(item.path), end));
+    const why = held && end.state === 'sending' && !end.error ? { ...end, error: held } : end;
+    results.push(fromItem(display(item.path), why));
   }
   return results;
 }
