@@ -34,7 +34,7 @@ function heldSince(error: QueueLockedError): string {
  * it cannot (Windows, a lock from an older version) only up to a bound: its pid may belong to
  * another program since a crash, and the wait would never end.
  */
-export async function openCliService(): Promise<AppService> {
+export async function openCliService(opts: { lookOnly?: boolean } = {}): Promise<AppService> {
   let told = false;
   let toldStill = false;
   const started = Date.now();
@@ -46,6 +46,7 @@ export async function openCliService(): Promise<AppService> {
         secrets: createKeychainStore(),
         transport: createNodeTransport(),
         tokenOverride: envToken(),
+        keepTokenWaits: opts.lookOnly === true,
       });
     } catch (error) {
       if (!(error instanceof QueueLockedError)) throw error;
@@ -99,7 +100,7 @@ const unwritable: Record<string, string> = {
 export async function withLookingService<T>(body: (view: StateView) => Promise<T>): Promise<T> {
   let service: AppService;
   try {
-    service = await openCliService();
+    service = await openCliService({ lookOnly: true });
   } catch (error) {
     const why = unwritable[(error as NodeJS.ErrnoException).code ?? ''];
     if (!why) throw error;

@@ -63,6 +63,8 @@ export interface AppServiceDeps {
   secrets: SecretStore;
   transport: Transport;
   storeFactory?: StoreFactory;
+  /** Files waiting for a token stay waiting, untried (a CLI command that only looks). */
+  keepTokenWaits?: boolean;
   /** A token that wins over the keychain (the CLI's TRAYSHARE_TOKEN, for scripts). */
   tokenOverride?: string;
   /** Watch the settings file for changes made by another process (the app, for the CLI's edits). */
@@ -127,6 +129,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       maxFileBytes: (workspaceId) => s.workspace(workspaceId)?.maxFileBytes ?? 1024 ** 3,
       retry: deps.retry,
       startPaused,
+      keepTokenWaits: deps.keepTokenWaits === true,
       runAttempt: async (item, opts) =>
         nameRefusedChannels(await runAttempt(s, deps, item, opts), item, c),
       completeShare: async (items, hooks) => {

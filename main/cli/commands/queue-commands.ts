@@ -4,13 +4,19 @@ import type { HistoryEntry, QueueItem } from '../../core/model';
 import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
 import { printable } from '../printable';
 import { formatBytes, say } from '../terminal';
+import { EXIT_TOKEN_REFUSED, inCliWords, tokenWait, waitsForToken } from '../token-words';
 
 function queueLine(item: QueueItem): string {
   const progress =
     item.state === 'sending' && item.size > 0
       ? ` ${Math.floor((item.sent / item.size) * 100)}%`
       : '';
-  const why = item.error ? `  ${printable(item.error.message)}` : '';
+  const why =
+    item.error && waitsForToken(item.error)
+      ? `  ${tokenWait(item.error)}`
+      : item.error
+        ? `  ${printable(item.error.message)}`
+        : '';
   return `${item.id}\t${item.state}${progress}\t${printable(item.name)}\t${item.channels.join(',')}${why}`;
 }
 
@@ -58,7 +64,7 @@ export function registerQueueCommands(program: Command): void {
           // Opening the queue already resumed unsent items; --run (or a retry) waits until
           // nothing more can happen without the person (a refused token stops a workspace).
           if (options.run || options.retry) {
-            service.on('needs-token', (e) => say(e.message));
+            service.on('needs-token', (e) => say(inCliWords(e.message)));
             await service.settled();
             // Work left waiting on the keyring (exit 3, as for every keychain problem) or on a
             // token is not success.
@@ -69,6 +75,8 @@ export function registerQueueCommands(program: Command): void {
               (i) => i.state === 'waiting' && UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''),
             );
             if (stuck.some((i) => i.error?.code.startsWith('keychain_'))) process.exitCode = 3;
+            else if (stuck.some((i) => waitsForToken(i.error)))
+              process.exitCode = EXIT_TOKEN_REFUSED;
             else if (stuck.length > 0 || heldForDisk) process.exitCode = 1;
           }
           printQueue(await service.listQueue(), options);

@@ -60,10 +60,10 @@ export class ItemStore<E extends JournalEntry> {
     this.path = join(dir, JOURNAL_FILE);
   }
 
-  async open(): Promise<Opened<E>> {
+  async open(opts: { keepTokenWaits?: boolean } = {}): Promise<Opened<E>> {
     const read = await readJsonl(this.path);
     const state = replayJournal(read.values);
-    const finished = recoverInterrupted(state, this.now()) as E[];
+    const finished = recoverInterrupted(state, this.now(), opts) as E[];
     for (const [id, entry] of state.entries) this.entries.set(id, entry as E);
     const damaged = (read.torn ? 1 : 0) + read.bad + state.skipped;
     const damageNotice = damaged > 0 ? await keepDamagedJournal(this.path, damaged) : undefined;

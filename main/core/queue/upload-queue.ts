@@ -118,8 +118,14 @@ class Queue implements UploadQueue {
   }
 
   async open(): Promise<void> {
-    const { finished, pauses, damageNotice } = await this.store.open();
+    const keepTokenWaits = this.deps.keepTokenWaits === true;
+    const { finished, pauses, damageNotice } = await this.store.open({ keepTokenWaits });
     this.scheduler.restorePauses(pauses);
+    for (const { item } of this.store.values()) {
+      if (item.state === 'waiting' && item.retryAt === undefined) {
+        this.scheduler.needToken(item.workspaceId);
+      }
+    }
     this.damageNotice = damageNotice;
     for (const entry of this.store.values()) {
       if (entry.meta.historyPending && !finished.includes(entry)) finished.push(entry);
