@@ -78,12 +78,23 @@ export class QueueBusyError extends Error {
 /** Runs `body` with the service open, and always closes it (releasing the state lock). */
 export async function withService<T>(body: (service: AppService) => Promise<T>): Promise<T> {
   const service = await openCliService();
-  // Said by the command that repaired it; the next one finds the files clean.
-  for (const notice of service.repairNotices()) say(notice);
+  const said = new Set<string>();
+  sayRepairs(service, said);
   try {
     return await body(service);
   } finally {
+    // A damaged channel list is found only when the command reads it.
+    sayRepairs(service, said);
     await service.close();
+  }
+}
+
+/** Said by the command that repaired it; the next one finds the files clean. */
+function sayRepairs(service: AppService, said: Set<string>): void {
+  for (const notice of service.repairNotices()) {
+    if (said.has(notice)) continue;
+    said.add(notice);
+    say(notice);
   }
 }
 
@@ -110,10 +121,12 @@ export async function withLookingService<T>(body: (view: StateView) => Promise<T
     );
     return body(await readStateView(stateDir));
   }
-  for (const notice of service.repairNotices()) say(notice);
+  const said = new Set<string>();
+  sayRepairs(service, said);
   try {
     return await body(service);
   } finally {
+    sayRepairs(service, said);
     await service.close();
   }
 }

@@ -586,7 +586,12 @@ function bindService(
     savePastedBytes: (png) => pasted.save(png),
     settled: () => queue.settled(),
     repairNotices: () =>
-      [settings.notice(), queue.repairNotice()].filter((n): n is string => n !== undefined),
+      [
+        settings.notice(),
+        queue.repairNotice(),
+        history.repairNotice(),
+        ...conversations.takeRepairNotices(),
+      ].filter((n): n is string => n !== undefined),
     on(event, listener) {
       let set = listeners.get(event);
       if (!set) {
