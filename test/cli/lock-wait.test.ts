@@ -3,7 +3,7 @@
 // to a bound, then the command names the process and how to end the wait; a confirmed holder is
 // waited for until it is done.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +45,8 @@ function run(args: string[], onStderr?: (all: string) => void) {
 
 describe('waiting for another trayshare command', () => {
   it('a holder that cannot be confirmed: gives up after the bound, names the process and the lock file', async () => {
-    // A lock as Windows writes it (no start time), held by a pid that is in use in this boot.
+    // A lock as Windows writes it (no start time), left by a holder that stopped touching it,
+    // and a pid that is in use in this boot.
     let other: ChildProcess | undefined;
     try {
       other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
@@ -53,8 +54,11 @@ describe('waiting for another trayshare command', () => {
       const lockPath = join(queueDir, LOCK_FILE);
       await writeFile(
         lockPath,
-        formatIdentity({ pid, boot: processProbe().boot(), since: Date.now() - 5000 }),
+        formatIdentity({ pid, boot: processProbe().boot(), since: Date.now() - 120_000 }),
       );
+      // Not kept fresh by its holder, as after a crash.
+      const old = new Date(Date.now() - 120_000);
+      await utimes(lockPath, old, old);
       const waited = await run(['queue']);
       expect(waited.stderr).toContain(`Waiting for another trayshare command (pid ${pid})`);
       expect(waited.stderr).toContain(`Gave up waiting: process ${pid} has held the upload queue`);

@@ -3,7 +3,8 @@
 // lock also records the boot it was taken in (Linux's boot id; elsewhere the boot time, from the
 // uptime) and, where the OS gives it, when the process started (Linux: /proc; macOS: `ps`).
 // Windows gives no start time without a slow PowerShell call: there a live pid from this boot
-// cannot be confirmed, and the CLI bounds its wait for it (see QueueLockedError.confirmed).
+// is confirmed only by the holder's heartbeat on the lock file (queue-lock.ts), and the CLI
+// bounds its wait for one it cannot confirm (see QueueLockedError.confirmed).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { uptime } from 'node:os';
@@ -56,6 +57,13 @@ function psStartTime(pid: number): string | undefined {
 export function processProbe(opts: ProbeOptions = {}): ProcessProbe {
   const procRoot = opts.procRoot ?? '/proc';
   const platform = opts.platform ?? process.platform;
+  // Our own start time never changes: asked once (on macOS it costs a `ps`).
+  let ownStart: { value: string | undefined } | undefined;
+  const startTime = (pid: number): string | undefined => {
+    const fromProc = procStartTime(procRoot, pid);
+    if (fromProc !== undefined) return fromProc;
+    return platform === 'darwin' ? psStartTime(pid) : undefined;
+  };
   return {
     boot() {
       try {
@@ -67,9 +75,9 @@ export function processProbe(opts: ProbeOptions = {}): ProcessProbe {
       return `t:${Math.round((Date.now() - uptime() * 1000) / 10_000) * 10_000}`;
     },
     startTime(pid) {
-      const fromProc = procStartTime(procRoot, pid);
-      if (fromProc !== undefined) return fromProc;
-      return platform === 'darwin' ? psStartTime(pid) : undefined;
+      if (pid !== process.pid) return startTime(pid);
+      ownStart ??= { value: startTime(pid) };
+      return ownStart.value;
     },
     exists(pid) {
       try {

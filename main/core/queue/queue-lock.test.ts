@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir, uptime } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -130,14 +130,26 @@ describe('queue lock as macOS sees it: the start time from ps', () => {
 });
 
 describe('queue lock as Windows sees it: no start time', () => {
-  it('a live pid from this boot cannot be confirmed: refused, and said to be unconfirmed', async () => {
-    const probe = processProbe({ procRoot: join(dir, 'no-proc'), platform: 'win32' });
+  const probe = () => processProbe({ procRoot: join(dir, 'no-proc'), platform: 'win32' });
+
+  it('a holder that keeps its lock fresh is confirmed', async () => {
+    const holder = await acquireQueueLock(dir, { probe: probe() });
+    // Another process (as far as the lock can tell: the same lock file, another pid) looks.
+    const text = await readFile(join(dir, LOCK_FILE), 'utf8');
+    await holder.release();
+    await writeFile(join(dir, LOCK_FILE), text.replace(/^\d+/, String(process.ppid)));
+    const refused = await lockedBy(probe());
+    expect(refused.confirmed).toBe(true);
+  });
+
+  it('a live pid from this boot whose lock is not kept fresh: refused, and said to be unconfirmed', async () => {
     const since = Date.now() - 60_000;
-    await writeFile(
-      join(dir, LOCK_FILE),
-      formatIdentity({ pid: process.ppid, boot: probe.boot(), since }),
-    );
-    const refused = await lockedBy(probe);
+    const path = join(dir, LOCK_FILE);
+    await writeFile(path, formatIdentity({ pid: process.ppid, boot: probe().boot(), since }));
+    // Not touched for two minutes: the holder crashed, or it is an older version.
+    const old = new Date(Date.now() - 120_000);
+    await utimes(path, old, old);
+    const refused = await lockedBy(probe());
     expect(refused.pid).toBe(process.ppid);
     expect(refused.confirmed).toBe(false);
     expect(refused.since).toBe(since);

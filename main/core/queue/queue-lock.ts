@@ -9,7 +9,7 @@
 // stale lock. Node has no flock(), and the lock libraries on npm (proper-lockfile and its forks)
 // remove a stale lock and re-create it in two steps, so two processes can both "take over" it:
 // the race this file exists to close.
-import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   formatIdentity,
@@ -23,15 +23,25 @@ import {
 
 export const LOCK_FILE = 'queue.lock';
 const GUARD_SUFFIX = '.takeover';
+// The holder touches its lock file this often. Where the OS gives no start time (Windows), a
+// lock touched lately is known to be held by a running Trayshare: a program that got the pid
+// after a crash does not touch it.
+const HEARTBEAT_MS = 10_000;
+const FRESH_MS = 3 * HEARTBEAT_MS + 5_000;
+
+async function keptFresh(path: string): Promise<boolean> {
+  const info = await stat(path).catch(() => undefined);
+  return info !== undefined && Date.now() - info.mtimeMs < FRESH_MS;
+}
 
 export class QueueLockedError extends Error {
   readonly pid: number;
   /** The lock file, for the person to remove when its holder is not Trayshare. */
   readonly lockPath: string;
   /**
-   * The holder is known to be the process that took the lock (its start time matches). False
-   * where the OS cannot tell (Windows, or a lock written by an older version): the pid may
-   * belong to another program since a crash.
+   * The holder is known to be the process that took the lock: its start time matches or, where
+   * the OS gives none (Windows), it keeps the lock file fresh. False when neither tells (a lock
+   * left by a crash, or written by an older version): the pid may belong to another program.
    */
   readonly confirmed: boolean;
   /** When the holder took the lock (epoch ms), if it said. */
@@ -47,6 +57,8 @@ export class QueueLockedError extends Error {
     this.since = owner.since;
   }
 }
+
+const defaultProbe = processProbe();
 
 // Lock files this process holds, so a second open in the same process is refused too.
 const held = new Set<string>();
@@ -114,7 +126,7 @@ export interface LockOptions {
 }
 
 export async function acquireQueueLock(dir: string, opts: LockOptions = {}): Promise<QueueLock> {
-  const probe = opts.probe ?? processProbe();
+  const probe = opts.probe ?? defaultProbe;
   const path = join(dir, LOCK_FILE);
   const guard = path + GUARD_SUFFIX;
   const mine = formatIdentity(ownIdentity(probe));
@@ -128,7 +140,10 @@ export async function acquireQueueLock(dir: string, opts: LockOptions = {}): Pro
         if (held.has(path)) throw new QueueLockedError(dir, owner, true);
       } else {
         const verdict = judge(owner, probe);
-        if (verdict !== 'gone') throw new QueueLockedError(dir, owner, verdict === 'confirmed');
+        if (verdict !== 'gone') {
+          const confirmed = verdict === 'confirmed' || (await keptFresh(path));
+          throw new QueueLockedError(dir, owner, confirmed);
+        }
       }
     }
     if (attempt > 50) throw new QueueLockedError(dir, owner ?? { pid: 0 }, false);
@@ -151,10 +166,16 @@ export async function acquireQueueLock(dir: string, opts: LockOptions = {}): Pro
   }
   held.add(path);
   let released = false;
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    void utimes(path, now, now).catch(() => {});
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   return {
     async release() {
       if (released) return;
       released = true;
+      clearInterval(heartbeat);
       held.delete(path);
       await unlink(path).catch(() => {});
     },
