@@ -446,11 +446,16 @@ class Queue implements UploadQueue {
     } catch (err) {
       if (err instanceof JournalWriteError && !entry.meta.bodySent) {
         // The journal could not take a checkpoint or "body complete", which the attempt waits
-        // for before the request can share anything: nothing was shared; it goes again later.
+        // for before the request can share anything: nothing was shared; it goes again later
+        // (or ends cancelled, if the person asked).
         entry.run = undefined;
-        if (!run.closing) this.holdUnwritable(entry, err);
-        this.pump();
-        this.checkWaiters();
+        try {
+          if (run.cancel) await this.finish(entry, 'cancelled', {});
+          else if (!run.closing) this.holdUnwritable(entry, err);
+        } finally {
+          this.pump();
+          this.checkWaiters();
+        }
         return;
       }
       result = entry.meta.bodySent
@@ -640,18 +645,18 @@ class Queue implements UploadQueue {
   private finish(entry: Entry, state: FinishedState, patch: ItemPatch): Promise<void> {
     entry.finishing = true;
     const work = (async () => {
+      const change: ItemPatch = { ...patch, state, retryAt: null };
+      const meta = { finishes: entry.meta.finishes + 1, historyPending: true, resume: null };
       try {
-        await this.store.commit(
-          entry,
-          { ...patch, state, retryAt: null },
-          { finishes: entry.meta.finishes + 1, historyPending: true, resume: null },
-          true,
-        );
+        await this.store.commit(entry, change, meta, true);
       } catch (err) {
-        if (!(err instanceof JournalWriteError)) throw err;
-        entry.finishing = false;
-        this.holdUnrecorded(entry, err, { state, patch });
-        return;
+        if (err instanceof JournalWriteError) {
+          entry.finishing = false;
+          this.holdUnrecorded(entry, err, { state, patch });
+          return;
+        }
+        // Not the disk (the journal is closing): the outcome stands in memory, as it always did.
+        this.store.apply(entry, { updatedAt: this.now(), ...change }, meta);
       }
       entry.finishing = false;
       entry.unrecorded = undefined;
