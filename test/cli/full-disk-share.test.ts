@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Tmpfs, tmpfsOrSkipReason } from '../queue/tmpfs';
 import { type ReferenceService, startReferenceService } from '../service/server';
@@ -27,16 +27,28 @@ beforeEach(async () => {
     { env, input: 'xoxb-test-token\n' },
   );
   expect(login.code).toBe(0);
+  const plain = await runCli(['login', '--workspace', 'Plain', '--base-url', service.url], {
+    env,
+    input: 'xoxb-test-token\n',
+  });
+  expect(plain.code).toBe(0);
 });
 
 afterEach(async () => {
   if (typeof disk !== 'string') {
     await runCli(['logout', '--workspace', 'Slack'], { env });
+    await runCli(['logout', '--workspace', 'Plain'], { env });
     disk.unmount();
   }
   await service.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+async function manyFiles(count: number): Promise<string[]> {
+  const files = Array.from({ length: count }, (_, i) => join(dir, `${i + 1}.bin`));
+  for (const [i, f] of files.entries()) await writeFile(f, Buffer.alloc(64 * 1024, i + 1));
+  return files;
+}
 
 async function fiveFiles(): Promise<string[]> {
   const files = ['1.bin', '2.bin', '3.bin', '4.bin', '5.bin'].map((n) => join(dir, n));
@@ -175,5 +187,95 @@ describe('a full disk during a share', () => {
     expect(made).toHaveLength(1);
     expect(made[0]?.files).toHaveLength(5);
     expect(made[0]?.initial_comment).toBe('Five files');
+  }, 90_000);
+
+  it('files.upload, freed while the files are sent: every file delivered once, as said', async (ctx) => {
+    if (typeof disk === 'string') {
+      console.warn(`skipped: ${disk}`);
+      return ctx.skip();
+    }
+    const files = await manyFiles(8);
+    // Answers come late, so more records are due after the disk filled than it has room for.
+    service.injectFault({ fault: { kind: 'slow', delayMs: 1000 }, times: 8 });
+    const before = service.uploads().length;
+    const send = startCli([
+      'send',
+      '--workspace',
+      'Plain',
+      '--channels',
+      'C0GENERAL',
+      '--json',
+      ...files,
+    ]);
+    await journaled(disk, 8);
+    await disk.fill();
+    await until('the disk-full notice', () => /the disk is full/.test(send.stderr()));
+    await disk.free();
+    const sent = await send.done;
+
+    expect(jsonLines(sent.stdout).map((r) => r.outcome)).toEqual(Array(8).fill('delivered'));
+    expect(sent.stderr).not.toMatch(/internal error|ENOSPC/);
+    expect(sent.code).toBe(0);
+    const names = service
+      .uploads()
+      .slice(before)
+      .map((u) => u.name)
+      .sort();
+    expect(names).toEqual(files.map((f) => basename(f)).sort());
+    const queue = await runCli(['queue'], { env });
+    expect(queue.stdout.match(/\tdelivered\t\d\.bin\t/g)).toHaveLength(8);
+  }, 90_000);
+
+  it('files.upload, still full when the send stops waiting: each outcome said is the one the queue holds after', async (ctx) => {
+    if (typeof disk === 'string') {
+      console.warn(`skipped: ${disk}`);
+      return ctx.skip();
+    }
+    const files = await manyFiles(8);
+    service.injectFault({ fault: { kind: 'slow', delayMs: 1000 }, times: 8 });
+    const before = service.uploads().length;
+    const send = startCli([
+      'send',
+      '--workspace',
+      'Plain',
+      '--channels',
+      'C0GENERAL',
+      '--json',
+      '--max-wait',
+      '2',
+      ...files,
+    ]);
+    await journaled(disk, 8);
+    await disk.fill();
+    const sent = await send.done;
+    const said = new Map(jsonLines(sent.stdout).map((r) => [basename(String(r.file)), r]));
+    expect(said.size).toBe(8);
+    // Nothing is called failed: a person would send it again.
+    expect([...said.values()].filter((r) => r.outcome === 'failed')).toEqual([]);
+    expect([...said.values()].some((r) => /the disk is full/.test(String(r.message)))).toBe(true);
+    expect(sent.stderr).not.toMatch(/internal error|ENOSPC/);
+    expect(sent.code).toBe(1);
+
+    await disk.free();
+    const listed = await runCli(['queue', '--json'], { env });
+    const items = JSON.parse(listed.stdout) as { name: string; state: string }[];
+    for (const [name, line] of said) {
+      const state = items.find((i) => i.name === name)?.state;
+      // What was said delivered or "may have been delivered" is what a restart finds.
+      if (line.outcome === 'delivered') expect(state).toBe('delivered');
+      else if (line.outcome === 'unknown') expect(state).toBe('unknown');
+      else expect(['queued', 'sending', 'waiting', 'delivered']).toContain(state);
+    }
+    const run = await runCli(['queue', '--run'], { env });
+    expect(run.code).not.toBe(2);
+    // Each file reached the service at most once, and all the queued ones went.
+    const names = service
+      .uploads()
+      .slice(before)
+      .map((u) => u.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const [name, line] of said) {
+      if (line.outcome !== 'unknown') expect(names).toContain(name);
+    }
   }, 90_000);
 });
