@@ -36,5 +36,5 @@ export function inCliWords(message: string): string {
     .replace('paste the new token in Settings.', 'save the new token with `trayshare login`.');
 }
 
-/** Exit code of a command that left files waiting for a token the service refused (or none). */
+/** Exit code of a command that left files waiting for a token the service refused (or that was removed). */
 export const EXIT_TOKEN_REFUSED = 4;

@@ -26,8 +26,8 @@ Exit codes:
      something else stopped the command (a full disk, the queue held by another process)
   2  the command was called wrongly (an option, a name or a channel to fix)
   3  the keychain could not be used (locked, or never set up)
-  4  the service refused the token, or none is saved: run \`trayshare login\`
-     (with --base-url, set TRAYSHARE_TOKEN)`;
+  4  the service refused the token (or it was removed after the files were queued):
+     run \`trayshare login\` with a new one (with --base-url, set TRAYSHARE_TOKEN)`;
 
 const program = new Command()
   .name('trayshare')
