@@ -111,4 +111,12 @@ describe('a refused token', () => {
     expect(send.stderr).toContain('set TRAYSHARE_TOKEN to a token it accepts');
     expect(send.code).toBe(4);
   });
+
+  it('`trayshare --help` lists every exit code, 4 among them', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    for (const code of ['0', '1', '2', '3', '4'])
+      expect(help.stdout).toMatch(new RegExp(`^  ${code}  `, 'm'));
+    expect(help.stdout).toMatch(/^ {2}4 {2}the service refused the token/m);
+  });
 });
