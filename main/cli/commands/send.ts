@@ -440,7 +440,8 @@ async function sendQueued(
       // Never while one is being sent: stopping then could leave it "may have been delivered".
       const left = items.filter((i) => mine.has(i.id) && !finished.has(i.id));
       const pastDeadline = (i: QueueItem) => i.state === 'waiting' && (i.retryAt ?? 0) > deadline;
-      if (left.every((i) => i.state !== 'sending') && left.some(pastDeadline)) {
+      const noneSending = left.every((i) => i.state !== 'sending');
+      if (noneSending && (refusal || left.some(pastDeadline))) {
         resolve();
       } else if (
         !waitingForPerson &&
@@ -458,8 +459,14 @@ async function sendQueued(
       if (refusal) return;
       refusal = { message: event.message };
       // Files already on their way end first; the rest of the workspace waits for the person.
-      // Each file still gets its line.
+      // Each file still gets its line. Files of a share waiting for the stopped ones count as
+      // 'sending': the queue says when nothing more can happen without the person.
       void service.settled().then(resolve, reject);
+      void service.listQueue().then((items) => {
+        check(items);
+        const left = items.filter((i) => mine.has(i.id) && !finished.has(i.id));
+        if (left.every((i) => i.state !== 'sending')) resolve();
+      }, reject);
     });
     void service.listQueue().then(check);
   });
