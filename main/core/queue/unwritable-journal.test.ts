@@ -167,6 +167,8 @@ describe('a journal that cannot be written', () => {
     await until(() => only(queue).state === 'delivered', 'the record');
     expect(only(queue).file?.id).toBe('F1');
     expect(only(queue).error).toBeUndefined();
+    // Made known once recorded (after its history line is written).
+    await until(() => finished.length > 0, 'the finished event');
     expect(finished.map((i) => i.state)).toEqual(['delivered']);
     expect(attempts.calls).toHaveLength(1);
     await queue.close();
