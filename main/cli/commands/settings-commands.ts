@@ -15,6 +15,12 @@ function parseProtocol(value: string | undefined): Protocol | undefined {
 }
 
 export function registerSettingsCommands(program: Command): void {
+  registerLoginCommands(program);
+  registerWorkspacesCommand(program);
+  registerPresetsCommands(program);
+}
+
+function registerLoginCommands(program: Command): void {
   program
     .command('login')
     .description('Save a workspace and its token (the token goes to the OS keychain only)')
@@ -52,7 +58,9 @@ export function registerSettingsCommands(program: Command): void {
           : `${workspace.name} had no token saved.`,
       );
     });
+}
 
+function registerWorkspacesCommand(program: Command): void {
   program
     .command('workspaces')
     .description('List saved workspaces')
@@ -72,7 +80,9 @@ export function registerSettingsCommands(program: Command): void {
         );
       }
     });
+}
 
+function registerPresetsCommands(program: Command): void {
   const presets = program.command('presets').description('List, add or remove channel presets');
   presets
     .command('list', { isDefault: true })
