@@ -1,7 +1,7 @@
 // Workspaces, presets and preferences (the settings file) plus tokens (the keychain): the core
 // API's settings methods, and a few lookups the queue, the app service and the CLI need. Each
-// kind of setting has its own module (workspaces, workspace-tokens, presets); this one opens the
-// file and puts them together.
+// kind of setting has its own module (workspaces, workspace-tokens, presets, preferences,
+// settings-snapshot, share-target); this one opens the file and puts them together.
 // The token goes from setToken to the keychain and from the keychain to token(); nothing here
 // writes it anywhere else, and getSnapshot only says whether there is one.
 import type { CoreApi, WorkspacePatch } from '../api';
