@@ -1,6 +1,6 @@
 // What the tray icon, its tooltip and the taskbar progress say, derived from the queue.
 import type { QueueItem } from '../../preload/contract';
-import { plural } from './plural';
+import { plural } from '../core/plural';
 
 export type TrayState = 'idle' | 'uploading' | 'attention';
 

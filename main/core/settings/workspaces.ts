@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkspaceInput, WorkspacePatch } from '../api';
 import type { Preset, Workspace } from '../model';
+import { plural } from '../plural';
 import {
   checkedBaseUrl,
   fail,
@@ -34,10 +35,6 @@ export interface RemovedWorkspace {
 
 function originOf(url: string): string {
   return new URL(url).origin;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function uniqueWorkspaceName(settings: Settings, name: string, except?: string): void {
@@ -135,7 +132,7 @@ async function removeWorkspaceWithSummary(
     const presetText =
       presetsRemoved.length === 0
         ? 'it had no presets'
-        : `its ${plural(presetsRemoved.length, 'preset')} (${names(presetsRemoved)}) were removed`;
+        : `its ${plural(presetsRemoved.length, 'preset', 'presets')} (${names(presetsRemoved)}) were removed`;
     return {
       workspace,
       presetsRemoved,
