@@ -472,10 +472,21 @@ function bindService(
   return {
     getSnapshot: snapshot,
     addWorkspace: (input) => settings.addWorkspace(input),
-    updateWorkspace: (id, patch) => settings.updateWorkspace(id, patch),
-    removeWorkspace: (id) => settings.removeWorkspace(id),
+    updateWorkspace: async (id, patch) => {
+      const updated = await settings.updateWorkspace(id, patch);
+      // Another address may list other channels, and a refusal from the old one no longer holds.
+      if (patch.baseUrl !== undefined) conversations.forget(id);
+      return updated;
+    },
+    removeWorkspace: async (id) => {
+      await settings.removeWorkspace(id);
+      conversations.forget(id);
+    },
     setToken: async (workspaceId, token) => {
       await settings.setToken(workspaceId, token);
+      // "No token saved" (or a refusal of the old token) was the answer for the old token: a
+      // picker opened before the token was saved must list channels now, not an hour later.
+      conversations.forget(workspaceId);
       // A new token is the answer to a credential pause.
       refusedByCheck.delete(workspaceId);
       queue.resumeWorkspace(workspaceId);
@@ -488,6 +499,7 @@ function bindService(
         transport: deps.transport,
         save: async (checked) => {
           await settings.setToken(workspaceId, checked);
+          conversations.forget(workspaceId);
           refusedByCheck.delete(workspaceId);
           queue.resumeWorkspace(workspaceId);
           settingsChanged();
@@ -497,6 +509,7 @@ function bindService(
     probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
     clearToken: async (workspaceId) => {
       await settings.clearToken(workspaceId);
+      conversations.forget(workspaceId);
       refusedByCheck.delete(workspaceId);
       settingsChanged();
     },

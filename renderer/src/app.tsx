@@ -4,6 +4,7 @@ import { api, plainError } from './bridge';
 import { ChannelNamesProvider } from './channel-names';
 import { Nav } from './nav';
 import { pasteContent, savePastedImage } from './paste';
+import { tokenState } from './token-state';
 import { Notice } from './ui/notice';
 import { DropView } from './views/drop-view';
 import { FirstRunView } from './views/first-run';
@@ -178,7 +179,9 @@ export function App() {
   // Every view opens at its top (the queue after Share shows what was just sent), with focus
   // on its title, so the first Tab reaches its first control (Choose files on the drop view);
   // the share sheet focuses its comment, where Ctrl+Enter shares.
+  // The sheet that replaces the set-up once a workspace is saved counts as a view of its own.
   const loaded = snapshot !== null;
+  const page = view === 'share' && snapshot?.workspaces.length === 0 ? 'first-run' : view;
   useEffect(() => {
     const main = mainRef.current;
     if (!main || !loaded) return;
@@ -186,7 +189,7 @@ export function App() {
     const target =
       main.querySelector<HTMLElement>('#share-comment') ?? main.querySelector<HTMLElement>('h1');
     target?.focus({ preventScroll: true });
-  }, [view, loaded]);
+  }, [page, loaded]);
 
   const pickFiles = useCallback(async () => {
     try {
@@ -280,7 +283,8 @@ export function App() {
           : null}
         <ChannelNamesProvider
           workspaceIds={snapshot?.workspaces.map((w) => w.id) ?? []}
-          refresh={view}
+          // A token saved or refused changes what the lists can say.
+          refresh={`${view} ${snapshot?.workspaces.map(tokenState).join(' ')}`}
         >
           {body}
         </ChannelNamesProvider>

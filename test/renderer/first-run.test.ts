@@ -26,6 +26,7 @@ const SIZES = [
 ] as const;
 
 async function emptyApp(): Promise<void> {
+  harness.reference.clearFaults();
   for (const w of (await harness.app.getSnapshot()).workspaces) {
     await harness.app.removeWorkspace(w.id);
   }
@@ -53,6 +54,11 @@ describe('first run', () => {
       await form.getByLabel('Name').fill('Acme');
       await form.getByLabel('Base URL').fill(harness.reference.url);
       await form.getByLabel(/^Token/).fill(DEMO_TOKEN);
+      // A real service takes a moment to check a token: the sheet shows before it is saved.
+      harness.reference.injectFault({
+        method: 'auth.test',
+        fault: { kind: 'slow', delayMs: 700 },
+      });
       const add = form.getByRole('button', { name: 'Add workspace' });
       const box = await add.boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(width);
@@ -61,6 +67,27 @@ describe('first run', () => {
       // No dead end: the share sheet opens with the dropped file still in it.
       await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
       expect(await page.locator('.file-list__name').textContent()).toBe('first.txt');
+      // Focus is in the sheet, on the comment, not on nothing.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.id))
+        .toBe('share-comment');
+
+      // The picker lists the new workspace's channels at once: the token is saved by now.
+      const picker = page.getByRole('combobox', { name: 'Channels' });
+      await picker.focus();
+      await page.keyboard.type('gen');
+      await expect
+        .poll(() =>
+          page.getByRole('listbox', { name: 'Channels' }).getByRole('option').first().textContent(),
+        )
+        .toBe('#general, public channel');
+      expect(await page.locator('#share-channels-help').textContent()).toBe(
+        'Type a name to search, or paste channel IDs.',
+      );
+      await page.keyboard.press('Enter');
+      const chips = page.getByRole('list', { name: 'Chosen channels' }).getByRole('listitem');
+      await expect.poll(() => chips.allTextContents()).toEqual(['#general×']);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('share-channels');
       const [ws] = (await harness.app.getSnapshot()).workspaces;
       // The reference service offers Slack's current protocol: the app asked, and took it.
       expect(ws).toMatchObject({ name: 'Acme', protocol: 'external', hasToken: true });

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { normaliseChannels } from '../../../main/core/upload/channels';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
+import { tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
 import { WorkspaceSelect } from '../ui/workspace-select';
@@ -124,6 +125,7 @@ export function PresetEditor(props: {
             id="preset-channel-search"
             label="Add a channel"
             workspaceId={workspaceId}
+            tokenState={tokenState(snapshot.workspaces.find((w) => w.id === workspaceId))}
             selected={rows
               .filter((r) => r.id.trim() !== '')
               .map((r) => ({ id: r.id.trim(), label: r.label }))}

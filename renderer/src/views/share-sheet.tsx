@@ -11,6 +11,7 @@ import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
 import { baseName, countFiles, formatBytes, messagesSummary, shareSummary } from '../format';
 import { isMac } from '../platform';
+import { tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
 import { WorkspaceSelect } from '../ui/workspace-select';
@@ -206,6 +207,7 @@ export function ShareSheet(props: {
                 id="share-channels"
                 label="Channels"
                 workspaceId={workspaceId}
+                tokenState={tokenState(snapshot.workspaces.find((w) => w.id === workspaceId))}
                 selected={picked}
                 invalid={showChannelError}
                 onAdd={(ref) => setPicked((now) => [...now, ref])}
