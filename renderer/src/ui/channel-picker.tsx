@@ -19,8 +19,12 @@ const KIND = {
 const MAX_OPTIONS = 50;
 const ID = /^[CGD][A-Z0-9]+$/;
 
-function useConversations(workspaceId: string): ConversationsView | undefined {
+function useConversations(
+  workspaceId: string,
+  tokenState: string | undefined,
+): ConversationsView | undefined {
   const [view, setView] = useState<ConversationsView>();
+  // Asked again when the token changes: "no token saved" no longer holds once one is.
   useEffect(() => {
     let live = true;
     setView(undefined);
@@ -41,19 +45,27 @@ function useConversations(workspaceId: string): ConversationsView | undefined {
     return () => {
       live = false;
     };
-  }, [workspaceId]);
+  }, [workspaceId, tokenState]);
   return view;
 }
 
-function matches(list: readonly Conversation[], query: string): Conversation[] {
+/** An ID or the exact name first (so Enter on "#design" adds #design), then prefixes, then the rest. */
+export function matches(list: readonly Conversation[], query: string): Conversation[] {
   const q = query.trim().replace(/^[#@]/, '').toLowerCase();
   if (q === '') return list.slice(0, MAX_OPTIONS);
-  const starts = list.filter((c) => c.name.toLowerCase().startsWith(q));
-  const contains = list.filter(
-    (c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q),
-  );
-  const byId = list.filter((c) => c.id.toLowerCase() === q);
-  return [...byId, ...starts, ...contains].slice(0, MAX_OPTIONS);
+  const rank = (c: Conversation): number => {
+    const name = c.name.toLowerCase();
+    if (c.id.toLowerCase() === q) return 0;
+    if (name === q) return 1;
+    if (name.startsWith(q)) return 2;
+    return name.includes(q) ? 3 : -1;
+  };
+  return list
+    .map((c) => ({ c, rank: rank(c) }))
+    .filter((m) => m.rank >= 0)
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, MAX_OPTIONS)
+    .map((m) => m.c);
 }
 
 export function ChannelPicker(props: {
@@ -65,8 +77,10 @@ export function ChannelPicker(props: {
   /** Without it, chosen channels are not shown as removable chips (the preset editor lists them). */
   onRemove?: (id: string) => void;
   invalid?: boolean;
+  /** The workspace's token as Settings says it ("saved", "missing", "refused"). */
+  tokenState?: string;
 }) {
-  const view = useConversations(props.workspaceId);
+  const view = useConversations(props.workspaceId, props.tokenState);
   const list = view?.conversations;
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
