@@ -409,6 +409,24 @@ function bindService(
     return resolved.ids;
   }
 
+  /** The item and the other files of its share that failed the same way, to the same channels. */
+  function refusedTogether(item: QueueItem): string[] {
+    const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+      a?.length === b?.length && (a ?? []).every((c, i) => c === b?.[i]);
+    return queue
+      .list()
+      .filter(
+        (i) =>
+          i.id === item.id ||
+          (i.shareId === item.shareId &&
+            i.state === 'failed' &&
+            i.error?.code === item.error?.code &&
+            same(i.channels, item.channels) &&
+            same(i.error?.refusedChannels, item.error?.refusedChannels)),
+      )
+      .map((i) => i.id);
+  }
+
   async function share(request: ShareRequest): Promise<ShareResult> {
     let workspaceId: string;
     let channels: string[];
@@ -554,19 +572,7 @@ function bindService(
         throw new ShareRefusedError('Every channel of this upload refused it.');
       // The files of the share refused the same way go too: one choice for the person, and on
       // the external protocol they complete together again, as one message.
-      const same = (a: readonly string[] | undefined, b: readonly string[]) =>
-        a?.length === b.length && a.every((c, i) => c === b[i]);
-      const share = queue
-        .list()
-        .filter(
-          (i) =>
-            i.shareId === item.shareId &&
-            i.state === 'failed' &&
-            same(i.channels, item.channels) &&
-            same(i.error?.refusedChannels, refused),
-        )
-        .map((i) => i.id);
-      await queue.retryTogether(share, { channels: others });
+      await queue.retryTogether(refusedTogether(item), { channels: others });
     },
     changeDestination: async (id, channels) => {
       const item = queue.list().find((i) => i.id === id);
@@ -577,7 +583,10 @@ function bindService(
       if (item.threadTs && ids.length !== 1) {
         throw new ShareRefusedError('A reply in a thread goes to one channel: choose just one.');
       }
-      await queue.retry(id, { channels: ids });
+      // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
+      await queue.retryTogether(item.state === 'failed' ? refusedTogether(item) : [id], {
+        channels: ids,
+      });
     },
     clearFinished: () => queue.clearFinished(),
     setPaused: async (paused) => {

@@ -152,6 +152,36 @@ describe('sharing by name', () => {
     expect(messages[0]!.files).toHaveLength(3);
   });
 
+  it('"Change destination" moves the whole refused share, as one message on the external protocol', async () => {
+    await app.updateWorkspace(workspaceId, { protocol: 'external' });
+    const paths = [];
+    for (const name of ['a.png', 'b.png']) {
+      const path = join(dir, name);
+      await writeFile(path, `bytes of ${name}`);
+      paths.push(path);
+    }
+    const shared = await app.share({
+      target: { workspaceId, channels: ['C0GENERAL', 'C0SECRET'] },
+      comment: 'both',
+      paths,
+    });
+    await app.settled();
+    const failed = (await app.listQueue()).filter((i) => i.shareId === shared.shareId);
+    expect(failed.map((i) => i.state)).toEqual(['failed', 'failed']);
+
+    await app.changeDestination(failed[1]!.id, ['#general', '#design']);
+    await app.settled();
+    const after = (await app.listQueue()).filter((i) => i.shareId === shared.shareId);
+    expect(after.map((i) => i.state)).toEqual(['delivered', 'delivered']);
+    const messages = service.messages();
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({
+      channels: ['C0GENERAL', 'C0DESIGNX'],
+      initial_comment: 'both',
+    });
+    expect(messages[0]!.files).toHaveLength(2);
+  });
+
   it('"Change destination" sends the failed item elsewhere, by name', async () => {
     const shared = await app.share({
       target: { workspaceId, channels: ['C0SECRET'] },
