@@ -2,10 +2,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { QueueItem, Snapshot, View } from '../../preload/contract';
 import { api, plainError } from './bridge';
 import { ChannelNamesProvider } from './channel-names';
+import { rescueFocus } from './focus-rescue';
 import { Nav } from './nav';
 import { pasteContent, savePastedImage } from './paste';
+import type { Redirect } from './redirect';
 import { tokenState } from './token-state';
 import { Notice } from './ui/notice';
+import { ChangeDestination } from './views/change-destination';
 import { DropView } from './views/drop-view';
 import { FirstRunView } from './views/first-run';
 import { HistoryView } from './views/history-view';
@@ -41,16 +44,20 @@ export function App() {
   const [dropError, setDropError] = useState<string | null>(null);
   const [notes, setNotes] = useState<string[]>([]);
   const [confirmation, setConfirmation] = useState<string | null>(null);
+  const [redirect, setRedirect] = useState<Redirect | null>(null);
   const dragDepth = useRef(0);
 
   const show = useCallback((next: View) => {
     setView(next);
+    setRedirect(null);
     setDropError(null);
   }, []);
 
   const addPaths = useCallback((added: string[]) => {
     if (added.length === 0) return;
     setPaths((current) => uniquePaths(current, added));
+    // New files start a new share; a refused one stays in the queue to change later.
+    setRedirect(null);
     setView('share');
     setDropError(null);
     setConfirmation(null);
@@ -179,17 +186,32 @@ export function App() {
   // Every view opens at its top (the queue after Share shows what was just sent), with focus
   // on its title, so the first Tab reaches its first control (Choose files on the drop view);
   // the share sheet focuses its comment, where Ctrl+Enter shares.
+  useEffect(() => (mainRef.current ? rescueFocus(mainRef.current) : undefined), []);
+
   // The sheet that replaces the set-up once a workspace is saved counts as a view of its own.
   const loaded = snapshot !== null;
-  const page = view === 'share' && snapshot?.workspaces.length === 0 ? 'first-run' : view;
+  const page =
+    view !== 'share'
+      ? view
+      : snapshot?.workspaces.length === 0
+        ? 'first-run'
+        : redirect
+          ? 'redirect'
+          : view;
   useEffect(() => {
     const main = mainRef.current;
     if (!main || !loaded) return;
     main.scrollTop = 0;
     const target =
-      main.querySelector<HTMLElement>('#share-comment') ?? main.querySelector<HTMLElement>('h1');
+      main.querySelector<HTMLElement>('#share-comment, #redirect-channels') ??
+      main.querySelector<HTMLElement>('h1');
     target?.focus({ preventScroll: true });
   }, [page, loaded]);
+
+  const changeDestination = useCallback((next: Redirect) => {
+    setRedirect(next);
+    setView('share');
+  }, []);
 
   const pickFiles = useCallback(async () => {
     try {
@@ -234,6 +256,9 @@ export function App() {
           />
         );
       case 'share':
+        if (redirect) {
+          return <ChangeDestination snapshot={snapshot} redirect={redirect} onClose={show} />;
+        }
         if (snapshot.workspaces.length === 0) {
           return <FirstRunView snapshot={snapshot} paths={paths} onShow={show} />;
         }
@@ -258,9 +283,23 @@ export function App() {
           />
         );
       case 'queue':
-        return <QueueView snapshot={snapshot} queue={queue} onShow={show} />;
+        return (
+          <QueueView
+            snapshot={snapshot}
+            queue={queue}
+            onShow={show}
+            onRedirect={changeDestination}
+          />
+        );
       case 'history':
-        return <HistoryView snapshot={snapshot} version={historyVersion} onShow={show} />;
+        return (
+          <HistoryView
+            snapshot={snapshot}
+            version={historyVersion}
+            onShow={show}
+            onRedirect={changeDestination}
+          />
+        );
       case 'presets':
         return <PresetsView snapshot={snapshot} onShow={show} />;
       case 'settings':

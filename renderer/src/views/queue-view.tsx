@@ -6,16 +6,20 @@ import { baseName, formatBytes, formatDuration, formatSpeed } from '../format';
 import { groupShares, overallProgress, type ShareGroup } from '../queue-groups';
 import {
   canRetry,
+  canSendToOthers,
   isActive,
   isFinished,
   isHeld,
   needsToken,
+  refusedByChannel,
   retiredProtocol,
   workspaceLost,
 } from '../queue-state';
 import { RateMeter } from '../rate';
+import { othersOf, type Redirect, redirectOf } from '../redirect';
 import { switchToExternalProtocol } from '../switch-protocol';
 import { ActionError, Notice } from '../ui/notice';
+import { RefusedActions } from '../ui/refused-actions';
 import { ShareFiles } from '../ui/share-files';
 import { useAction } from '../use-action';
 import { useNow } from '../use-now';
@@ -34,6 +38,7 @@ export function QueueView(props: {
   snapshot: Snapshot;
   queue: QueueItem[];
   onShow: (view: View) => void;
+  onRedirect: (redirect: Redirect) => void;
 }) {
   const { snapshot, queue } = props;
   const meter = useRef(new RateMeter());
@@ -185,12 +190,14 @@ export function QueueView(props: {
                 rate={meter.current.rate(group.items[0]!.id, group.items[0]!.size, rateAt)}
                 workspace={workspaceName(group.items[0]!.workspaceId)}
                 onShow={props.onShow}
+                onRedirect={(item) => props.onRedirect(redirectOf(item, queue, 'queue'))}
               />
             ) : (
               <ShareRow
                 key={group.id}
                 group={group}
                 workspace={workspaceName(group.items[0]!.workspaceId)}
+                onRedirect={(item) => props.onRedirect(redirectOf(item, queue, 'queue'))}
               >
                 {group.items.map((item) => (
                   <QueueRow
@@ -200,6 +207,7 @@ export function QueueView(props: {
                     rate={meter.current.rate(item.id, item.size, rateAt)}
                     workspace={workspaceName(item.workspaceId)}
                     onShow={props.onShow}
+                    inShare
                   />
                 ))}
               </ShareRow>
@@ -243,6 +251,7 @@ function PausedText(props: { sending: number; waiting: number }) {
 function ShareRow(props: {
   group: ShareGroup;
   workspace: string;
+  onRedirect: (item: QueueItem) => void;
   children: preact.ComponentChildren;
 }) {
   const { items } = props.group;
@@ -255,6 +264,9 @@ function ShareRow(props: {
   );
   const listId = `share-${props.group.id}-files`;
   const destination = useDestination();
+  const action = useAction();
+  // Refused by some channels only: the whole share can go to the others, or elsewhere.
+  const refused = items.find(refusedByChannel);
   const title = `${items.length} files → ${destination(first.workspaceId, first.channels)} in ${props.workspace}`;
   return (
     <li class="item share" aria-label={title}>
@@ -275,6 +287,22 @@ function ShareRow(props: {
         />
       ) : null}
       {first.comment ? <p class="item__comment">“{first.comment}”</p> : null}
+      {refused ? (
+        <>
+          <ActionError error={action.error} />
+          <div class="item__actions">
+            <RefusedActions
+              what={`${items.length} files`}
+              action={action}
+              others={
+                canSendToOthers(refused) ? destination(refused.workspaceId, othersOf(refused)) : ''
+              }
+              onSendToOthers={() => api().sendToOthers(refused.id)}
+              onChangeDestination={() => props.onRedirect(refused)}
+            />
+          </div>
+        </>
+      ) : null}
       <ShareFiles
         id={listId}
         title={title}
@@ -293,6 +321,9 @@ function QueueRow(props: {
   rate: ReturnType<RateMeter['rate']>;
   workspace: string;
   onShow: (view: View) => void;
+  /** Absent inside a share: its row offers what to do with the refused share as a whole. */
+  onRedirect?: (item: QueueItem) => void;
+  inShare?: boolean;
 }) {
   const { item } = props;
   const action = useAction();
@@ -306,6 +337,7 @@ function QueueRow(props: {
       ? 'Needs a token'
       : STATE_LABEL[item.state];
   const permalink = item.file?.permalink;
+  const destination = useDestination();
 
   useEffect(() => action.clear(), [item.state, action.clear]);
 
@@ -373,6 +405,15 @@ function QueueRow(props: {
           >
             Switch {props.workspace} to Slack's upload protocol
           </button>
+        ) : null}
+        {props.onRedirect && refusedByChannel(item) ? (
+          <RefusedActions
+            what={name}
+            others={canSendToOthers(item) ? destination(item.workspaceId, othersOf(item)) : ''}
+            action={action}
+            onSendToOthers={() => api().sendToOthers(item.id)}
+            onChangeDestination={() => props.onRedirect?.(item)}
+          />
         ) : null}
         {canRetry(item) ? (
           <button
