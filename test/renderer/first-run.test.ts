@@ -96,6 +96,50 @@ describe('first run', () => {
     });
   }
 
+  for (const [width, height] of SIZES) {
+    it(`a wrong token adds nothing and is said at the token, where focus is; the right one then connects (${width}×${height})`, async () => {
+      await emptyApp();
+      const { page, problems } = await openApp(browser, harness);
+      await page.setViewportSize({ width, height });
+      await showView(page, 'settings');
+      const form = page.getByRole('form', { name: 'New workspace' });
+      await form.getByLabel('Name').fill('Acme');
+      await form.getByLabel('Base URL').fill(harness.reference.url);
+      const token = form.getByLabel(/^Token/);
+      await token.fill('xoxb-wrong-token');
+      await form.getByRole('button', { name: 'Add workspace' }).click();
+
+      const refusal = form.locator('#new-ws-token-error');
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toBe(
+        "The service refused this token, so the workspace was not added. Paste the whole token again (it starts with xoxb-). Service's answer: invalid_auth.",
+      );
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-ws-token');
+      expect(await token.getAttribute('aria-describedby')).toBe('new-ws-token-error');
+      expect(await refusal.isVisible()).toBe(true);
+      const box = await refusal.boundingBox();
+      expect(box!.y + box!.height).toBeLessThanOrEqual(height);
+      expect((await harness.app.getSnapshot()).workspaces).toEqual([]);
+      const steps = page.getByRole('region', { name: 'Getting started' }).getByRole('listitem');
+      expect(await steps.filter({ hasText: '(done)' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Make a preset' }).count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The right token: the workspace is added, focus is on who it is for, no old refusal.
+      await token.fill(DEMO_TOKEN);
+      expect(await refusal.count()).toBe(0);
+      await form.getByRole('button', { name: 'Add workspace' }).click();
+      const card = page.getByRole('article', { name: 'Acme' });
+      await card.getByText(/^Connected as/).waitFor();
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
+        .toMatch(/Connected as u0test in .+\. Token saved\./);
+      expect(await page.getByText(/refused/).count()).toBe(0);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
+
   it('Settings leads on to a preset once the workspace exists', async () => {
     await emptyApp();
     const { page } = await openApp(browser, harness);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { checkBaseUrl, checkToken } from '../../../main/core/upload/credentials';
 import type {
   ConnectionCheck,
@@ -55,7 +55,12 @@ export function WorkspacesSection(props: { snapshot: Snapshot }) {
           Workspaces
         </h2>
         {adding ? null : (
-          <button type="button" class="button button--small" onClick={() => setAdding(true)}>
+          <button
+            type="button"
+            id="ws-add"
+            class="button button--small"
+            onClick={() => setAdding(true)}
+          >
             Add workspace…
           </button>
         )}
@@ -112,6 +117,13 @@ function WorkspaceCard(props: {
   useEffect(() => {
     if (addedCheck) setCheck(addedCheck);
   }, [addedCheck]);
+  // Just added: focus goes to what the service said of the token, or to the token field when
+  // none was given (the next step), not to nothing where the form was.
+  const justAdded = props.added !== null && props.added !== undefined;
+  useLayoutEffect(() => {
+    if (!justAdded) return;
+    document.getElementById(addedCheck ? `${prefix}-result` : `${prefix}-token`)?.focus();
+  }, [justAdded, addedCheck, prefix]);
   const details = useAction();
   const secret = useAction();
   const test = useAction();
@@ -139,6 +151,8 @@ function WorkspaceCard(props: {
     }
     setConfirmReplace(false);
     setCheck(null);
+    // A newer answer replaces the older ones: no refusal left beside "Connected as…".
+    test.clear();
     const result = await secret.run(() => api().saveToken(w.id, token.trim()));
     if (!result) return;
     setCheck(result);
@@ -301,6 +315,7 @@ function WorkspaceCard(props: {
           disabled={test.busy || !w.hasToken}
           onClick={async () => {
             setCheck(null);
+            secret.clear();
             const result = await test.run(() => api().testConnection(w.id));
             if (result) setCheck(result);
           }}
@@ -312,12 +327,22 @@ function WorkspaceCard(props: {
           ariaLabel={`Remove workspace ${w.name}`}
           question={removalQuestion(w.name, props.presets)}
           confirmLabel="Remove"
-          onConfirm={() => void remove.run(() => api().removeWorkspace(w.id))}
+          onConfirm={async () => {
+            const removed = await remove.run(async () => {
+              await api().removeWorkspace(w.id);
+              return true;
+            });
+            // The card is gone: on to adding another, the section's own action.
+            if (removed) document.getElementById('ws-add')?.focus();
+          }}
         />
       </div>
-      {props.added ? <Notice tone="info">{props.added.protocolNote}</Notice> : null}
-      {check ? <ConnectionResult check={check} /> : null}
-      <ActionError error={test.error} />
+      {/* What the last check said, where focus goes after adding the workspace. */}
+      <div id={`${prefix}-result`} class="card__result" tabIndex={-1}>
+        {props.added ? <Notice tone="info">{props.added.protocolNote}</Notice> : null}
+        {check ? <ConnectionResult check={check} /> : null}
+        <ActionError error={test.error} />
+      </div>
       <ActionError error={remove.error} />
     </article>
   );
@@ -345,16 +370,21 @@ function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => 
   const urlError = baseUrlError(baseUrl, attempted);
   const tokenProblem = tokenError(token);
   const nameError = attempted && name.trim() === '' ? 'Give the workspace a name.' : null;
+  const [refused, setRefused] = useState<string | null>(null);
 
   const add = async (e: Event) => {
     e.preventDefault();
     setAttempted(true);
     if (name.trim() === '' || baseUrlError(baseUrl, true) || tokenProblem) return;
-    const done = await action.run(async (): Promise<Added> => {
+    setRefused(null);
+    const done = await action.run(async (): Promise<Added | { refused: string }> => {
       // The service is asked which protocol it offers (with the token, if one is given), so a
       // new workspace does not start on one the service has retired.
       const probe =
         protocol === 'auto' ? await api().probeProtocol(baseUrl.trim(), token.trim()) : null;
+      // A refused token is not a finished step: nothing is added, and the refusal is said at
+      // the token, where focus goes.
+      if (probe?.refused) return { refused: probe.message };
       const created = await api().addWorkspace({
         name: name.trim(),
         baseUrl: baseUrl.trim(),
@@ -369,8 +399,17 @@ function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => 
           : `Protocol: ${protocol === 'external' ? 'external upload' : 'files.upload'}, as chosen.`,
       };
     });
-    if (done) props.onDone(done);
+    if (done && 'refused' in done) {
+      const code = /\(([a-z_]+)\)/.exec(done.refused)?.[1];
+      setRefused(
+        `The service refused this token, so the workspace was not added. Paste the whole token again (it starts with xoxb-).${code ? ` Service's answer: ${code}.` : ''}`,
+      );
+    } else if (done) props.onDone(done);
   };
+
+  useLayoutEffect(() => {
+    if (refused) document.getElementById('new-ws-token')?.focus();
+  }, [refused]);
 
   return (
     <form class="card card--new" onSubmit={add} noValidate aria-labelledby="new-ws-title">
@@ -426,8 +465,11 @@ function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => 
           mono
           value={token}
           placeholder="xoxb-…"
-          error={tokenProblem}
-          onInput={setToken}
+          error={tokenProblem ?? refused}
+          onInput={(value) => {
+            setToken(value);
+            setRefused(null);
+          }}
         />
       </div>
       <p class="field__help" id="new-ws-token-where">
