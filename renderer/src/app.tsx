@@ -15,7 +15,7 @@ import { HistoryView } from './views/history-view';
 import { PresetsView } from './views/presets-view';
 import { QueueView } from './views/queue-view';
 import { SettingsView } from './views/settings-view';
-import { ShareSheet } from './views/share-sheet';
+import { ShareSheet, type SheetDraft } from './views/share-sheet';
 
 const VIEWS: readonly View[] = ['drop', 'share', 'queue', 'history', 'presets', 'settings'];
 
@@ -45,6 +45,8 @@ export function App() {
   const [notes, setNotes] = useState<string[]>([]);
   const [confirmation, setConfirmation] = useState<string | null>(null);
   const [redirect, setRedirect] = useState<Redirect | null>(null);
+  // What the sheet held when Esc closed it with files in it: it opens with it again.
+  const draft = useRef<SheetDraft | null>(null);
   const dragDepth = useRef(0);
 
   const show = useCallback((next: View) => {
@@ -268,7 +270,13 @@ export function App() {
             paths={paths}
             onPick={pickFiles}
             onRemove={(path) => setPaths((current) => current.filter((p) => p !== path))}
-            onClose={(next) => {
+            draft={draft.current}
+            onClose={(next, kept) => {
+              draft.current = kept ?? null;
+              if (kept) {
+                show(next);
+                return;
+              }
               setPaths([]);
               // The 240×240 drop window has no room for a queue: it says the share is on its
               // way and is ready for the next drop.

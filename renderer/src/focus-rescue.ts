@@ -4,13 +4,16 @@
 // top again. When that happens, focus goes to the control nearest to where the gone one was:
 // the one that took its place, else the next, else the one before, first in its row, then in
 // its list, then in the view, as a well-made list or dialog does. A control disabled while its
-// action runs gets the focus back when it is enabled again.
+// action runs gets the focus back when it is enabled again. Rows mark themselves with
+// data-focus-key, so focus can follow one that is drawn again elsewhere.
 
-const TABBABLE = [
-  'button:not([disabled])',
-  'input:not([disabled]):not([type="hidden"])',
-  'select:not([disabled])',
-  'textarea:not([disabled])',
+// Disabled controls count: one disabled only while an action runs (Retry, just drawn while
+// Cancel's call is still answering) gets the focus once it is enabled.
+const CONTROLS = [
+  'button',
+  'input:not([type="hidden"])',
+  'select',
+  'textarea',
   'a[href]',
   '[tabindex="0"]',
   'summary',
@@ -38,17 +41,26 @@ function levelsOf(element: HTMLElement, root: HTMLElement): Level[] {
 function focusable(el: Element): el is HTMLElement {
   return (
     el instanceof HTMLElement &&
-    el.matches(TABBABLE) &&
+    el.matches(CONTROLS) &&
     el.closest('[hidden], [inert]') === null &&
     el.getClientRects().length > 0
   );
 }
 
 const firstIn = (el: Element): HTMLElement | undefined =>
-  focusable(el) ? el : [...el.querySelectorAll(TABBABLE)].find(focusable);
+  focusable(el) ? el : [...el.querySelectorAll(CONTROLS)].find(focusable);
 
 /** The control nearest to where the gone element stood. */
 function nearest(levels: readonly Level[], root: HTMLElement): HTMLElement | undefined {
+  // A row that was drawn again elsewhere (an upload moved on to another group) is followed by
+  // its key: focus stays with the same upload, preset or workspace.
+  for (const { child } of levels) {
+    const key = child.getAttribute('data-focus-key');
+    if (!key) continue;
+    const again = root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+    const found = again ? firstIn(again) : undefined;
+    if (found) return found;
+  }
   for (const { node, child, index } of levels) {
     if (!node.isConnected || !root.contains(node)) continue;
     const children = [...node.children];
@@ -100,6 +112,13 @@ export function rescueFocus(root: HTMLElement): () => void {
       return;
     }
     const target = nearest(levels, root);
+    if (target?.matches(':disabled')) {
+      // Its turn comes when it is enabled.
+      element = target;
+      levels = levelsOf(target, root);
+      held = true;
+      return;
+    }
     element = null;
     target?.focus();
   });

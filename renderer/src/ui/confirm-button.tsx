@@ -42,7 +42,18 @@ export function ConfirmButton(props: {
   }
   return (
     // biome-ignore lint/a11y/useSemanticElements: a group of two buttons with a question, not a form field set
-    <span class="confirm" role="group" aria-label={props.question}>
+    <span
+      class="confirm"
+      role="group"
+      aria-label={props.question}
+      // Esc answers Keep, as it closes any question; the view around it stays open.
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        e.stopPropagation();
+        setAsking(false);
+      }}
+    >
       <span class="confirm__question">{props.question}</span>
       {/* Keep comes first: the pointer that asked is now over it, not over the danger. */}
       <button type="button" class={`button${size}`} ref={keepRef} onClick={() => setAsking(false)}>

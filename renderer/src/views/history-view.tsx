@@ -255,7 +255,11 @@ function HistoryRow(props: {
   };
 
   return (
-    <li class={`item item--${entry.outcome}`} aria-labelledby={titleId}>
+    <li
+      class={`item item--${entry.outcome}`}
+      aria-labelledby={titleId}
+      data-focus-key={`history-${entry.id}`}
+    >
       <div class="item__head">
         <span class="item__name" id={titleId}>
           {entry.name}

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { normaliseChannels } from '../../../main/core/upload/channels';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
@@ -24,7 +24,8 @@ function rowError(id: string): string | null {
 export function PresetEditor(props: {
   snapshot: Snapshot;
   preset: Preset | undefined;
-  onDone: () => void;
+  /** Closed: with the preset saved (its id), or cancelled (undefined). */
+  onDone: (savedId?: string) => void;
   onShow: (view: View) => void;
 }) {
   const { snapshot, preset } = props;
@@ -85,8 +86,22 @@ export function PresetEditor(props: {
     const saved = await action.run(() =>
       preset ? api().updatePreset(preset.id, input) : api().addPreset(input),
     );
-    if (saved) props.onDone();
+    if (saved) props.onDone(saved.id);
   };
+
+  // Esc leaves the editor as Cancel does, unless a list or a question inside took it first.
+  const done = useRef(props.onDone);
+  done.current = props.onDone;
+  const nameRef = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    // Opened from a list's button that is gone now: the person starts at the name.
+    nameRef.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) done.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 
   const title = preset ? `Edit “${preset.name}”` : 'New preset';
   return (
@@ -104,6 +119,7 @@ export function PresetEditor(props: {
             </label>
             <input
               id="preset-name"
+              ref={nameRef}
               class="input"
               value={name}
               autocomplete="off"
@@ -233,7 +249,7 @@ export function PresetEditor(props: {
           ) : null}
           <ActionError error={action.error} />
           <div class="actions">
-            <button type="button" class="button" onClick={props.onDone}>
+            <button type="button" class="button" onClick={() => props.onDone()}>
               Cancel
             </button>
             <button type="submit" class="button button--primary" disabled={action.busy}>

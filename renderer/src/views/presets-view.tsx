@@ -20,12 +20,21 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
     null,
   );
   const action = useAction();
+  const [returnFocus, setReturnFocus] = useState<string | null>(null);
 
   useEffect(() => setOrder(null), [snapshot.presets]);
 
   const presets = order
     ? order.map((id) => snapshot.presets.find((p) => p.id === id)).filter((p): p is Preset => !!p)
     : snapshot.presets;
+
+  useLayoutEffect(() => {
+    if (editing || !returnFocus) return;
+    const target = document.getElementById(returnFocus);
+    if (!target) return;
+    target.focus();
+    setReturnFocus(null);
+  }, [editing, returnFocus, presets]);
 
   // Before paint, so the focus never visibly leaves the moved preset.
   useLayoutEffect(() => {
@@ -60,7 +69,12 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
       <PresetEditor
         snapshot={snapshot}
         preset={preset}
-        onDone={() => setEditing(null)}
+        onDone={(savedId) => {
+          // Back on the list, focus is on the preset just edited (or made), else where it began.
+          const id = savedId ?? (editing.kind === 'edit' ? editing.id : undefined);
+          setReturnFocus(id ? `preset-${id}-edit` : 'presets-new');
+          setEditing(null);
+        }}
         onShow={props.onShow}
       />
     );
@@ -75,6 +89,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
         <div class="view__tools">
           <button
             type="button"
+            id="presets-new"
             class="button button--primary"
             disabled={snapshot.workspaces.length === 0}
             onClick={() => setEditing({ kind: 'new' })}
@@ -141,6 +156,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
                   </button>
                   <button
                     type="button"
+                    id={`preset-${preset.id}-edit`}
                     class="button button--small"
                     aria-label={`Edit ${preset.name}`}
                     onClick={() => setEditing({ kind: 'edit', id: preset.id })}

@@ -342,7 +342,12 @@ function QueueRow(props: {
   useEffect(() => action.clear(), [item.state, action.clear]);
 
   return (
-    <li class={`item item--${state}`} aria-labelledby={titleId} aria-describedby={detailId}>
+    <li
+      class={`item item--${state}`}
+      aria-labelledby={titleId}
+      aria-describedby={detailId}
+      data-focus-key={`item-${item.id}`}
+    >
       <div class="item__head">
         <span class="item__name" id={titleId}>
           {name}

@@ -19,6 +19,17 @@ import { useAction } from '../use-action';
 
 type Mode = 'preset' | 'channels';
 
+/** What the person set in the sheet, kept when Esc closes it with files in it. */
+export interface SheetDraft {
+  mode: Mode;
+  presetId: string;
+  workspaceId: string;
+  picked: ChannelRef[];
+  thread: string;
+  comment: string;
+  commentEdited: boolean;
+}
+
 function parentOf(path: string): string {
   const name = baseName(path);
   const cut = path.lastIndexOf(name);
@@ -30,22 +41,28 @@ export function ShareSheet(props: {
   paths: string[];
   onPick: () => void;
   onRemove: (path: string) => void;
-  onClose: (next: View) => void;
+  /**
+   * Closed: by Share or Cancel (the files go), or by Esc with `draft` (the files and what was
+   * set stay, and the sheet opens with them again).
+   */
+  onClose: (next: View, draft?: SheetDraft) => void;
   onShow: (view: View) => void;
+  draft?: SheetDraft | null;
 }) {
   const { snapshot, paths } = props;
+  const kept = props.draft;
   const named = useNamedRefs();
   const presets = snapshot.presets;
   const firstPreset = presets.find((p) => p.id === snapshot.defaultPresetId) ?? presets[0];
-  const [mode, setMode] = useState<Mode>(firstPreset ? 'preset' : 'channels');
-  const [presetId, setPresetId] = useState(firstPreset?.id ?? '');
+  const [mode, setMode] = useState<Mode>(kept?.mode ?? (firstPreset ? 'preset' : 'channels'));
+  const [presetId, setPresetId] = useState(kept?.presetId ?? firstPreset?.id ?? '');
   const [workspaceId, setWorkspaceId] = useState(
-    firstPreset?.workspaceId ?? snapshot.workspaces[0]?.id ?? '',
+    kept?.workspaceId ?? firstPreset?.workspaceId ?? snapshot.workspaces[0]?.id ?? '',
   );
-  const [picked, setPicked] = useState<ChannelRef[]>([]);
-  const [thread, setThread] = useState('');
-  const [comment, setComment] = useState(firstPreset?.comment ?? '');
-  const [commentEdited, setCommentEdited] = useState(false);
+  const [picked, setPicked] = useState<ChannelRef[]>(kept?.picked ?? []);
+  const [thread, setThread] = useState(kept?.thread ?? '');
+  const [comment, setComment] = useState(kept?.comment ?? firstPreset?.comment ?? '');
+  const [commentEdited, setCommentEdited] = useState(kept?.commentEdited ?? false);
   const [attempted, setAttempted] = useState(false);
   const [result, setResult] = useState<ShareResult | null>(null);
   const action = useAction();
@@ -110,16 +127,20 @@ export function ShareSheet(props: {
     else setResult(shared);
   };
 
-  // Esc closes the sheet, as it would a dialog, wherever focus is (even nowhere).
-  const close = useRef(props.onClose);
-  close.current = props.onClose;
+  // Esc closes the sheet, as it would a dialog, wherever focus is (even nowhere). Nothing is
+  // thrown away: files, comment and channels are kept as a draft, and the sheet (Share sheet in
+  // the navigation) opens with them again. Cancel is the way to throw them away.
+  const draft: SheetDraft = { mode, presetId, workspaceId, picked, thread, comment, commentEdited };
+  const close = useRef(() => {});
+  close.current = () =>
+    props.onClose('drop', paths.length > 0 || comment.trim() !== '' ? draft : undefined);
   const busy = useRef(false);
   busy.current = action.busy;
   // A layout effect: listening from the first render on, not after a frame (a window in the
   // background gets no frames, and Esc pressed at once must still close the sheet).
   useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.defaultPrevented && !busy.current) close.current('drop');
+      if (e.key === 'Escape' && !e.defaultPrevented && !busy.current) close.current();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
