@@ -9,7 +9,7 @@ import {
 } from './format';
 
 describe('shareSummary', () => {
-  it('names channels by label and ID, the workspace, and whether a comment goes along', () => {
+  it('names channels by name (an ID only where no name is known), the workspace, and whether a comment goes along', () => {
     expect(
       shareSummary({
         files: 3,
@@ -17,7 +17,7 @@ describe('shareSummary', () => {
         workspace: 'Acme',
         comment: true,
       }),
-    ).toBe('3 files → #design-review (C0DESIGN), C0GENERAL in Acme, with comment');
+    ).toBe('3 files → #design-review, C0GENERAL in Acme, with comment');
   });
 
   it('says when no channel is chosen yet and counts one file in the singular', () => {
@@ -47,7 +47,7 @@ describe('shareSummary', () => {
         workspace: 'A',
         comment: false,
       }),
-    ).toBe('1 file → #ops (C1) in A, no comment');
+    ).toBe('1 file → #ops in A, no comment');
   });
 });
 

@@ -23,7 +23,11 @@ import {
   type ShellApi,
   type TrayshareEvents,
 } from '../../preload/contract';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import {
+  type ReferenceService,
+  type ServiceConfig,
+  startReferenceService,
+} from '../service/server';
 import { buildRenderer } from './build-renderer';
 import { createMemorySecretStore } from './memory-secrets';
 import { type DemoIds, seedDemo } from './seed';
@@ -45,6 +49,8 @@ export interface HarnessOptions {
   takenShortcuts?: string[];
   /** What the shell would say about this desktop (main/electron/desktop-notes.ts). */
   desktopNotes?: string[];
+  /** The reference service's set-up where a test needs another (fields left out: the default). */
+  serviceConfig?: Partial<ServiceConfig>;
 }
 
 export interface Harness {
@@ -136,7 +142,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   );
   const bridgeJs = await bundleBridge(filesDir);
 
-  const reference = await startReferenceService({ dataDir: join(root, 'service') });
+  const reference = await startReferenceService({
+    dataDir: join(root, 'service'),
+    ...(options.serviceConfig ? { config: options.serviceConfig } : {}),
+  });
   let throttle = options.throttleBytesPerSecond ?? null;
   const app = await createAppService({
     dataDir: join(root, 'app'),

@@ -8,10 +8,11 @@ import { displayName } from '../../../main/core/conversations/channel-names';
 import { normaliseChannels } from '../../../main/core/upload/channels';
 import type { ChannelRef, Conversation, ConversationsView } from '../../../preload/contract';
 import { api } from '../bridge';
+import { Icon } from './icon';
 
 const KIND = {
   public: { icon: '#', label: 'public channel' },
-  private: { icon: '🔒', label: 'private channel' },
+  private: { icon: <Icon name="lock" />, label: 'private channel' },
   dm: { icon: '👤', label: 'direct message' },
   'group-dm': { icon: '👥', label: 'group direct message' },
 } as const;

@@ -156,7 +156,8 @@ export function PresetEditor(props: {
             }
           />
           <p class="field__help">
-            The ID is what the service needs (like C0123ABCD); the name is only for you.
+            Pick channels by name above. Each row keeps the channel's ID too, so the preset still
+            works if the channel is renamed.
           </p>
           <ul class="channel-rows">
             {rows.map((row, index) => {

@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
-import { listChannels } from '../format';
+import { channelIds, listChannels } from '../format';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
 import { useAction } from '../use-action';
@@ -114,7 +114,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
       {presets.length === 0 ? (
         <div class="empty">
           <p class="empty__title">No presets yet</p>
-          <p class="muted">Without one, you type channel IDs each time you share.</p>
+          <p class="muted">Without one, you pick the channels each time you share.</p>
         </div>
       ) : (
         <ol class="items" aria-label="Presets, in menu order">
@@ -129,7 +129,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
                   </span>
                   {isDefault ? <span class="badge badge--default">Default</span> : null}
                 </div>
-                <p class="item__detail">
+                <p class="item__detail" title={channelIds(preset.channels)}>
                   {`${listChannels(named(preset.workspaceId, preset.channels), 4) || 'No channels'} in ${workspaceName(preset.workspaceId)}`}
                   {preset.comment ? ' · with comment' : ''}
                 </p>

@@ -1,0 +1,195 @@
+// The small things a daily user meets, in real Chromium against the real core and the
+// reference service: names instead of IDs, recent shares (not files), History found by the
+// workspace's name, a private channel's lock drawn without an emoji font, and the drop view
+// saying first that no workspace is set up.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKEN } from '../harness/seed';
+import { type Harness, startHarness } from '../harness/server';
+import { defaultTestConfig } from '../service/server';
+import { axeViolations, launchBrowser, openApp, showView } from './browser';
+
+let harness: Harness;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  [harness, browser] = await Promise.all([
+    startHarness({
+      // The app is in the private #secret-plans too, so the picker lists it with its lock.
+      serviceConfig: {
+        tokens: {
+          ...defaultTestConfig.tokens,
+          [DEMO_TOKEN]: {
+            user: 'U0TEST',
+            channels: [...defaultTestConfig.tokens[DEMO_TOKEN]!.channels, 'C0SECRET'],
+          },
+        },
+      },
+    }),
+    launchBrowser(),
+  ]);
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-daily-test-'));
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function files(prefix: string, count: number): Promise<string[]> {
+  const paths: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const path = join(dir, `${prefix}-${i}.txt`);
+    await writeFile(path, `${prefix} ${i}`);
+    paths.push(path);
+  }
+  return paths;
+}
+
+const SIZES = [
+  [360, 520],
+  [480, 640],
+] as const;
+
+describe.each(SIZES)('at %i×%i', (width, height) => {
+  it('shows channel names, not IDs, where a name is known: drop view, Presets, the sheet', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    const preset = page.locator('.facts__row').filter({ hasText: 'Default preset' }).locator('dd');
+    await expect.poll(() => preset.textContent()).toBe('Design review → #design-review, #general');
+    // The IDs are there on hover, for whoever needs them.
+    expect(await preset.locator('[title]').getAttribute('title')).toBe(
+      '#design-review: C0DESIGN, C0GENERAL',
+    );
+
+    await showView(page, 'presets');
+    const detail = page.getByRole('listitem', { name: 'Design review' }).locator('.item__detail');
+    await expect.poll(() => detail.textContent()).toBe('#design-review, #general in Acme');
+
+    await page.getByRole('button', { name: 'Edit Design review' }).click();
+    await page.getByRole('heading', { name: 'Edit “Design review”' }).waitFor();
+    expect(await page.getByText('The ID is what the service needs').count()).toBe(0);
+    await page.keyboard.press('Escape');
+
+    harness.pick(await files(`names-${width}`, 1));
+    await showView(page, 'drop');
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await expect
+      .poll(() => page.locator('.summary').textContent())
+      .toBe('1 file → #design-review, #general in Acme, no comment');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('lists recent shares, not files: a 12-file share is one line', async () => {
+    const { app, demo } = harness;
+    await app.share({
+      target: { presetId: demo.randomPresetId },
+      paths: await files(`batch-${width}`, 12),
+    });
+    await app.share({
+      target: { presetId: demo.randomPresetId },
+      paths: await files(`single-${width}`, 1),
+    });
+    await harness.settled();
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    const recent = page.getByRole('region', { name: 'Recent uploads' }).getByRole('listitem');
+    await expect
+      .poll(() => recent.locator('.recent__name').allTextContents())
+      .toEqual(
+        expect.arrayContaining([
+          `single-${width}-1.txt`,
+          expect.stringMatching(/^12 files: batch-/),
+        ]),
+      );
+    const names = await recent.locator('.recent__name').allTextContents();
+    expect(names.indexOf(`single-${width}-1.txt`)).toBe(0);
+    expect(names[1]).toMatch(/^12 files: batch-\d+-\d+\.txt, …$/);
+    expect(await recent.nth(1).locator('.recent__detail').textContent()).toMatch(/→ #random$/);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("History finds a workspace's uploads by the workspace's name", async () => {
+    const globex = await harness.app.addWorkspace({
+      name: `Globex ${width}`,
+      baseUrl: harness.reference.url,
+      protocol: 'files.upload',
+    });
+    await harness.app.setToken(globex.id, DEMO_TOKEN);
+    const [path] = await files(`globex-${width}`, 1);
+    await harness.app.share({
+      target: { workspaceId: globex.id, channels: ['C0GENERAL'] },
+      paths: [path!],
+    });
+    await harness.settled();
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await showView(page, 'history');
+    await page.getByLabel('Search history').fill(`globex ${width}`);
+    const rows = page.getByRole('list', { name: 'Finished uploads' }).getByRole('listitem');
+    await expect
+      .poll(() => rows.locator('.item__name').allTextContents())
+      .toEqual([`globex-${width}-1.txt`]);
+    expect(await rows.locator('.item__detail').textContent()).toContain(`in Globex ${width}`);
+    await harness.app.removeWorkspace(globex.id);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('draws the lock of a private channel without an emoji font', async () => {
+    harness.pick(await files(`lock-${width}`, 1));
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await page.getByRole('radio', { name: 'Channels' }).check();
+    await page.getByRole('combobox', { name: 'Channels' }).focus();
+    await page.keyboard.type('secret');
+    const option = page.getByRole('listbox', { name: 'Channels' }).getByRole('option');
+    await expect.poll(() => option.allTextContents()).toEqual(['secret-plans, private channel']);
+    // An inline drawing in the text's colour, not a character a font may lack.
+    const icon = option.locator('.picker-option__icon');
+    expect(await icon.locator('svg').count()).toBe(1);
+    expect(await icon.textContent()).toBe('');
+    const box = await icon.locator('svg').boundingBox();
+    expect(box!.width).toBeGreaterThan(8);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+// Last: it leaves the app without its workspace.
+describe.each(SIZES)('with no workspace, at %i×%i', (width, height) => {
+  it('the drop view says so first, above the target, and leads to Settings', async () => {
+    for (const w of (await harness.app.getSnapshot()).workspaces)
+      await harness.app.removeWorkspace(w.id);
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    const notice = page.getByRole('status').filter({ hasText: 'No workspace is set up yet.' });
+    const box = await notice.boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(height);
+    const zone = await page.locator('.dropzone').boundingBox();
+    expect(box!.y).toBeLessThan(zone!.y);
+    // No link on to Presets, which cannot be used yet.
+    expect(
+      await page
+        .getByRole('button', { name: /Presets/ })
+        .filter({ hasText: 'choose' })
+        .count(),
+    ).toBe(0);
+    await notice.getByRole('button', { name: 'Add one in Settings' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
