@@ -94,6 +94,8 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
       target: { presetId: demo.randomPresetId },
       paths: await files(`batch-${width}`, 12),
     });
+    // Finished first, so the single file is the newest share.
+    await harness.settled();
     await app.share({
       target: { presetId: demo.randomPresetId },
       paths: await files(`single-${width}`, 1),
@@ -141,6 +143,54 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
       .toEqual([`globex-${width}-1.txt`]);
     expect(await rows.locator('.item__detail').textContent()).toContain(`in Globex ${width}`);
     await harness.app.removeWorkspace(globex.id);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('cuts nothing off: share titles and file names wrap, a long destination is readable whole', async () => {
+    const long = `the-quarterly-planning-session-recording-final-version-${width}.txt`;
+    const [other] = await files(`short-${width}`, 1);
+    const path = join(dir, long);
+    await writeFile(path, 'long name');
+    await harness.app.share({
+      target: {
+        workspaceId: harness.demo.workspaceId,
+        channels: ['C0GENERAL', 'C0RANDOM', 'C0DESIGN', 'C0DESIGNX'],
+      },
+      paths: [path, other!],
+    });
+    await harness.settled();
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await showView(page, 'queue');
+    const share = page
+      .getByRole('listitem', { name: /^2 files → #general, #random, #design-review and 1 more/ })
+      .filter({ hasText: long });
+    await share.waitFor();
+    expect(await share.locator(':scope > .item__detail').first().textContent()).toBe(
+      'To #general, #random, #design-review, #design',
+    );
+    // Every name and title shows whole: nothing is wider than the box it is drawn in.
+    const clipped = await page
+      .locator('.item__name')
+      .evaluateAll((els) =>
+        els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent),
+      );
+    expect(clipped).toEqual([]);
+    expect(await share.getByText(long).isVisible()).toBe(true);
+
+    // The token field's hint fits its box beside the buttons.
+    await showView(page, 'settings');
+    const token = page.getByRole('article', { name: 'Acme' }).getByLabel(/^Token/);
+    const fits = await token.evaluate((input) => {
+      const el = input as HTMLInputElement;
+      const style = getComputedStyle(el);
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = `${style.fontSize} ${style.fontFamily}`;
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return ctx.measureText(el.placeholder).width <= room;
+    });
+    expect(fits).toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -138,11 +138,14 @@ function RecentUploads(props: { version: number; onShow: (view: View) => void })
               <li key={share.id} class="recent__item">
                 <span
                   class="recent__name"
-                  title={several ? share.entries.map((e) => e.name).join(', ') : undefined}
+                  title={several ? share.entries.map((e) => e.name).join(', ') : first.name}
                 >
                   {several ? `${countFiles(share.entries.length)}: ${first.name}, …` : first.name}
                 </span>
-                <span class="recent__detail">
+                <span
+                  class="recent__detail"
+                  title={destination(first.workspaceId, first.channels, Number.POSITIVE_INFINITY)}
+                >
                   {`${formatTime(first.at)} → ${destination(first.workspaceId, first.channels)}`}
                   {outcome === 'delivered'
                     ? ''

@@ -160,6 +160,10 @@ function HistoryShareRow(props: {
         </span>
       </div>
       <p class="item__detail">{`${formatTime(first.at)} · ${formatBytes(size)}`}</p>
+      {first.channels.length > 3 ? (
+        // The title says "and 2 more": the whole destination is readable here, folded or not.
+        <p class="item__detail">{`To ${destination(first.workspaceId, first.channels, Number.POSITIVE_INFINITY)}`}</p>
+      ) : null}
       {comment ? <p class="item__comment">“{comment}”</p> : null}
       {refused ? (
         <>

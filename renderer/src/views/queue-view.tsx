@@ -286,6 +286,10 @@ function ShareRow(props: {
           aria-label={`Progress of ${items.length} files`}
         />
       ) : null}
+      {first.channels.length > 3 ? (
+        // The title says "and 2 more": the whole destination is readable here, folded or not.
+        <p class="item__detail">{`To ${destination(first.workspaceId, first.channels, Number.POSITIVE_INFINITY)}`}</p>
+      ) : null}
       {first.comment ? <p class="item__comment">“{first.comment}”</p> : null}
       {refused ? (
         <>

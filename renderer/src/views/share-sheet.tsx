@@ -394,7 +394,9 @@ function FileList(props: {
           >
             <span class="file-list__name">{baseName(path)}</span>
             {about ? <span class="file-list__size">{describeOne(about)}</span> : null}
-            <span class="file-list__dir">{parentOf(path)}</span>
+            <span class="file-list__dir" title={path}>
+              {parentOf(path)}
+            </span>
             {about?.refused ? (
               <span class="file-list__refused">Not shared: {about.refused.reason}</span>
             ) : about?.skipped?.[0] ? (

@@ -245,7 +245,8 @@ function WorkspaceCard(props: {
             type="password"
             class={`input input--mono input--grow${tokenProblem ? ' input--invalid' : ''}`}
             value={token}
-            placeholder={w.hasToken ? 'Paste a new token to replace it' : 'xoxb-…'}
+            // Short enough to read whole at 480 px beside its buttons.
+            placeholder={w.hasToken ? 'New token…' : 'xoxb-…'}
             autocomplete="off"
             spellcheck={false}
             aria-invalid={tokenProblem !== null}
