@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatLimit, formatOverLimit } from '../../main/core/format-bytes';
 import {
   baseName,
   formatBytes,
@@ -48,6 +49,19 @@ describe('shareSummary', () => {
         comment: false,
       }),
     ).toBe('1 file → #ops in A, no comment');
+  });
+});
+
+describe('formatLimit and formatOverLimit', () => {
+  it('never states a limit above what it is, and a refused size always above its limit', () => {
+    expect(formatLimit(1024 ** 3)).toBe('1.07 GB');
+    expect(formatLimit(1024)).toBe('1.0 KB');
+    expect(formatLimit(1_000_000_000)).toBe('1.0 GB');
+    expect(formatOverLimit(1_100_000_000, 1024 ** 3)).toEqual({ size: '1.1 GB', limit: '1.07 GB' });
+    expect(formatOverLimit(64 * 1024 ** 2 + 1, 64 * 1024 ** 2)).toEqual({
+      size: '67.11 MB',
+      limit: '67 MB',
+    });
   });
 });
 

@@ -2,7 +2,7 @@
 // reference service: names instead of IDs, recent shares (not files), History found by the
 // workspace's name, a private channel's lock drawn without an emoji font, and the drop view
 // saying first that no workspace is set up.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -191,6 +191,25 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
       return ctx.measureText(el.placeholder).width <= room;
     });
     expect(fits).toBe(true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('states the 1 GiB limit as 1.07 GB, below a 1.1 GB file it refuses', async () => {
+    const path = join(dir, `film-${width}.mov`);
+    // Sparse: the sheet only asks its size.
+    const handle = await open(path, 'w');
+    await handle.truncate(1_100_000_000);
+    await handle.close();
+    harness.pick([path]);
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 0 files' }).waitFor();
+    await expect
+      .poll(() => page.locator('.file-list__refused').textContent())
+      .toBe('Not shared: Too large: 1.1 GB; this workspace accepts files up to 1.07 GB.');
+    await page.getByRole('button', { name: 'Cancel' }).click();
     expect(problems).toEqual([]);
     await page.context().close();
   });
