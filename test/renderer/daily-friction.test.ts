@@ -214,6 +214,56 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
+  it('asks about an empty file before Share, since Slack refuses empty files', async () => {
+    const empty = join(dir, `empty-${width}.txt`);
+    await writeFile(empty, '');
+    const [full] = await files(`full-${width}`, 1);
+    harness.pick([empty, full!]);
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
+    const ask = page.getByRole('group', { name: 'Share empty files?' });
+    await expect
+      .poll(() => ask.locator('.confirm__question').textContent())
+      .toBe(`empty-${width}.txt is empty (0 bytes), and Slack refuses empty files.`);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Share is held until the question is answered, and says why.
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    expect(await page.locator('.sheet__footer').getByRole('alert').textContent()).toBe(
+      `empty-${width}.txt is empty (0 bytes), and Slack refuses empty files. Leave it out, or share anyway.`,
+    );
+    expect(
+      (await harness.app.listQueue()).filter(
+        (i) => i.name.endsWith(`-${width}.txt`) && i.name.startsWith('empty'),
+      ),
+    ).toEqual([]);
+    expect((await harness.app.listQueue()).filter((i) => i.name === `full-${width}-1.txt`)).toEqual(
+      [],
+    );
+
+    await ask.getByRole('button', { name: 'Leave it out' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    expect(await ask.count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Add files…');
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
+    await harness.settled();
+    expect(
+      harness.reference
+        .uploads()
+        .filter((u) => u.name.includes(`-${width}.txt`) && u.name.startsWith('empty')),
+    ).toEqual([]);
+    expect(
+      harness.reference.uploads().filter((u) => u.name === `full-${width}-1.txt`),
+    ).toHaveLength(1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('draws the lock of a private channel without an emoji font', async () => {
     harness.pick(await files(`lock-${width}`, 1));
     const { page, problems } = await openApp(browser, harness);

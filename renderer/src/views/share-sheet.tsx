@@ -79,6 +79,18 @@ export function ShareSheet(props: {
     ? sendable.reduce((sum, p) => sum + (described.get(p)?.files ?? 0), 0)
     : paths.length;
   const leftOut = paths.length - sendable.length;
+  // Slack refuses an empty file: the person decides before Share, not after a failure.
+  const empties = described
+    ? sendable.filter((p) => {
+        const about = described.get(p);
+        return about?.kind === 'file' && about.bytes === 0;
+      })
+    : [];
+  const [sendEmpty, setSendEmpty] = useState(false);
+  const emptyQuestion =
+    empties.length > 0 && !sendEmpty
+      ? `${empties.length === 1 ? `${baseName(empties[0]!)} is empty (0 bytes)` : `${empties.length} files are empty (0 bytes)`}, and Slack refuses empty files.`
+      : null;
   const showChannelError = mode === 'channels' && attempted && picked.length === 0;
   const problem =
     paths.length === 0
@@ -97,7 +109,9 @@ export function ShareSheet(props: {
               : 'Choose at least one channel.'
             : thread.trim() !== '' && channels.length > 1
               ? 'A reply in a thread goes to one channel: keep just one.'
-              : null;
+              : emptyQuestion
+                ? `${emptyQuestion} Leave ${empties.length === 1 ? 'it' : 'them'} out, or share anyway.`
+                : null;
 
   const choosePreset = (id: string) => {
     setPresetId(id);
@@ -167,6 +181,23 @@ export function ShareSheet(props: {
             <p class="file-total" aria-live="polite">
               {fileTotal(paths, described)}
             </p>
+          ) : null}
+          {emptyQuestion ? (
+            <fieldset class="confirm confirm--block" aria-label="Share empty files?">
+              <span class="confirm__question">{emptyQuestion}</span>
+              <button
+                type="button"
+                class="button button--small"
+                onClick={() => {
+                  for (const p of empties) props.onRemove(p);
+                }}
+              >
+                Leave {empties.length === 1 ? 'it' : 'them'} out
+              </button>
+              <button type="button" class="button button--small" onClick={() => setSendEmpty(true)}>
+                Share anyway
+              </button>
+            </fieldset>
           ) : null}
           <button type="button" class="button button--small" onClick={props.onPick}>
             Add files…
