@@ -264,6 +264,38 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
+  it("a preset of two channels plus a thread leads to choosing the thread's channel in the sheet", async () => {
+    const [path] = await files(`thread-${width}`, 1);
+    harness.pick([path!]);
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await page
+      .getByLabel(/^Reply in thread/)
+      .fill('https://acme.slack.com/archives/C0GENERAL/p1700000000123456');
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const why = page.locator('.sheet__footer').getByRole('alert');
+    expect(await why.textContent()).toBe(
+      'A reply in a thread goes to one channel, and this preset has 2. Choose the channel instead',
+    );
+    await why.getByRole('button', { name: 'Choose the channel instead' }).click();
+    const chips = page.getByRole('list', { name: 'Chosen channels' }).getByRole('listitem');
+    await expect.poll(() => chips.allTextContents()).toEqual(['#general×']);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('share-channels');
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Queue' }).waitFor();
+    await harness.settled();
+    expect(
+      harness.reference
+        .uploads()
+        .filter((u) => u.name === `thread-${width}-1.txt`)
+        .map((u) => [u.channels, u.thread_ts]),
+    ).toEqual([[['C0GENERAL'], '1700000000.123456']]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('draws the lock of a private channel without an emoji font', async () => {
     harness.pick(await files(`lock-${width}`, 1));
     const { page, problems } = await openApp(browser, harness);

@@ -184,9 +184,12 @@ describe('the token in Settings', () => {
       await ask.getByRole('button', { name: 'Replace', exact: true }).click();
       const refused = card.getByRole('alert').filter({ hasText: 'refused this token' });
       await refused.waitFor();
-      expect(await refused.textContent()).toMatch(
-        /^The service refused this token \(invalid_auth\), so it was not saved\./,
+      // Plain words first, pointing at the field above rather than at Settings (this is
+      // Settings); the service's code after them, in small print.
+      expect(await refused.textContent()).toBe(
+        "The service refused this token, so it was not saved. The service does not accept this token. Paste a new token above. Service's answer: invalid_auth.",
       );
+      expect(await refused.locator('small').textContent()).toBe(" Service's answer: invalid_auth.");
       expect(await state.textContent()).toBe('saved');
       expect(await field.inputValue()).toBe('xoxb-wrong-token');
 

@@ -172,9 +172,7 @@ describe('share sheet', () => {
     await expect.poll(() => channels.inputValue()).toBe('');
     await expect
       .poll(() => page.locator('.summary').textContent())
-      .toBe(
-        '2 files (1 left out) → #random, #design-review in Acme, no comment',
-      );
+      .toBe('2 files (1 left out) → #random, #design-review in Acme, no comment');
     // A file deleted after it was described is refused by Share itself, and listed after.
     await rm(vanishing);
     await page.getByRole('button', { name: 'Share', exact: true }).click();

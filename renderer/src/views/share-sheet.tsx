@@ -108,7 +108,9 @@ export function ShareSheet(props: {
               ? 'This preset has no channels; edit it in Presets.'
               : 'Choose at least one channel.'
             : thread.trim() !== '' && channels.length > 1
-              ? 'A reply in a thread goes to one channel: keep just one.'
+              ? mode === 'preset'
+                ? `A reply in a thread goes to one channel, and this preset has ${channels.length}.`
+                : 'A reply in a thread goes to one channel: keep just one.'
               : emptyQuestion
                 ? `${emptyQuestion} Leave ${empties.length === 1 ? 'it' : 'them'} out, or share anyway.`
                 : null;
@@ -117,6 +119,19 @@ export function ShareSheet(props: {
     setPresetId(id);
     const next = presets.find((p) => p.id === id);
     if (next && !commentEdited) setComment(next.comment);
+  };
+
+  // A preset of several channels cannot reply in one thread: the same destination as channels
+  // to pick from, or just the thread's own channel when its link names one.
+  const chooseThreadChannel = () => {
+    if (!preset) return;
+    const linked = /\/archives\/([A-Z0-9]+)\/p\d{16}/.exec(thread)?.[1];
+    const refs = named(preset.workspaceId, preset.channels);
+    const own = refs.find((r) => r.id === linked) ?? (linked ? { id: linked } : undefined);
+    setWorkspaceId(preset.workspaceId);
+    setPicked(own ? [own] : refs);
+    setMode('channels');
+    setTimeout(() => document.getElementById('share-channels')?.focus(), 0);
   };
 
   const submit = async (e?: Event) => {
@@ -338,7 +353,17 @@ export function ShareSheet(props: {
             })}
           </p>
           {(attempted || (paths.length > 0 && fileCount === 0)) && problem ? (
-            <Notice tone="error">{problem}</Notice>
+            <Notice tone="error">
+              {problem}
+              {mode === 'preset' && thread.trim() !== '' && channels.length > 1 ? (
+                <>
+                  {' '}
+                  <button type="button" class="link" onClick={chooseThreadChannel}>
+                    Choose the channel instead
+                  </button>
+                </>
+              ) : null}
+            </Notice>
           ) : null}
           <ActionError error={action.error} />
 

@@ -8,6 +8,7 @@ import type {
   WorkspaceView,
 } from '../../../preload/contract';
 import { api } from '../bridge';
+import { inSettings } from '../settings-wording';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
 import { TextField } from '../ui/text-field';
@@ -303,7 +304,9 @@ function WorkspaceCard(props: {
         ) : null}
         {w.tokenRefused && !check ? (
           <Notice tone="error">
-            The service refused the saved token: {w.tokenRefused} Paste a new one above.
+            <SettingsMessage
+              message={`The service refused the saved token: ${w.tokenRefused.replace(/\s*Paste a new token for this workspace in Settings\.\s*$/, '')} Paste a new one above.`}
+            />
           </Notice>
         ) : null}
         <ActionError error={secret.error} />
@@ -353,7 +356,7 @@ function WorkspaceCard(props: {
 export function ConnectionResult(props: { check: ConnectionCheck | TokenSaved }) {
   const { check } = props;
   if (!check.checked) return <Notice tone="info">{check.message}</Notice>;
-  if (!check.ok) return <Notice tone="error">{check.message}</Notice>;
+  if (!check.ok) return <Notice tone="error">{<SettingsMessage message={check.message} />}</Notice>;
   const who = [check.user && `as ${check.user}`, check.team && `in ${check.team}`]
     .filter(Boolean)
     .join(' ');
@@ -489,5 +492,16 @@ function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => 
         </button>
       </div>
     </form>
+  );
+}
+
+/** A core message read in Settings: "above" rather than "in Settings", the code in small print. */
+function SettingsMessage(props: { message: string }) {
+  const { text, code } = inSettings(props.message);
+  return (
+    <>
+      {text}
+      {code ? <small class="notice__code">{` Service's answer: ${code}.`}</small> : null}
+    </>
   );
 }
