@@ -311,7 +311,7 @@ export function App() {
       case 'presets':
         return <PresetsView snapshot={snapshot} onShow={show} />;
       case 'settings':
-        return <SettingsView snapshot={snapshot} onShow={show} />;
+        return <SettingsView snapshot={snapshot} queue={queue} onShow={show} />;
     }
   })();
 

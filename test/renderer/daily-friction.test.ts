@@ -296,6 +296,55 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
+  it('removing a workspace with files waiting says so, and cancels them with that reason', async () => {
+    const temp = await harness.app.addWorkspace({
+      name: `Temp ${width}`,
+      baseUrl: harness.reference.url,
+      protocol: 'files.upload',
+    });
+    await harness.app.setToken(temp.id, DEMO_TOKEN);
+    harness.setThrottle(64 * 1024);
+    const paths: string[] = [];
+    for (const n of [1, 2]) {
+      const path = join(dir, `waiting-${width}-${n}.bin`);
+      const handle = await open(path, 'w');
+      await handle.truncate(8 * 1024 * 1024);
+      await handle.close();
+      paths.push(path);
+    }
+    await harness.app.share({ target: { workspaceId: temp.id, channels: ['C0GENERAL'] }, paths });
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await showView(page, 'settings');
+    const card = page.getByRole('article', { name: `Temp ${width}` });
+    await card.getByRole('button', { name: `Remove workspace Temp ${width}` }).click();
+    const ask = card.getByRole('group', {
+      name: `Remove Temp ${width} and its token? 2 files are waiting to be sent there: removing it cancels them.`,
+    });
+    await ask.waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Keep the workspace');
+    await ask.getByRole('button', { name: 'Cancel them and remove' }).click();
+    await expect.poll(() => card.count()).toBe(0);
+    harness.setThrottle(null);
+    await harness.settled();
+
+    await showView(page, 'queue');
+    for (const n of [1, 2]) {
+      const row = page.getByRole('listitem', { name: `waiting-${width}-${n}.bin` });
+      await expect
+        .poll(() => row.locator('.item__detail').textContent())
+        .toMatch(/in a removed workspace\. Cancelled: its workspace was removed\.$/);
+      expect(await row.getByRole('button', { name: /Retry/ }).count()).toBe(0);
+    }
+    expect(
+      harness.reference.uploads().filter((u) => u.name.startsWith(`waiting-${width}`)),
+    ).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('draws the lock of a private channel without an emoji font', async () => {
     harness.pick(await files(`lock-${width}`, 1));
     const { page, problems } = await openApp(browser, harness);

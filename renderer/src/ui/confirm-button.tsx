@@ -10,6 +10,8 @@ export function ConfirmButton(props: {
   ariaLabel?: string;
   question: string;
   confirmLabel: string;
+  /** The safe answer; "Keep" unless the question needs its own words. */
+  keepLabel?: string;
   onConfirm: () => void | Promise<void>;
   disabled?: boolean;
   small?: boolean;
@@ -57,7 +59,7 @@ export function ConfirmButton(props: {
       <span class="confirm__question">{props.question}</span>
       {/* Keep comes first: the pointer that asked is now over it, not over the danger. */}
       <button type="button" class={`button${size}`} ref={keepRef} onClick={() => setAsking(false)}>
-        Keep
+        {props.keepLabel ?? 'Keep'}
       </button>
       <button
         type="button"

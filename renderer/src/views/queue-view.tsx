@@ -69,7 +69,13 @@ export function QueueView(props: {
   const finished = queue.filter(isFinished).length;
   const active = queue.filter(isActive);
   const sending = active.filter((i) => i.state === 'sending').length;
-  const failed = queue.filter((i) => i.state === 'failed' && !isHeld(i) && !retiredProtocol(i));
+  const failed = queue.filter(
+    (i) =>
+      i.state === 'failed' &&
+      !isHeld(i) &&
+      !retiredProtocol(i) &&
+      snapshot.workspaces.some((w) => w.id === i.workspaceId),
+  );
   const overall = overallProgress(queue);
   const groups = useMemo(() => groupShares(queue), [queue]);
   const tokenProblems = useMemo(() => {
@@ -82,7 +88,8 @@ export function QueueView(props: {
     return [...byWorkspace];
   }, [queue]);
   const workspaceName = (id: string) =>
-    snapshot.workspaces.find((w) => w.id === id)?.name ?? 'this workspace';
+    snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
+  const gone = (item: QueueItem) => !snapshot.workspaces.some((w) => w.id === item.workspaceId);
 
   return (
     <section class="view" aria-labelledby="queue-title">
@@ -189,6 +196,7 @@ export function QueueView(props: {
                 now={rateAt}
                 rate={meter.current.rate(group.items[0]!.id, group.items[0]!.size, rateAt)}
                 workspace={workspaceName(group.items[0]!.workspaceId)}
+                workspaceGone={gone(group.items[0]!)}
                 onShow={props.onShow}
                 onRedirect={(item) => props.onRedirect(redirectOf(item, queue, 'queue'))}
               />
@@ -206,6 +214,7 @@ export function QueueView(props: {
                     now={rateAt}
                     rate={meter.current.rate(item.id, item.size, rateAt)}
                     workspace={workspaceName(item.workspaceId)}
+                    workspaceGone={gone(item)}
                     onShow={props.onShow}
                     inShare
                   />
@@ -324,6 +333,8 @@ function QueueRow(props: {
   now: number;
   rate: ReturnType<RateMeter['rate']>;
   workspace: string;
+  /** Its workspace was removed: nothing can be sent there again. */
+  workspaceGone: boolean;
   onShow: (view: View) => void;
   /** Absent inside a share: its row offers what to do with the refused share as a whole. */
   onRedirect?: (item: QueueItem) => void;
@@ -367,7 +378,13 @@ function QueueRow(props: {
         />
       ) : null}
       <p class="item__detail" id={detailId}>
-        <ItemDetail item={item} now={props.now} rate={props.rate} workspace={props.workspace} />
+        <ItemDetail
+          item={item}
+          now={props.now}
+          rate={props.rate}
+          workspace={props.workspace}
+          workspaceGone={props.workspaceGone}
+        />
       </p>
       {item.state === 'unknown' ? (
         <>
@@ -415,7 +432,7 @@ function QueueRow(props: {
             Switch {props.workspace} to Slack's upload protocol
           </button>
         ) : null}
-        {props.onRedirect && refusedByChannel(item) ? (
+        {props.onRedirect && refusedByChannel(item) && !props.workspaceGone ? (
           <RefusedActions
             what={name}
             others={canSendToOthers(item) ? destination(item.workspaceId, othersOf(item)) : ''}
@@ -424,7 +441,7 @@ function QueueRow(props: {
             onChangeDestination={() => props.onRedirect?.(item)}
           />
         ) : null}
-        {canRetry(item) ? (
+        {canRetry(item) && !props.workspaceGone ? (
           <button
             type="button"
             class="button button--small"
@@ -465,6 +482,7 @@ function ItemDetail(props: {
   now: number;
   rate: ReturnType<RateMeter['rate']>;
   workspace: string;
+  workspaceGone: boolean;
 }) {
   const { item, rate } = props;
   const size = formatBytes(item.size);
@@ -507,6 +525,8 @@ function ItemDetail(props: {
     case 'unknown':
       return <>{`${size} → ${where}.`}</>;
     case 'cancelled':
-      return <>{`${size} → ${where}. Cancelled before it was delivered.`}</>;
+      return (
+        <>{`${size} → ${where}. ${props.workspaceGone ? 'Cancelled: its workspace was removed.' : 'Cancelled before it was delivered.'}`}</>
+      );
   }
 }

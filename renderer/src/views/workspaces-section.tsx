@@ -3,11 +3,13 @@ import { checkBaseUrl, checkToken } from '../../../main/core/upload/credentials'
 import type {
   ConnectionCheck,
   Protocol,
+  QueueItem,
   Snapshot,
   TokenSaved,
   WorkspaceView,
 } from '../../../preload/contract';
 import { api } from '../bridge';
+import { isActive } from '../queue-state';
 import { inSettings } from '../settings-wording';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
@@ -46,7 +48,7 @@ function tokenError(value: string): string | null {
   return check.ok ? null : check.message;
 }
 
-export function WorkspacesSection(props: { snapshot: Snapshot }) {
+export function WorkspacesSection(props: { snapshot: Snapshot; queue?: readonly QueueItem[] }) {
   const [adding, setAdding] = useState(props.snapshot.workspaces.length === 0);
   const [added, setAdded] = useState<Added | null>(null);
   return (
@@ -72,6 +74,7 @@ export function WorkspacesSection(props: { snapshot: Snapshot }) {
           workspace={w}
           added={added?.workspaceId === w.id ? added : null}
           presets={props.snapshot.presets.filter((p) => p.workspaceId === w.id).map((p) => p.name)}
+          waiting={(props.queue ?? []).filter((i) => i.workspaceId === w.id && isActive(i))}
         />
       ))}
       {adding ? (
@@ -87,22 +90,34 @@ export function WorkspacesSection(props: { snapshot: Snapshot }) {
   );
 }
 
-/** "Remove Acme, its token and its 2 presets (Design review, Random)?" */
-function removalQuestion(name: string, presets: readonly string[]): string {
-  if (presets.length === 0) return `Remove ${name} and its token?`;
+/**
+ * "Remove Acme, its token and its 2 presets (Design review, Random)?", and what happens to the
+ * files still waiting to go there: removing it cancels them.
+ */
+function removalQuestion(name: string, presets: readonly string[], waiting: number): string {
   const which =
-    presets.length === 1
-      ? `preset “${presets[0]}”`
-      : `${presets.length} presets (${presets.map((p) => `“${p}”`).join(', ')})`;
-  return `Remove ${name}, its token and its ${which}?`;
+    presets.length === 0
+      ? ''
+      : presets.length === 1
+        ? ` and its preset “${presets[0]}”`
+        : ` and its ${presets.length} presets (${presets.map((p) => `“${p}”`).join(', ')})`;
+  const files =
+    waiting === 0
+      ? ''
+      : ` ${waiting === 1 ? '1 file is' : `${waiting} files are`} waiting to be sent there: removing it cancels ${waiting === 1 ? 'it' : 'them'}.`;
+  const what = presets.length === 0 ? `${name} and its token` : `${name}, its token${which}`;
+  return `Remove ${what}?${files}`;
 }
 
 function WorkspaceCard(props: {
   workspace: WorkspaceView;
   presets: readonly string[];
+  /** Its uploads not finished yet (queued, waiting or sending). */
+  waiting?: readonly QueueItem[];
   added?: Added | null;
 }) {
   const w = props.workspace;
+  const waiting = props.waiting ?? [];
   const prefix = `ws-${w.id}`;
   const [name, setName] = useState(w.name);
   const [baseUrl, setBaseUrl] = useState(w.baseUrl);
@@ -329,10 +344,14 @@ function WorkspaceCard(props: {
         <ConfirmButton
           label="Remove workspace"
           ariaLabel={`Remove workspace ${w.name}`}
-          question={removalQuestion(w.name, props.presets)}
-          confirmLabel="Remove"
+          question={removalQuestion(w.name, props.presets, waiting.length)}
+          confirmLabel={waiting.length === 0 ? 'Remove' : 'Cancel them and remove'}
+          keepLabel={waiting.length === 0 ? 'Keep' : 'Keep the workspace'}
           onConfirm={async () => {
             const removed = await remove.run(async () => {
+              // Cancelled first, while the workspace still exists: nothing goes on sending
+              // to a workspace that is gone, and nothing is left failing with a dead Retry.
+              for (const item of waiting) await api().cancelItem(item.id);
               await api().removeWorkspace(w.id);
               return true;
             });
