@@ -22,10 +22,14 @@ export function ConfirmButton(props: {
   const openRef = useRef<HTMLButtonElement>(null);
   const wasAsking = useRef(false);
 
+  // Set when the confirmed action moved focus on itself (to what comes next): it stays there.
+  const focusMoved = useRef(false);
+
   useLayoutEffect(() => {
     if (asking) keepRef.current?.focus();
-    else if (wasAsking.current) openRef.current?.focus();
+    else if (wasAsking.current && !focusMoved.current) openRef.current?.focus();
     wasAsking.current = asking;
+    focusMoved.current = false;
   }, [asking]);
 
   if (!asking) {
@@ -64,8 +68,12 @@ export function ConfirmButton(props: {
       <button
         type="button"
         class={`button button--danger${size}`}
-        onClick={async () => {
+        onClick={async (e) => {
+          const group = e.currentTarget.parentElement;
           await props.onConfirm();
+          const active = document.activeElement;
+          focusMoved.current =
+            active !== null && active !== document.body && !group?.contains(active);
           setAsking(false);
         }}
       >
