@@ -345,6 +345,43 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
+  it('a file queued during a rate limit says what it waits for, with the time left', async () => {
+    harness.reference.injectFault({
+      method: 'files.upload',
+      fault: { kind: 'ratelimit', retryAfter: 30 },
+    });
+    // A workspace of its own: the pause it is asked for outlasts this test.
+    const busy = await harness.app.addWorkspace({
+      name: `Busy ${width}`,
+      baseUrl: harness.reference.url,
+      protocol: 'files.upload',
+    });
+    await harness.app.setToken(busy.id, DEMO_TOKEN);
+    const target = { workspaceId: busy.id, channels: ['C0RANDOM'] };
+    const [first] = await files(`limited-${width}`, 1);
+    const [second] = await files(`after-${width}`, 1);
+    await harness.app.share({ target, paths: [first!] });
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await showView(page, 'queue');
+    const limited = page.getByRole('listitem', { name: `limited-${width}-1.txt` });
+    await limited.locator('.badge--waiting').waitFor();
+    await harness.app.share({ target, paths: [second!] });
+    const row = page.getByRole('listitem', { name: `after-${width}-1.txt` });
+    await expect
+      .poll(() => row.locator('.item__detail').textContent())
+      .toMatch(
+        /^\d+ bytes → #random in Busy \d+\. The service asked to slow down: it starts in \d+ s\.$/,
+      );
+    expect(await row.locator('.item__detail').textContent()).not.toContain('free slot');
+    for (const item of await harness.app.listQueue())
+      if (item.state === 'queued' || item.state === 'waiting')
+        await harness.app.cancelItem(item.id);
+    await harness.app.removeWorkspace(busy.id);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('draws the lock of a private channel without an emoji font', async () => {
     harness.pick(await files(`lock-${width}`, 1));
     const { page, problems } = await openApp(browser, harness);

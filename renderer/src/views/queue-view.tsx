@@ -24,6 +24,12 @@ import { ShareFiles } from '../ui/share-files';
 import { useAction } from '../use-action';
 import { useNow } from '../use-now';
 
+/** Why a queued file has not started: the pause, the service's rate limit, or other uploads. */
+type QueuedWhy = { kind: 'paused' } | { kind: 'rate-limit'; until: number } | { kind: 'slot' };
+
+const isRateLimit = (item: QueueItem): boolean =>
+  item.error?.code === 'ratelimited' || item.error?.code === 'http_429';
+
 const STATE_LABEL: Record<QueueItem['state'], string> = {
   queued: 'Queued',
   waiting: 'Waiting',
@@ -90,6 +96,22 @@ export function QueueView(props: {
   const workspaceName = (id: string) =>
     snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
   const gone = (item: QueueItem) => !snapshot.workspaces.some((w) => w.id === item.workspaceId);
+  // Until when each workspace waits out the service's rate limit: a file queued meanwhile says
+  // so, with the time left, rather than "waiting for a free slot" while nothing is sending.
+  const limitedUntil = useMemo(() => {
+    const until = new Map<string, number>();
+    for (const i of queue) {
+      if (i.state !== 'waiting' || i.retryAt === undefined || !isRateLimit(i)) continue;
+      until.set(i.workspaceId, Math.max(until.get(i.workspaceId) ?? 0, i.retryAt));
+    }
+    return until;
+  }, [queue]);
+  const why = (item: QueueItem): QueuedWhy =>
+    snapshot.paused
+      ? { kind: 'paused' }
+      : (limitedUntil.get(item.workspaceId) ?? 0) > rateAt
+        ? { kind: 'rate-limit', until: limitedUntil.get(item.workspaceId)! }
+        : { kind: 'slot' };
 
   return (
     <section class="view" aria-labelledby="queue-title">
@@ -197,6 +219,7 @@ export function QueueView(props: {
                 rate={meter.current.rate(group.items[0]!.id, group.items[0]!.size, rateAt)}
                 workspace={workspaceName(group.items[0]!.workspaceId)}
                 workspaceGone={gone(group.items[0]!)}
+                queuedWhy={why(group.items[0]!)}
                 onShow={props.onShow}
                 onRedirect={(item) => props.onRedirect(redirectOf(item, queue, 'queue'))}
               />
@@ -215,6 +238,7 @@ export function QueueView(props: {
                     rate={meter.current.rate(item.id, item.size, rateAt)}
                     workspace={workspaceName(item.workspaceId)}
                     workspaceGone={gone(item)}
+                    queuedWhy={why(item)}
                     onShow={props.onShow}
                     inShare
                   />
@@ -335,6 +359,7 @@ function QueueRow(props: {
   workspace: string;
   /** Its workspace was removed: nothing can be sent there again. */
   workspaceGone: boolean;
+  queuedWhy: QueuedWhy;
   onShow: (view: View) => void;
   /** Absent inside a share: its row offers what to do with the refused share as a whole. */
   onRedirect?: (item: QueueItem) => void;
@@ -384,6 +409,7 @@ function QueueRow(props: {
           rate={props.rate}
           workspace={props.workspace}
           workspaceGone={props.workspaceGone}
+          queuedWhy={props.queuedWhy}
         />
       </p>
       {item.state === 'unknown' ? (
@@ -483,13 +509,22 @@ function ItemDetail(props: {
   rate: ReturnType<RateMeter['rate']>;
   workspace: string;
   workspaceGone: boolean;
+  queuedWhy: QueuedWhy;
 }) {
   const { item, rate } = props;
   const size = formatBytes(item.size);
   const where = `${useDestination()(item.workspaceId, item.channels)} in ${props.workspace}`;
   switch (item.state) {
-    case 'queued':
-      return <>{`${size} → ${where}. Waiting for a free slot.`}</>;
+    case 'queued': {
+      const why = props.queuedWhy;
+      const wait =
+        why.kind === 'paused'
+          ? 'Paused: it starts when you resume.'
+          : why.kind === 'rate-limit'
+            ? `The service asked to slow down: it starts in ${formatDuration(why.until - props.now)}.`
+            : 'Waiting for a free slot.';
+      return <>{`${size} → ${where}. ${wait}`}</>;
+    }
     case 'sending': {
       const parts = [`${formatBytes(item.sent)} of ${size}`];
       if (rate) {
