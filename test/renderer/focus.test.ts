@@ -178,6 +178,17 @@ describe.each([
       .toMatch(/Connected as u0test in .+\. Token saved\./);
     expect(await axeViolations(page)).toEqual([]);
 
+    // Replacing the token asks first, focused on the safe answer; Esc answers it.
+    await card.getByLabel(/^Token/).fill(DEMO_TOKEN);
+    await card.getByLabel(/^Token/).press('Enter');
+    const replace = card.getByRole('group', { name: 'Replace the token?' });
+    await expect.poll(() => focused(page)).toBe('Keep the old one');
+    await page.keyboard.press('Escape');
+    expect(await replace.count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id ?? ''))
+      .toMatch(/-token$/);
+
     await card.getByRole('button', { name: `Remove workspace Second ${width}` }).click();
     await card.getByRole('button', { name: 'Remove', exact: true }).click();
     await expect.poll(() => card.count()).toBe(0);

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { checkBaseUrl, checkToken } from '../../../main/core/upload/credentials';
 import type {
   ConnectionCheck,
@@ -128,6 +128,8 @@ function WorkspaceCard(props: {
     props.added?.check ?? null,
   );
   const [confirmReplace, setConfirmReplace] = useState(false);
+  const keepAsked = useRef(false);
+  if (!confirmReplace) keepAsked.current = false;
   // The card appears as soon as the workspace is saved, before adding it has checked the token.
   const addedCheck = props.added?.check;
   useEffect(() => {
@@ -301,11 +303,36 @@ function WorkspaceCard(props: {
             'Checked with the service, then kept in the system keychain. It is never shown again, only replaced or cleared.'}
         </p>
         {confirmReplace ? (
-          <fieldset class="confirm confirm--block" aria-label="Replace the token?">
+          <fieldset
+            class="confirm confirm--block"
+            aria-label="Replace the token?"
+            // Esc answers "Keep the old one", as in every other question.
+            onKeyDown={(e) => {
+              if (e.key !== 'Escape') return;
+              e.preventDefault();
+              e.stopPropagation();
+              setConfirmReplace(false);
+              document.getElementById(`${prefix}-token`)?.focus();
+            }}
+          >
             <span class="confirm__question">
               Replace the saved token of {w.name}? The old one is forgotten.
             </span>
-            <button type="button" class="button" onClick={() => setConfirmReplace(false)}>
+            <button
+              type="button"
+              class="button"
+              // Asked, focus is on the safe answer, as in every other question.
+              ref={(el) => {
+                if (el && !keepAsked.current) {
+                  keepAsked.current = true;
+                  el.focus();
+                }
+              }}
+              onClick={() => {
+                setConfirmReplace(false);
+                document.getElementById(`${prefix}-token`)?.focus();
+              }}
+            >
               Keep the old one
             </button>
             <button
