@@ -382,6 +382,31 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
+  it("puts the service's code in small print after the sentence, not in it", async () => {
+    harness.reference.injectFault({ fault: { kind: 'error', error: 'method_deprecated' } });
+    const [path] = await files(`retired-${width}`, 1);
+    await harness.app.share({ target: { presetId: harness.demo.randomPresetId }, paths: [path!] });
+    await harness.settled();
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await showView(page, 'queue');
+    const detail = page
+      .getByRole('listitem', { name: `retired-${width}-1.txt` })
+      .locator('.item__detail');
+    await expect
+      .poll(() => detail.locator('small').textContent())
+      .toBe(" Service's answer: method_deprecated.");
+    const sentence = (await detail.textContent())!.replace(
+      " Service's answer: method_deprecated.",
+      '',
+    );
+    expect(sentence).toMatch(/no longer offers files\.upload\. Switching the workspace/);
+    expect(sentence).not.toContain('method_deprecated');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('draws the lock of a private channel without an emoji font', async () => {
     harness.pick(await files(`lock-${width}`, 1));
     const { page, problems } = await openApp(browser, harness);

@@ -8,6 +8,7 @@ import { refusedByChannel } from '../queue-state';
 import { itemIdOf, othersOf, type Redirect, redirectOf } from '../redirect';
 import { ActionError, Notice } from '../ui/notice';
 import { RefusedActions } from '../ui/refused-actions';
+import { ServiceWording } from '../ui/service-wording';
 import { ShareFiles } from '../ui/share-files';
 import { useAction } from '../use-action';
 
@@ -276,7 +277,7 @@ function HistoryRow(props: {
       {entry.comment ? <p class="item__comment">“{entry.comment}”</p> : null}
       {entry.error && entry.outcome !== 'delivered' ? (
         <p class={`item__error${entry.outcome === 'unknown' ? ' item__error--unsure' : ''}`}>
-          {entry.error.message}
+          <ServiceWording message={entry.error.message} />
         </p>
       ) : null}
       <ActionError error={action.error} />

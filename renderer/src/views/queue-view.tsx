@@ -20,6 +20,7 @@ import { othersOf, type Redirect, redirectOf } from '../redirect';
 import { switchToExternalProtocol } from '../switch-protocol';
 import { ActionError, Notice } from '../ui/notice';
 import { RefusedActions } from '../ui/refused-actions';
+import { ServiceWording } from '../ui/service-wording';
 import { ShareFiles } from '../ui/share-files';
 import { useAction } from '../use-action';
 import { useNow } from '../use-now';
@@ -555,7 +556,12 @@ function ItemDetail(props: {
     case 'failed':
       // Size and destination stay: which upload failed matters as much as why.
       return (
-        <>{`${size} → ${where}. ${item.error?.message ?? 'The upload failed, and no reason was given.'}`}</>
+        <>
+          {`${size} → ${where}. `}
+          <ServiceWording
+            message={item.error?.message ?? 'The upload failed, and no reason was given.'}
+          />
+        </>
       );
     case 'unknown':
       return <>{`${size} → ${where}.`}</>;

@@ -10,9 +10,9 @@ import type {
 } from '../../../preload/contract';
 import { api } from '../bridge';
 import { isActive } from '../queue-state';
-import { inSettings } from '../settings-wording';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
+import { ServiceWording } from '../ui/service-wording';
 import { TextField } from '../ui/text-field';
 import { useAction } from '../use-action';
 
@@ -346,7 +346,8 @@ function WorkspaceCard(props: {
         ) : null}
         {w.tokenRefused && !check ? (
           <Notice tone="error">
-            <SettingsMessage
+            <ServiceWording
+              inSettings
               message={`The service refused the saved token: ${w.tokenRefused.replace(/\s*Paste a new token for this workspace in Settings\.\s*$/, '')} Paste a new one above.`}
             />
           </Notice>
@@ -402,7 +403,8 @@ function WorkspaceCard(props: {
 export function ConnectionResult(props: { check: ConnectionCheck | TokenSaved }) {
   const { check } = props;
   if (!check.checked) return <Notice tone="info">{check.message}</Notice>;
-  if (!check.ok) return <Notice tone="error">{<SettingsMessage message={check.message} />}</Notice>;
+  if (!check.ok)
+    return <Notice tone="error">{<ServiceWording message={check.message} inSettings />}</Notice>;
   const who = [check.user && `as ${check.user}`, check.team && `in ${check.team}`]
     .filter(Boolean)
     .join(' ');
@@ -538,16 +540,5 @@ function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => 
         </button>
       </div>
     </form>
-  );
-}
-
-/** A core message read in Settings: "above" rather than "in Settings", the code in small print. */
-function SettingsMessage(props: { message: string }) {
-  const { text, code } = inSettings(props.message);
-  return (
-    <>
-      {text}
-      {code ? <small class="notice__code">{` Service's answer: ${code}.`}</small> : null}
-    </>
   );
 }
