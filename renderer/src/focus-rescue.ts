@@ -122,7 +122,22 @@ export function rescueFocus(root: HTMLElement): () => void {
     element = null;
     target?.focus();
   });
+  // Focus left for nothing while the control is still there and usable: the person clicked
+  // somewhere that takes no focus. That is theirs to do; nothing is rescued later for it.
+  const onFocusOut = (e: FocusEvent) => {
+    const left = e.target;
+    // Blurred because its action disabled it: it gets focus back once enabled.
+    if (left instanceof HTMLElement && (left.matches(':disabled') || !left.isConnected)) {
+      if (left === element) held = true;
+      return;
+    }
+    setTimeout(() => {
+      if (left !== element || !element?.isConnected || element.matches(':disabled')) return;
+      if (focusLost()) element = null;
+    }, 0);
+  };
   root.addEventListener('focusin', onFocusIn);
+  root.addEventListener('focusout', onFocusOut);
   observer.observe(root, {
     childList: true,
     subtree: true,
@@ -131,6 +146,7 @@ export function rescueFocus(root: HTMLElement): () => void {
   });
   return () => {
     root.removeEventListener('focusin', onFocusIn);
+    root.removeEventListener('focusout', onFocusOut);
     observer.disconnect();
   };
 }
