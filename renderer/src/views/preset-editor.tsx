@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { normaliseChannels } from '../../../main/core/upload/channels';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
+import { useNamedRefs } from '../channel-names';
 import { tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
@@ -44,6 +45,11 @@ export function PresetEditor(props: {
   const [attempted, setAttempted] = useState(false);
   const action = useAction();
   const focusKey = useRef<number | null>(null);
+  const named = useNamedRefs();
+  const known = (id: string): string | undefined => {
+    const label = named(workspaceId, [{ id: id.trim() }])[0]?.label;
+    return label ? `#${label.replace(/^#/, '')}` : undefined;
+  };
 
   const ids = rows.map((r) => r.id.trim()).filter((id) => id !== '');
   const listCheck = normaliseChannels(ids);
@@ -165,6 +171,20 @@ export function PresetEditor(props: {
               const idField = `preset-channel-${row.key}`;
               return (
                 <li key={row.key} class="channel-row">
+                  <div class="field field--grow">
+                    <label for={`${idField}-label`} class="field__label">
+                      Channel {index + 1} name
+                    </label>
+                    <input
+                      id={`${idField}-label`}
+                      class="input"
+                      value={row.label}
+                      // The name the workspace gives the channel, when the row has none of its own.
+                      placeholder={known(row.id)}
+                      autocomplete="off"
+                      onInput={(e) => update(row.key, { label: e.currentTarget.value })}
+                    />
+                  </div>
                   <div class="field">
                     <label for={idField} class="field__label">
                       Channel {index + 1} ID
@@ -191,18 +211,6 @@ export function PresetEditor(props: {
                         {error}
                       </p>
                     ) : null}
-                  </div>
-                  <div class="field field--grow">
-                    <label for={`${idField}-label`} class="field__label">
-                      Channel {index + 1} name <span class="muted">(optional)</span>
-                    </label>
-                    <input
-                      id={`${idField}-label`}
-                      class="input"
-                      value={row.label}
-                      autocomplete="off"
-                      onInput={(e) => update(row.key, { label: e.currentTarget.value })}
-                    />
                   </div>
                   <button
                     type="button"
