@@ -497,6 +497,24 @@ function bindService(
     return [dm];
   }
 
+  /** The item and the other files of its share that failed the same way, to the same channels. */
+  function refusedTogether(item: QueueItem): string[] {
+    const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+      a?.length === b?.length && (a ?? []).every((c, i) => c === b?.[i]);
+    return queue
+      .list()
+      .filter(
+        (i) =>
+          i.id === item.id ||
+          (i.shareId === item.shareId &&
+            i.state === 'failed' &&
+            i.error?.code === item.error?.code &&
+            same(i.channels, item.channels) &&
+            same(i.error?.refusedChannels, item.error?.refusedChannels)),
+      )
+      .map((i) => i.id);
+  }
+
   async function share(request: ShareRequest): Promise<ShareResult> {
     let workspaceId: string;
     let channels: string[];
@@ -558,13 +576,30 @@ function bindService(
     });
   }
 
+  /** A workspace's lists answered for its old token or address: both are asked again. */
+  function forgetLists(workspaceId: string): void {
+    conversations.forget(workspaceId);
+    people.forget(workspaceId);
+  }
+
   return {
     getSnapshot: snapshot,
     addWorkspace: (input) => settings.addWorkspace(input),
-    updateWorkspace: (id, patch) => settings.updateWorkspace(id, patch),
-    removeWorkspace: (id) => settings.removeWorkspace(id),
+    updateWorkspace: async (id, patch) => {
+      const updated = await settings.updateWorkspace(id, patch);
+      // Another address may list other channels, and a refusal from the old one no longer holds.
+      if (patch.baseUrl !== undefined) forgetLists(id);
+      return updated;
+    },
+    removeWorkspace: async (id) => {
+      await settings.removeWorkspace(id);
+      forgetLists(id);
+    },
     setToken: async (workspaceId, token) => {
       await settings.setToken(workspaceId, token);
+      // "No token saved" (or a refusal of the old token) was the answer for the old token: a
+      // picker opened before the token was saved must list channels now, not an hour later.
+      forgetLists(workspaceId);
       // A new token is the answer to a credential pause.
       refusedByCheck.delete(workspaceId);
       queue.resumeWorkspace(workspaceId);
@@ -577,6 +612,7 @@ function bindService(
         transport: deps.transport,
         save: async (checked) => {
           await settings.setToken(workspaceId, checked);
+          forgetLists(workspaceId);
           refusedByCheck.delete(workspaceId);
           queue.resumeWorkspace(workspaceId);
           settingsChanged();
@@ -586,6 +622,7 @@ function bindService(
     probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
     clearToken: async (workspaceId) => {
       await settings.clearToken(workspaceId);
+      forgetLists(workspaceId);
       refusedByCheck.delete(workspaceId);
       settingsChanged();
     },
@@ -630,19 +667,7 @@ function bindService(
         throw new ShareRefusedError('Every channel of this upload refused it.');
       // The files of the share refused the same way go too: one choice for the person, and on
       // the external protocol they complete together again, as one message.
-      const same = (a: readonly string[] | undefined, b: readonly string[]) =>
-        a?.length === b.length && a.every((c, i) => c === b[i]);
-      const share = queue
-        .list()
-        .filter(
-          (i) =>
-            i.shareId === item.shareId &&
-            i.state === 'failed' &&
-            same(i.channels, item.channels) &&
-            same(i.error?.refusedChannels, refused),
-        )
-        .map((i) => i.id);
-      await queue.retryTogether(share, { channels: others });
+      await queue.retryTogether(refusedTogether(item), { channels: others });
     },
     changeDestination: async (id, channels) => {
       const item = queue.list().find((i) => i.id === id);
@@ -654,7 +679,10 @@ function bindService(
       if (item.threadTs && ids.length !== 1) {
         throw new ShareRefusedError('A reply in a thread goes to one channel: choose just one.');
       }
-      await queue.retry(id, { channels: ids });
+      // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
+      await queue.retryTogether(item.state === 'failed' ? refusedTogether(item) : [id], {
+        channels: ids,
+      });
     },
     clearFinished: () => queue.clearFinished(),
     setPaused: async (paused) => {
