@@ -358,7 +358,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           clearTimeout(timer);
           off();
           if (error) fail(error);
-          else done();
+          // The states say the uploads ended; the queue's own settled() also waits for their
+          // journal and history writes, without which clearFinished() keeps them.
+          else app.settled().then(done, fail);
         };
         const timer = setTimeout(
           () => finish(new Error(`the queue was still busy after ${timeoutMs} ms`)),
