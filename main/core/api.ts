@@ -2,9 +2,9 @@
 // outside: IPC, the CLI, the browser harness) and the result types. preload/contract.ts maps
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
+import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { DestinationsView } from './conversations/people-cache';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
-import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
 import type { PathDescription } from './queue/file-checks';
 import type { ProtocolProbe } from './upload/protocol-probe';
 

@@ -3,6 +3,14 @@
 // it directly. It composes settings, the keychain, the durable queue, history and the engine.
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { normaliseChannels } from '../portable/channels';
+import { checkBaseUrl, checkToken } from '../portable/credentials';
+import {
+  destinationLabels,
+  looksLikeUserId,
+  personName,
+  threadDestination,
+} from '../portable/people-names';
 import type {
   AppService,
   CoreEvents,
@@ -15,12 +23,6 @@ import { looksLikeId, resolveChannelNames } from './conversations/channel-names'
 import { ConversationCache } from './conversations/conversation-cache';
 import { listConversations } from './conversations/conversations-list';
 import { PeopleCache, withPeople } from './conversations/people-cache';
-import {
-  destinationLabels,
-  looksLikeUserId,
-  personName,
-  threadDestination,
-} from './conversations/people-names';
 import { parseThread } from './conversations/thread-link';
 import { listUsers } from './conversations/users-list';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
@@ -46,8 +48,6 @@ import {
 import { checkAndSaveToken } from './settings/token-save';
 import { ShareRefusedError } from './share-refused-error';
 import type { AttemptResult } from './upload/attempt';
-import { normaliseChannels } from './upload/channels';
-import { checkBaseUrl, checkToken } from './upload/credentials';
 import { uploadOnce } from './upload/engine';
 import { SERVICE_ERRORS } from './upload/error-messages';
 import {

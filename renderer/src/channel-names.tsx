@@ -4,7 +4,7 @@
 // workspace whose service cannot list, shows the ID itself.
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { destinationLabels } from '../../main/core/conversations/people-names';
+import { destinationLabels } from '../../main/portable/people-names';
 import type { ChannelRef } from '../../preload/contract';
 import { api } from './bridge';
 

@@ -1,6 +1,6 @@
 // Numbers and lists as people read them: sizes, speeds, durations, times and share summaries.
 
-import { formatBytes } from '../../main/core/format-bytes';
+import { formatBytes } from '../../main/portable/format-bytes';
 import type { ChannelRef } from '../../preload/contract';
 
 export { formatBytes };

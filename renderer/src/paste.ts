@@ -1,7 +1,7 @@
 // Ctrl/Cmd+V in the window. Copied files are shared like a drop; an image (a screenshot: a File
 // with no path on disk) goes to main as PNG bytes, which saves it in the state folder and gives
 // back a path to share. Text pasted into a field stays the field's.
-import { MAX_PASTED_IMAGE_BYTES } from '../../main/core/pasted-image-limit';
+import { MAX_PASTED_IMAGE_BYTES } from '../../main/portable/pasted-image-limit';
 import { api } from './bridge';
 import { formatBytes } from './format';
 

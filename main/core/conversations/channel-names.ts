@@ -3,15 +3,15 @@
 // dictionaries. Upper-case Slack-style IDs pass through untouched, known or not, so typed IDs
 // always work (a user ID too: the service shares to the DM with that person); names must match
 // exactly one conversation or person.
-import { type UnlistedKind, whyUnlisted } from './conversation-types';
-import type { Conversation } from './conversations-list';
+import { type UnlistedKind, whyUnlisted } from '../../portable/conversation-types';
 import {
   dmPerson,
   looksLikeUserId,
   type PeopleLookup,
   peopleNamed,
   personLabel,
-} from './people-names';
+} from '../../portable/people-names';
+import type { Conversation } from './conversations-list';
 import type { Person } from './users-list';
 
 /**

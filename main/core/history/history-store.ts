@@ -3,6 +3,7 @@
 // crash left a torn last line.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isFinishedState } from '../../portable/item-states';
 import type { HistoryEntry } from '../model';
 import { JsonlAppender, readJsonl } from './jsonl-file';
 
@@ -37,8 +38,6 @@ export interface HistoryStoreOptions {
 export const HISTORY_FILE = 'history.jsonl';
 export const DEFAULT_MAX_HISTORY_ENTRIES = 5000;
 
-const OUTCOMES = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
-
 function isHistoryEntry(value: unknown): value is HistoryEntry {
   const v = value as Partial<HistoryEntry>;
   return (
@@ -47,7 +46,7 @@ function isHistoryEntry(value: unknown): value is HistoryEntry {
     typeof v.name === 'string' &&
     Array.isArray(v.channels) &&
     typeof v.outcome === 'string' &&
-    OUTCOMES.has(v.outcome)
+    isFinishedState(v.outcome)
   );
 }
 

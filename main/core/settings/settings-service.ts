@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
+import { normaliseChannels } from '../../portable/channels';
+import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import {
   type ChannelCheck,
   type ConnectionCheck,
@@ -23,8 +25,6 @@ import {
 import type { ChannelRef, Preferences, Preset, Protocol, Workspace } from '../model';
 import { KeychainError, type SecretStore } from '../secrets/secret-store';
 import { authTest } from '../upload/auth-test';
-import { normaliseChannels } from '../upload/channels';
-import { checkBaseUrl, checkToken } from '../upload/credentials';
 import type { Transport } from '../upload/transport';
 import { APP_VERSION } from '../version';
 import { baseUrlSchema, channelRefsSchema, DEFAULT_MAX_FILE_BYTES, type Settings } from './schema';

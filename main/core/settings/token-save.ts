@@ -1,11 +1,11 @@
 // Saving a token the way Settings does it: asked of the service first (auth.test), kept only
 // if the service did not refuse it, and said who it is for. A token that cannot be checked
 // (no auth.test, no answer) is kept, and the answer says so.
+import { checkToken } from '../../portable/credentials';
 import type { TokenSaved } from '../api';
 import type { Workspace } from '../model';
 import { ShareRefusedError } from '../share-refused-error';
 import { authTest } from '../upload/auth-test';
-import { checkToken } from '../upload/credentials';
 import type { Transport } from '../upload/transport';
 
 export async function checkAndSaveToken(

@@ -3,9 +3,9 @@
 // before any byte is sent, the answer to a cancel that came too late, the token kept out of
 // messages, and transient failures tried again.
 import { setTimeout as delay } from 'node:timers/promises';
+import { normaliseChannels } from '../../portable/channels';
+import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../model';
-import { normaliseChannels } from './channels';
-import { checkBaseUrl, checkToken } from './credentials';
 import { MAY_BE_DELIVERED } from './error-messages';
 import { type RetryPolicy, retryDelayMs, retryPolicy } from './retry';
 import type { Transport } from './transport';

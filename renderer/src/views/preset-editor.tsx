@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { normaliseChannels } from '../../../main/core/upload/channels';
+import { normaliseChannels } from '../../../main/portable/channels';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { ChannelPicker } from '../ui/channel-picker';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { checkBaseUrl, checkToken } from '../../../main/core/upload/credentials';
+import { checkBaseUrl, checkToken } from '../../../main/portable/credentials';
 import type {
   ConnectionCheck,
   Protocol,
