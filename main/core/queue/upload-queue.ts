@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { FailureReason, HistoryEntry, QueueItem } from '../model';
+import { defaultSleep } from '../sleep';
 import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { decideOnFailure } from './failure-policy';
@@ -25,7 +26,7 @@ import {
 import type { EnqueueRequest, EnqueueResult, QueueDeps, UploadQueue } from './queue-api';
 import { QueueEvents } from './queue-events';
 import { acquireQueueLock, type QueueLock } from './queue-lock';
-import { defaultSleep, Scheduler } from './scheduler';
+import { Scheduler } from './scheduler';
 import { type CompletionRun, ShareGroups } from './share-groups';
 
 export type {

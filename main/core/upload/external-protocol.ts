@@ -11,6 +11,7 @@
 // step 3 after a crash, instead of sending its bytes again.
 import { apiUrl, isLoopbackHost } from '../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../model';
+import { defaultSleep } from '../sleep';
 import {
   type AttemptOptions,
   type AttemptResult,
@@ -18,7 +19,6 @@ import {
   checkJob,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
-  defaultSleep,
   type RetryOptions,
   refused,
   retryTransient,
