@@ -1,7 +1,7 @@
 // What the tray icon, its tooltip and the taskbar progress say, derived from the queue.
 import type { QueueItem } from '../../preload/contract';
+import { plural } from '../core/plural';
 import { isActiveState } from '../portable/item-states';
-import { plural } from './wording';
 
 export type TrayState = 'idle' | 'uploading' | 'attention';
 
