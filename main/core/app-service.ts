@@ -37,6 +37,7 @@ import {
   type ShareHooks,
   type UploadQueue,
 } from './queue/upload-queue';
+import { ShareRefusedError } from './refused-error';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
 import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
 import { keptCopiesSince } from './settings/settings-file';
@@ -46,7 +47,6 @@ import {
   type StoreFactory,
 } from './settings/settings-service';
 import { checkAndSaveToken } from './settings/token-save';
-import { ShareRefusedError } from './share-refused-error';
 import type { AttemptResult } from './upload/attempt';
 import { uploadOnce } from './upload/engine';
 import { SERVICE_ERRORS } from './upload/error-messages';

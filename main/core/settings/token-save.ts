@@ -4,7 +4,7 @@
 import { checkToken } from '../../portable/credentials';
 import type { TokenSaved } from '../api';
 import type { Workspace } from '../model';
-import { ShareRefusedError } from '../share-refused-error';
+import { ShareRefusedError } from '../refused-error';
 import { authTest } from '../upload/auth-test';
 import type { Transport } from '../upload/transport';
 
