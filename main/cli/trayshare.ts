@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { defaultUserDataDir } from '../core/paths';
-import { ShareRefusedError } from '../core/refused-error';
+import { RefusedError } from '../core/refused-error';
 import { KeychainError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-error';
 import { APP_VERSION } from '../core/version';
@@ -40,7 +40,7 @@ try {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else if (
     error instanceof KeychainError ||
-    (error instanceof ShareRefusedError && error.cause instanceof KeychainError)
+    (error instanceof RefusedError && error.cause instanceof KeychainError)
   ) {
     // A locked or missing keyring is not the caller's mistake: exit 3, never 2 or 0.
     say(`Keychain: ${error.message}`);
@@ -54,7 +54,7 @@ try {
     const usage =
       error instanceof UsageError ||
       error instanceof SettingsError ||
-      error instanceof ShareRefusedError;
+      error instanceof RefusedError;
     process.exitCode = usage ? 2 : 1;
   }
 }

@@ -7,7 +7,7 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { QueueItem } from './model';
-import { ShareRefusedError } from './refused-error';
+import { RefusedError } from './refused-error';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -63,12 +63,12 @@ export function openPastedImages(dir: string): PastedImages {
   return {
     async save(bytes, at = new Date()) {
       if (bytes.length > MAX_PASTED_IMAGE_BYTES) {
-        throw new ShareRefusedError(
+        throw new RefusedError(
           `The pasted image is ${Math.round(bytes.length / 1024 ** 2)} MiB; Trayshare takes images up to ${MAX_PASTED_IMAGE_BYTES / 1024 ** 2} MiB from the clipboard. Save it to a file and share the file.`,
         );
       }
       if (!isPng(bytes)) {
-        throw new ShareRefusedError('The pasted data is not a PNG image, so it was not shared.');
+        throw new RefusedError('The pasted data is not a PNG image, so it was not shared.');
       }
       await mkdir(dir, { recursive: true });
       for (let copy = 1; ; copy++) {

@@ -4,7 +4,7 @@
 import { checkToken } from '../../portable/credentials';
 import type { TokenSaved } from '../api';
 import type { Workspace } from '../model';
-import { ShareRefusedError } from '../refused-error';
+import { RefusedError } from '../refused-error';
 import { authTest } from '../upload/auth-test';
 import type { Transport } from '../upload/transport';
 
@@ -15,7 +15,7 @@ export async function checkAndSaveToken(
 ): Promise<TokenSaved> {
   const trimmed = token.trim();
   const format = checkToken(trimmed);
-  if (!format.ok) throw new ShareRefusedError(format.message);
+  if (!format.ok) throw new RefusedError(format.message);
   const result = await authTest(workspace.baseUrl, trimmed, deps.transport);
   if (!result.ok && result.checked && result.reason.class === 'credential') {
     // The old token (if any) stays: a refused one would only stop the queue.
