@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { writeTestFile } from './files';
-import type { Extras, ProgressCost, RestingCore } from './goals';
+import type { Extras, ProgressCost, RestingCore } from './results';
 import type { BenchContext } from './scenarios';
 import { median, sizeLabel } from './stats';
 

@@ -1,8 +1,8 @@
 // Turns results into tables (stdout and REPORT.md share them) and writes REPORT.md.
 import { TOOL_LABELS } from './clients';
-import type { Extras } from './goals';
 import type { ScenarioName } from './options';
 import {
+  type Extras,
   type Goal,
   NOISY_LOAD_PER_CORE,
   type Pair,
