@@ -4,16 +4,16 @@
 import type { Extras, Goal, ProgressCost, RestingCore, SeriesSummary } from './results';
 import { formatRatio, formatRss, rssMegabytes, sizeLabel } from './stats';
 
-export const TIME_RATIO_LIMIT = 1.1;
-export const CPU_RATIO_LIMIT = 1.5;
+const TIME_RATIO_LIMIT = 1.1;
+const CPU_RATIO_LIMIT = 1.5;
 export const RSS_LIMIT_MB = 64;
 /** "Flat": the median peak RSS grows by at most this from the smallest to the largest file. */
-export const FLAT_GROWTH_LIMIT_MB = 4;
+const FLAT_GROWTH_LIMIT_MB = 4;
 /** Throughput with progress listeners attached: at most this much below without. */
-export const PROGRESS_COST_LIMIT = 0.02;
-export const PROGRESS_MIN_PER_SECOND = 4;
-export const CORE_START_LIMIT_MS = 150;
-export const CORE_HEAP_LIMIT_MB = 20;
+const PROGRESS_COST_LIMIT = 0.02;
+const PROGRESS_MIN_PER_SECOND = 4;
+const CORE_START_LIMIT_MS = 150;
+const CORE_HEAP_LIMIT_MB = 20;
 
 function find(
   summaries: SeriesSummary[],

@@ -62,7 +62,7 @@ export interface SeriesSummary extends Series {
 /** A run is marked noisy when the load average before it exceeds this per core. */
 export const NOISY_LOAD_PER_CORE = 0.5;
 
-export function isNoisy(loadBefore: number | undefined, cpus: number | undefined): boolean {
+function isNoisy(loadBefore: number | undefined, cpus: number | undefined): boolean {
   return loadBefore !== undefined && cpus !== undefined && loadBefore / cpus > NOISY_LOAD_PER_CORE;
 }
 
@@ -77,7 +77,7 @@ export interface Pair {
   rssRatio: number;
 }
 
-export function sameKey(a: SeriesKey, b: SeriesKey): boolean {
+function sameKey(a: SeriesKey, b: SeriesKey): boolean {
   return (
     a.scenario === b.scenario &&
     a.caseLabel === b.caseLabel &&

@@ -23,7 +23,7 @@ export function pastedImageName(at: Date, copy = 1): string {
   return `Screenshot ${date} at ${time}${copy > 1 ? ` (${copy})` : ''}.png`;
 }
 
-export function isPng(bytes: Uint8Array): boolean {
+function isPng(bytes: Uint8Array): boolean {
   return (
     bytes.length > PNG_SIGNATURE.length &&
     PNG_SIGNATURE.equals(Buffer.from(bytes.buffer, bytes.byteOffset, PNG_SIGNATURE.length))

@@ -8,7 +8,7 @@ export interface GlobalShortcutLike {
   unregister(accelerator: string): void;
 }
 
-export type ShortcutResult = { ok: true } | { ok: false; error: string };
+type ShortcutResult = { ok: true } | { ok: false; error: string };
 
 export interface ShortcutManager {
   /** Makes `accelerator` the shortcut ('' turns it off). Unchanged on failure. */

@@ -11,7 +11,7 @@ import { api } from './bridge';
 type Names = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
 /** "#design-review, #random and 2 more": names where known, IDs otherwise. */
-export function describeDestination(
+function describeDestination(
   ids: readonly string[],
   names: ReadonlyMap<string, string> | undefined,
   max = 3,

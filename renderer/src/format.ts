@@ -41,7 +41,7 @@ export function channelName(ref: ChannelRef): string {
   return `#${label} (${ref.id})`;
 }
 
-export function listChannels(refs: readonly ChannelRef[], max = 5): string {
+function listChannels(refs: readonly ChannelRef[], max = 5): string {
   const names = refs.slice(0, max).map(channelName);
   const more = refs.length - names.length;
   return more > 0 ? `${names.join(', ')} and ${more} more` : names.join(', ');

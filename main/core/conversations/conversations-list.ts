@@ -20,7 +20,6 @@ import { type Transport, TransportError } from '../upload/transport';
 export type {
   Conversation,
   ConversationKind,
-  UnlistedKind,
 } from '../../portable/conversation-types';
 
 export type ListProblemCode = 'unknown_method' | 'missing_scope' | 'ratelimited' | 'other';

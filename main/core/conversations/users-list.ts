@@ -14,10 +14,7 @@ export type PeopleResult =
   | { ok: true; people: Person[] }
   | { ok: false; code: ListProblemCode; message: string; retryAfterMs?: number };
 
-/** The scope users.list needs, named in what the person is told. */
-export const PEOPLE_SCOPE = 'users:read';
-
-export const NO_PEOPLE_SCOPE_MESSAGE =
+const NO_PEOPLE_SCOPE_MESSAGE =
   'Names of people need the users:read scope: add it to the app, or use their user IDs (such as U0123ABCD). User IDs still work.';
 
 const CONNECT_TIMEOUT_MS = 15_000;

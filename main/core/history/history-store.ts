@@ -7,7 +7,7 @@ import { isFinishedState } from '../../portable/item-states';
 import type { HistoryEntry } from '../model';
 import { JsonlAppender, readJsonl } from './jsonl-file';
 
-export interface HistoryQuery {
+interface HistoryQuery {
   /** Words that must all appear in the file name, a channel, the comment or the error code. */
   search?: string;
   limit?: number;
@@ -36,7 +36,7 @@ export interface HistoryStoreOptions {
 }
 
 export const HISTORY_FILE = 'history.jsonl';
-export const DEFAULT_MAX_HISTORY_ENTRIES = 5000;
+const DEFAULT_MAX_HISTORY_ENTRIES = 5000;
 
 function isHistoryEntry(value: unknown): value is HistoryEntry {
   const v = value as Partial<HistoryEntry>;

@@ -78,7 +78,7 @@ function isItem(value: unknown): value is QueueItem {
   );
 }
 
-export function applyPatch(item: QueueItem, patch: ItemPatch): void {
+function applyPatch(item: QueueItem, patch: ItemPatch): void {
   const target = item as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(patch)) {
     if (key === 'id') continue;
@@ -121,7 +121,7 @@ export function replayJournal(records: readonly unknown[]): JournalState {
   return { entries, pauses, skipped };
 }
 
-export const INTERRUPTED_AFTER_BODY: FailureReason = {
+const INTERRUPTED_AFTER_BODY: FailureReason = {
   class: 'unknown-outcome',
   code: 'interrupted_after_body',
   message:

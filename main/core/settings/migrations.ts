@@ -36,7 +36,7 @@ function v1ToV2(data: Data): Data {
 }
 
 /** migrations[n] turns version n into version n + 1. */
-export const migrations: Readonly<Record<number, Migration>> = { 1: v1ToV2 };
+const migrations: Readonly<Record<number, Migration>> = { 1: v1ToV2 };
 
 export const OLDEST_VERSION = 1;
 

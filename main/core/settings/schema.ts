@@ -97,7 +97,7 @@ export const preferenceSchemas = {
   copyLinkOnDelivery: z.boolean(),
 } satisfies { [K in keyof Preferences]: z.ZodType<Preferences[K]> };
 
-export const preferencesSchema = z.object(preferenceSchemas);
+const preferencesSchema = z.object(preferenceSchemas);
 
 export interface Settings {
   version: typeof SETTINGS_VERSION;

@@ -24,7 +24,7 @@ const CREDENTIAL = new Set([
 ]);
 
 /** Without an answer: Slack itself has retired files.upload; elsewhere the seed's protocol. */
-export function guessProtocol(baseUrl: string): Protocol {
+function guessProtocol(baseUrl: string): Protocol {
   try {
     return /(^|\.)slack\.com$/i.test(new URL(baseUrl.trim()).hostname)
       ? 'external'

@@ -324,7 +324,7 @@ function WorkspaceCard(props: {
 }
 
 /** Says once who the token is for ("Connected as U0TEST in Acme."), or why not. */
-export function ConnectionResult(props: { check: ConnectionCheck | TokenSaved }) {
+function ConnectionResult(props: { check: ConnectionCheck | TokenSaved }) {
   const { check } = props;
   if (!check.checked) return <Notice tone="info">{check.message}</Notice>;
   if (!check.ok) return <Notice tone="error">{check.message}</Notice>;
