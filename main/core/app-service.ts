@@ -73,6 +73,8 @@ export interface AppServiceDeps {
   secrets: SecretStore;
   transport: Transport;
   storeFactory?: StoreFactory;
+  /** Files waiting for a token stay waiting, untried (a CLI command that only looks). */
+  keepTokenWaits?: boolean;
   /** A token that wins over the keychain (the CLI's TRAYSHARE_TOKEN, for scripts). */
   tokenOverride?: string;
   /** Watch the settings file for changes made by another process (the app, for the CLI's edits). */
@@ -168,6 +170,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       maxFileBytes: (workspaceId) => s.workspace(workspaceId)?.maxFileBytes ?? 1024 ** 3,
       retry: deps.retry,
       startPaused,
+      keepTokenWaits: deps.keepTokenWaits === true,
       runAttempt: async (item, opts) =>
         nameRefusedChannels(await runAttempt(s, deps, item, opts, notices), item, c, p),
       completeShare: async (items, hooks) => {
@@ -672,7 +675,12 @@ function bindService(
     savePastedBytes: (png) => pasted.save(png),
     settled: () => queue.settled(),
     repairNotices: () =>
-      [settings.notice(), queue.repairNotice()].filter((n): n is string => n !== undefined),
+      [
+        settings.notice(),
+        queue.repairNotice(),
+        history.repairNotice(),
+        ...conversations.takeRepairNotices(),
+      ].filter((n): n is string => n !== undefined),
     on(event, listener) {
       let set = listeners.get(event);
       if (!set) {

@@ -155,7 +155,7 @@ export function fakeAttempts(): FakeAttempts {
   };
 }
 
-interface FakeClock {
+export interface FakeClock {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Moves time on and wakes every sleep that is due. */
@@ -164,7 +164,7 @@ interface FakeClock {
   pending(): number;
 }
 
-function fakeClock(start = 1_000_000): FakeClock {
+export function fakeClock(start = 1_000_000): FakeClock {
   let time = start;
   const sleeps: { at: number; resolve: () => void }[] = [];
   return {
