@@ -497,6 +497,24 @@ function bindService(
     return [dm];
   }
 
+  /** The item and the other files of its share that failed the same way, to the same channels. */
+  function refusedTogether(item: QueueItem): string[] {
+    const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+      a?.length === b?.length && (a ?? []).every((c, i) => c === b?.[i]);
+    return queue
+      .list()
+      .filter(
+        (i) =>
+          i.id === item.id ||
+          (i.shareId === item.shareId &&
+            i.state === 'failed' &&
+            i.error?.code === item.error?.code &&
+            same(i.channels, item.channels) &&
+            same(i.error?.refusedChannels, item.error?.refusedChannels)),
+      )
+      .map((i) => i.id);
+  }
+
   async function share(request: ShareRequest): Promise<ShareResult> {
     let workspaceId: string;
     let channels: string[];
@@ -560,10 +578,21 @@ function bindService(
   return {
     getSnapshot: snapshot,
     addWorkspace: (input) => settings.addWorkspace(input),
-    updateWorkspace: (id, patch) => settings.updateWorkspace(id, patch),
-    removeWorkspace: (id) => settings.removeWorkspace(id),
+    updateWorkspace: async (id, patch) => {
+      const updated = await settings.updateWorkspace(id, patch);
+      // Another address may list other channels, and a refusal from the old one no longer holds.
+      if (patch.baseUrl !== undefined) conversations.forget(id);
+      return updated;
+    },
+    removeWorkspace: async (id) => {
+      await settings.removeWorkspace(id);
+      conversations.forget(id);
+    },
     setToken: async (workspaceId, token) => {
       await settings.setToken(workspaceId, token);
+      // "No token saved" (or a refusal of the old token) was the answer for the old token: a
+      // picker opened before the token was saved must list channels now, not an hour later.
+      conversations.forget(workspaceId);
       // A new token is the answer to a credential pause.
       refusedByCheck.delete(workspaceId);
       queue.resumeWorkspace(workspaceId);
@@ -576,6 +605,7 @@ function bindService(
         transport: deps.transport,
         save: async (checked) => {
           await settings.setToken(workspaceId, checked);
+          conversations.forget(workspaceId);
           refusedByCheck.delete(workspaceId);
           queue.resumeWorkspace(workspaceId);
           settingsChanged();
@@ -585,6 +615,7 @@ function bindService(
     probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
     clearToken: async (workspaceId) => {
       await settings.clearToken(workspaceId);
+      conversations.forget(workspaceId);
       refusedByCheck.delete(workspaceId);
       settingsChanged();
     },
@@ -628,19 +659,7 @@ function bindService(
       if (others.length === 0) throw new RefusedError('Every channel of this upload refused it.');
       // The files of the share refused the same way go too: one choice for the person, and on
       // the external protocol they complete together again, as one message.
-      const same = (a: readonly string[] | undefined, b: readonly string[]) =>
-        a?.length === b.length && a.every((c, i) => c === b[i]);
-      const share = queue
-        .list()
-        .filter(
-          (i) =>
-            i.shareId === item.shareId &&
-            i.state === 'failed' &&
-            same(i.channels, item.channels) &&
-            same(i.error?.refusedChannels, refused),
-        )
-        .map((i) => i.id);
-      await queue.retryTogether(share, { channels: others });
+      await queue.retryTogether(refusedTogether(item), { channels: others });
     },
     changeDestination: async (id, channels) => {
       const item = queue.list().find((i) => i.id === id);
@@ -652,7 +671,10 @@ function bindService(
       if (item.threadTs && ids.length !== 1) {
         throw new RefusedError('A reply in a thread goes to one channel: choose just one.');
       }
-      await queue.retry(id, { channels: ids });
+      // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
+      await queue.retryTogether(item.state === 'failed' ? refusedTogether(item) : [id], {
+        channels: ids,
+      });
     },
     clearFinished: () => queue.clearFinished(),
     setPaused: async (paused) => {
