@@ -29,7 +29,7 @@ interface Refusable {
 }
 
 /** The channels that refused `item`, when some of its channels did and others did not. */
-export function refusedChannels(item: {
+function refusedChannels(item: {
   channels: readonly string[];
   error?: FailureReason;
 }): string[] {
