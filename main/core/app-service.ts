@@ -575,24 +575,30 @@ function bindService(
     });
   }
 
+  /** A workspace's lists answered for its old token or address: both are asked again. */
+  function forgetLists(workspaceId: string): void {
+    conversations.forget(workspaceId);
+    people.forget(workspaceId);
+  }
+
   return {
     getSnapshot: snapshot,
     addWorkspace: (input) => settings.addWorkspace(input),
     updateWorkspace: async (id, patch) => {
       const updated = await settings.updateWorkspace(id, patch);
       // Another address may list other channels, and a refusal from the old one no longer holds.
-      if (patch.baseUrl !== undefined) conversations.forget(id);
+      if (patch.baseUrl !== undefined) forgetLists(id);
       return updated;
     },
     removeWorkspace: async (id) => {
       await settings.removeWorkspace(id);
-      conversations.forget(id);
+      forgetLists(id);
     },
     setToken: async (workspaceId, token) => {
       await settings.setToken(workspaceId, token);
       // "No token saved" (or a refusal of the old token) was the answer for the old token: a
       // picker opened before the token was saved must list channels now, not an hour later.
-      conversations.forget(workspaceId);
+      forgetLists(workspaceId);
       // A new token is the answer to a credential pause.
       refusedByCheck.delete(workspaceId);
       queue.resumeWorkspace(workspaceId);
@@ -605,7 +611,7 @@ function bindService(
         transport: deps.transport,
         save: async (checked) => {
           await settings.setToken(workspaceId, checked);
-          conversations.forget(workspaceId);
+          forgetLists(workspaceId);
           refusedByCheck.delete(workspaceId);
           queue.resumeWorkspace(workspaceId);
           settingsChanged();
@@ -615,7 +621,7 @@ function bindService(
     probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
     clearToken: async (workspaceId) => {
       await settings.clearToken(workspaceId);
-      conversations.forget(workspaceId);
+      forgetLists(workspaceId);
       refusedByCheck.delete(workspaceId);
       settingsChanged();
     },
