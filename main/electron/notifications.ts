@@ -5,13 +5,13 @@
 // A notification the OS refuses ('failed': an unsigned macOS build, notifications turned off
 // for the app on Windows) is logged and let go; one that matters opens its window instead.
 import type { QueueItem, View } from '../../preload/contract';
+import { plural } from '../core/plural';
 import {
   decodeActivation,
   encodeActivation,
   type NoticeAction,
   windowsToastXml,
 } from './notice-activation';
-import { plural } from './wording';
 
 export interface NotificationLike {
   on(event: 'click', listener: () => void): this;

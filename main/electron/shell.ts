@@ -13,8 +13,8 @@ import type {
   TrayshareApi,
 } from '../../preload/contract';
 import { coreMethodArgs } from '../core/api';
-import { destinationLabels } from '../core/conversations/people-names';
-import { shortcutLabel } from '../core/shortcut-label';
+import { destinationLabels } from '../portable/people-names';
+import { shortcutLabel } from '../portable/shortcut-label';
 import { type ClipboardLike, readClipboardFiles, readClipboardImage } from './clipboard-paths';
 import { bindIpc, type IpcMainLike } from './ipc';
 import {

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { z } from 'zod';
+import { normaliseChannels } from '../../portable/channels';
+import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import {
   type ChannelCheck,
   type ConnectionCheck,
@@ -21,10 +23,9 @@ import {
   type WorkspaceView,
 } from '../api';
 import type { ChannelRef, Preferences, Preset, Protocol, Workspace } from '../model';
+import { plural } from '../plural';
 import { KeychainError, type SecretStore } from '../secrets/secret-store';
 import { authTest } from '../upload/auth-test';
-import { normaliseChannels } from '../upload/channels';
-import { checkBaseUrl, checkToken } from '../upload/credentials';
 import type { Transport } from '../upload/transport';
 import { APP_VERSION } from '../version';
 import { baseUrlSchema, channelRefsSchema, DEFAULT_MAX_FILE_BYTES, type Settings } from './schema';
@@ -218,10 +219,6 @@ function names(items: { name: string }[]): string {
   return items.map((i) => i.name).join(', ') || 'none yet';
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /** Calls `changed` once per burst of changes to the file; returns a function that stops it. */
 function watchFile(path: string, changed: () => void): () => void {
   let timer: NodeJS.Timeout | undefined;
@@ -401,7 +398,7 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
       const presetText =
         presetsRemoved.length === 0
           ? 'it had no presets'
-          : `its ${plural(presetsRemoved.length, 'preset')} (${names(presetsRemoved)}) were removed`;
+          : `its ${plural(presetsRemoved.length, 'preset', 'presets')} (${names(presetsRemoved)}) were removed`;
       return {
         workspace,
         presetsRemoved,
