@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { type CoreApi, coreMethodArgs, type Snapshot } from '../main/core/api';
 import type { QueueItem } from '../main/core/model';
 
-export const shellMethodArgs = {
+const shellMethodArgs = {
   pickFiles: z.tuple([]),
   copyText: z.tuple([z.string().max(10_000)]),
   openExternal: z.tuple([z.string().max(4096)]),

@@ -4,8 +4,8 @@ import type { ConnectionCheck, WorkspacePatch } from '../core/api';
 import type { Preset, Protocol, Workspace } from '../core/model';
 import { SettingsError, type SettingsErrorCode } from '../core/settings/settings-error';
 import type { SettingsService, UpdatedWorkspace } from '../core/settings/settings-service';
-import { normaliseChannels } from '../core/upload/channels';
-import { checkToken } from '../core/upload/credentials';
+import { normaliseChannels } from '../portable/channels';
+import { checkToken } from '../portable/credentials';
 
 export interface LoginResult {
   workspace: Workspace;

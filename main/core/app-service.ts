@@ -3,6 +3,14 @@
 // it directly. It composes settings, the keychain, the durable queue, history and the engine.
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { normaliseChannels } from '../portable/channels';
+import { checkBaseUrl, checkToken } from '../portable/credentials';
+import {
+  destinationLabels,
+  looksLikeUserId,
+  personName,
+  threadDestination,
+} from '../portable/people-names';
 import type {
   AppService,
   CoreEvents,
@@ -15,12 +23,6 @@ import { looksLikeId, resolveChannelNames } from './conversations/channel-names'
 import { ConversationCache } from './conversations/conversation-cache';
 import { listConversations } from './conversations/conversations-list';
 import { PeopleCache, withPeople } from './conversations/people-cache';
-import {
-  destinationLabels,
-  looksLikeUserId,
-  personName,
-  threadDestination,
-} from './conversations/people-names';
 import { parseThread } from './conversations/thread-link';
 import { listUsers } from './conversations/users-list';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
@@ -35,6 +37,7 @@ import {
   type ShareHooks,
   type UploadQueue,
 } from './queue/upload-queue';
+import { RefusedError } from './refused-error';
 import { KeychainError, type SecretStore } from './secrets/secret-store';
 import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
 import { keptCopiesSince } from './settings/settings-file';
@@ -44,10 +47,7 @@ import {
   type StoreFactory,
 } from './settings/settings-service';
 import { checkAndSaveToken } from './settings/token-save';
-import { ShareRefusedError } from './share-refused-error';
 import type { AttemptResult } from './upload/attempt';
-import { normaliseChannels } from './upload/channels';
-import { checkBaseUrl, checkToken } from './upload/credentials';
 import { uploadOnce } from './upload/engine';
 import { SERVICE_ERRORS } from './upload/error-messages';
 import {
@@ -481,7 +481,7 @@ function bindService(
       view.unlisted,
       folks ? { people: folks.people, problem: folks.problem?.message } : undefined,
     );
-    if (!resolved.ok) throw new ShareRefusedError(resolved.error);
+    if (!resolved.ok) throw new RefusedError(resolved.error);
     return resolved.ids;
   }
 
@@ -490,7 +490,7 @@ function bindService(
     if (ids.length !== 1 || !looksLikeUserId(ids[0]!)) return ids;
     const dm = threadDestination(ids[0]!, (await conversations.get(workspaceId)).conversations);
     if (!dm) {
-      throw new ShareRefusedError(
+      throw new RefusedError(
         'A reply in a thread with a person goes to your DM with them, and the channel list shows no DM with them yet: share without the thread, or choose the DM.',
       );
     }
@@ -521,7 +521,7 @@ function bindService(
     let comment = request.comment;
     if ('presetId' in request.target) {
       const preset = settings.preset(request.target.presetId);
-      if (!preset) throw new ShareRefusedError('That preset no longer exists.');
+      if (!preset) throw new RefusedError('That preset no longer exists.');
       workspaceId = preset.workspaceId;
       channels = preset.channels.map((c) => c.id);
       comment ??= preset.comment;
@@ -530,20 +530,20 @@ function bindService(
       channels = request.target.channels;
     }
     const workspace = settings.workspace(workspaceId);
-    if (!workspace) throw new ShareRefusedError('That workspace no longer exists.');
+    if (!workspace) throw new RefusedError('That workspace no longer exists.');
     const thread = request.thread?.trim() ? parseThread(request.thread) : undefined;
-    if (thread && !thread.ok) throw new ShareRefusedError(thread.error);
+    if (thread && !thread.ok) throw new RefusedError(thread.error);
     // A message link names its channel: it is the destination when none is given.
     if (thread?.channel && channels.every((c) => c.trim() === '')) channels = [thread.channel];
     const normalised = normaliseChannels(channels);
-    if (!normalised.ok) throw new ShareRefusedError(normalised.error);
+    if (!normalised.ok) throw new RefusedError(normalised.error);
     const base = checkBaseUrl(workspace.baseUrl);
-    if (!base.ok) throw new ShareRefusedError(base.message);
+    if (!base.ok) throw new RefusedError(base.message);
     let ids = await resolveDestination(workspaceId, normalised.channels);
     if (thread?.ok) ids = await replyDestination(workspaceId, ids);
     if (thread?.ok) {
       if (ids.length !== 1 || (thread.channel !== undefined && ids[0] !== thread.channel)) {
-        throw new ShareRefusedError(
+        throw new RefusedError(
           thread.channel
             ? `A reply in a thread goes to that thread's channel only (${thread.channel}); choose just that channel, or share without the thread.`
             : 'A reply in a thread goes to one channel: choose just one, or share without the thread.',
@@ -556,13 +556,12 @@ function bindService(
     try {
       token = await tokenFor(settings, deps, workspace);
     } catch (error) {
-      if (error instanceof KeychainError)
-        throw new ShareRefusedError(error.message, { cause: error });
+      if (error instanceof KeychainError) throw new RefusedError(error.message, { cause: error });
       throw error;
     }
     const tokenCheck = checkToken(token);
     if (!tokenCheck.ok) {
-      throw new ShareRefusedError(`${workspace.name}: ${tokenCheck.message}`);
+      throw new RefusedError(`${workspace.name}: ${tokenCheck.message}`);
     }
     return queue.enqueue({
       workspaceId,
@@ -607,7 +606,7 @@ function bindService(
     },
     saveToken: async (workspaceId, token): Promise<TokenSaved> => {
       const workspace = settings.workspace(workspaceId);
-      if (!workspace) throw new ShareRefusedError('That workspace no longer exists.');
+      if (!workspace) throw new RefusedError('That workspace no longer exists.');
       return checkAndSaveToken(workspace, token, {
         transport: deps.transport,
         save: async (checked) => {
@@ -660,24 +659,23 @@ function bindService(
       const item = queue.list().find((i) => i.id === id);
       const refused = item?.error?.refusedChannels;
       if (item?.state !== 'failed' || !refused?.length) {
-        throw new ShareRefusedError('This upload has no channels left to send to.');
+        throw new RefusedError('This upload has no channels left to send to.');
       }
       const others = item.channels.filter((c) => !refused.includes(c));
-      if (others.length === 0)
-        throw new ShareRefusedError('Every channel of this upload refused it.');
+      if (others.length === 0) throw new RefusedError('Every channel of this upload refused it.');
       // The files of the share refused the same way go too: one choice for the person, and on
       // the external protocol they complete together again, as one message.
       await queue.retryTogether(refusedTogether(item), { channels: others });
     },
     changeDestination: async (id, channels) => {
       const item = queue.list().find((i) => i.id === id);
-      if (!item) throw new ShareRefusedError('That upload is no longer in the queue.');
+      if (!item) throw new RefusedError('That upload is no longer in the queue.');
       const normalised = normaliseChannels(channels);
-      if (!normalised.ok) throw new ShareRefusedError(normalised.error);
+      if (!normalised.ok) throw new RefusedError(normalised.error);
       let ids = await resolveDestination(item.workspaceId, normalised.channels);
       if (item.threadTs) ids = await replyDestination(item.workspaceId, ids);
       if (item.threadTs && ids.length !== 1) {
-        throw new ShareRefusedError('A reply in a thread goes to one channel: choose just one.');
+        throw new RefusedError('A reply in a thread goes to one channel: choose just one.');
       }
       // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
       await queue.retryTogether(item.state === 'failed' ? refusedTogether(item) : [id], {
@@ -693,7 +691,7 @@ function bindService(
     listHistory: async (query) => history.list(query),
     listConversations: async (workspaceId, query) => {
       if (!settings.workspace(workspaceId)) {
-        throw new ShareRefusedError('That workspace no longer exists.');
+        throw new RefusedError('That workspace no longer exists.');
       }
       const [view, folks] = await Promise.all([
         conversations.get(workspaceId, query),

@@ -2,7 +2,7 @@
 // workspaces' cached conversation lists first, then the labels presets were saved with; else
 // the ID.
 import type { AppService, Snapshot } from '../../preload/contract';
-import { destinationLabels } from '../core/conversations/people-names';
+import { destinationLabels } from '../portable/people-names';
 
 export interface ChannelLabels {
   /** Reads every workspace's conversation list again (after settings or history change). */

@@ -36,7 +36,7 @@ export interface IpcDeps {
   afterCall?(method: MethodName, senderId: number): void;
 }
 
-export class IpcRefusedError extends Error {
+class IpcRefusedError extends Error {
   override name = 'IpcRefusedError';
 }
 

@@ -7,7 +7,7 @@ import type {
   PreferencesPatch,
   PreferencesResult,
 } from '../../preload/contract';
-import { shortcutLabel } from '../core/shortcut-label';
+import { shortcutLabel } from '../portable/shortcut-label';
 import { errorMessage } from './desktop-state';
 import type { NotificationContent } from './notifications';
 import type { ShortcutManager } from './shortcut';

@@ -5,21 +5,22 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
 import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
-import { unlistedMessage } from '../../core/conversations/conversation-types';
 import { listConversations } from '../../core/conversations/conversations-list';
-import { looksLikeUserId } from '../../core/conversations/people-names';
 import { parseThread } from '../../core/conversations/thread-link';
 import { listUsers } from '../../core/conversations/users-list';
 import type { Protocol, QueueItem } from '../../core/model';
 import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
 import { KeychainError, type KeychainProblem } from '../../core/secrets/secret-store';
 import type { AttemptResult } from '../../core/upload/attempt';
-import { normaliseChannels } from '../../core/upload/channels';
-import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
 import { uploadWithRetries } from '../../core/upload/engine';
 import { uploadExternalGroup } from '../../core/upload/external-protocol';
 import { LINKS_NEED_FILES_READ } from '../../core/upload/file-links';
 import { createNodeTransport } from '../../core/upload/node-transport';
+import { normaliseChannels } from '../../portable/channels';
+import { unlistedMessage } from '../../portable/conversation-types';
+import { checkBaseUrl, checkToken } from '../../portable/credentials';
+import { isFinishedState } from '../../portable/item-states';
+import { looksLikeUserId } from '../../portable/people-names';
 import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
 import { printable } from '../printable';
 import { checkStdinFilename, type Spooled, spoolStdin } from '../stdin-spool';
@@ -465,10 +466,7 @@ async function sendQueued(
     const check = (items: QueueItem[]) => {
       for (const item of items) {
         if (mine.has(item.id)) latest.set(item.id, item);
-        if (
-          mine.has(item.id) &&
-          ['delivered', 'failed', 'unknown', 'cancelled'].includes(item.state)
-        ) {
+        if (mine.has(item.id) && isFinishedState(item.state)) {
           finished.set(item.id, item);
         }
       }

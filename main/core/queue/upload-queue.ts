@@ -9,7 +9,8 @@
 // queue-api.ts (the interface, hooks and dependencies).
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import type { FailureReason, HistoryEntry, ItemState, QueueItem } from '../model';
+import type { FailureReason, HistoryEntry, QueueItem } from '../model';
+import { defaultSleep } from '../sleep';
 import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { decideOnFailure } from './failure-policy';
@@ -25,7 +26,7 @@ import {
 import type { EnqueueRequest, EnqueueResult, QueueDeps, UploadQueue } from './queue-api';
 import { QueueEvents } from './queue-events';
 import { acquireQueueLock, type QueueLock } from './queue-lock';
-import { defaultSleep, Scheduler } from './scheduler';
+import { Scheduler } from './scheduler';
 import { type CompletionRun, ShareGroups } from './share-groups';
 import { UNWRITABLE_JOURNAL_CODES, unrecordedReason, unwritableReason } from './unwritable-journal';
 
@@ -38,8 +39,7 @@ export type {
   UploadQueue,
 } from './queue-api';
 
-const ACTIVE: ReadonlySet<ItemState> = new Set(['queued', 'waiting', 'sending']);
-const FINISHED: ReadonlySet<ItemState> = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
+import { type FinishedState, isActiveState, isFinishedState } from '../../portable/item-states';
 
 interface Run {
   controller: AbortController;
@@ -49,8 +49,6 @@ interface Run {
   closing: boolean;
   done: Promise<void>;
 }
-
-type FinishedState = 'delivered' | 'failed' | 'unknown' | 'cancelled';
 
 interface Entry extends JournalEntry {
   run?: Run;
@@ -206,11 +204,11 @@ class Queue implements UploadQueue {
   }
 
   private async requeue(entry: Entry, opts: { channels?: string[] }): Promise<void> {
-    if (!FINISHED.has(entry.item.state)) return;
+    if (!isFinishedState(entry.item.state)) return;
     const { item } = entry;
     // The person asks to send the file as it is now: check it again and take its new size.
     const file = await checkFile(item.path, this.deps.maxFileBytes(item.workspaceId));
-    if (!FINISHED.has(item.state)) return;
+    if (!isFinishedState(item.state)) return;
     if ('code' in file) {
       await this.finish(entry, 'failed', {
         error: {
@@ -244,7 +242,7 @@ class Queue implements UploadQueue {
 
   async clearFinished(): Promise<void> {
     const removed = [...this.store.values()].filter(
-      (e) => FINISHED.has(e.item.state) && !e.meta.historyPending,
+      (e) => isFinishedState(e.item.state) && !e.meta.historyPending,
     );
     if (removed.length === 0) return;
     const done = this.store.remove(removed);
@@ -754,7 +752,7 @@ class Queue implements UploadQueue {
     const blockedShares = new Set<string>();
     const handedOver: QueueItem[] = [];
     for (const { item } of this.store.values()) {
-      if (!ACTIVE.has(item.state)) continue;
+      if (!isActiveState(item.state)) continue;
       active++;
       if (item.state === 'sending') {
         if (this.groups.isWaiting(item)) handedOver.push(item);

@@ -2,9 +2,9 @@
 // a name, URL or comment, unique names, and workspaces and presets that still exist. Each rule
 // throws a SettingsError whose message is shown to the person as it is.
 import type { z } from 'zod';
+import { checkBaseUrl } from '../../portable/credentials';
 import { type CoreMethodName, coreMethodArgs } from '../api';
 import type { ChannelRef, Preset, Workspace } from '../model';
-import { checkBaseUrl } from '../upload/credentials';
 import { baseUrlSchema, channelRefsSchema, type Settings } from './schema';
 import { SettingsError, type SettingsErrorCode } from './settings-error';
 import { scrubTokens } from './tokens-in-file';

@@ -4,10 +4,11 @@
 // settings-snapshot, share-target); this one opens the file and puts them together.
 // The token goes from setToken to the keychain and from the keychain to token(); nothing here
 // writes it anywhere else, and getSnapshot only says whether there is one.
+
+import { normaliseChannels } from '../../portable/channels';
 import type { CoreApi, WorkspacePatch } from '../api';
 import type { Preferences, Preset, Workspace } from '../model';
 import type { SecretStore } from '../secrets/secret-store';
-import { normaliseChannels } from '../upload/channels';
 import type { Transport } from '../upload/transport';
 import { watchFile } from './file-watcher';
 import { parseArgs, sameName } from './input-rules';

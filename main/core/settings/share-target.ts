@@ -1,6 +1,7 @@
 // `trayshare send`'s target: a preset by name, or a workspace by name plus channels as typed.
+
+import { normaliseChannels } from '../../portable/channels';
 import type { Preset, Workspace } from '../model';
-import { normaliseChannels } from '../upload/channels';
 import { fail, requireWorkspace } from './input-rules';
 import type { Settings } from './schema';
 

@@ -1,10 +1,11 @@
 // A workspace's token: kept in the keychain only, checked for its shape before it is saved, and
 // asked of the service (auth.test) when the person tests the connection. Nothing here writes
 // a token anywhere but the keychain.
+
+import { checkToken } from '../../portable/credentials';
 import type { ConnectionCheck } from '../api';
 import { KeychainError } from '../secrets/secret-store';
 import { authTest } from '../upload/auth-test';
-import { checkToken } from '../upload/credentials';
 import type { Transport } from '../upload/transport';
 import { fail, parseArgs, requireWorkspace } from './input-rules';
 import type { SettingsAccess } from './settings-access';

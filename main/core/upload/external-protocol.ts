@@ -9,7 +9,9 @@
 // their channels (file-links.ts). Only when they clearly did not is step 3 sent again; when it
 // cannot be told, the outcome stays unknown. The same question is asked when an item resumes at
 // step 3 after a crash, instead of sending its bytes again.
+import { apiUrl, isLoopbackHost } from '../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../model';
+import { defaultSleep } from '../sleep';
 import {
   type AttemptOptions,
   type AttemptResult,
@@ -17,7 +19,6 @@ import {
   checkJob,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
-  defaultSleep,
   type RetryOptions,
   refused,
   retryTransient,
@@ -25,7 +26,6 @@ import {
   withoutToken,
 } from './attempt';
 import { classifyResponse, classifyTransportError, parseRetryAfter, serviceFile } from './classify';
-import { apiUrl, isLoopbackHost } from './credentials';
 import { MAY_BE_DELIVERED, printableCode } from './error-messages';
 import { type FileInfo, readFileInfo, sharedVerdict, withLink } from './file-links';
 import {
