@@ -7,7 +7,7 @@ import type { SettingsService, UpdatedWorkspace } from '../core/settings/setting
 import { normaliseChannels } from '../portable/channels';
 import { checkToken } from '../portable/credentials';
 
-export interface LoginResult {
+interface LoginResult {
   workspace: Workspace;
   created: boolean;
   /** auth.test where the service offers it; otherwise says the token cannot be checked. */

@@ -5,7 +5,7 @@ import { type ClipboardLike, readClipboardFiles, readClipboardImage } from './cl
 import { errorMessage } from './desktop-state';
 import type { NotificationContent } from './notifications';
 
-export type ClipboardContent = { paths: string[] } | { paths: null; otherText: boolean };
+type ClipboardContent = { paths: string[] } | { paths: null; otherText: boolean };
 
 export interface ClipboardShare {
   /** What the clipboard holds to share; null paths when neither (`otherText` when it holds text). */

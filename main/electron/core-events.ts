@@ -5,7 +5,7 @@ import { type DesktopState, RECENT_LIMIT } from './desktop-state';
 import { heldNotice, type NotificationContent } from './notifications';
 import type { Windows } from './windows';
 
-export interface CoreEventDeps {
+interface CoreEventDeps {
   service: AppService;
   state: DesktopState;
   windows: Pick<Windows, 'broadcast'>;

@@ -8,7 +8,7 @@ import { type DesktopState, errorMessage } from './desktop-state';
 import { createNotifier, type NotificationContent, type NotifierDeps } from './notifications';
 import type { Windows } from './windows';
 
-export interface NotificationWiring {
+interface NotificationWiring {
   labels: ChannelLabels;
   notify(content: NotificationContent): void;
   /** A queue item finished: its notification, and its link on the clipboard if asked for. */
@@ -17,7 +17,7 @@ export interface NotificationWiring {
   writeClipboard(text: string): void;
 }
 
-export interface NotificationWiringDeps {
+interface NotificationWiringDeps {
   service: Pick<AppService, 'listConversations'>;
   windows: Pick<Windows, 'showMain'>;
   notifications: Pick<

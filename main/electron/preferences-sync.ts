@@ -13,14 +13,14 @@ import type { NotificationContent } from './notifications';
 import type { ShortcutManager } from './shortcut';
 import type { Windows } from './windows';
 
-export interface PreferencesSync {
+interface PreferencesSync {
   /** Brings the OS in line with the preferences; only what changed since the last time. */
   apply(next: Preferences): Promise<void>;
   /** The window's setPreferences: the shortcut is tried in the OS before it is saved. */
   set(patch: PreferencesPatch): Promise<PreferencesResult>;
 }
 
-export interface PreferencesSyncDeps {
+interface PreferencesSyncDeps {
   platform: NodeJS.Platform;
   service: Pick<AppService, 'setPreferences'>;
   shortcuts: () => ShortcutManager;

@@ -8,13 +8,13 @@ import type { TrayMenuActions, TrayMenuModel } from './tray-menu';
 import { trayStatus } from './tray-status';
 import type { Windows } from './windows';
 
-export interface TrayWiring {
+interface TrayWiring {
   /** Shows the current state in the tray and the taskbar progress. */
   refresh(): void;
   destroy(): void;
 }
 
-export interface TrayWiringDeps<Image, Menu> {
+interface TrayWiringDeps<Image, Menu> {
   platform: NodeJS.Platform;
   state: DesktopState;
   tray: Pick<TrayDeps<Image, Menu>, 'createTray' | 'buildMenu' | 'loadImage' | 'iconDir'>;
