@@ -127,7 +127,14 @@ describe.each([
 
     await share.getByRole('button', { name: 'Change destination… for 2 files' }).click();
     await page.getByRole('heading', { level: 1, name: 'Change destination' }).waitFor();
+    // As a person does: type where focus is once it is there, Enter once #random is offered.
+    await expect.poll(() => focused(page)).toBe('redirect-channels');
     await page.keyboard.type('random');
+    await page
+      .getByRole('listbox', { name: 'Channels' })
+      .getByRole('option', { name: /random/ })
+      .first()
+      .waitFor();
     await page.keyboard.press('Enter');
     await expect.poll(() => chips.allTextContents()).toEqual(['#general×', '#random×']);
     // On from the picker (its list closes), then Send.
