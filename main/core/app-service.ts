@@ -50,12 +50,9 @@ import { normaliseChannels } from './upload/channels';
 import { checkBaseUrl, checkToken } from './upload/credentials';
 import { uploadOnce } from './upload/engine';
 import { SERVICE_ERRORS } from './upload/error-messages';
-import {
-  asExternalCheckpoint,
-  completeExternalShare,
-  type ExternalCheckpoint,
-  uploadExternal,
-} from './upload/external-protocol';
+import { asExternalCheckpoint, type ExternalCheckpoint } from './upload/external/checkpoint';
+import { completeExternalShare } from './upload/external/complete';
+import { uploadExternal } from './upload/external/send-file';
 import { LINKS_NEED_FILES_READ } from './upload/file-links';
 import { probeProtocol } from './upload/protocol-probe';
 import type { RetryPolicy } from './upload/retry';

@@ -9,9 +9,7 @@
 // group goes without it once another message of the share was (or may have been) posted.
 import type { ItemState, QueueItem } from '../model';
 import type { AttemptResult } from '../upload/attempt';
-
-/** At most this many files per completion (the contract's bound): one message each. */
-export const MAX_FILES_PER_COMPLETION = 10;
+import { MAX_FILES_PER_COMPLETION } from '../upload/external/complete';
 
 const ENDED: ReadonlySet<ItemState> = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
 

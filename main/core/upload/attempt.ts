@@ -1,5 +1,5 @@
 // What one upload attempt is, whichever protocol carries it (files.upload in engine.ts, Slack's
-// external protocol in external-protocol.ts): the job, the options, the result, the checks made
+// external protocol in external/): the job, the options, the result, the checks made
 // before any byte is sent, the answer to a cancel that came too late, the token kept out of
 // messages, and transient failures tried again.
 import { setTimeout as delay } from 'node:timers/promises';
