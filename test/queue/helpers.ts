@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type HistoryStore, openHistoryStore } from '../../main/core/history/history-store';
 import type { QueueItem } from '../../main/core/model';
-import { uploadJobFor } from '../../main/core/queue/upload-job';
+import { uploadJobFor } from '../../main/core/delivery/upload-job';
 import {
   openUploadQueue,
   type QueueDeps,

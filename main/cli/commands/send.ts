@@ -12,6 +12,7 @@ import { parseThread } from '../../core/conversations/thread-link';
 import { listUsers } from '../../core/conversations/users-list';
 import type { Protocol, QueueItem } from '../../core/model';
 import { KeychainError, type KeychainProblem } from '../../core/secrets/secret-store';
+import { type ShareTarget, targetByName } from '../../core/share/target';
 import type { AttemptResult } from '../../core/upload/attempt';
 import { normaliseChannels } from '../../core/upload/channels';
 import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
@@ -70,7 +71,10 @@ export function registerSend(program: Command): void {
       '--channels <list>',
       "channels or people, by name or ID, comma-separated, e.g. '#design-review,C0456,@alice,U0789'",
     )
-    .option('--comment <text>', 'comment posted once, with the first file')
+    .option(
+      '--comment <text>',
+      'comment posted once, with the first file (with --protocol external: on the message that carries it, of up to 10 files)',
+    )
     .option('--thread <link or ts>', 'reply in this thread: a message link or its ts (one channel)')
     .option('--filename <name>', 'file name for standard input (-)')
     .option('--json', 'one JSON line per file on stdout')
@@ -136,14 +140,20 @@ const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
 /** Standard input may be as large as the workspace's largest file, no larger. */
 async function stdinLimit(options: SendOptions): Promise<{ maxBytes: number; where: string }> {
   if (options.baseUrl) return { maxBytes: DEFAULT_MAX_FILE_BYTES, where: 'Trayshare' };
+  const { workspace } = await savedTarget(options);
+  return { maxBytes: workspace.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, where: workspace.name };
+}
+
+/** The saved preset, or workspace and channels, named on the command line. */
+async function savedTarget(options: SendOptions): Promise<ShareTarget> {
+  // Looked up by name in the settings, whose errors list the names that exist.
   const { openCliSettings } = await import('../context');
-  const { workspace } = openCliSettings().shareTarget({
+  return targetByName(openCliSettings(), {
     ...(options.preset ? { preset: options.preset } : {}),
     ...(options.workspace
       ? { workspace: options.workspace, channels: options.channels ?? '' }
       : {}),
   });
-  return { maxBytes: workspace.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, where: workspace.name };
 }
 
 async function sendDirect(
@@ -388,14 +398,7 @@ async function sendQueued(
   options: SendOptions,
   display: (path: string) => string,
 ): Promise<FileResult[]> {
-  // Names are resolved by the settings service, whose errors list the names that exist.
-  const { openCliSettings } = await import('../context');
-  const resolved = openCliSettings().shareTarget({
-    ...(options.preset ? { preset: options.preset } : {}),
-    ...(options.workspace
-      ? { workspace: options.workspace, channels: options.channels ?? '' }
-      : {}),
-  });
+  const resolved = await savedTarget(options);
   const target = resolved.preset
     ? { presetId: resolved.preset.id }
     : { workspaceId: resolved.workspace.id, channels: resolved.channels };

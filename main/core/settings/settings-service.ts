@@ -22,6 +22,7 @@ import {
 } from '../api';
 import type { ChannelRef, Preferences, Preset, Protocol, Workspace } from '../model';
 import { KeychainError, type SecretStore } from '../secrets/secret-store';
+import { type ShareTarget, targetByName } from '../share/target';
 import { authTest } from '../upload/auth-test';
 import { normaliseChannels } from '../upload/channels';
 import { checkBaseUrl, checkToken } from '../upload/credentials';
@@ -56,14 +57,6 @@ export interface LoginResult {
   created: boolean;
   /** auth.test where the service offers it; otherwise says the token cannot be checked. */
   connection: ConnectionCheck;
-}
-
-export interface ShareTarget {
-  workspace: Workspace;
-  channels: string[];
-  /** The preset's default comment, or '' without a preset. */
-  comment: string;
-  preset?: Preset;
 }
 
 export interface SettingsService
@@ -678,26 +671,10 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
     workspace?: string;
     channels?: string;
   }): ShareTarget {
-    if (input.preset !== undefined) {
-      if (input.workspace !== undefined || input.channels !== undefined) {
-        fail('invalid_input', 'Give either a preset, or a workspace and channels, not both.');
-      }
-      const preset = findPreset(input.preset);
-      const workspace = requireWorkspace(read(), preset.workspaceId);
-      return {
-        workspace,
-        channels: preset.channels.map((c) => c.id),
-        comment: preset.comment,
-        preset,
-      };
-    }
-    if (input.workspace === undefined || input.channels === undefined) {
-      fail('invalid_input', 'Give a preset, or a workspace and channels.');
-    }
-    const workspace = findWorkspace(input.workspace);
-    const channels = normaliseChannels(input.channels);
-    if (!channels.ok) fail('invalid_channels', channels.error);
-    return { workspace, channels: channels.channels, comment: '' };
+    return targetByName(
+      { findPreset, findWorkspace, workspace: (id) => read().workspaces.find((w) => w.id === id) },
+      input,
+    );
   }
 
   return {

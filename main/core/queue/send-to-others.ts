@@ -1,0 +1,28 @@
+// "Send to the others": a share some of whose channels refused it goes again to the rest.
+import { ShareRefusedError } from '../share-refused-error';
+import type { UploadQueue } from './upload-queue';
+
+export async function sendToOthers(queue: UploadQueue, id: string): Promise<void> {
+  const item = queue.list().find((i) => i.id === id);
+  const refused = item?.error?.refusedChannels;
+  if (item?.state !== 'failed' || !refused?.length) {
+    throw new ShareRefusedError('This upload has no channels left to send to.');
+  }
+  const others = item.channels.filter((c) => !refused.includes(c));
+  if (others.length === 0) throw new ShareRefusedError('Every channel of this upload refused it.');
+  // The files of the share refused the same way go too: one choice for the person, and on
+  // the external protocol they complete together again, as one message.
+  const same = (a: readonly string[] | undefined, b: readonly string[]) =>
+    a?.length === b.length && a.every((c, i) => c === b[i]);
+  const share = queue
+    .list()
+    .filter(
+      (i) =>
+        i.shareId === item.shareId &&
+        i.state === 'failed' &&
+        same(i.channels, item.channels) &&
+        same(i.error?.refusedChannels, refused),
+    )
+    .map((i) => i.id);
+  await queue.retryTogether(share, { channels: others });
+}
