@@ -72,6 +72,21 @@ export function cancelledTooLate(): AttemptResult {
 }
 
 /**
+ * What every protocol's attempt does around its own steps: nothing goes once cancelled or for a
+ * job that cannot be right, and no result carries the token. `run` gets the job's channels.
+ */
+export async function checkedAttempt(
+  job: UploadJob,
+  signal: AbortSignal | undefined,
+  run: (channels: string[]) => Promise<AttemptResult>,
+): Promise<AttemptResult> {
+  if (signal?.aborted) return { kind: 'cancelled' };
+  const checked = checkJob(job);
+  const result = checked.ok ? await run(checked.channels) : checked.result;
+  return withoutToken(result, job.token.trim());
+}
+
+/**
  * The service's words (an error code, a Location) reach messages, history and logs; a service
  * that echoes the token must not put it there.
  */

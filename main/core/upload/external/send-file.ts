@@ -11,7 +11,7 @@
 // step 3 after a crash, instead of sending its bytes again.
 // This file is one queued file's attempt; the steps are upload-bytes.ts (1, 2), complete.ts (3)
 // and share-check.ts (files.info), over request.ts.
-import { type AttemptResult, checkJob, type UploadJob, withoutToken } from '../attempt';
+import { type AttemptResult, checkedAttempt, type UploadJob } from '../attempt';
 import { MAY_BE_DELIVERED } from '../error-messages';
 import { asExternalCheckpoint, DEFAULT_UPLOAD_TTL_MS, type ExternalCheckpoint } from './checkpoint';
 import { complete } from './complete';
@@ -29,19 +29,20 @@ export async function uploadExternal(
   job: UploadJob,
   opts: ExternalAttemptOptions,
 ): Promise<AttemptResult> {
-  return withoutToken(await attempt(job, opts), job.token.trim());
+  return checkedAttempt(job, opts.signal, (channels) => attempt(job, opts, channels));
 }
 
-async function attempt(job: UploadJob, opts: ExternalAttemptOptions): Promise<AttemptResult> {
-  if (opts.signal?.aborted) return { kind: 'cancelled' };
-  const checked = checkJob(job);
-  if (!checked.ok) return checked.result;
+async function attempt(
+  job: UploadJob,
+  opts: ExternalAttemptOptions,
+  channels: string[],
+): Promise<AttemptResult> {
   const a: Attempt = {
     job,
     opts,
     token: job.token.trim(),
     base: normalBase(job.baseUrl),
-    channels: checked.channels,
+    channels,
     name: job.file.name.trim() === '' ? 'file' : job.file.name,
     now: opts.now ?? Date.now,
     save: async (cp) => {
