@@ -18,14 +18,34 @@ import { envToken } from './usage-error';
 /** The CLI's queue journal and history live apart from the app's: one scheduler per journal. */
 export const CLI_STATE = 'cli-state';
 
-/** How a command wants the service: `listMaxWaitMs` is send's --max-wait, for the channel list. */
+/** How a command wants the service. */
 export interface CliServiceOptions {
+  /** send's --max-wait, for the channel list. */
   listMaxWaitMs?: number;
+  /** Commands that only look (`queue`, `history`) keep files waiting for a token as they are. */
+  lookOnly?: boolean;
 }
 
-/** Opens the CLI's queue; while another trayshare command works it, waits for it to finish. */
-export async function openCliService(options: CliServiceOptions = {}): Promise<AppService> {
+/** How long a command waits for a lock holder it cannot confirm (TRAYSHARE_LOCK_WAIT, seconds). */
+function lockWaitMs(): number {
+  const value = Number(process.env.TRAYSHARE_LOCK_WAIT);
+  return Number.isFinite(value) && value >= 0 ? value * 1000 : 60_000;
+}
+
+function heldSince(error: QueueLockedError): string {
+  return error.since === undefined ? '' : ` since ${new Date(error.since).toLocaleString()}`;
+}
+
+/**
+ * Opens the CLI's queue; while another trayshare command works it, waits for it to finish. A
+ * holder the OS confirms is that command (Linux, macOS) is waited for as long as it works; one
+ * it cannot (Windows, a lock from an older version) only up to a bound: its pid may belong to
+ * another program since a crash, and the wait would never end.
+ */
+export async function openCliService(opts: CliServiceOptions = {}): Promise<AppService> {
   let told = false;
+  let toldStill = false;
+  const started = Date.now();
   for (;;) {
     try {
       return await createAppService({
@@ -34,15 +54,34 @@ export async function openCliService(options: CliServiceOptions = {}): Promise<A
         secrets: createKeychainStore(),
         transport: createNodeTransport(),
         tokenOverride: envToken(),
-        ...(options.listMaxWaitMs !== undefined ? { listMaxWaitMs: options.listMaxWaitMs } : {}),
+        ...(opts.listMaxWaitMs !== undefined ? { listMaxWaitMs: opts.listMaxWaitMs } : {}),
+        keepTokenWaits: opts.lookOnly === true,
       });
     } catch (error) {
       if (!(error instanceof QueueLockedError)) throw error;
       if (!told) say(`Waiting for another trayshare command (pid ${error.pid}) to finish…`);
       told = true;
+      if (Date.now() - started >= lockWaitMs()) {
+        if (!error.confirmed) {
+          throw new QueueBusyError(
+            `Gave up waiting: process ${error.pid} has held the upload queue${heldSince(error)}, and this system cannot tell whether it is still a trayshare command (its pid may belong to another program since a crash or a restart). If it is a trayshare command, let it finish or end it; if it is not, delete ${error.lockPath} and run the command again.`,
+          );
+        }
+        if (!toldStill) {
+          say(
+            `Still waiting: trayshare (pid ${error.pid}) has been using the upload queue${heldSince(error)}. Press Ctrl+C to stop waiting (nothing of this command is sent), or end that command.`,
+          );
+        }
+        toldStill = true;
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
+}
+
+/** The queue stayed held by a process that could not be judged: exit 1, message only. */
+export class QueueBusyError extends Error {
+  override name = 'QueueBusyError';
 }
 
 /** Runs `body` with the service open, and always closes it (releasing the state lock). */
@@ -51,12 +90,23 @@ export async function withService<T>(
   options: CliServiceOptions = {},
 ): Promise<T> {
   const service = await openCliService(options);
-  // Said by the command that repaired it; the next one finds the files clean.
-  for (const notice of service.repairNotices()) say(notice);
+  const said = new Set<string>();
+  sayRepairs(service, said);
   try {
     return await body(service);
   } finally {
+    // A damaged channel list is found only when the command reads it.
+    sayRepairs(service, said);
     await service.close();
+  }
+}
+
+/** Said by the command that repaired it; the next one finds the files clean. */
+function sayRepairs(service: AppService, said: Set<string>): void {
+  for (const notice of service.repairNotices()) {
+    if (said.has(notice)) continue;
+    said.add(notice);
+    say(notice);
   }
 }
 
@@ -73,7 +123,7 @@ const unwritable: Record<string, string> = {
 export async function withLookingService<T>(body: (view: StateView) => Promise<T>): Promise<T> {
   let service: AppService;
   try {
-    service = await openCliService();
+    service = await openCliService({ lookOnly: true });
   } catch (error) {
     const why = unwritable[(error as NodeJS.ErrnoException).code ?? ''];
     if (!why) throw error;
@@ -83,10 +133,12 @@ export async function withLookingService<T>(body: (view: StateView) => Promise<T
     );
     return body(await readStateView(stateDir));
   }
-  for (const notice of service.repairNotices()) say(notice);
+  const said = new Set<string>();
+  sayRepairs(service, said);
   try {
     return await body(service);
   } finally {
+    sayRepairs(service, said);
     await service.close();
   }
 }

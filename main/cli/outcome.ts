@@ -59,6 +59,10 @@ export function fromItem(file: string, item: QueueItem): FileResult {
     case 'queued':
     case 'waiting':
     case 'sending':
+      // Held with an outcome its journal could not record: a restart reads "may have been
+      // delivered", so that is what is said now.
+      if (item.error?.class === 'unknown-outcome')
+        return result(file, 'unknown', undefined, item.error);
       return result(file, 'queued', undefined, {
         class: 'transient',
         code: item.error?.code ?? 'queued',

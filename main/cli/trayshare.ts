@@ -20,10 +20,21 @@ import { UsageError } from './usage-error';
 // the tier below, keeps the CPU per GiB the same and the memory flat. Set before anything is hot.
 setFlagsFromString('--max-opt=2');
 
+const EXIT_CODES = `
+Exit codes:
+  0  every file was delivered (or the command did what it was asked)
+  1  a file was not delivered (failed, may have been delivered, or still queued), or
+     something else stopped the command (a full disk, the queue held by another process)
+  2  the command was called wrongly (an option, a name or a channel to fix)
+  3  the keychain could not be used (locked, or never set up)
+  4  the service refused the token (or it was removed after the files were queued):
+     run \`trayshare login\` with a new one (with --base-url, set TRAYSHARE_TOKEN)`;
+
 const program = new Command()
   .name('trayshare')
   .description('Share files to team channels from the command line.')
   .version(APP_VERSION, '-V, --version', 'print the version (as in package.json) and exit')
+  .addHelpText('after', EXIT_CODES)
   .showHelpAfterError()
   .exitOverride();
 

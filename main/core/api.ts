@@ -271,7 +271,10 @@ export interface AppService extends CoreApi {
   settled(): Promise<void>;
   /** savePastedImage for bytes the main process read itself (the clipboard, for the shortcut). */
   savePastedBytes(png: Uint8Array): Promise<string>;
-  /** What opening repaired (a damaged settings file or queue journal), to say once; [] if nothing. */
+  /**
+   * What was repaired (a damaged settings file, queue journal or history when opening; a damaged
+   * channel list when it was read), to say once; [] if nothing.
+   */
   repairNotices(): string[];
   /** Stops taking work, aborts nothing that is journaled (it resumes on next start), closes files. */
   close(): Promise<void>;

@@ -42,6 +42,8 @@ export interface AppServiceDeps {
   secrets: SecretStore;
   transport: Transport;
   storeFactory?: StoreFactory;
+  /** Files waiting for a token stay waiting, untried (a CLI command that only looks). */
+  keepTokenWaits?: boolean;
   /** A token that wins over the keychain (the CLI's TRAYSHARE_TOKEN, for scripts). */
   tokenOverride?: string;
   /** Watch the settings file for changes made by another process (the app, for the CLI's edits). */
@@ -100,6 +102,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       maxFileBytes: (id) => s.workspace(id)?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
       retry: deps.retry,
       startPaused,
+      keepTokenWaits: deps.keepTokenWaits === true,
       ...openDelivery({
         workspace,
         token,
@@ -228,7 +231,12 @@ function bindService(parts: Parts): AppService {
     savePastedBytes: (png) => pasted.save(png),
     settled: () => queue.settled(),
     repairNotices: () =>
-      [settings.notice(), queue.repairNotice()].filter((n): n is string => n !== undefined),
+      [
+        settings.notice(),
+        queue.repairNotice(),
+        history.repairNotice(),
+        ...conversations.takeRepairNotices(),
+      ].filter((n): n is string => n !== undefined),
     on(event, listener) {
       let set = listeners.get(event);
       if (!set) {

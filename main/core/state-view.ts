@@ -15,7 +15,7 @@ export async function readStateView(stateDir: string): Promise<StateView> {
   const state = replayJournal(journal.values);
   // As a process opening the queue would see it: an interrupted attempt is queued again, or
   // unknown when its whole body had gone.
-  recoverInterrupted(state, Date.now());
+  recoverInterrupted(state, Date.now(), { keepTokenWaits: true });
   const items = [...state.entries.values()].map((e) => structuredClone(e.item));
   const history = await readHistory({ dir: join(stateDir, 'history') });
   return {

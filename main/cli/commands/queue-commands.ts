@@ -3,9 +3,11 @@ import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
 import { destinationLabels } from '../../core/conversations/people-names';
 import type { HistoryEntry, QueueItem } from '../../core/model';
+import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
 import type { StateView } from '../../core/state-view';
 import { printable } from '../printable';
 import { formatBytes, say } from '../terminal';
+import { EXIT_TOKEN_REFUSED, inCliWords, tokenWait, waitsForToken } from '../token-words';
 
 type Destination = (workspaceId: string, ids: readonly string[]) => string;
 
@@ -37,7 +39,12 @@ function queueLine(item: QueueItem, destination: Destination): string {
     item.state === 'sending' && item.size > 0
       ? ` ${Math.floor((item.sent / item.size) * 100)}%`
       : '';
-  const why = item.error ? `  ${printable(item.error.message)}` : '';
+  const why =
+    item.error && waitsForToken(item.error)
+      ? `  ${tokenWait(item.error)}`
+      : item.error
+        ? `  ${printable(item.error.message)}`
+        : '';
   return `${item.id}\t${item.state}${progress}\t${printable(item.name)}\t${printable(destination(item.workspaceId, item.channels))}${why}`;
 }
 
@@ -95,7 +102,7 @@ export function registerQueueCommands(program: Command): void {
           // Opening the queue already resumed unsent items; --run (or a retry) waits until
           // nothing more can happen without the person (a refused token stops a workspace).
           if (options.run || options.retry) {
-            service.on('needs-token', (e) => say(e.message));
+            service.on('needs-token', (e) => say(inCliWords(e.message)));
             service.on('notice', (e) => say(e.message));
             await service.settled();
             // Work left waiting on the keyring (exit 3, as for every keychain problem) or on a
@@ -103,8 +110,13 @@ export function registerQueueCommands(program: Command): void {
             const stuck = (await service.listQueue()).filter(
               (i) => i.state === 'waiting' && i.error?.class === 'credential',
             );
+            const heldForDisk = (await service.listQueue()).some(
+              (i) => i.state === 'waiting' && UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''),
+            );
             if (stuck.some((i) => i.error?.code.startsWith('keychain_'))) process.exitCode = 3;
-            else if (stuck.length > 0) process.exitCode = 1;
+            else if (stuck.some((i) => waitsForToken(i.error)))
+              process.exitCode = EXIT_TOKEN_REFUSED;
+            else if (stuck.length > 0 || heldForDisk) process.exitCode = 1;
           }
           await printQueue(service, await service.listQueue(), options);
         });

@@ -11,6 +11,7 @@ import { looksLikeUserId } from '../../core/conversations/people-names';
 import { parseThread } from '../../core/conversations/thread-link';
 import { listUsers } from '../../core/conversations/users-list';
 import type { Protocol, QueueItem } from '../../core/model';
+import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
 import { KeychainError, type KeychainProblem } from '../../core/secrets/secret-store';
 import { type ShareTarget, targetByName } from '../../core/share/target';
 import type { AttemptResult } from '../../core/upload/attempt';
@@ -24,6 +25,7 @@ import { type FileResult, fromAttempt, fromItem, report } from '../outcome';
 import { printable } from '../printable';
 import { checkStdinFilename, type Spooled, spoolStdin } from '../stdin-spool';
 import { createProgressLine, formatBytes, say } from '../terminal';
+import { EXIT_TOKEN_REFUSED, inCliWords, tokenWait, waitsForToken } from '../token-words';
 import { envToken, UsageError } from '../usage-error';
 
 interface SendOptions {
@@ -121,13 +123,16 @@ async function send(files: string[], options: SendOptions): Promise<number> {
     }
     const display = (path: string) =>
       spooled && path === spooled.path ? (options.filename ?? '-') : path;
-    const results = options.baseUrl
+    const outcome = options.baseUrl
       ? await sendDirect(paths, options, display)
       : await (await import('../context')).withService(
           (service) => sendQueued(service, paths, options, display),
           { listMaxWaitMs: maxWaitMs(options.maxWait) },
         );
-    return report(results, options.json === true);
+    // One line per file whatever happened; then what the person must do, and its exit code.
+    const code = report(outcome.results, options.json === true);
+    if (outcome.refused) say(outcome.refused.said);
+    return outcome.refused?.code ?? code;
   } finally {
     await spooled?.remove();
   }
@@ -156,11 +161,30 @@ async function savedTarget(options: SendOptions): Promise<ShareTarget> {
   });
 }
 
+/** The lines of a send, and, when the token or keychain stopped it, what to say and exit with. */
+interface SendOutcome {
+  results: FileResult[];
+  refused?: { code: number; said: string };
+}
+
+/** With --base-url the token comes from TRAYSHARE_TOKEN: that is what to change. */
+function directOutcome(results: FileResult[], attempts: AttemptResult[]): SendOutcome {
+  const refused = attempts.some((a) => a.kind === 'failed' && waitsForToken(a.reason));
+  if (!refused) return { results };
+  return {
+    results,
+    refused: {
+      code: EXIT_TOKEN_REFUSED,
+      said: 'The service refused the token: set TRAYSHARE_TOKEN to a token it accepts.',
+    },
+  };
+}
+
 async function sendDirect(
   paths: string[],
   options: SendOptions,
   display: (path: string) => string,
-): Promise<FileResult[]> {
+): Promise<SendOutcome> {
   const baseUrl = options.baseUrl ?? '';
   const token = envToken();
   // Checked here as well as in the engine so nothing is read or sent before saying what is wrong.
@@ -207,6 +231,7 @@ async function sendDirect(
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   const results: FileResult[] = [];
+  const attempts: AttemptResult[] = [];
   try {
     if (protocol === 'external') {
       // Slack's protocol shares up to 10 files in one message with one comment.
@@ -245,7 +270,10 @@ async function sendDirect(
         },
       });
       progress.clear();
-      return paths.map((path, i) => fromAttempt(display(path), outcomes[i]!));
+      return directOutcome(
+        paths.map((path, i) => fromAttempt(display(path), outcomes[i]!)),
+        outcomes,
+      );
     }
     for (const [index, path] of paths.entries()) {
       const name = basename(display(path));
@@ -278,6 +306,7 @@ async function sendDirect(
         },
       );
       progress.clear();
+      attempts.push(attempt);
       results.push(
         fromAttempt(
           display(path),
@@ -288,7 +317,7 @@ async function sendDirect(
   } finally {
     process.off('SIGINT', onSigint);
   }
-  return results;
+  return directOutcome(results, attempts);
 }
 
 /**
@@ -397,7 +426,7 @@ async function sendQueued(
   paths: string[],
   options: SendOptions,
   display: (path: string) => string,
-): Promise<FileResult[]> {
+): Promise<SendOutcome> {
   const resolved = await savedTarget(options);
   const target = resolved.preset
     ? { presetId: resolved.preset.id }
@@ -431,6 +460,9 @@ async function sendQueued(
   const announced = new Map<string, number>();
   /** The ends of the waits already said. */
   const saidUntil = new Set<number>();
+  const saidUnwritable = new Set<string>();
+  let refusal: { message: string } | undefined;
+  let waitingForPerson = false;
   const latest = new Map<string, QueueItem>();
   const done = new Promise<void>((resolve, reject) => {
     const check = (items: QueueItem[]) => {
@@ -454,6 +486,16 @@ async function sendQueued(
       }
       for (const waiting of items) {
         if (!mine.has(waiting.id) || waiting.state !== 'waiting') continue;
+        if (UNWRITABLE_JOURNAL_CODES.has(waiting.error?.code ?? '')) {
+          // The same folder for every file: said once, not again at each try.
+          const message = waiting.error?.message ?? '';
+          if (!saidUnwritable.has(message)) {
+            saidUnwritable.add(message);
+            progress.clear();
+            say(printable(message));
+          }
+          continue;
+        }
         if (!waiting.retryAt || !waiting.error || announced.get(waiting.id) === waiting.retryAt) {
           continue;
         }
@@ -477,11 +519,18 @@ async function sendQueued(
       // Past --max-wait the command stops holding the process; the rest stays queued.
       // Never while one is being sent: stopping then could leave it "may have been delivered".
       const left = items.filter((i) => mine.has(i.id) && !finished.has(i.id));
-      if (
-        left.every((i) => i.state !== 'sending') &&
-        left.some((i) => i.state === 'waiting' && (i.retryAt ?? 0) > deadline)
-      ) {
+      const pastDeadline = (i: QueueItem) => i.state === 'waiting' && (i.retryAt ?? 0) > deadline;
+      const noneSending = left.every((i) => i.state !== 'sending');
+      if (noneSending && (refusal || left.some(pastDeadline))) {
         resolve();
+      } else if (
+        !waitingForPerson &&
+        left.some((i) => pastDeadline(i) && UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''))
+      ) {
+        // Files of the share already uploaded wait for the held ones and are 'sending' all the
+        // while; the queue knows when nothing more can happen until the person frees space.
+        waitingForPerson = true;
+        void service.settled().then(resolve);
       }
     });
     service.on('notice', (notice) => {
@@ -491,18 +540,17 @@ async function sendQueued(
     service.on('needs-token', (event) => {
       // Earlier uploads of another workspace waiting on theirs are not this send's concern.
       if (!shared.items.some((i) => i.workspaceId === event.workspaceId)) return;
+      if (refusal) return;
+      refusal = { message: event.message };
+      // Files already on their way end first; the rest of the workspace waits for the person.
+      // Each file still gets its line. Files of a share waiting for the stopped ones count as
+      // 'sending': the queue says when nothing more can happen without the person.
+      void service.settled().then(resolve, reject);
       void service.listQueue().then((items) => {
-        // A locked keyring is not a missing token: unlocking it, not a new login, fixes it.
-        const keychain = items.find(
-          (i) => mine.has(i.id) && i.error?.code.startsWith('keychain_') === true,
-        );
-        const fix = keychain
-          ? 'then run `trayshare queue --run`'
-          : 'run `trayshare login` with a new token, then `trayshare queue --run`';
-        const message = `${event.message}\nThe files stay queued: ${fix}.`;
-        const problem = keychain?.error?.code.slice('keychain_'.length) as KeychainProblem;
-        reject(keychain ? new KeychainError(problem, message) : new UsageError(message));
-      });
+        check(items);
+        const left = items.filter((i) => mine.has(i.id) && !finished.has(i.id));
+        if (left.every((i) => i.state !== 'sending')) resolve();
+      }, reject);
     });
     void service.listQueue().then(check);
   });
@@ -512,9 +560,55 @@ async function sendQueued(
     process.off('SIGINT', abort);
     progress.clear();
   }
+  if (refusal) return withRefusal(results, shared.items, latest, refusal.message, display);
+  // Files already uploaded wait for the share's files held by an unwritable journal: say why.
+  const held = [...latest.values()].find((i) =>
+    UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''),
+  )?.error;
   for (const item of shared.items) {
     const end = finished.get(item.id) ?? latest.get(item.id) ?? item;
-    results.push(fromItem(display(item.path), end));
+    const why = held && end.state === 'sending' && !end.error ? { ...end, error: held } : end;
+    results.push(fromItem(display(item.path), why));
   }
-  return results;
+  return { results };
+}
+
+/**
+ * The service refused the token, or the keyring could not give it: every file still gets its
+ * line (delivered ones too), and the exit code says which (3: the keychain; 4: the token).
+ */
+function withRefusal(
+  results: FileResult[],
+  items: QueueItem[],
+  latest: Map<string, QueueItem>,
+  message: string,
+  display: (path: string) => string,
+): SendOutcome {
+  const ends = items.map((item) => latest.get(item.id) ?? item);
+  // A locked keyring is not a refused token: unlocking it, not a new login, fixes it.
+  const keychain = ends.find((i) => i.error?.code.startsWith('keychain_') === true)?.error;
+  for (const [index, item] of items.entries()) {
+    const end = ends[index] as QueueItem;
+    if (end.state === 'waiting' && keychain && end.error?.code.startsWith('keychain_')) {
+      results.push({
+        ...fromItem(display(item.path), end),
+        message: `${end.error.message} The file stays queued: unlock the keyring, then run \`trayshare queue --run\`.`,
+      });
+    } else if (end.state !== 'delivered' && end.error && waitsForToken(end.error)) {
+      results.push({ ...fromItem(display(item.path), end), message: tokenWait(end.error) });
+    } else {
+      results.push(fromItem(display(item.path), end));
+    }
+  }
+  if (keychain) {
+    const problem = keychain.code.slice('keychain_'.length) as KeychainProblem;
+    return {
+      results,
+      refused: {
+        code: 3,
+        said: `Keychain: ${new KeychainError(problem, keychain.message).message}`,
+      },
+    };
+  }
+  return { results, refused: { code: EXIT_TOKEN_REFUSED, said: inCliWords(message) } };
 }

@@ -51,6 +51,7 @@ export class ConversationCache {
   private readonly announced = new Set<string>();
   private readonly now: () => number;
   private readonly closing = new AbortController();
+  private readonly repairs: string[] = [];
 
   constructor(private readonly opts: ConversationCacheOptions) {
     this.now = opts.now ?? Date.now;
@@ -70,9 +71,12 @@ export class ConversationCache {
         entry.conversations = saved.conversations;
         entry.fetchedAt = saved.fetchedAt;
         if (Array.isArray(saved.unlisted)) entry.unlisted = saved.unlisted;
+      } else {
+        await this.setAside(workspaceId);
       }
-    } catch {
-      // No cache yet, or an unreadable one: fetched again.
+    } catch (error) {
+      // No cache yet: fetched. An unreadable one is set aside, said once, and fetched again.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await this.setAside(workspaceId);
     }
     // A concurrent reader may have filled it meanwhile.
     const existing = this.entries.get(workspaceId);
@@ -171,6 +175,23 @@ export class ConversationCache {
     } catch {
       // Kept in memory for this run; the next start fetches again.
     }
+  }
+
+  /** What was set aside since last asked (damaged cache files): each said once. */
+  takeRepairNotices(): string[] {
+    return this.repairs.splice(0);
+  }
+
+  private async setAside(workspaceId: string): Promise<void> {
+    const path = this.path(workspaceId);
+    const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    const kept = await rename(path, copy).then(
+      () => `set aside as ${copy}`,
+      (error: NodeJS.ErrnoException) => `could not be set aside (${error.code ?? error.message})`,
+    );
+    this.repairs.push(
+      `The channel list kept in ${path} was damaged and ${kept}; it is fetched again from the service.`,
+    );
   }
 
   /** Waits for fetches under way, so closing leaves the state folder quiet. */

@@ -1,7 +1,7 @@
 // What happened to each finished upload: one JSON line per entry in `history.jsonl`, fsynced on
 // append, rewritten (newest `maxEntries` kept) when the file has grown past its bound or a
 // crash left a torn last line.
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryEntry } from '../model';
 import { JsonlAppender, readJsonl } from './jsonl-file';
@@ -21,6 +21,8 @@ export interface HistoryStore {
   /** Newest first. */
   list(query?: HistoryQuery): HistoryEntry[];
   onChange(listener: () => void): () => void;
+  /** What opening repaired, if the file was damaged (said once: the repaired file is clean). */
+  repairNotice(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,8 @@ interface Loaded {
   stored: number;
   /** The file needs a rewrite: a torn line, lines skipped, or entries dropped. */
   untidy: boolean;
+  /** Lines that could not be read (a torn last line, or not an entry): damage to say. */
+  damaged: number;
 }
 
 async function load(path: string, maxEntries: number): Promise<Loaded> {
@@ -105,7 +109,23 @@ async function load(path: string, maxEntries: number): Promise<Loaded> {
     for (const e of entries.slice(0, entries.length - maxEntries)) ids.delete(e.id);
     entries = entries.slice(-maxEntries);
   }
-  return { entries, ids, stored, untidy: read.torn || skipped > 0 || stored !== entries.length };
+  return {
+    entries,
+    ids,
+    stored,
+    untidy: read.torn || skipped > 0 || stored !== entries.length,
+    damaged: (read.torn ? 1 : 0) + skipped,
+  };
+}
+
+/** Keeps a damaged history beside the repaired one, and says what was done. */
+async function keepDamaged(path: string, lines: number): Promise<string> {
+  const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const kept = await copyFile(path, copy).then(
+    () => `a copy of the damaged file is kept at ${copy}`,
+    (error: NodeJS.ErrnoException) => `no copy could be kept (${error.code ?? error.message})`,
+  );
+  return `The upload history ${path} was damaged (${lines} line${lines === 1 ? '' : 's'} could not be read) and has been repaired; ${kept}. Those uploads are missing from the history.`;
 }
 
 function listed(
@@ -145,6 +165,7 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
   let { entries } = loaded;
   const { ids, stored } = loaded;
 
+  const notice = loaded.damaged > 0 ? await keepDamaged(path, loaded.damaged) : undefined;
   const file = await JsonlAppender.open(path);
   // Compact when appends have grown the file a quarter past its bound (at least 50 lines), so
   // a full history is not rewritten on every upload.
@@ -202,6 +223,7 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    repairNotice: () => notice,
     async close() {
       if (closed) return;
       closed = true;

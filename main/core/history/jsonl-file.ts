@@ -95,9 +95,13 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   try {
     await fh.writeFile(text, 'utf8');
     await fh.sync();
-  } finally {
-    await fh.close();
+  } catch (err) {
+    // A full disk must not also keep a half-written copy that takes the space freed later.
+    await fh.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw err;
   }
+  await fh.close();
   try {
     await renameReplacing(tmp, path);
   } catch (err) {
@@ -192,12 +196,17 @@ export class JsonlAppender {
     this.flushQueued = false;
     const batch = this.batch;
     this.batch = [];
+    let end: number | undefined;
     try {
+      end = (await this.fh.stat()).size;
       await this.fh.appendFile(batch.map((b) => b.text).join(''), 'utf8');
       for (const b of batch) this.appendedSinceRewrite += b.count;
       if (batch.some((b) => b.sync)) await this.fh.sync();
       for (const b of batch) b.resolve();
     } catch (err) {
+      // A write cut short (a full disk) leaves part of a line; the next record would be glued
+      // to it and both lost on read. Cut the file back to its last whole record.
+      if (end !== undefined) await this.fh.truncate(end).catch(() => {});
       for (const b of batch) b.reject(err);
     }
   }

@@ -3,7 +3,7 @@
 // decides is what a restart finds. Opening replays the journal, settles what a crash cut off,
 // repairs a damaged file (keeping a copy beside it) and rewrites it clean.
 import { copyFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { JsonlAppender, readJsonl } from '../history/jsonl-file';
 import {
   type ItemMeta,
@@ -25,6 +25,23 @@ export interface Opened<E> {
   damageNotice?: string;
 }
 
+/**
+ * The journal could not take a record (a full or read-only disk): nothing of it was written, so
+ * what the journal holds is what it held before. The queue holds the item rather than act on a
+ * change a restart would not find.
+ */
+export class JournalWriteError extends Error {
+  override name = 'JournalWriteError';
+  /** The folder that could not be written. */
+  readonly dir: string;
+  readonly code: string;
+  constructor(path: string, cause: NodeJS.ErrnoException) {
+    super(`${path}: ${cause.message}`, { cause });
+    this.dir = dirname(path);
+    this.code = cause.code ?? 'EIO';
+  }
+}
+
 export class ItemStore<E extends JournalEntry> {
   /** In queue order. */
   readonly entries = new Map<string, E>();
@@ -43,10 +60,10 @@ export class ItemStore<E extends JournalEntry> {
     this.path = join(dir, JOURNAL_FILE);
   }
 
-  async open(): Promise<Opened<E>> {
+  async open(opts: { keepTokenWaits?: boolean } = {}): Promise<Opened<E>> {
     const read = await readJsonl(this.path);
     const state = replayJournal(read.values);
-    const finished = recoverInterrupted(state, this.now()) as E[];
+    const finished = recoverInterrupted(state, this.now(), opts) as E[];
     for (const [id, entry] of state.entries) this.entries.set(id, entry as E);
     const damaged = (read.torn ? 1 : 0) + read.bad + state.skipped;
     const damageNotice = damaged > 0 ? await keepDamagedJournal(this.path, damaged) : undefined;
@@ -70,6 +87,13 @@ export class ItemStore<E extends JournalEntry> {
     return this.entries.size;
   }
 
+  /** Appends to the journal; a file-system error comes back as a JournalWriteError. */
+  private write(records: JournalRecord[], sync: boolean): Promise<void> {
+    return this.journal.append(records, { sync }).catch((error: NodeJS.ErrnoException) => {
+      throw typeof error?.code === 'string' ? new JournalWriteError(this.path, error) : error;
+    });
+  }
+
   /** New items, durable (fsynced) before this resolves. */
   async add(added: E[]): Promise<void> {
     await this.journal.append(
@@ -82,33 +106,42 @@ export class ItemStore<E extends JournalEntry> {
   /** Applies a change to the item and its meta in memory at once, then journals it. */
   update(entry: E, patch: ItemPatch, meta: Partial<ItemMeta> | undefined, sync: boolean) {
     const full: ItemPatch = { updatedAt: this.now(), ...patch };
+    this.apply(entry, full, meta);
+    return this.write([setRecord(entry, full, meta)], sync);
+  }
+
+  /**
+   * Journals a change first and applies it in memory only once the journal holds it: for
+   * outcomes, which must never be reported unless a restart finds them too.
+   */
+  async commit(entry: E, patch: ItemPatch, meta: Partial<ItemMeta> | undefined, sync: boolean) {
+    const full: ItemPatch = { updatedAt: this.now(), ...patch };
+    await this.write([setRecord(entry, full, meta)], sync);
+    this.apply(entry, full, meta);
+  }
+
+  /** Changes the item in memory only (what the journal holds stays as it was). */
+  apply(entry: E, patch: ItemPatch, meta?: Partial<ItemMeta>): void {
     const target = entry.item as unknown as Record<string, unknown>;
-    for (const [key, value] of Object.entries(full)) {
+    for (const [key, value] of Object.entries(patch)) {
       if (value === null || value === undefined) delete target[key];
       else target[key] = value;
     }
     if (meta) Object.assign(entry.meta, meta);
-    const record: JournalRecord = {
-      t: 'set',
-      id: entry.item.id,
-      item: full,
-      ...(meta ? { meta } : {}),
-    };
-    return this.journal.append([record], { sync });
   }
 
   /** Journals new meta for several items in one write, then applies it. */
   async setMeta(changes: [E, Partial<ItemMeta>][], sync: boolean): Promise<void> {
-    await this.journal.append(
+    await this.write(
       changes.map(([e, meta]): JournalRecord => ({ t: 'set', id: e.item.id, meta })),
-      { sync },
+      sync,
     );
     for (const [e, meta] of changes) Object.assign(e.meta, meta);
   }
 
   /** Records that are not about one item (a workspace's rate-limit pause). */
   append(records: JournalRecord[], sync: boolean): Promise<void> {
-    return this.journal.append(records, { sync });
+    return this.write(records, sync);
   }
 
   /** Removes items from the queue (they stay in history). */
@@ -142,6 +175,14 @@ export class ItemStore<E extends JournalEntry> {
       this.compacting = false;
     }
   }
+}
+
+function setRecord(
+  entry: JournalEntry,
+  item: ItemPatch,
+  meta: Partial<ItemMeta> | undefined,
+): JournalRecord {
+  return { t: 'set', id: entry.item.id, item, ...(meta ? { meta } : {}) };
 }
 
 /** Keeps a damaged journal beside the repaired one, and says what was done. */

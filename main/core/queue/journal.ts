@@ -147,9 +147,14 @@ export function hasCheckpoint(meta: ItemMeta): boolean {
  * checkpoints promises that going on from its checkpoint never repeats what the service may
  * already have done (Slack's external protocol: completing a file_id twice cannot share it
  * twice), so that item goes again from the checkpoint. Items waiting for a new token are queued: this
- * process will find out again whether the token works. Returns the items that just finished.
+ * process will find out again whether the token works; unless `keepTokenWaits` (a process that
+ * only looks, which must show them waiting and not try them). Returns the items that just finished.
  */
-export function recoverInterrupted(state: JournalState, now: number): JournalEntry[] {
+export function recoverInterrupted(
+  state: JournalState,
+  now: number,
+  opts: { keepTokenWaits?: boolean } = {},
+): JournalEntry[] {
   const finished: JournalEntry[] = [];
   for (const entry of state.entries.values()) {
     const { item, meta } = entry;
@@ -166,7 +171,7 @@ export function recoverInterrupted(state: JournalState, now: number): JournalEnt
       item.sent = 0;
       item.updatedAt = now;
       meta.bodySent = false;
-    } else if (item.state === 'waiting' && item.retryAt === undefined) {
+    } else if (item.state === 'waiting' && item.retryAt === undefined && !opts.keepTokenWaits) {
       item.state = 'queued';
       delete item.error;
       item.updatedAt = now;

@@ -66,6 +66,11 @@ export interface QueueDeps {
   workspaceName?: (workspaceId: string) => string | undefined;
   /** Start with the global pause on (the tray's pause, kept by the settings). */
   startPaused?: boolean;
+  /**
+   * Files waiting for a new token stay waiting when the queue opens (their workspace stopped),
+   * instead of being tried again: for a process that only looks at the queue.
+   */
+  keepTokenWaits?: boolean;
   /** Rate-limit answers one item may wait out before it fails. Default 30. */
   maxRateLimitWaits?: number;
   /** On close, how long to wait for answers to requests whose body is complete. Default 5000. */

@@ -14,7 +14,7 @@ import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { decideOnFailure } from './failure-policy';
 import { checkFile, checkPaths } from './file-checks';
-import { ItemStore } from './item-store';
+import { ItemStore, JournalWriteError } from './item-store';
 import {
   hasCheckpoint,
   type ItemMeta,
@@ -27,6 +27,7 @@ import { QueueEvents } from './queue-events';
 import { acquireQueueLock, type QueueLock } from './queue-lock';
 import { defaultSleep, Scheduler } from './scheduler';
 import { type CompletionRun, ShareGroups } from './share-groups';
+import { UNWRITABLE_JOURNAL_CODES, unrecordedReason, unwritableReason } from './unwritable-journal';
 
 export type {
   AttemptHooks,
@@ -49,11 +50,20 @@ interface Run {
   done: Promise<void>;
 }
 
+type FinishedState = 'delivered' | 'failed' | 'unknown' | 'cancelled';
+
 interface Entry extends JournalEntry {
   run?: Run;
+  /** An outcome known but not yet journaled (the disk was full): recorded before anything else. */
+  unrecorded?: { state: FinishedState; patch: ItemPatch };
+  /** Its outcome is being journaled: not to be started meanwhile. */
+  finishing?: boolean;
+  /** Tries since the journal last took a record for it (spaces out the next ones). */
+  unwritableTries?: number;
 }
 
-type FinishedState = 'delivered' | 'failed' | 'unknown' | 'cancelled';
+/** The longest wait between tries to write a journal that could not be written. */
+const MAX_UNWRITABLE_WAIT_MS = 30_000;
 
 function internalError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -108,8 +118,14 @@ class Queue implements UploadQueue {
   }
 
   async open(): Promise<void> {
-    const { finished, pauses, damageNotice } = await this.store.open();
+    const keepTokenWaits = this.deps.keepTokenWaits === true;
+    const { finished, pauses, damageNotice } = await this.store.open({ keepTokenWaits });
     this.scheduler.restorePauses(pauses);
+    for (const { item } of this.store.values()) {
+      if (item.state === 'waiting' && item.retryAt === undefined) {
+        this.scheduler.needToken(item.workspaceId);
+      }
+    }
     this.damageNotice = damageNotice;
     for (const entry of this.store.values()) {
       if (entry.meta.historyPending && !finished.includes(entry)) finished.push(entry);
@@ -165,6 +181,8 @@ class Queue implements UploadQueue {
   async cancel(id: string): Promise<void> {
     const entry = this.entry(id);
     const state = entry.item.state;
+    // Its outcome is known, only not recorded yet: a cancel cannot change it.
+    if (entry.unrecorded) return;
     if (state === 'queued' || state === 'waiting') {
       await this.finish(entry, 'cancelled', {});
       this.pump();
@@ -336,7 +354,7 @@ class Queue implements UploadQueue {
 
   private pump(): void {
     if (this.closing) return;
-    const start = this.scheduler.pick(this.store.values(), {
+    const start = this.scheduler.pick(this.startable(), {
       now: this.now(),
       limit: Math.max(1, Math.floor(this.deps.concurrency())),
       paused: this.globalPause,
@@ -346,23 +364,55 @@ class Queue implements UploadQueue {
     for (const entry of start) this.start(entry);
   }
 
+  private *startable(): Generator<Entry> {
+    for (const entry of this.store.values()) if (!entry.finishing) yield entry;
+  }
+
   private start(entry: Entry): void {
     const { item } = entry;
     const controller = new AbortController();
     const run: Run = { controller, cancel: false, closing: false, done: Promise.resolve() };
     entry.run = run;
+    if (entry.unrecorded) {
+      // Its outcome is known: only the record is missing. Nothing is sent again.
+      const { state, patch } = entry.unrecorded;
+      this.store.apply(entry, { state: 'sending', retryAt: null });
+      run.done = this.finish(entry, state, { error: null, ...patch }).finally(() => {
+        if (entry.run === run) entry.run = undefined;
+        this.pump();
+        this.checkWaiters();
+      });
+      return;
+    }
     entry.meta.bodySent = false;
-    void this.update(
+    const marked = this.update(
       entry,
       { state: 'sending', attempts: item.attempts + 1, sent: 0, retryAt: null, error: null },
       { bodySent: false },
       false,
-    ).catch(() => {});
-    run.done = this.attempt(entry, run);
+    );
+    run.done = this.attempt(entry, run, marked);
   }
 
-  private async attempt(entry: Entry, run: Run): Promise<void> {
+  private async attempt(entry: Entry, run: Run, marked: Promise<void>): Promise<void> {
     let result: AttemptResult;
+    if (entry.unwritableTries) {
+      // Held because the journal could not be written: no byte goes again before it can take
+      // a record (the attempt would only be cut off again, its bytes sent for nothing).
+      try {
+        await marked;
+        entry.unwritableTries = 0;
+      } catch (err) {
+        if (err instanceof JournalWriteError) {
+          entry.run = undefined;
+          this.holdUnwritable(entry, err);
+          this.checkWaiters();
+          return;
+        }
+      }
+    } else {
+      marked.catch(() => {});
+    }
     try {
       result = await this.deps.runAttempt(this.copy(entry.item), {
         signal: run.controller.signal,
@@ -394,6 +444,20 @@ class Queue implements UploadQueue {
           : {}),
       });
     } catch (err) {
+      if (err instanceof JournalWriteError && !entry.meta.bodySent) {
+        // The journal could not take a checkpoint or "body complete", which the attempt waits
+        // for before the request can share anything: nothing was shared; it goes again later
+        // (or ends cancelled, if the person asked).
+        entry.run = undefined;
+        try {
+          if (run.cancel) await this.finish(entry, 'cancelled', {});
+          else if (!run.closing) this.holdUnwritable(entry, err);
+        } finally {
+          this.pump();
+          this.checkWaiters();
+        }
+        return;
+      }
       result = entry.meta.bodySent
         ? {
             kind: 'unknown',
@@ -525,30 +589,23 @@ class Queue implements UploadQueue {
             .append([{ t: 'pause', workspaceId: ws, until: decision.until }], false)
             .catch(() => {});
         }
-        await this.update(
+        await this.note(
           entry,
           { state: 'waiting', retryAt, error: reason, updatedAt: now },
           decision.meta,
-          false,
         );
         return;
       }
       case 'retry':
-        await this.update(
+        await this.note(
           entry,
           { state: 'waiting', retryAt: decision.retryAt, error: reason, updatedAt: now },
           decision.meta,
-          false,
         );
         return;
       case 'needs-token': {
         const first = this.scheduler.needToken(ws);
-        await this.update(
-          entry,
-          { state: 'waiting', retryAt: null, error: reason },
-          undefined,
-          false,
-        );
+        await this.note(entry, { state: 'waiting', retryAt: null, error: reason }, undefined);
         if (first) this.events.needsToken({ workspaceId: ws, message: reason.message });
         return;
       }
@@ -558,6 +615,16 @@ class Queue implements UploadQueue {
   }
 
   // ---- state changes ----
+
+  /**
+   * A wait journaled without fsync. If the journal cannot take it, the item still waits: a
+   * restart finds it queued or sending, and goes on from there as after any interruption.
+   */
+  private async note(entry: Entry, patch: ItemPatch, meta: Partial<ItemMeta> | undefined) {
+    await this.update(entry, patch, meta, false).catch((err: unknown) => {
+      if (!(err instanceof JournalWriteError)) throw err;
+    });
+  }
 
   /** Applies a change in memory, tells listeners, and journals it. */
   private update(
@@ -571,28 +638,71 @@ class Queue implements UploadQueue {
     return journaled;
   }
 
+  /**
+   * Journals the outcome, then makes it known (listeners, the share's other files, history). An
+   * outcome the journal cannot take is held: the item waits and its record is tried again, so
+   * nothing reports an outcome that a restart would not find.
+   */
   private finish(entry: Entry, state: FinishedState, patch: ItemPatch): Promise<void> {
-    const journaled = this.update(
-      entry,
-      { ...patch, state, retryAt: null },
-      { finishes: entry.meta.finishes + 1, historyPending: true, resume: null },
-      true,
-    );
-    // The rest of its share may have been waiting for this one to end.
-    this.groups.check(entry.item.shareId);
-    // Taken now: the person may retry the item before the writes below are done.
-    const record = this.historyRecord(entry);
-    const item = this.copy(entry.item);
+    entry.finishing = true;
     const work = (async () => {
-      await journaled.catch(() => {});
+      const change: ItemPatch = { ...patch, state, retryAt: null };
+      const meta = { finishes: entry.meta.finishes + 1, historyPending: true, resume: null };
+      try {
+        await this.store.commit(entry, change, meta, true);
+      } catch (err) {
+        if (err instanceof JournalWriteError) {
+          entry.finishing = false;
+          this.holdUnrecorded(entry, err, { state, patch });
+          return;
+        }
+        // Not the disk (the journal is closing): the outcome stands in memory, as it always did.
+        this.store.apply(entry, { updatedAt: this.now(), ...change }, meta);
+      }
+      entry.finishing = false;
+      entry.unrecorded = undefined;
+      entry.unwritableTries = 0;
+      this.events.changed();
+      // The rest of its share may have been waiting for this one to end.
+      this.groups.check(entry.item.shareId);
+      // Taken now: the person may retry the item before the writes below are done.
+      const record = this.historyRecord(entry);
+      const item = this.copy(entry.item);
       await this.writeHistory(entry, record);
       this.events.finished(item);
     })();
     this.writing.add(work);
     return work.finally(() => {
+      entry.finishing = false;
       this.writing.delete(work);
       this.checkWaiters();
     });
+  }
+
+  /** The journal cannot be written: the item waits (in memory), and tries again later. */
+  private holdUnwritable(entry: Entry, err: JournalWriteError): void {
+    this.holdFor(entry, unwritableReason(err));
+  }
+
+  private holdUnrecorded(
+    entry: Entry,
+    err: JournalWriteError,
+    unrecorded: NonNullable<Entry['unrecorded']>,
+  ): void {
+    entry.unrecorded = unrecorded;
+    this.holdFor(
+      entry,
+      unrecordedReason(err, entry.item.name, unrecorded.state, entry.meta.bodySent),
+    );
+  }
+
+  private holdFor(entry: Entry, error: FailureReason): void {
+    const tries = (entry.unwritableTries ?? 0) + 1;
+    entry.unwritableTries = tries;
+    const wait = Math.min(1000 * 2 ** (tries - 1), MAX_UNWRITABLE_WAIT_MS);
+    this.store.apply(entry, { state: 'waiting', retryAt: this.now() + wait, error });
+    this.events.changed();
+    this.pump();
   }
 
   private historyRecord(entry: Entry): HistoryEntry {
@@ -650,7 +760,12 @@ class Queue implements UploadQueue {
         if (this.groups.isWaiting(item)) handedOver.push(item);
         continue;
       }
-      if (this.globalPause || this.scheduler.needsToken(item.workspaceId)) {
+      if (
+        this.globalPause ||
+        this.scheduler.needsToken(item.workspaceId) ||
+        // A journal that cannot be written waits for the person to free space.
+        (item.state === 'waiting' && UNWRITABLE_JOURNAL_CODES.has(item.error?.code ?? ''))
+      ) {
         blocked++;
         blockedShares.add(item.shareId);
       }
