@@ -14,7 +14,7 @@ import { OnceNotices } from './once-notices';
 import { openPastedImages } from './pasted-images';
 import { pauseMarker } from './pause-marker';
 import { describePaths } from './queue/file-checks';
-import { sendToOthers } from './queue/send-to-others';
+import { refusedTogether, sendToOthers } from './queue/send-to-others';
 import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import type { SecretStore } from './secrets/secret-store';
 import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
@@ -155,6 +155,9 @@ function bindService(parts: Parts): AppService {
     settings,
     queue,
     transport: deps.transport,
+    // "No token saved" (or a refusal of the old token) was the answer for the old token: a
+    // picker opened before the token was saved must list channels now, not an hour later.
+    onTokenChanged: (workspaceId) => conversations.forget(workspaceId),
     onChanged: (snapshot) => emit('settings-changed', snapshot),
   });
 
@@ -174,8 +177,16 @@ function bindService(parts: Parts): AppService {
   return {
     getSnapshot: tokens.snapshot,
     addWorkspace: (input) => settings.addWorkspace(input),
-    updateWorkspace: (id, patch) => settings.updateWorkspace(id, patch),
-    removeWorkspace: (id) => settings.removeWorkspace(id),
+    updateWorkspace: async (id, patch) => {
+      const updated = await settings.updateWorkspace(id, patch);
+      // Another address may list other channels, and a refusal from the old one no longer holds.
+      if (patch.baseUrl !== undefined) conversations.forget(id);
+      return updated;
+    },
+    removeWorkspace: async (id) => {
+      await settings.removeWorkspace(id);
+      conversations.forget(id);
+    },
     setToken: tokens.setToken,
     saveToken: tokens.saveToken,
     probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
@@ -208,7 +219,10 @@ function bindService(parts: Parts): AppService {
       const item = queue.list().find((i) => i.id === id);
       if (!item) throw new ShareRefusedError('That upload is no longer in the queue.');
       const ids = await intake.destination(item.workspaceId, channels, item.threadTs);
-      await queue.retry(id, { channels: ids });
+      // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
+      await queue.retryTogether(item.state === 'failed' ? refusedTogether(queue, item) : [id], {
+        channels: ids,
+      });
     },
     clearFinished: () => queue.clearFinished(),
     setPaused: async (paused) => {

@@ -39,7 +39,9 @@ describe('pasted images', () => {
     );
     const huge = Buffer.alloc(MAX_PASTED_IMAGE_BYTES + 1);
     TINY_PNG.copy(huge);
-    await expect(images.save(huge)).rejects.toThrow(/up to 64 MiB.*Save it to a file/);
+    await expect(images.save(huge)).rejects.toThrow(
+      /is 67.11 MB; Trayshare takes images up to 67 MB .*Save it to a file/,
+    );
     await expect(readdir(join(dir, 'pasted'))).rejects.toThrow();
   });
 });

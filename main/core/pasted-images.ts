@@ -3,8 +3,10 @@
 // queue row can still send it: it goes once its upload is delivered or cancelled, or its row is
 // cleared; a failed or may-have-been-delivered row keeps it, so Retry still has the image.
 // Whatever is left from an earlier run with no queue row is removed at start.
+
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { formatOverLimit } from './format-bytes';
 import type { QueueItem } from './model';
 import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
 import { ShareRefusedError } from './share-refused-error';
@@ -63,8 +65,9 @@ export function openPastedImages(dir: string): PastedImages {
   return {
     async save(bytes, at = new Date()) {
       if (bytes.length > MAX_PASTED_IMAGE_BYTES) {
+        const over = formatOverLimit(bytes.length, MAX_PASTED_IMAGE_BYTES);
         throw new ShareRefusedError(
-          `The pasted image is ${Math.round(bytes.length / 1024 ** 2)} MiB; Trayshare takes images up to ${MAX_PASTED_IMAGE_BYTES / 1024 ** 2} MiB from the clipboard. Save it to a file and share the file.`,
+          `The pasted image is ${over.size}; Trayshare takes images up to ${over.limit} from the clipboard. Save it to a file and share the file.`,
         );
       }
       if (!isPng(bytes)) {

@@ -25,6 +25,8 @@ export function openTokenStatus(deps: {
   settings: SettingsService;
   queue: UploadQueue;
   transport: Transport;
+  /** A token was saved or removed: what was learnt with the old one no longer holds. */
+  onTokenChanged: (workspaceId: string) => void;
   onChanged: (snapshot: Snapshot) => void;
 }): TokenStatus {
   const { settings, queue } = deps;
@@ -59,6 +61,7 @@ export function openTokenStatus(deps: {
     changed,
     setToken: async (workspaceId, token) => {
       await settings.setToken(workspaceId, token);
+      deps.onTokenChanged(workspaceId);
       // A new token is the answer to a credential pause.
       refusedByCheck.delete(workspaceId);
       queue.resumeWorkspace(workspaceId);
@@ -71,6 +74,7 @@ export function openTokenStatus(deps: {
         transport: deps.transport,
         save: async (checked) => {
           await settings.setToken(workspaceId, checked);
+          deps.onTokenChanged(workspaceId);
           refusedByCheck.delete(workspaceId);
           queue.resumeWorkspace(workspaceId);
           changed();
@@ -79,6 +83,7 @@ export function openTokenStatus(deps: {
     },
     clearToken: async (workspaceId) => {
       await settings.clearToken(workspaceId);
+      deps.onTokenChanged(workspaceId);
       refusedByCheck.delete(workspaceId);
       changed();
     },

@@ -2,16 +2,20 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { QueueItem, Snapshot, View } from '../../preload/contract';
 import { api, plainError } from './bridge';
 import { ChannelNamesProvider } from './channel-names';
+import { rescueFocus } from './focus-rescue';
 import { Nav } from './nav';
 import { pasteContent, savePastedImage } from './paste';
+import type { Redirect } from './redirect';
+import { tokenState } from './token-state';
 import { Notice } from './ui/notice';
+import { ChangeDestination } from './views/change-destination';
 import { DropView } from './views/drop-view';
 import { FirstRunView } from './views/first-run';
 import { HistoryView } from './views/history-view';
 import { PresetsView } from './views/presets-view';
 import { QueueView } from './views/queue-view';
 import { SettingsView } from './views/settings-view';
-import { ShareSheet } from './views/share-sheet';
+import { ShareSheet, type SheetDraft } from './views/share-sheet';
 import { windowTitle } from './window-title';
 
 const VIEWS: readonly View[] = ['drop', 'share', 'queue', 'history', 'presets', 'settings'];
@@ -41,16 +45,22 @@ export function App() {
   const [dropError, setDropError] = useState<string | null>(null);
   const [notes, setNotes] = useState<string[]>([]);
   const [confirmation, setConfirmation] = useState<string | null>(null);
+  const [redirect, setRedirect] = useState<Redirect | null>(null);
+  // What the sheet held when Esc closed it with files in it: it opens with it again.
+  const draft = useRef<SheetDraft | null>(null);
   const dragDepth = useRef(0);
 
   const show = useCallback((next: View) => {
     setView(next);
+    setRedirect(null);
     setDropError(null);
   }, []);
 
   const addPaths = useCallback((added: string[]) => {
     if (added.length === 0) return;
     setPaths((current) => uniquePaths(current, added));
+    // New files start a new share; a refused one stays in the queue to change later.
+    setRedirect(null);
     setView('share');
     setDropError(null);
     setConfirmation(null);
@@ -179,15 +189,32 @@ export function App() {
   // Every view opens at its top (the queue after Share shows what was just sent), with focus
   // on its title, so the first Tab reaches its first control (Choose files on the drop view);
   // the share sheet focuses its comment, where Ctrl+Enter shares.
+  useEffect(() => (mainRef.current ? rescueFocus(mainRef.current) : undefined), []);
+
+  // The sheet that replaces the set-up once a workspace is saved counts as a view of its own.
   const loaded = snapshot !== null;
+  const page =
+    view !== 'share'
+      ? view
+      : snapshot?.workspaces.length === 0
+        ? 'first-run'
+        : redirect
+          ? 'redirect'
+          : view;
   useEffect(() => {
     const main = mainRef.current;
     if (!main || !loaded) return;
     main.scrollTop = 0;
     const target =
-      main.querySelector<HTMLElement>('#share-comment') ?? main.querySelector<HTMLElement>('h1');
+      main.querySelector<HTMLElement>('#share-comment, #redirect-channels') ??
+      main.querySelector<HTMLElement>('h1');
     target?.focus({ preventScroll: true });
-  }, [view, loaded]);
+  }, [page, loaded]);
+
+  const changeDestination = useCallback((next: Redirect) => {
+    setRedirect(next);
+    setView('share');
+  }, []);
 
   // The page's title is the window's title (taskbars, Alt+Tab, screen readers).
   useEffect(() => {
@@ -237,6 +264,9 @@ export function App() {
           />
         );
       case 'share':
+        if (redirect) {
+          return <ChangeDestination snapshot={snapshot} redirect={redirect} onClose={show} />;
+        }
         if (snapshot.workspaces.length === 0) {
           return <FirstRunView snapshot={snapshot} paths={paths} onShow={show} />;
         }
@@ -246,7 +276,13 @@ export function App() {
             paths={paths}
             onPick={pickFiles}
             onRemove={(path) => setPaths((current) => current.filter((p) => p !== path))}
-            onClose={(next) => {
+            draft={draft.current}
+            onClose={(next, kept) => {
+              draft.current = kept ?? null;
+              if (kept) {
+                show(next);
+                return;
+              }
               setPaths([]);
               // The 240×240 drop window has no room for a queue: it says the share is on its
               // way and is ready for the next drop.
@@ -261,13 +297,27 @@ export function App() {
           />
         );
       case 'queue':
-        return <QueueView snapshot={snapshot} queue={queue} onShow={show} />;
+        return (
+          <QueueView
+            snapshot={snapshot}
+            queue={queue}
+            onShow={show}
+            onRedirect={changeDestination}
+          />
+        );
       case 'history':
-        return <HistoryView snapshot={snapshot} version={historyVersion} onShow={show} />;
+        return (
+          <HistoryView
+            snapshot={snapshot}
+            version={historyVersion}
+            onShow={show}
+            onRedirect={changeDestination}
+          />
+        );
       case 'presets':
         return <PresetsView snapshot={snapshot} onShow={show} />;
       case 'settings':
-        return <SettingsView snapshot={snapshot} onShow={show} />;
+        return <SettingsView snapshot={snapshot} queue={queue} onShow={show} />;
     }
   })();
 
@@ -286,7 +336,8 @@ export function App() {
           : null}
         <ChannelNamesProvider
           workspaceIds={snapshot?.workspaces.map((w) => w.id) ?? []}
-          refresh={view}
+          // A token saved or refused changes what the lists can say.
+          refresh={`${view} ${snapshot?.workspaces.map(tokenState).join(' ')}`}
         >
           {body}
         </ChannelNamesProvider>

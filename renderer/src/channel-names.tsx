@@ -75,12 +75,19 @@ export function useDestinationLabels(): (workspaceId: string, ids: readonly stri
   );
 }
 
-/** `destination(workspaceId, ids)` → "#design-review, C0PLAIN". */
-export function useDestination(): (workspaceId: string, ids: readonly string[]) => string {
+/**
+ * `destination(workspaceId, ids)` → "#design-review, C0PLAIN"; longer lists end "and 2 more"
+ * unless `max` allows them all.
+ */
+export function useDestination(): (
+  workspaceId: string,
+  ids: readonly string[],
+  max?: number,
+) => string {
   const names = useContext(ChannelNames);
   return useMemo(
-    () => (workspaceId: string, ids: readonly string[]) =>
-      describeDestination(ids, names.get(workspaceId)),
+    () => (workspaceId: string, ids: readonly string[], max?: number) =>
+      describeDestination(ids, names.get(workspaceId), max),
     [names],
   );
 }

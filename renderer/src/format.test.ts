@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatLimit, formatOverLimit } from '../../main/core/format-bytes';
 import {
   baseName,
   formatBytes,
@@ -9,7 +10,7 @@ import {
 } from './format';
 
 describe('shareSummary', () => {
-  it('names channels by label and ID, the workspace, and whether a comment goes along', () => {
+  it('names channels by name (an ID only where no name is known), the workspace, and whether a comment goes along', () => {
     expect(
       shareSummary({
         files: 3,
@@ -17,7 +18,7 @@ describe('shareSummary', () => {
         workspace: 'Acme',
         comment: true,
       }),
-    ).toBe('3 files → #design-review (C0DESIGN), C0GENERAL in Acme, with comment');
+    ).toBe('3 files → #design-review, C0GENERAL in Acme, with comment');
   });
 
   it('says when no channel is chosen yet and counts one file in the singular', () => {
@@ -47,7 +48,20 @@ describe('shareSummary', () => {
         workspace: 'A',
         comment: false,
       }),
-    ).toBe('1 file → #ops (C1) in A, no comment');
+    ).toBe('1 file → #ops in A, no comment');
+  });
+});
+
+describe('formatLimit and formatOverLimit', () => {
+  it('never states a limit above what it is, and a refused size always above its limit', () => {
+    expect(formatLimit(1024 ** 3)).toBe('1.07 GB');
+    expect(formatLimit(1024)).toBe('1.0 KB');
+    expect(formatLimit(1_000_000_000)).toBe('1.0 GB');
+    expect(formatOverLimit(1_100_000_000, 1024 ** 3)).toEqual({ size: '1.1 GB', limit: '1.07 GB' });
+    expect(formatOverLimit(64 * 1024 ** 2 + 1, 64 * 1024 ** 2)).toEqual({
+      size: '67.11 MB',
+      limit: '67 MB',
+    });
   });
 });
 

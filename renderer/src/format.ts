@@ -30,15 +30,17 @@ export function formatTime(at: number, now: number = Date.now()): string {
   return `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })}, ${time}`;
 }
 
-/**
- * "#design-review (C0DESIGN)" when the channel has a name, else its ID. A person (or a DM) is
- * "@alice" alone: their IDs mean nothing to people.
- */
+/** "#design-review" when the channel has a name, else its ID (the ID is on hover: channelIds). */
 export function channelName(ref: ChannelRef): string {
   const label = ref.label?.trim().replace(/^#/, '');
   if (!label) return ref.id;
-  if (label.startsWith('@')) return label;
-  return `#${label} (${ref.id})`;
+  // A DM is named after its person (`@U0ALICE`), not as a channel.
+  return label.startsWith('@') ? label : `#${label}`;
+}
+
+/** "#design-review: C0DESIGN, #general: C0GENERAL", for a hover title where names are shown. */
+export function channelIds(refs: readonly ChannelRef[]): string {
+  return refs.map((ref) => (ref.label ? `${channelName(ref)}: ${ref.id}` : ref.id)).join(', ');
 }
 
 export function listChannels(refs: readonly ChannelRef[], max = 5): string {
@@ -77,7 +79,7 @@ export function shareSummaryParts(opts: SummaryInput): {
   };
 }
 
-/** The share sheet's one-line summary: "3 files → #design-review (C0DESIGN), C0GENERAL in Acme, with comment". */
+/** The share sheet's one-line summary: "3 files → #design-review, C0GENERAL in Acme, with comment". */
 export function shareSummary(opts: SummaryInput): string {
   const parts = shareSummaryParts(opts);
   return `${parts.before}${opts.channels.length === 0 ? '' : listChannels(opts.channels)}${parts.after}`;

@@ -1,9 +1,10 @@
 // Ctrl/Cmd+V in the window. Copied files are shared like a drop; an image (a screenshot: a File
 // with no path on disk) goes to main as PNG bytes, which saves it in the state folder and gives
 // back a path to share. Text pasted into a field stays the field's.
+
+import { formatOverLimit } from '../../main/core/format-bytes';
 import { MAX_PASTED_IMAGE_BYTES } from '../../main/core/pasted-image-limit';
 import { api } from './bridge';
-import { formatBytes } from './format';
 
 export type PasteContent =
   | { kind: 'paths'; paths: string[] }
@@ -53,8 +54,9 @@ export async function savePastedImage(file: File): Promise<string> {
     throw new Error('The pasted image could not be read, so it was not shared.');
   }
   if (png.size > MAX_PASTED_IMAGE_BYTES) {
+    const over = formatOverLimit(png.size, MAX_PASTED_IMAGE_BYTES);
     throw new Error(
-      `The pasted image is ${formatBytes(png.size)}; Trayshare takes images up to ${formatBytes(MAX_PASTED_IMAGE_BYTES)} from the clipboard. Save it to a file and share the file.`,
+      `The pasted image is ${over.size}; Trayshare takes images up to ${over.limit} from the clipboard. Save it to a file and share the file.`,
     );
   }
   return api().savePastedImage(await base64Of(png));

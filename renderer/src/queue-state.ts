@@ -31,3 +31,20 @@ export const needsAttention = (items: readonly QueueItem[]): boolean =>
 /** The service no longer offers files.upload: switching the workspace to Slack's protocol fixes it. */
 export const retiredProtocol = (item: QueueItem): boolean =>
   item.state === 'failed' && item.error?.class === 'retired';
+
+/** Failed because a channel refused it (not there, or the app not in it): another may not. */
+export const refusedByChannel = (item: {
+  state?: string;
+  outcome?: string;
+  error?: QueueItem['error'];
+}): boolean =>
+  (item.state ?? item.outcome) === 'failed' &&
+  ((item.error?.refusedChannels?.length ?? 0) > 0 ||
+    item.error?.code === 'not_in_channel' ||
+    item.error?.code === 'channel_not_found');
+
+/** Refused by some of its channels while the others would take it. */
+export const canSendToOthers = (item: QueueItem): boolean =>
+  refusedByChannel(item) &&
+  (item.error?.refusedChannels?.length ?? 0) > 0 &&
+  item.channels.some((c) => !item.error?.refusedChannels?.includes(c));

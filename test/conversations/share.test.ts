@@ -6,8 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
+import { createAppService } from '../../main/core/app-service';
 import type { QueueItem } from '../../main/core/model';
-import { openApp } from '../external/helpers';
+import { createNodeTransport } from '../../main/core/upload/node-transport';
+import { openApp, TOKEN } from '../external/helpers';
+import { createMemorySecretStore } from '../harness/memory-secrets';
 import { type ReferenceService, startReferenceService } from '../service/server';
 
 let dir: string;
@@ -43,6 +46,29 @@ async function finished(id: string): Promise<QueueItem> {
   if (!item) throw new Error('item gone');
   return item;
 }
+
+describe('the channel list of a new workspace', () => {
+  it('is fetched once a token is saved, though it was asked for before', async () => {
+    // The app without a token override: the token is the one saved, as in the tray app.
+    const fresh = await createAppService({
+      dataDir: join(dir, 'fresh'),
+      secrets: createMemorySecretStore(),
+      transport: createNodeTransport(),
+    });
+    try {
+      // As the share sheet does: it opens while adding the workspace is still checking the token.
+      const added = await fresh.addWorkspace({ name: 'Fresh', baseUrl: service.url });
+      const early = await fresh.listConversations(added.id, { wait: true });
+      expect(early.problem?.message).toBe('No token saved for this workspace.');
+      await fresh.setToken(added.id, TOKEN);
+      const later = await fresh.listConversations(added.id, { wait: true });
+      expect(later.problem).toBeUndefined();
+      expect(later.conversations?.map((c) => c.name)).toContain('general');
+    } finally {
+      await fresh.close();
+    }
+  });
+});
 
 describe('sharing by name', () => {
   it('resolves #names and refuses a channel the app is not in before sending', async () => {
@@ -124,6 +150,36 @@ describe('sharing by name', () => {
       initial_comment: 'all three',
     });
     expect(messages[0]!.files).toHaveLength(3);
+  });
+
+  it('"Change destination" moves the whole refused share, as one message on the external protocol', async () => {
+    await app.updateWorkspace(workspaceId, { protocol: 'external' });
+    const paths = [];
+    for (const name of ['a.png', 'b.png']) {
+      const path = join(dir, name);
+      await writeFile(path, `bytes of ${name}`);
+      paths.push(path);
+    }
+    const shared = await app.share({
+      target: { workspaceId, channels: ['C0GENERAL', 'C0SECRET'] },
+      comment: 'both',
+      paths,
+    });
+    await app.settled();
+    const failed = (await app.listQueue()).filter((i) => i.shareId === shared.shareId);
+    expect(failed.map((i) => i.state)).toEqual(['failed', 'failed']);
+
+    await app.changeDestination(failed[1]!.id, ['#general', '#design']);
+    await app.settled();
+    const after = (await app.listQueue()).filter((i) => i.shareId === shared.shareId);
+    expect(after.map((i) => i.state)).toEqual(['delivered', 'delivered']);
+    const messages = service.messages();
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({
+      channels: ['C0GENERAL', 'C0DESIGNX'],
+      initial_comment: 'both',
+    });
+    expect(messages[0]!.files).toHaveLength(2);
   });
 
   it('"Change destination" sends the failed item elsewhere, by name', async () => {

@@ -104,6 +104,47 @@ describe('channel picker', () => {
     await page.close();
   });
 
+  for (const [width, height] of [
+    [360, 520],
+    [480, 640],
+  ] as const) {
+    it(`an exact name wins over a longer one that starts the same (${width}×${height})`, async () => {
+      const path = join(dir, `exact-${width}.txt`);
+      await writeFile(path, 'exact');
+      harness.pick([path]);
+      const { page, problems } = await openApp(browser, harness);
+      await page.setViewportSize({ width, height });
+      await page.getByRole('button', { name: 'Choose files…' }).click();
+      await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+      await page.getByRole('radio', { name: 'Channels' }).check();
+      const box = page.getByRole('combobox', { name: 'Channels' });
+      await box.focus();
+      const options = page.getByRole('listbox', { name: 'Channels' }).getByRole('option');
+      const chips = page.getByRole('list', { name: 'Chosen channels' }).getByRole('listitem');
+
+      // With the #, as people write it: #design first, then the names that start with it.
+      await page.keyboard.type('#design');
+      await expect
+        .poll(() => options.allTextContents())
+        .toEqual([
+          '#design, public channel',
+          '#design-review, public channel',
+          '#design-ops, public channelnot a member: invite the app first',
+        ]);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => chips.allTextContents()).toEqual(['#design×']);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('share-channels');
+
+      // Without the #, and in capitals: still the exact name.
+      await page.keyboard.type('RANDOM');
+      await expect.poll(() => options.first().textContent()).toBe('#random, public channel');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => chips.allTextContents()).toEqual(['#design×', '#random×']);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
+
   it("adds to a preset's channels in the preset editor rather than replacing them", async () => {
     const { page } = await openApp(browser, harness);
     await showView(page, 'presets');

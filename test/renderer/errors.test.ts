@@ -43,7 +43,10 @@ describe('when something goes wrong', () => {
       const result = card.getByRole('alert');
       await result.waitFor();
       const message = (await result.textContent()) ?? '';
-      expect(message).toMatch(/refused this token \(invalid_auth\), so it was not saved/);
+      expect(message).toMatch(
+        /^The service refused this token, so it was not saved\..* Service's answer: invalid_auth\.$/,
+      );
+      expect(message).not.toContain('in Settings');
       expect(message).not.toContain('xoxb-revoked-long-ago');
       expect(await state.textContent()).toBe('saved');
 

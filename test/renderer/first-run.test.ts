@@ -26,6 +26,7 @@ const SIZES = [
 ] as const;
 
 async function emptyApp(): Promise<void> {
+  harness.reference.clearFaults();
   for (const w of (await harness.app.getSnapshot()).workspaces) {
     await harness.app.removeWorkspace(w.id);
   }
@@ -53,6 +54,11 @@ describe('first run', () => {
       await form.getByLabel('Name').fill('Acme');
       await form.getByLabel('Base URL').fill(harness.reference.url);
       await form.getByLabel(/^Token/).fill(DEMO_TOKEN);
+      // A real service takes a moment to check a token: the sheet shows before it is saved.
+      harness.reference.injectFault({
+        method: 'auth.test',
+        fault: { kind: 'slow', delayMs: 700 },
+      });
       const add = form.getByRole('button', { name: 'Add workspace' });
       const box = await add.boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(width);
@@ -61,9 +67,74 @@ describe('first run', () => {
       // No dead end: the share sheet opens with the dropped file still in it.
       await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
       expect(await page.locator('.file-list__name').textContent()).toBe('first.txt');
+      // Focus is in the sheet, on the comment, not on nothing.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.id))
+        .toBe('share-comment');
+
+      // The picker lists the new workspace's channels at once: the token is saved by now.
+      const picker = page.getByRole('combobox', { name: 'Channels' });
+      await picker.focus();
+      await page.keyboard.type('gen');
+      await expect
+        .poll(() =>
+          page.getByRole('listbox', { name: 'Channels' }).getByRole('option').first().textContent(),
+        )
+        .toBe('#general, public channel');
+      expect(await page.locator('#share-channels-help').textContent()).toBe(
+        'Type a name to search, or paste channel IDs.',
+      );
+      await page.keyboard.press('Enter');
+      const chips = page.getByRole('list', { name: 'Chosen channels' }).getByRole('listitem');
+      await expect.poll(() => chips.allTextContents()).toEqual(['#general×']);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('share-channels');
       const [ws] = (await harness.app.getSnapshot()).workspaces;
       // The reference service offers Slack's current protocol: the app asked, and took it.
       expect(ws).toMatchObject({ name: 'Acme', protocol: 'external', hasToken: true });
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  for (const [width, height] of SIZES) {
+    it(`a wrong token adds nothing and is said at the token, where focus is; the right one then connects (${width}×${height})`, async () => {
+      await emptyApp();
+      const { page, problems } = await openApp(browser, harness);
+      await page.setViewportSize({ width, height });
+      await showView(page, 'settings');
+      const form = page.getByRole('form', { name: 'New workspace' });
+      await form.getByLabel('Name').fill('Acme');
+      await form.getByLabel('Base URL').fill(harness.reference.url);
+      const token = form.getByLabel(/^Token/);
+      await token.fill('xoxb-wrong-token');
+      await form.getByRole('button', { name: 'Add workspace' }).click();
+
+      const refusal = form.locator('#new-ws-token-error');
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toBe(
+        "The service refused this token, so the workspace was not added. Paste the whole token again (it starts with xoxb-). Service's answer: invalid_auth.",
+      );
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-ws-token');
+      expect(await token.getAttribute('aria-describedby')).toBe('new-ws-token-error');
+      expect(await refusal.isVisible()).toBe(true);
+      const box = await refusal.boundingBox();
+      expect(box!.y + box!.height).toBeLessThanOrEqual(height);
+      expect((await harness.app.getSnapshot()).workspaces).toEqual([]);
+      const steps = page.getByRole('region', { name: 'Getting started' }).getByRole('listitem');
+      expect(await steps.filter({ hasText: '(done)' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Make a preset' }).count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The right token: the workspace is added, focus is on who it is for, no old refusal.
+      await token.fill(DEMO_TOKEN);
+      expect(await refusal.count()).toBe(0);
+      await form.getByRole('button', { name: 'Add workspace' }).click();
+      const card = page.getByRole('article', { name: 'Acme' });
+      await card.getByText(/^Connected as/).waitFor();
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
+        .toMatch(/Connected as u0test in .+\. Token saved\./);
+      expect(await page.getByText(/refused/).count()).toBe(0);
       expect(problems).toEqual([]);
       await page.context().close();
     });
@@ -113,9 +184,12 @@ describe('the token in Settings', () => {
       await ask.getByRole('button', { name: 'Replace', exact: true }).click();
       const refused = card.getByRole('alert').filter({ hasText: 'refused this token' });
       await refused.waitFor();
-      expect(await refused.textContent()).toMatch(
-        /^The service refused this token \(invalid_auth\), so it was not saved\./,
+      // Plain words first, pointing at the field above rather than at Settings (this is
+      // Settings); the service's code after them, in small print.
+      expect(await refused.textContent()).toBe(
+        "The service refused this token, so it was not saved. The service does not accept this token. Paste a new token above. Service's answer: invalid_auth.",
       );
+      expect(await refused.locator('small').textContent()).toBe(" Service's answer: invalid_auth.");
       expect(await state.textContent()).toBe('saved');
       expect(await field.inputValue()).toBe('xoxb-wrong-token');
 

@@ -92,7 +92,7 @@ describe('presets editor', () => {
       .poll(() =>
         page.getByRole('listitem', { name: 'Launch' }).locator('.item__detail').textContent(),
       )
-      .toBe('#general (C0GENERAL), #random (C0RANDOM) in Acme · with comment');
+      .toBe('#general, #random in Acme · with comment');
     const snapshot = await harness.app.getSnapshot();
     expect(snapshot.presets.map((p) => p.name)).toEqual(['Launch', 'Design review']);
     expect(snapshot.presets[0]?.channels).toEqual([

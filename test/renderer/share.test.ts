@@ -81,7 +81,7 @@ describe('share sheet', () => {
     await expect
       .poll(() => page.locator('.summary').textContent())
       // C0GENERAL was saved in the preset as a bare ID: its name comes from the channel list.
-      .toBe('2 files → #design-review (C0DESIGN), #general (C0GENERAL) in Acme, with comment');
+      .toBe('2 files → #design-review, #general in Acme, with comment');
     await page.getByRole('button', { name: 'Share', exact: true }).click();
 
     await page.getByRole('heading', { name: 'Queue' }).waitFor();
@@ -172,9 +172,7 @@ describe('share sheet', () => {
     await expect.poll(() => channels.inputValue()).toBe('');
     await expect
       .poll(() => page.locator('.summary').textContent())
-      .toBe(
-        '2 files (1 left out) → #random (C0RANDOM), #design-review (C0DESIGN) in Acme, no comment',
-      );
+      .toBe('2 files (1 left out) → #random, #design-review in Acme, no comment');
     // A file deleted after it was described is refused by Share itself, and listed after.
     await rm(vanishing);
     await page.getByRole('button', { name: 'Share', exact: true }).click();

@@ -108,6 +108,14 @@ describe('the protocol of a new workspace', () => {
     });
   });
 
+  it('says the service refused a wrong token, so no workspace is added with it', async () => {
+    await open();
+    expect(await app.probeProtocol(service.url, 'xoxb-wrong-token')).toMatchObject({
+      checked: false,
+      refused: true,
+    });
+  });
+
   it('is a stated guess without a token: external for slack.com, files.upload elsewhere', async () => {
     await open();
     expect(await app.probeProtocol('https://slack.com', '')).toMatchObject({

@@ -84,6 +84,14 @@ describe('history store', () => {
     expect(names('  ')).toHaveLength(4);
   });
 
+  it('finds entries by the name of their workspace', async () => {
+    const store = await openStore();
+    await store.append(entry(1));
+    await store.append(entry(2, { workspaceId: 'W2', workspaceName: 'Globex' }));
+    expect(store.list({ search: 'globex' }).map((e) => e.id)).toEqual(['item-2.1']);
+    expect(store.list({ search: 'acme' }).map((e) => e.id)).toEqual(['item-1.1']);
+  });
+
   it('ignores an entry it already holds (a replay after a crash)', async () => {
     const store = await openStore();
     await store.append(entry(1));

@@ -7,7 +7,7 @@ import type { HistoryEntry } from '../model';
 import { JsonlAppender, readJsonl } from './jsonl-file';
 
 export interface HistoryQuery {
-  /** Words that must all appear in the file name, a channel, the comment or the error code. */
+  /** Words that must all appear in the file name, a channel, the workspace, the comment or the error code. */
   search?: string;
   limit?: number;
 }
@@ -58,7 +58,9 @@ function haystack(e: HistoryEntry, opts: HistoryStoreOptions): string {
     const name = opts.channelName?.(e.workspaceId, c);
     return name ? `#${name}` : '';
   });
-  return [e.name, ...e.channels, ...names, e.comment ?? '', e.error?.code ?? '']
+  // The workspace by the name it had then and by the one it has now (it may have been renamed).
+  const workspace = [e.workspaceName ?? '', opts.workspaceName?.(e.workspaceId) ?? ''];
+  return [e.name, ...e.channels, ...names, ...workspace, e.comment ?? '', e.error?.code ?? '']
     .join('\n')
     .toLowerCase();
 }

@@ -5,7 +5,7 @@
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { formatBytes } from '../format-bytes';
+import { formatBytes, formatOverLimit } from '../format-bytes';
 
 export { formatBytes };
 
@@ -78,9 +78,10 @@ export async function checkFile(path: string, maxBytes: number): Promise<Checked
   }
   if (!st.isFile()) return NOT_REGULAR;
   if (st.size > maxBytes) {
+    const shown = formatOverLimit(st.size, maxBytes);
     return {
       code: 'too_large',
-      reason: `Too large: ${formatBytes(st.size)}; this workspace accepts files up to ${formatBytes(maxBytes)}.`,
+      reason: `Too large: ${shown.size}; this workspace accepts files up to ${shown.limit}.`,
     };
   }
   return { path, name: basename(path), size: st.size, mtimeMs: st.mtimeMs };

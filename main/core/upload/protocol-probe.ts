@@ -11,6 +11,8 @@ export interface ProtocolProbe {
   /** False when the service could not tell (refused token, no answer): `protocol` is a guess. */
   checked: boolean;
   message: string;
+  /** True when the service refused the token itself: adding the workspace with it is pointless. */
+  refused?: boolean;
 }
 
 const NOT_OFFERED = new Set(['unknown_method', 'method_deprecated', 'deprecated_endpoint']);
@@ -75,7 +77,10 @@ export async function probeProtocol(
       };
     }
     if (typeof error === 'string' && CREDENTIAL.has(error)) {
-      return guess(baseUrl, `The service refused the token (${error}), so it could not be asked.`);
+      return {
+        ...guess(baseUrl, `The service refused the token (${error}), so it could not be asked.`),
+        refused: true,
+      };
     }
     if (res.status === 200 && typeof error === 'string') {
       return {

@@ -19,11 +19,12 @@ import {
   matchingOptions,
   optionLabel,
 } from './destination-options';
+import { Icon } from './icon';
 import { DestinationName, PersonIcon } from './person-icon';
 
 const KIND: Record<DestinationOption['kind'], { icon: ComponentChildren; label: string }> = {
   public: { icon: '#', label: 'public channel' },
-  private: { icon: '🔒', label: 'private channel' },
+  private: { icon: <Icon name="lock" />, label: 'private channel' },
   dm: { icon: <PersonIcon />, label: 'direct message' },
   person: { icon: <PersonIcon />, label: 'direct message' },
   'group-dm': { icon: '👥', label: 'group direct message' },
@@ -33,8 +34,12 @@ const MAX_OPTIONS = 50;
 /** Conversation IDs (C, G, D) and people's (U, W). */
 const ID = /^[CGDUW][A-Z0-9]+$/;
 
-function useConversations(workspaceId: string): DestinationsView | undefined {
+function useConversations(
+  workspaceId: string,
+  tokenState: string | undefined,
+): DestinationsView | undefined {
   const [view, setView] = useState<DestinationsView>();
+  // Asked again when the token changes: "no token saved" no longer holds once one is.
   useEffect(() => {
     let live = true;
     setView(undefined);
@@ -55,7 +60,7 @@ function useConversations(workspaceId: string): DestinationsView | undefined {
     return () => {
       live = false;
     };
-  }, [workspaceId]);
+  }, [workspaceId, tokenState]);
   return view;
 }
 
@@ -68,8 +73,10 @@ export function ChannelPicker(props: {
   /** Without it, chosen channels are not shown as removable chips (the preset editor lists them). */
   onRemove?: (id: string) => void;
   invalid?: boolean;
+  /** The workspace's token as Settings says it ("saved", "missing", "refused"). */
+  tokenState?: string;
 }) {
-  const view = useConversations(props.workspaceId);
+  const view = useConversations(props.workspaceId, props.tokenState);
   const people = view?.people;
   const list = useMemo(
     () => (view?.conversations ? destinationOptions(view.conversations, people) : undefined),

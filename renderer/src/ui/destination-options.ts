@@ -46,8 +46,9 @@ export function destinationOptions(
 }
 
 /**
- * Options whose ID is the query, then names starting with it, then names holding it; with no
- * query, the conversations.
+ * Options whose ID is the query, then an exact name (so Enter on "#design" adds #design, not
+ * #design-review), then names starting with it, then names holding it; with no query, the
+ * conversations.
  */
 export function matchingOptions(
   list: readonly DestinationOption[],
@@ -58,12 +59,18 @@ export function matchingOptions(
   // Before anything is typed: the conversations only. Everyone in the workspace would bury
   // them (a workspace can have thousands of people); a person is one keystroke away.
   if (q === '') return list.filter((o) => o.kind !== 'person').slice(0, max);
-  const byId = list.filter((o) => o.id.toLowerCase() === q);
-  const starts = list.filter((o) => !byId.includes(o) && o.names.some((n) => n.startsWith(q)));
-  const contains = list.filter(
-    (o) => !byId.includes(o) && !starts.includes(o) && o.names.some((n) => n.includes(q)),
-  );
-  return [...byId, ...starts, ...contains].slice(0, max);
+  const rank = (o: DestinationOption): number => {
+    if (o.id.toLowerCase() === q) return 0;
+    if (o.names.includes(q)) return 1;
+    if (o.names.some((n) => n.startsWith(q))) return 2;
+    return o.names.some((n) => n.includes(q)) ? 3 : -1;
+  };
+  return list
+    .map((o) => ({ o, rank: rank(o) }))
+    .filter((m) => m.rank >= 0)
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, max)
+    .map((m) => m.o);
 }
 
 /** How an option is written: `#name`, or `@name` for a person or a DM. */

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { HistoryEntry, QueueItem, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useDestinationLabels, useNamedRefs } from '../channel-names';
-import { channelName, formatTime } from '../format';
+import { channelIds, channelName, countFiles, formatTime } from '../format';
+import { groupHistory } from '../history-groups';
 import { activeCount } from '../queue-state';
 import { Notice } from '../ui/notice';
 import { DestinationList } from '../ui/person-icon';
@@ -29,6 +30,15 @@ export function DropView(props: {
       <h1 id="drop-title" class={props.compact ? 'visually-hidden' : 'view__title'} tabIndex={-1}>
         Drop files
       </h1>
+      {/* First, above the target: without a workspace nothing can be shared yet. */}
+      {noWorkspace ? (
+        <Notice tone="warning">
+          No workspace is set up yet.{' '}
+          <button type="button" class="link" onClick={() => props.onShow('settings')}>
+            Add one in Settings
+          </button>
+        </Notice>
+      ) : null}
       <div class="drop-layout">
         <div class="dropzone">
           <svg class="dropzone__icon" viewBox="0 0 48 48" aria-hidden="true" focusable="false">
@@ -48,13 +58,15 @@ export function DropView(props: {
                 <dt>Default preset</dt>
                 <dd>
                   {preset ? (
-                    <>
+                    <span title={channelIds(preset.channels)}>
                       {`${preset.name} → `}
                       <DestinationList
                         labels={named(preset.workspaceId, preset.channels).map(channelName)}
                         max={3}
                       />
-                    </>
+                    </span>
+                  ) : noWorkspace ? (
+                    'None yet'
                   ) : (
                     <button type="button" class="link" onClick={() => props.onShow('presets')}>
                       None: choose one in Presets
@@ -80,19 +92,13 @@ export function DropView(props: {
       </div>
       {props.error ? <Notice tone="error">{props.error}</Notice> : null}
       {props.confirmation ? <Notice tone="success">{props.confirmation}</Notice> : null}
-      {noWorkspace ? (
-        <Notice tone="warning">
-          No workspace is set up yet.{' '}
-          <button type="button" class="link" onClick={() => props.onShow('settings')}>
-            Add one in Settings
-          </button>
-        </Notice>
-      ) : null}
     </section>
   );
 }
 
 const RECENT = 4;
+/** Enough entries for four shares of a usual size. */
+const RECENT_ENTRIES = 100;
 
 const NOT_DELIVERED: Record<Exclude<HistoryEntry['outcome'], 'delivered'>, string> = {
   failed: 'failed',
@@ -100,7 +106,7 @@ const NOT_DELIVERED: Record<Exclude<HistoryEntry['outcome'], 'delivered'>, strin
   cancelled: 'cancelled',
 };
 
-/** The last few uploads, beside the drop target: what was just sent, and where. */
+/** The last few shares, beside the drop target: what was just sent, and where. */
 function RecentUploads(props: { version: number; onShow: (view: View) => void }) {
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
   const labels = useDestinationLabels();
@@ -108,7 +114,7 @@ function RecentUploads(props: { version: number; onShow: (view: View) => void })
     let current = true;
     // A courtesy: when history cannot be read, History itself says why.
     api()
-      .listHistory({ limit: RECENT })
+      .listHistory({ limit: RECENT_ENTRIES })
       .then(
         (found) => current && setEntries(found),
         () => current && setEntries([]),
@@ -118,25 +124,42 @@ function RecentUploads(props: { version: number; onShow: (view: View) => void })
     };
   }, [props.version]);
   if (entries === null) return null;
+  // One line a share: a share of twelve files is one thing sent, not twelve.
+  const shares = groupHistory(entries).slice(0, RECENT);
   return (
     <section class="recent" aria-labelledby="recent-title">
       <h2 id="recent-title" class="recent__title">
         Recent uploads
       </h2>
-      {entries.length === 0 ? (
+      {shares.length === 0 ? (
         <p class="muted recent__empty">Nothing shared yet.</p>
       ) : (
         <ul class="recent__list">
-          {entries.map((entry) => (
-            <li key={entry.id} class="recent__item">
-              <span class="recent__name">{entry.name}</span>
-              <span class="recent__detail">
-                {`${formatTime(entry.at)} → `}
-                <DestinationList labels={labels(entry.workspaceId, entry.channels)} max={3} />
-                {entry.outcome === 'delivered' ? '' : ` · ${NOT_DELIVERED[entry.outcome]}`}
-              </span>
-            </li>
-          ))}
+          {shares.map((share) => {
+            const first = share.entries[0]!;
+            const several = share.entries.length > 1;
+            const outcome = share.outcome;
+            const destinations = labels(first.workspaceId, first.channels);
+            return (
+              <li key={share.id} class="recent__item">
+                <span
+                  class="recent__name"
+                  title={several ? share.entries.map((e) => e.name).join(', ') : first.name}
+                >
+                  {several ? `${countFiles(share.entries.length)}: ${first.name}, …` : first.name}
+                </span>
+                <span class="recent__detail" title={destinations.join(', ')}>
+                  {`${formatTime(first.at)} → `}
+                  <DestinationList labels={destinations} max={3} />
+                  {outcome === 'delivered'
+                    ? ''
+                    : outcome
+                      ? ` · ${NOT_DELIVERED[outcome]}`
+                      : ` · ${share.entries.filter((e) => e.outcome === 'delivered').length} of ${share.entries.length} delivered`}
+                </span>
+              </li>
+            );
+          })}
         </ul>
       )}
       <button type="button" class="link" onClick={() => props.onShow('history')}>

@@ -43,7 +43,8 @@ export function SetupSteps(props: { snapshot: Snapshot; onShow: (view: View) => 
           </li>
         ))}
       </ol>
-      {steps[0]!.done && !steps[2]!.done ? (
+      {/* On to a preset only once the token is known good: a refused one is not a finished step. */}
+      {steps[1]!.done && !steps[2]!.done ? (
         <button
           type="button"
           class="button button--primary"

@@ -4,8 +4,12 @@ import { api, plainError } from '../bridge';
 import { useDestination, useDestinationLabels } from '../channel-names';
 import { formatBytes, formatTime } from '../format';
 import { groupHistory, type HistoryGroup } from '../history-groups';
+import { refusedByChannel } from '../queue-state';
+import { itemIdOf, othersOf, type Redirect, redirectOf } from '../redirect';
 import { ActionError, Notice } from '../ui/notice';
 import { DestinationList } from '../ui/person-icon';
+import { RefusedActions } from '../ui/refused-actions';
+import { ServiceWording } from '../ui/service-wording';
 import { ShareFiles } from '../ui/share-files';
 import { useAction } from '../use-action';
 
@@ -23,6 +27,7 @@ export function HistoryView(props: {
   snapshot: Snapshot;
   version: number;
   onShow: (view: View) => void;
+  onRedirect: (redirect: Redirect) => void;
 }) {
   const [search, setSearch] = useState('');
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
@@ -91,21 +96,32 @@ export function HistoryView(props: {
       ) : (
         <ul class="items" aria-label="Finished uploads">
           {groupHistory(entries).map((group) => {
+            const single = group.entries.length === 1;
+            const redirect = (entry: HistoryEntry) =>
+              props.onRedirect(
+                redirectOf(
+                  { ...entry, id: itemIdOf(entry.id) },
+                  group.entries.map((e) => ({ ...e, id: itemIdOf(e.id) })),
+                  'history',
+                ),
+              );
             const rows = group.entries.map((entry) => (
               <HistoryRow
                 key={entry.id}
                 entry={entry}
                 workspace={workspaceName(entry)}
                 onShow={props.onShow}
+                {...(single ? { onRedirect: redirect } : {})}
               />
             ));
-            return group.entries.length === 1 ? (
+            return single ? (
               rows[0]
             ) : (
               <HistoryShareRow
                 key={group.id}
                 group={group}
                 workspace={workspaceName(group.entries[0]!)}
+                onRedirect={redirect}
               >
                 {rows}
               </HistoryShareRow>
@@ -122,6 +138,7 @@ export function HistoryView(props: {
 function HistoryShareRow(props: {
   group: HistoryGroup;
   workspace: string;
+  onRedirect: (entry: HistoryEntry) => void;
   children: preact.ComponentChildren;
 }) {
   const { entries, outcome } = props.group;
@@ -132,6 +149,9 @@ function HistoryShareRow(props: {
   const comment = entries.find((e) => e.comment)?.comment;
   const listId = `history-share-${props.group.id}-files`;
   const destination = useDestination();
+  const action = useAction();
+  const refused = entries.find(refusedByChannel);
+  const others = refused ? othersOf(refused) : [];
   const title = `${entries.length} files → ${destination(first.workspaceId, first.channels)} in ${props.workspace}`;
   return (
     <li class={`item share item--${outcome ?? 'failed'}`} aria-label={title}>
@@ -142,7 +162,30 @@ function HistoryShareRow(props: {
         </span>
       </div>
       <p class="item__detail">{`${formatTime(first.at)} · ${formatBytes(size)}`}</p>
+      {first.channels.length > 3 ? (
+        // The title says "and 2 more": the whole destination is readable here, folded or not.
+        <p class="item__detail">{`To ${destination(first.workspaceId, first.channels, Number.POSITIVE_INFINITY)}`}</p>
+      ) : null}
       {comment ? <p class="item__comment">“{comment}”</p> : null}
+      {refused ? (
+        <>
+          <ActionError error={action.error} />
+          <div class="item__actions">
+            <RefusedActions
+              what={`${entries.length} files`}
+              others={others.length > 0 ? destination(refused.workspaceId, others) : ''}
+              action={action}
+              onSendToOthers={() =>
+                sendToOthers(
+                  refused,
+                  entries.filter((e) => refusedByChannel(e)).map((e) => e.path),
+                )
+              }
+              onChangeDestination={() => props.onRedirect(refused)}
+            />
+          </div>
+        </>
+      ) : null}
       <ShareFiles
         id={listId}
         title={title}
@@ -155,15 +198,36 @@ function HistoryShareRow(props: {
   );
 }
 
+/**
+ * "Send to the others" from History: the same queue item while it is still there (one history
+ * row, never posted twice); once cleared from the queue, the files as a new share to the others.
+ */
+async function sendToOthers(entry: HistoryEntry, paths: string[]): Promise<void> {
+  const itemId = itemIdOf(entry.id);
+  const queued = (await api().listQueue()).find((i) => i.id === itemId);
+  if (queued?.state === 'failed') return api().sendToOthers(itemId);
+  if (queued) throw new Error('This upload was sent again meanwhile; see the queue.');
+  const shared = await api().share({
+    target: { workspaceId: entry.workspaceId, channels: othersOf(entry) },
+    comment: entry.comment === '' ? undefined : entry.comment,
+    paths,
+  });
+  const refused = shared.refused[0];
+  if (refused) throw new Error(`Not queued: ${refused.reason}`);
+}
+
 function HistoryRow(props: {
   entry: HistoryEntry;
   /** The workspace's current name: it may have been renamed since. */
   workspace: string;
   onShow: (view: View) => void;
+  /** Absent inside a share: its row offers what to do with the refused share as a whole. */
+  onRedirect?: (entry: HistoryEntry) => void;
 }) {
   const { entry } = props;
   const action = useAction();
   const labels = useDestinationLabels();
+  const destination = useDestination();
   const [note, setNote] = useState<string | null>(null);
   const titleId = `history-${entry.id}-name`;
   const link = entry.permalink;
@@ -198,7 +262,11 @@ function HistoryRow(props: {
   };
 
   return (
-    <li class={`item item--${entry.outcome}`} aria-labelledby={titleId}>
+    <li
+      class={`item item--${entry.outcome}`}
+      aria-labelledby={titleId}
+      data-focus-key={`history-${entry.id}`}
+    >
       <div class="item__head">
         <span class="item__name" id={titleId}>
           {entry.name}
@@ -213,7 +281,7 @@ function HistoryRow(props: {
       {entry.comment ? <p class="item__comment">“{entry.comment}”</p> : null}
       {entry.error && entry.outcome !== 'delivered' ? (
         <p class={`item__error${entry.outcome === 'unknown' ? ' item__error--unsure' : ''}`}>
-          {entry.error.message}
+          <ServiceWording message={entry.error.message} />
         </p>
       ) : null}
       <ActionError error={action.error} />
@@ -248,6 +316,17 @@ function HistoryRow(props: {
               Open in browser
             </button>
           </>
+        ) : null}
+        {props.onRedirect && refusedByChannel(entry) ? (
+          <RefusedActions
+            what={entry.name}
+            others={
+              othersOf(entry).length > 0 ? destination(entry.workspaceId, othersOf(entry)) : ''
+            }
+            action={action}
+            onSendToOthers={() => sendToOthers(entry, [entry.path])}
+            onChangeDestination={() => props.onRedirect?.(entry)}
+          />
         ) : null}
         {retryable ? (
           <button

@@ -1,7 +1,9 @@
-import { useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { normaliseChannels } from '../../../main/core/upload/channels';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
+import { useNamedRefs } from '../channel-names';
+import { tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
 import { WorkspaceSelect } from '../ui/workspace-select';
@@ -23,7 +25,8 @@ function rowError(id: string): string | null {
 export function PresetEditor(props: {
   snapshot: Snapshot;
   preset: Preset | undefined;
-  onDone: () => void;
+  /** Closed: with the preset saved (its id), or cancelled (undefined). */
+  onDone: (savedId?: string) => void;
   onShow: (view: View) => void;
 }) {
   const { snapshot, preset } = props;
@@ -42,6 +45,11 @@ export function PresetEditor(props: {
   const [attempted, setAttempted] = useState(false);
   const action = useAction();
   const focusKey = useRef<number | null>(null);
+  const named = useNamedRefs();
+  const known = (id: string): string | undefined => {
+    const label = named(workspaceId, [{ id: id.trim() }])[0]?.label;
+    return label ? `#${label.replace(/^#/, '')}` : undefined;
+  };
 
   const ids = rows.map((r) => r.id.trim()).filter((id) => id !== '');
   const listCheck = normaliseChannels(ids);
@@ -84,8 +92,22 @@ export function PresetEditor(props: {
     const saved = await action.run(() =>
       preset ? api().updatePreset(preset.id, input) : api().addPreset(input),
     );
-    if (saved) props.onDone();
+    if (saved) props.onDone(saved.id);
   };
+
+  // Esc leaves the editor as Cancel does, unless a list or a question inside took it first.
+  const done = useRef(props.onDone);
+  done.current = props.onDone;
+  const nameRef = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    // Opened from a list's button that is gone now: the person starts at the name.
+    nameRef.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) done.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 
   const title = preset ? `Edit “${preset.name}”` : 'New preset';
   return (
@@ -103,6 +125,7 @@ export function PresetEditor(props: {
             </label>
             <input
               id="preset-name"
+              ref={nameRef}
               class="input"
               value={name}
               autocomplete="off"
@@ -124,6 +147,7 @@ export function PresetEditor(props: {
             id="preset-channel-search"
             label="Add a channel"
             workspaceId={workspaceId}
+            tokenState={tokenState(snapshot.workspaces.find((w) => w.id === workspaceId))}
             selected={rows
               .filter((r) => r.id.trim() !== '')
               .map((r) => ({ id: r.id.trim(), label: r.label }))}
@@ -138,7 +162,8 @@ export function PresetEditor(props: {
             }
           />
           <p class="field__help">
-            The ID is what the service needs (like C0123ABCD); the name is only for you.
+            Pick channels by name above. Each row keeps the channel's ID too, so the preset still
+            works if the channel is renamed.
           </p>
           <ul class="channel-rows">
             {rows.map((row, index) => {
@@ -146,6 +171,20 @@ export function PresetEditor(props: {
               const idField = `preset-channel-${row.key}`;
               return (
                 <li key={row.key} class="channel-row">
+                  <div class="field field--grow">
+                    <label for={`${idField}-label`} class="field__label">
+                      Channel {index + 1} name
+                    </label>
+                    <input
+                      id={`${idField}-label`}
+                      class="input"
+                      value={row.label}
+                      // The name the workspace gives the channel, when the row has none of its own.
+                      placeholder={known(row.id)}
+                      autocomplete="off"
+                      onInput={(e) => update(row.key, { label: e.currentTarget.value })}
+                    />
+                  </div>
                   <div class="field">
                     <label for={idField} class="field__label">
                       Channel {index + 1} ID
@@ -172,18 +211,6 @@ export function PresetEditor(props: {
                         {error}
                       </p>
                     ) : null}
-                  </div>
-                  <div class="field field--grow">
-                    <label for={`${idField}-label`} class="field__label">
-                      Channel {index + 1} name <span class="muted">(optional)</span>
-                    </label>
-                    <input
-                      id={`${idField}-label`}
-                      class="input"
-                      value={row.label}
-                      autocomplete="off"
-                      onInput={(e) => update(row.key, { label: e.currentTarget.value })}
-                    />
                   </div>
                   <button
                     type="button"
@@ -231,7 +258,7 @@ export function PresetEditor(props: {
           ) : null}
           <ActionError error={action.error} />
           <div class="actions">
-            <button type="button" class="button" onClick={props.onDone}>
+            <button type="button" class="button" onClick={() => props.onDone()}>
               Cancel
             </button>
             <button type="submit" class="button button--primary" disabled={action.busy}>

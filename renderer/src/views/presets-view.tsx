@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
-import { channelName } from '../format';
+import { channelIds, channelName } from '../format';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
 import { DestinationList } from '../ui/person-icon';
@@ -21,12 +21,21 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
     null,
   );
   const action = useAction();
+  const [returnFocus, setReturnFocus] = useState<string | null>(null);
 
   useEffect(() => setOrder(null), [snapshot.presets]);
 
   const presets = order
     ? order.map((id) => snapshot.presets.find((p) => p.id === id)).filter((p): p is Preset => !!p)
     : snapshot.presets;
+
+  useLayoutEffect(() => {
+    if (editing || !returnFocus) return;
+    const target = document.getElementById(returnFocus);
+    if (!target) return;
+    target.focus();
+    setReturnFocus(null);
+  }, [editing, returnFocus, presets]);
 
   // Before paint, so the focus never visibly leaves the moved preset.
   useLayoutEffect(() => {
@@ -61,7 +70,12 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
       <PresetEditor
         snapshot={snapshot}
         preset={preset}
-        onDone={() => setEditing(null)}
+        onDone={(savedId) => {
+          // Back on the list, focus is on the preset just edited (or made), else where it began.
+          const id = savedId ?? (editing.kind === 'edit' ? editing.id : undefined);
+          setReturnFocus(id ? `preset-${id}-edit` : 'presets-new');
+          setEditing(null);
+        }}
         onShow={props.onShow}
       />
     );
@@ -76,6 +90,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
         <div class="view__tools">
           <button
             type="button"
+            id="presets-new"
             class="button button--primary"
             disabled={snapshot.workspaces.length === 0}
             onClick={() => setEditing({ kind: 'new' })}
@@ -100,7 +115,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
       {presets.length === 0 ? (
         <div class="empty">
           <p class="empty__title">No presets yet</p>
-          <p class="muted">Without one, you type channel IDs each time you share.</p>
+          <p class="muted">Without one, you pick the channels each time you share.</p>
         </div>
       ) : (
         <ol class="items" aria-label="Presets, in menu order">
@@ -115,7 +130,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
                   </span>
                   {isDefault ? <span class="badge badge--default">Default</span> : null}
                 </div>
-                <p class="item__detail">
+                <p class="item__detail" title={channelIds(preset.channels)}>
                   {preset.channels.length === 0 ? (
                     'No channels'
                   ) : (
@@ -150,6 +165,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
                   </button>
                   <button
                     type="button"
+                    id={`preset-${preset.id}-edit`}
                     class="button button--small"
                     aria-label={`Edit ${preset.name}`}
                     onClick={() => setEditing({ kind: 'edit', id: preset.id })}

@@ -6,20 +6,31 @@ import { baseName, formatBytes, formatDuration, formatSpeed } from '../format';
 import { groupShares, overallProgress, type ShareGroup } from '../queue-groups';
 import {
   canRetry,
+  canSendToOthers,
   isActive,
   isFinished,
   isHeld,
   needsToken,
+  refusedByChannel,
   retiredProtocol,
   workspaceLost,
 } from '../queue-state';
 import { RateMeter } from '../rate';
+import { othersOf, type Redirect, redirectOf } from '../redirect';
 import { switchToExternalProtocol } from '../switch-protocol';
 import { ActionError, Notice } from '../ui/notice';
 import { DestinationList } from '../ui/person-icon';
+import { RefusedActions } from '../ui/refused-actions';
+import { ServiceWording } from '../ui/service-wording';
 import { ShareFiles } from '../ui/share-files';
 import { useAction } from '../use-action';
 import { useNow } from '../use-now';
+
+/** Why a queued file has not started: the pause, the service's rate limit, or other uploads. */
+type QueuedWhy = { kind: 'paused' } | { kind: 'rate-limit'; until: number } | { kind: 'slot' };
+
+const isRateLimit = (item: QueueItem): boolean =>
+  item.error?.code === 'ratelimited' || item.error?.code === 'http_429';
 
 const STATE_LABEL: Record<QueueItem['state'], string> = {
   queued: 'Queued',
@@ -35,6 +46,7 @@ export function QueueView(props: {
   snapshot: Snapshot;
   queue: QueueItem[];
   onShow: (view: View) => void;
+  onRedirect: (redirect: Redirect) => void;
 }) {
   const { snapshot, queue } = props;
   const meter = useRef(new RateMeter());
@@ -65,7 +77,13 @@ export function QueueView(props: {
   const finished = queue.filter(isFinished).length;
   const active = queue.filter(isActive);
   const sending = active.filter((i) => i.state === 'sending').length;
-  const failed = queue.filter((i) => i.state === 'failed' && !isHeld(i) && !retiredProtocol(i));
+  const failed = queue.filter(
+    (i) =>
+      i.state === 'failed' &&
+      !isHeld(i) &&
+      !retiredProtocol(i) &&
+      snapshot.workspaces.some((w) => w.id === i.workspaceId),
+  );
   const overall = overallProgress(queue);
   const groups = useMemo(() => groupShares(queue), [queue]);
   const tokenProblems = useMemo(() => {
@@ -78,7 +96,24 @@ export function QueueView(props: {
     return [...byWorkspace];
   }, [queue]);
   const workspaceName = (id: string) =>
-    snapshot.workspaces.find((w) => w.id === id)?.name ?? 'this workspace';
+    snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
+  const gone = (item: QueueItem) => !snapshot.workspaces.some((w) => w.id === item.workspaceId);
+  // Until when each workspace waits out the service's rate limit: a file queued meanwhile says
+  // so, with the time left, rather than "waiting for a free slot" while nothing is sending.
+  const limitedUntil = useMemo(() => {
+    const until = new Map<string, number>();
+    for (const i of queue) {
+      if (i.state !== 'waiting' || i.retryAt === undefined || !isRateLimit(i)) continue;
+      until.set(i.workspaceId, Math.max(until.get(i.workspaceId) ?? 0, i.retryAt));
+    }
+    return until;
+  }, [queue]);
+  const why = (item: QueueItem): QueuedWhy =>
+    snapshot.paused
+      ? { kind: 'paused' }
+      : (limitedUntil.get(item.workspaceId) ?? 0) > rateAt
+        ? { kind: 'rate-limit', until: limitedUntil.get(item.workspaceId)! }
+        : { kind: 'slot' };
 
   return (
     <section class="view" aria-labelledby="queue-title">
@@ -185,13 +220,17 @@ export function QueueView(props: {
                 now={rateAt}
                 rate={meter.current.rate(group.items[0]!.id, group.items[0]!.size, rateAt)}
                 workspace={workspaceName(group.items[0]!.workspaceId)}
+                workspaceGone={gone(group.items[0]!)}
+                queuedWhy={why(group.items[0]!)}
                 onShow={props.onShow}
+                onRedirect={(item) => props.onRedirect(redirectOf(item, queue, 'queue'))}
               />
             ) : (
               <ShareRow
                 key={group.id}
                 group={group}
                 workspace={workspaceName(group.items[0]!.workspaceId)}
+                onRedirect={(item) => props.onRedirect(redirectOf(item, queue, 'queue'))}
               >
                 {group.items.map((item) => (
                   <QueueRow
@@ -200,7 +239,10 @@ export function QueueView(props: {
                     now={rateAt}
                     rate={meter.current.rate(item.id, item.size, rateAt)}
                     workspace={workspaceName(item.workspaceId)}
+                    workspaceGone={gone(item)}
+                    queuedWhy={why(item)}
                     onShow={props.onShow}
+                    inShare
                   />
                 ))}
               </ShareRow>
@@ -244,6 +286,7 @@ function PausedText(props: { sending: number; waiting: number }) {
 function ShareRow(props: {
   group: ShareGroup;
   workspace: string;
+  onRedirect: (item: QueueItem) => void;
   children: preact.ComponentChildren;
 }) {
   const { items } = props.group;
@@ -256,6 +299,9 @@ function ShareRow(props: {
   );
   const listId = `share-${props.group.id}-files`;
   const destination = useDestination();
+  const action = useAction();
+  // Refused by some channels only: the whole share can go to the others, or elsewhere.
+  const refused = items.find(refusedByChannel);
   const title = `${items.length} files → ${destination(first.workspaceId, first.channels)} in ${props.workspace}`;
   return (
     <li class="item share" aria-label={title}>
@@ -275,7 +321,27 @@ function ShareRow(props: {
           aria-label={`Progress of ${items.length} files`}
         />
       ) : null}
+      {first.channels.length > 3 ? (
+        // The title says "and 2 more": the whole destination is readable here, folded or not.
+        <p class="item__detail">{`To ${destination(first.workspaceId, first.channels, Number.POSITIVE_INFINITY)}`}</p>
+      ) : null}
       {first.comment ? <p class="item__comment">“{first.comment}”</p> : null}
+      {refused ? (
+        <>
+          <ActionError error={action.error} />
+          <div class="item__actions">
+            <RefusedActions
+              what={`${items.length} files`}
+              action={action}
+              others={
+                canSendToOthers(refused) ? destination(refused.workspaceId, othersOf(refused)) : ''
+              }
+              onSendToOthers={() => api().sendToOthers(refused.id)}
+              onChangeDestination={() => props.onRedirect(refused)}
+            />
+          </div>
+        </>
+      ) : null}
       <ShareFiles
         id={listId}
         title={title}
@@ -293,7 +359,13 @@ function QueueRow(props: {
   now: number;
   rate: ReturnType<RateMeter['rate']>;
   workspace: string;
+  /** Its workspace was removed: nothing can be sent there again. */
+  workspaceGone: boolean;
+  queuedWhy: QueuedWhy;
   onShow: (view: View) => void;
+  /** Absent inside a share: its row offers what to do with the refused share as a whole. */
+  onRedirect?: (item: QueueItem) => void;
+  inShare?: boolean;
 }) {
   const { item } = props;
   const action = useAction();
@@ -307,11 +379,17 @@ function QueueRow(props: {
       ? 'Needs a token'
       : STATE_LABEL[item.state];
   const permalink = item.file?.permalink;
+  const destination = useDestination();
 
   useEffect(() => action.clear(), [item.state, action.clear]);
 
   return (
-    <li class={`item item--${state}`} aria-labelledby={titleId} aria-describedby={detailId}>
+    <li
+      class={`item item--${state}`}
+      aria-labelledby={titleId}
+      aria-describedby={detailId}
+      data-focus-key={`item-${item.id}`}
+    >
       <div class="item__head">
         <span class="item__name" id={titleId}>
           {name}
@@ -327,7 +405,14 @@ function QueueRow(props: {
         />
       ) : null}
       <p class="item__detail" id={detailId}>
-        <ItemDetail item={item} now={props.now} rate={props.rate} workspace={props.workspace} />
+        <ItemDetail
+          item={item}
+          now={props.now}
+          rate={props.rate}
+          workspace={props.workspace}
+          workspaceGone={props.workspaceGone}
+          queuedWhy={props.queuedWhy}
+        />
       </p>
       {item.state === 'unknown' ? (
         <>
@@ -375,7 +460,16 @@ function QueueRow(props: {
             Switch {props.workspace} to Slack's upload protocol
           </button>
         ) : null}
-        {canRetry(item) ? (
+        {props.onRedirect && refusedByChannel(item) && !props.workspaceGone ? (
+          <RefusedActions
+            what={name}
+            others={canSendToOthers(item) ? destination(item.workspaceId, othersOf(item)) : ''}
+            action={action}
+            onSendToOthers={() => api().sendToOthers(item.id)}
+            onChangeDestination={() => props.onRedirect?.(item)}
+          />
+        ) : null}
+        {canRetry(item) && !props.workspaceGone ? (
           <button
             type="button"
             class="button button--small"
@@ -416,6 +510,8 @@ function ItemDetail(props: {
   now: number;
   rate: ReturnType<RateMeter['rate']>;
   workspace: string;
+  workspaceGone: boolean;
+  queuedWhy: QueuedWhy;
 }) {
   const { item, rate } = props;
   const size = formatBytes(item.size);
@@ -427,14 +523,22 @@ function ItemDetail(props: {
     </>
   );
   switch (item.state) {
-    case 'queued':
+    case 'queued': {
+      const why = props.queuedWhy;
+      const wait =
+        why.kind === 'paused'
+          ? 'Paused: it starts when you resume.'
+          : why.kind === 'rate-limit'
+            ? `The service asked to slow down: it starts in ${formatDuration(why.until - props.now)}.`
+            : 'Waiting for a free slot.';
       return (
         <>
           {`${size} → `}
           {where}
-          {`. Waiting for a free slot.`}
+          {`. ${wait}`}
         </>
       );
+    }
     case 'sending': {
       const parts = [`${formatBytes(item.sent)} of ${size}`];
       if (rate) {
@@ -481,7 +585,10 @@ function ItemDetail(props: {
         <>
           {`${size} → `}
           {where}
-          {`. ${item.error?.message ?? 'The upload failed, and no reason was given.'}`}
+          {'. '}
+          <ServiceWording
+            message={item.error?.message ?? 'The upload failed, and no reason was given.'}
+          />
         </>
       );
     case 'unknown':
@@ -497,7 +604,7 @@ function ItemDetail(props: {
         <>
           {`${size} → `}
           {where}
-          {`. Cancelled before it was delivered.`}
+          {`. ${props.workspaceGone ? 'Cancelled: its workspace was removed.' : 'Cancelled before it was delivered.'}`}
         </>
       );
   }

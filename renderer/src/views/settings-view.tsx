@@ -1,10 +1,14 @@
-import type { Snapshot, View } from '../../../preload/contract';
+import type { QueueItem, Snapshot, View } from '../../../preload/contract';
 import { Notice } from '../ui/notice';
 import { SetupSteps } from './first-run';
 import { PreferencesSection } from './preferences-section';
 import { WorkspacesSection } from './workspaces-section';
 
-export function SettingsView(props: { snapshot: Snapshot; onShow: (view: View) => void }) {
+export function SettingsView(props: {
+  snapshot: Snapshot;
+  queue: readonly QueueItem[];
+  onShow: (view: View) => void;
+}) {
   return (
     <section class="view" aria-labelledby="settings-title">
       <header class="view__header">
@@ -18,7 +22,7 @@ export function SettingsView(props: { snapshot: Snapshot; onShow: (view: View) =
       {props.snapshot.presets.length === 0 ? (
         <SetupSteps snapshot={props.snapshot} onShow={props.onShow} />
       ) : null}
-      <WorkspacesSection snapshot={props.snapshot} />
+      <WorkspacesSection snapshot={props.snapshot} queue={props.queue} />
       <PreferencesSection preferences={props.snapshot.preferences} />
       <section class="section" aria-labelledby="about-title">
         <div class="section__header">

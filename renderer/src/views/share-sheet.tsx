@@ -18,6 +18,7 @@ import {
   shareSummaryParts,
 } from '../format';
 import { isMac } from '../platform';
+import { tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
 import { DestinationList } from '../ui/person-icon';
@@ -25,6 +26,17 @@ import { WorkspaceSelect } from '../ui/workspace-select';
 import { useAction } from '../use-action';
 
 type Mode = 'preset' | 'channels';
+
+/** What the person set in the sheet, kept when Esc closes it with files in it. */
+export interface SheetDraft {
+  mode: Mode;
+  presetId: string;
+  workspaceId: string;
+  picked: ChannelRef[];
+  thread: string;
+  comment: string;
+  commentEdited: boolean;
+}
 
 function parentOf(path: string): string {
   const name = baseName(path);
@@ -37,22 +49,28 @@ export function ShareSheet(props: {
   paths: string[];
   onPick: () => void;
   onRemove: (path: string) => void;
-  onClose: (next: View) => void;
+  /**
+   * Closed: by Share or Cancel (the files go), or by Esc with `draft` (the files and what was
+   * set stay, and the sheet opens with them again).
+   */
+  onClose: (next: View, draft?: SheetDraft) => void;
   onShow: (view: View) => void;
+  draft?: SheetDraft | null;
 }) {
   const { snapshot, paths } = props;
+  const kept = props.draft;
   const named = useNamedRefs();
   const presets = snapshot.presets;
   const firstPreset = presets.find((p) => p.id === snapshot.defaultPresetId) ?? presets[0];
-  const [mode, setMode] = useState<Mode>(firstPreset ? 'preset' : 'channels');
-  const [presetId, setPresetId] = useState(firstPreset?.id ?? '');
+  const [mode, setMode] = useState<Mode>(kept?.mode ?? (firstPreset ? 'preset' : 'channels'));
+  const [presetId, setPresetId] = useState(kept?.presetId ?? firstPreset?.id ?? '');
   const [workspaceId, setWorkspaceId] = useState(
-    firstPreset?.workspaceId ?? snapshot.workspaces[0]?.id ?? '',
+    kept?.workspaceId ?? firstPreset?.workspaceId ?? snapshot.workspaces[0]?.id ?? '',
   );
-  const [picked, setPicked] = useState<ChannelRef[]>([]);
-  const [thread, setThread] = useState('');
-  const [comment, setComment] = useState(firstPreset?.comment ?? '');
-  const [commentEdited, setCommentEdited] = useState(false);
+  const [picked, setPicked] = useState<ChannelRef[]>(kept?.picked ?? []);
+  const [thread, setThread] = useState(kept?.thread ?? '');
+  const [comment, setComment] = useState(kept?.comment ?? firstPreset?.comment ?? '');
+  const [commentEdited, setCommentEdited] = useState(kept?.commentEdited ?? false);
   const [attempted, setAttempted] = useState(false);
   const [result, setResult] = useState<ShareResult | null>(null);
   const action = useAction();
@@ -69,6 +87,18 @@ export function ShareSheet(props: {
     ? sendable.reduce((sum, p) => sum + (described.get(p)?.files ?? 0), 0)
     : paths.length;
   const leftOut = paths.length - sendable.length;
+  // Slack refuses an empty file: the person decides before Share, not after a failure.
+  const empties = described
+    ? sendable.filter((p) => {
+        const about = described.get(p);
+        return about?.kind === 'file' && about.bytes === 0;
+      })
+    : [];
+  const [sendEmpty, setSendEmpty] = useState(false);
+  const emptyQuestion =
+    empties.length > 0 && !sendEmpty
+      ? `${empties.length === 1 ? `${baseName(empties[0]!)} is empty (0 bytes)` : `${empties.length} files are empty (0 bytes)`}, and Slack refuses empty files.`
+      : null;
   const showChannelError = mode === 'channels' && attempted && picked.length === 0;
   const problem =
     paths.length === 0
@@ -86,13 +116,30 @@ export function ShareSheet(props: {
               ? 'This preset has no channels; edit it in Presets.'
               : 'Choose at least one channel.'
             : thread.trim() !== '' && channels.length > 1
-              ? 'A reply in a thread goes to one channel: keep just one.'
-              : null;
+              ? mode === 'preset'
+                ? `A reply in a thread goes to one channel, and this preset has ${channels.length}.`
+                : 'A reply in a thread goes to one channel: keep just one.'
+              : emptyQuestion
+                ? `${emptyQuestion} Leave ${empties.length === 1 ? 'it' : 'them'} out, or share anyway.`
+                : null;
 
   const choosePreset = (id: string) => {
     setPresetId(id);
     const next = presets.find((p) => p.id === id);
     if (next && !commentEdited) setComment(next.comment);
+  };
+
+  // A preset of several channels cannot reply in one thread: the same destination as channels
+  // to pick from, or just the thread's own channel when its link names one.
+  const chooseThreadChannel = () => {
+    if (!preset) return;
+    const linked = /\/archives\/([A-Z0-9]+)\/p\d{16}/.exec(thread)?.[1];
+    const refs = named(preset.workspaceId, preset.channels);
+    const own = refs.find((r) => r.id === linked) ?? (linked ? { id: linked } : undefined);
+    setWorkspaceId(preset.workspaceId);
+    setPicked(own ? [own] : refs);
+    setMode('channels');
+    setTimeout(() => document.getElementById('share-channels')?.focus(), 0);
   };
 
   const submit = async (e?: Event) => {
@@ -117,16 +164,20 @@ export function ShareSheet(props: {
     else setResult(shared);
   };
 
-  // Esc closes the sheet, as it would a dialog, wherever focus is (even nowhere).
-  const close = useRef(props.onClose);
-  close.current = props.onClose;
+  // Esc closes the sheet, as it would a dialog, wherever focus is (even nowhere). Nothing is
+  // thrown away: files, comment and channels are kept as a draft, and the sheet (Share sheet in
+  // the navigation) opens with them again. Cancel is the way to throw them away.
+  const draft: SheetDraft = { mode, presetId, workspaceId, picked, thread, comment, commentEdited };
+  const close = useRef(() => {});
+  close.current = () =>
+    props.onClose('drop', paths.length > 0 || comment.trim() !== '' ? draft : undefined);
   const busy = useRef(false);
   busy.current = action.busy;
   // A layout effect: listening from the first render on, not after a frame (a window in the
   // background gets no frames, and Esc pressed at once must still close the sheet).
   useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.defaultPrevented && !busy.current) close.current('drop');
+      if (e.key === 'Escape' && !e.defaultPrevented && !busy.current) close.current();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -153,6 +204,23 @@ export function ShareSheet(props: {
             <p class="file-total" aria-live="polite">
               {fileTotal(paths, described)}
             </p>
+          ) : null}
+          {emptyQuestion ? (
+            <fieldset class="confirm confirm--block" aria-label="Share empty files?">
+              <span class="confirm__question">{emptyQuestion}</span>
+              <button
+                type="button"
+                class="button button--small"
+                onClick={() => {
+                  for (const p of empties) props.onRemove(p);
+                }}
+              >
+                Leave {empties.length === 1 ? 'it' : 'them'} out
+              </button>
+              <button type="button" class="button button--small" onClick={() => setSendEmpty(true)}>
+                Share anyway
+              </button>
+            </fieldset>
           ) : null}
           <button type="button" class="button button--small" onClick={props.onPick}>
             Add files…
@@ -214,6 +282,7 @@ export function ShareSheet(props: {
                 id="share-channels"
                 label="Channels"
                 workspaceId={workspaceId}
+                tokenState={tokenState(snapshot.workspaces.find((w) => w.id === workspaceId))}
                 selected={picked}
                 invalid={showChannelError}
                 onAdd={(ref) => setPicked((now) => [...now, ref])}
@@ -292,7 +361,17 @@ export function ShareSheet(props: {
             />
           </p>
           {(attempted || (paths.length > 0 && fileCount === 0)) && problem ? (
-            <Notice tone="error">{problem}</Notice>
+            <Notice tone="error">
+              {problem}
+              {mode === 'preset' && thread.trim() !== '' && channels.length > 1 ? (
+                <>
+                  {' '}
+                  <button type="button" class="link" onClick={chooseThreadChannel}>
+                    Choose the channel instead
+                  </button>
+                </>
+              ) : null}
+            </Notice>
           ) : null}
           <ActionError error={action.error} />
 
@@ -379,7 +458,9 @@ function FileList(props: {
           >
             <span class="file-list__name">{baseName(path)}</span>
             {about ? <span class="file-list__size">{describeOne(about)}</span> : null}
-            <span class="file-list__dir">{parentOf(path)}</span>
+            <span class="file-list__dir" title={path}>
+              {parentOf(path)}
+            </span>
             {about?.refused ? (
               <span class="file-list__refused">Not shared: {about.refused.reason}</span>
             ) : about?.skipped?.[0] ? (

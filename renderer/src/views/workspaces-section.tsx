@@ -1,15 +1,18 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { checkBaseUrl, checkToken } from '../../../main/core/upload/credentials';
 import type {
   ConnectionCheck,
   Protocol,
+  QueueItem,
   Snapshot,
   TokenSaved,
   WorkspaceView,
 } from '../../../preload/contract';
 import { api } from '../bridge';
+import { isActive } from '../queue-state';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
+import { ServiceWording } from '../ui/service-wording';
 import { TextField } from '../ui/text-field';
 import { useAction } from '../use-action';
 
@@ -45,7 +48,7 @@ function tokenError(value: string): string | null {
   return check.ok ? null : check.message;
 }
 
-export function WorkspacesSection(props: { snapshot: Snapshot }) {
+export function WorkspacesSection(props: { snapshot: Snapshot; queue?: readonly QueueItem[] }) {
   const [adding, setAdding] = useState(props.snapshot.workspaces.length === 0);
   const [added, setAdded] = useState<Added | null>(null);
   return (
@@ -55,7 +58,12 @@ export function WorkspacesSection(props: { snapshot: Snapshot }) {
           Workspaces
         </h2>
         {adding ? null : (
-          <button type="button" class="button button--small" onClick={() => setAdding(true)}>
+          <button
+            type="button"
+            id="ws-add"
+            class="button button--small"
+            onClick={() => setAdding(true)}
+          >
             Add workspace…
           </button>
         )}
@@ -66,6 +74,7 @@ export function WorkspacesSection(props: { snapshot: Snapshot }) {
           workspace={w}
           added={added?.workspaceId === w.id ? added : null}
           presets={props.snapshot.presets.filter((p) => p.workspaceId === w.id).map((p) => p.name)}
+          waiting={(props.queue ?? []).filter((i) => i.workspaceId === w.id && isActive(i))}
         />
       ))}
       {adding ? (
@@ -81,22 +90,34 @@ export function WorkspacesSection(props: { snapshot: Snapshot }) {
   );
 }
 
-/** "Remove Acme, its token and its 2 presets (Design review, Random)?" */
-function removalQuestion(name: string, presets: readonly string[]): string {
-  if (presets.length === 0) return `Remove ${name} and its token?`;
+/**
+ * "Remove Acme, its token and its 2 presets (Design review, Random)?", and what happens to the
+ * files still waiting to go there: removing it cancels them.
+ */
+function removalQuestion(name: string, presets: readonly string[], waiting: number): string {
   const which =
-    presets.length === 1
-      ? `preset “${presets[0]}”`
-      : `${presets.length} presets (${presets.map((p) => `“${p}”`).join(', ')})`;
-  return `Remove ${name}, its token and its ${which}?`;
+    presets.length === 0
+      ? ''
+      : presets.length === 1
+        ? ` and its preset “${presets[0]}”`
+        : ` and its ${presets.length} presets (${presets.map((p) => `“${p}”`).join(', ')})`;
+  const files =
+    waiting === 0
+      ? ''
+      : ` ${waiting === 1 ? '1 file is' : `${waiting} files are`} waiting to be sent there: removing it cancels ${waiting === 1 ? 'it' : 'them'}.`;
+  const what = presets.length === 0 ? `${name} and its token` : `${name}, its token${which}`;
+  return `Remove ${what}?${files}`;
 }
 
 function WorkspaceCard(props: {
   workspace: WorkspaceView;
   presets: readonly string[];
+  /** Its uploads not finished yet (queued, waiting or sending). */
+  waiting?: readonly QueueItem[];
   added?: Added | null;
 }) {
   const w = props.workspace;
+  const waiting = props.waiting ?? [];
   const prefix = `ws-${w.id}`;
   const [name, setName] = useState(w.name);
   const [baseUrl, setBaseUrl] = useState(w.baseUrl);
@@ -107,11 +128,20 @@ function WorkspaceCard(props: {
     props.added?.check ?? null,
   );
   const [confirmReplace, setConfirmReplace] = useState(false);
+  const keepAsked = useRef(false);
+  if (!confirmReplace) keepAsked.current = false;
   // The card appears as soon as the workspace is saved, before adding it has checked the token.
   const addedCheck = props.added?.check;
   useEffect(() => {
     if (addedCheck) setCheck(addedCheck);
   }, [addedCheck]);
+  // Just added: focus goes to what the service said of the token, or to the token field when
+  // none was given (the next step), not to nothing where the form was.
+  const justAdded = props.added !== null && props.added !== undefined;
+  useLayoutEffect(() => {
+    if (!justAdded) return;
+    document.getElementById(addedCheck ? `${prefix}-result` : `${prefix}-token`)?.focus();
+  }, [justAdded, addedCheck, prefix]);
   const details = useAction();
   const secret = useAction();
   const test = useAction();
@@ -139,6 +169,8 @@ function WorkspaceCard(props: {
     }
     setConfirmReplace(false);
     setCheck(null);
+    // A newer answer replaces the older ones: no refusal left beside "Connected as…".
+    test.clear();
     const result = await secret.run(() => api().saveToken(w.id, token.trim()));
     if (!result) return;
     setCheck(result);
@@ -231,7 +263,8 @@ function WorkspaceCard(props: {
             type="password"
             class={`input input--mono input--grow${tokenProblem ? ' input--invalid' : ''}`}
             value={token}
-            placeholder={w.hasToken ? 'Paste a new token to replace it' : 'xoxb-…'}
+            // Short enough to read whole at 480 px beside its buttons.
+            placeholder={w.hasToken ? 'New token…' : 'xoxb-…'}
             autocomplete="off"
             spellcheck={false}
             aria-invalid={tokenProblem !== null}
@@ -270,11 +303,36 @@ function WorkspaceCard(props: {
             'Checked with the service, then kept in the system keychain. It is never shown again, only replaced or cleared.'}
         </p>
         {confirmReplace ? (
-          <fieldset class="confirm confirm--block" aria-label="Replace the token?">
+          <fieldset
+            class="confirm confirm--block"
+            aria-label="Replace the token?"
+            // Esc answers "Keep the old one", as in every other question.
+            onKeyDown={(e) => {
+              if (e.key !== 'Escape') return;
+              e.preventDefault();
+              e.stopPropagation();
+              setConfirmReplace(false);
+              document.getElementById(`${prefix}-token`)?.focus();
+            }}
+          >
             <span class="confirm__question">
               Replace the saved token of {w.name}? The old one is forgotten.
             </span>
-            <button type="button" class="button" onClick={() => setConfirmReplace(false)}>
+            <button
+              type="button"
+              class="button"
+              // Asked, focus is on the safe answer, as in every other question.
+              ref={(el) => {
+                if (el && !keepAsked.current) {
+                  keepAsked.current = true;
+                  el.focus();
+                }
+              }}
+              onClick={() => {
+                setConfirmReplace(false);
+                document.getElementById(`${prefix}-token`)?.focus();
+              }}
+            >
               Keep the old one
             </button>
             <button
@@ -288,7 +346,10 @@ function WorkspaceCard(props: {
         ) : null}
         {w.tokenRefused && !check ? (
           <Notice tone="error">
-            The service refused the saved token: {w.tokenRefused} Paste a new one above.
+            <ServiceWording
+              inSettings
+              message={`The service refused the saved token: ${w.tokenRefused.replace(/\s*Paste a new token for this workspace in Settings\.\s*$/, '')} Paste a new one above.`}
+            />
           </Notice>
         ) : null}
         <ActionError error={secret.error} />
@@ -301,6 +362,7 @@ function WorkspaceCard(props: {
           disabled={test.busy || !w.hasToken}
           onClick={async () => {
             setCheck(null);
+            secret.clear();
             const result = await test.run(() => api().testConnection(w.id));
             if (result) setCheck(result);
           }}
@@ -310,14 +372,28 @@ function WorkspaceCard(props: {
         <ConfirmButton
           label="Remove workspace"
           ariaLabel={`Remove workspace ${w.name}`}
-          question={removalQuestion(w.name, props.presets)}
-          confirmLabel="Remove"
-          onConfirm={() => void remove.run(() => api().removeWorkspace(w.id))}
+          question={removalQuestion(w.name, props.presets, waiting.length)}
+          confirmLabel={waiting.length === 0 ? 'Remove' : 'Cancel them and remove'}
+          keepLabel={waiting.length === 0 ? 'Keep' : 'Keep the workspace'}
+          onConfirm={async () => {
+            const removed = await remove.run(async () => {
+              // Cancelled first, while the workspace still exists: nothing goes on sending
+              // to a workspace that is gone, and nothing is left failing with a dead Retry.
+              for (const item of waiting) await api().cancelItem(item.id);
+              await api().removeWorkspace(w.id);
+              return true;
+            });
+            // The card is gone: on to adding another, the section's own action.
+            if (removed) document.getElementById('ws-add')?.focus();
+          }}
         />
       </div>
-      {props.added ? <Notice tone="info">{props.added.protocolNote}</Notice> : null}
-      {check ? <ConnectionResult check={check} /> : null}
-      <ActionError error={test.error} />
+      {/* What the last check said, where focus goes after adding the workspace. */}
+      <div id={`${prefix}-result`} class="card__result" tabIndex={-1}>
+        {props.added ? <Notice tone="info">{props.added.protocolNote}</Notice> : null}
+        {check ? <ConnectionResult check={check} /> : null}
+        <ActionError error={test.error} />
+      </div>
       <ActionError error={remove.error} />
     </article>
   );
@@ -327,7 +403,8 @@ function WorkspaceCard(props: {
 export function ConnectionResult(props: { check: ConnectionCheck | TokenSaved }) {
   const { check } = props;
   if (!check.checked) return <Notice tone="info">{check.message}</Notice>;
-  if (!check.ok) return <Notice tone="error">{check.message}</Notice>;
+  if (!check.ok)
+    return <Notice tone="error">{<ServiceWording message={check.message} inSettings />}</Notice>;
   const who = [check.user && `as ${check.user}`, check.team && `in ${check.team}`]
     .filter(Boolean)
     .join(' ');
@@ -345,16 +422,21 @@ function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => 
   const urlError = baseUrlError(baseUrl, attempted);
   const tokenProblem = tokenError(token);
   const nameError = attempted && name.trim() === '' ? 'Give the workspace a name.' : null;
+  const [refused, setRefused] = useState<string | null>(null);
 
   const add = async (e: Event) => {
     e.preventDefault();
     setAttempted(true);
     if (name.trim() === '' || baseUrlError(baseUrl, true) || tokenProblem) return;
-    const done = await action.run(async (): Promise<Added> => {
+    setRefused(null);
+    const done = await action.run(async (): Promise<Added | { refused: string }> => {
       // The service is asked which protocol it offers (with the token, if one is given), so a
       // new workspace does not start on one the service has retired.
       const probe =
         protocol === 'auto' ? await api().probeProtocol(baseUrl.trim(), token.trim()) : null;
+      // A refused token is not a finished step: nothing is added, and the refusal is said at
+      // the token, where focus goes.
+      if (probe?.refused) return { refused: probe.message };
       const created = await api().addWorkspace({
         name: name.trim(),
         baseUrl: baseUrl.trim(),
@@ -369,8 +451,17 @@ function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => 
           : `Protocol: ${protocol === 'external' ? 'external upload' : 'files.upload'}, as chosen.`,
       };
     });
-    if (done) props.onDone(done);
+    if (done && 'refused' in done) {
+      const code = /\(([a-z_]+)\)/.exec(done.refused)?.[1];
+      setRefused(
+        `The service refused this token, so the workspace was not added. Paste the whole token again (it starts with xoxb-).${code ? ` Service's answer: ${code}.` : ''}`,
+      );
+    } else if (done) props.onDone(done);
   };
+
+  useLayoutEffect(() => {
+    if (refused) document.getElementById('new-ws-token')?.focus();
+  }, [refused]);
 
   return (
     <form class="card card--new" onSubmit={add} noValidate aria-labelledby="new-ws-title">
@@ -426,8 +517,11 @@ function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => 
           mono
           value={token}
           placeholder="xoxb-…"
-          error={tokenProblem}
-          onInput={setToken}
+          error={tokenProblem ?? refused}
+          onInput={(value) => {
+            setToken(value);
+            setRefused(null);
+          }}
         />
       </div>
       <p class="field__help" id="new-ws-token-where">
