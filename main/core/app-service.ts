@@ -4,9 +4,10 @@
 // through (intake, the queue, delivery, history); each method is one call into one of them.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AppService, CoreEvents } from './api';
-import { type Directory, destinationName, openDirectory } from './conversations/directory';
+import type { AppService } from './api';
+import { type Directory, historyNames, openDirectory } from './conversations/directory';
 import { withPeople } from './conversations/people-cache';
+import { CoreEventHub, relayEvents } from './core-events';
 import { openDelivery } from './delivery/delivery';
 import { tokenLookup } from './delivery/sending-as';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
@@ -14,6 +15,7 @@ import { OnceNotices } from './once-notices';
 import { openPastedImages } from './pasted-images';
 import { pauseMarker } from './pause-marker';
 import { describePaths } from './queue/file-checks';
+import { queueSettings } from './queue/queue-settings';
 import { refusedTogether, sendToOthers } from './queue/send-to-others';
 import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import type { SecretStore } from './secrets/secret-store';
@@ -80,11 +82,10 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       watch: deps.watchSettings ?? false,
     });
     const s = settings;
-    const workspace = (id: string) => s.workspace(id);
-    const token = tokenLookup((id) => s.token(id), deps.tokenOverride);
+    const token = tokenLookup(s, deps.tokenOverride);
     const d = openDirectory({
       stateDir,
-      workspace,
+      settings: s,
       token,
       transport: deps.transport,
       listMaxWaitMs: deps.listMaxWaitMs ?? 0,
@@ -92,19 +93,17 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     directory = d;
     history = await openHistoryStore({
       dir: join(stateDir, 'history'),
-      workspaceName: (id: string) => s.workspace(id)?.name ?? id,
-      channelName: (workspaceId, channelId) => destinationName(d, workspaceId, channelId),
+      ...historyNames(s, d),
     });
     queue = await openUploadQueue({
       dir: join(stateDir, 'queue'),
       history,
-      concurrency: () => s.preferences().concurrency,
-      maxFileBytes: (id) => s.workspace(id)?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+      ...queueSettings(s),
       retry: deps.retry,
       startPaused,
       keepTokenWaits: deps.keepTokenWaits === true,
       ...openDelivery({
-        workspace,
+        settings: s,
         token,
         dataDir: deps.dataDir,
         transport: deps.transport,
@@ -115,7 +114,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
         ...d,
       }),
     });
-    intake = openIntake({ workspace, preset: (id) => s.preset(id), token, ...d });
+    intake = openIntake({ settings: s, token, ...d });
   } catch (error) {
     settings?.close();
     await directory?.conversations.close();
@@ -144,13 +143,7 @@ interface Parts {
 function bindService(parts: Parts): AppService {
   const { settings, queue, history, intake, pasted, notices, pause, deps } = parts;
   const { conversations, people } = parts.directory;
-  type Listener = (payload: never) => void;
-  const listeners = new Map<keyof CoreEvents, Set<Listener>>();
-  const emit = <E extends keyof CoreEvents>(event: E, payload: CoreEvents[E]): void => {
-    for (const listener of listeners.get(event) ?? []) {
-      (listener as (p: CoreEvents[E]) => void)(payload);
-    }
-  };
+  const events = new CoreEventHub();
   const tokens = openTokenStatus({
     settings,
     queue,
@@ -158,21 +151,17 @@ function bindService(parts: Parts): AppService {
     // "No token saved" (or a refusal of the old token) was the answer for the old token: a
     // picker opened before the token was saved must list channels now, not an hour later.
     onTokenChanged: (workspaceId) => conversations.forget(workspaceId),
-    onChanged: (snapshot) => emit('settings-changed', snapshot),
+    onChanged: (snapshot) => events.emit('settings-changed', snapshot),
   });
 
-  const unsubscribers = [
-    queue.onNeedsToken(() => tokens.changed()),
-    queue.onChange((items) => {
-      pasted.update(items);
-      emit('queue-changed', items);
-    }),
-    queue.onFinished((item) => emit('item-finished', item)),
-    queue.onNeedsToken((event) => emit('needs-token', event)),
-    history.onChange(() => emit('history-changed', null)),
-    settings.onChange(tokens.changed),
-    notices.on((notice) => emit('notice', notice)),
-  ];
+  const unsubscribers = relayEvents(events, {
+    queue,
+    history,
+    settings,
+    notices,
+    pasted,
+    settingsChanged: tokens.changed,
+  });
 
   return {
     getSnapshot: tokens.snapshot,
@@ -228,7 +217,7 @@ function bindService(parts: Parts): AppService {
     setPaused: async (paused) => {
       await pause.write(paused);
       queue.setPaused(paused);
-      emit('settings-changed', await tokens.snapshot());
+      events.emit('settings-changed', await tokens.snapshot());
     },
     listHistory: async (query) => history.list(query),
     listConversations: async (workspaceId, query) => {
@@ -251,18 +240,10 @@ function bindService(parts: Parts): AppService {
         history.repairNotice(),
         ...conversations.takeRepairNotices(),
       ].filter((n): n is string => n !== undefined),
-    on(event, listener) {
-      let set = listeners.get(event);
-      if (!set) {
-        set = new Set();
-        listeners.set(event, set);
-      }
-      set.add(listener as Listener);
-      return () => set.delete(listener as Listener);
-    },
+    on: events.on,
     async close() {
       for (const unsubscribe of unsubscribers) unsubscribe();
-      listeners.clear();
+      events.clear();
       settings.close();
       await conversations.close();
       await people.close();

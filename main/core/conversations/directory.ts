@@ -2,6 +2,7 @@
 // workspace's token; and the name History shows for a destination, from those lists.
 import { join } from 'node:path';
 import type { Workspace } from '../model';
+import type { SettingsService } from '../settings/settings-service';
 import type { Transport } from '../upload/transport';
 import { ConversationCache } from './conversation-cache';
 import { listConversations } from './conversations-list';
@@ -16,7 +17,7 @@ export interface Directory {
 
 export function openDirectory(deps: {
   stateDir: string;
-  workspace(id: string): Workspace | undefined;
+  settings: Pick<SettingsService, 'workspace'>;
   token(workspace: Workspace): Promise<string | null>;
   transport: Transport;
   /** How long a fetch may wait out the service's Retry-After; 0 keeps the list it has. */
@@ -32,7 +33,7 @@ export function openDirectory(deps: {
       ) => Promise<T>,
     ) =>
     async (workspaceId: string, signal: AbortSignal) => {
-      const workspace = deps.workspace(workspaceId);
+      const workspace = deps.settings.workspace(workspaceId);
       const token = workspace ? await deps.token(workspace) : null;
       if (!workspace || !token) {
         return {
@@ -55,15 +56,30 @@ export function openDirectory(deps: {
   };
 }
 
-/** A destination's name in History: a DM, or a person shared with by user ID, is the person's. */
-export function destinationName(
-  { conversations, people }: Directory,
-  workspaceId: string,
-  channelId: string,
-): string | undefined {
-  const conv = conversations.cached(workspaceId)?.find((c) => c.id === channelId);
-  const person = people
-    .cached(workspaceId)
-    ?.find((who) => who.id === (conv?.kind === 'dm' ? (conv.user ?? conv.name) : channelId));
-  return person ? personName(person) : conv?.name;
+/** The names History shows: the workspace's, and each destination's from the cached lists. */
+export function historyNames(
+  settings: Pick<SettingsService, 'workspace'>,
+  directory: Directory,
+): {
+  workspaceName: (id: string) => string;
+  channelName: (workspaceId: string, channelId: string) => string | undefined;
+} {
+  return {
+    workspaceName: (id) => settings.workspace(id)?.name ?? id,
+    channelName: destinationName(directory),
+  };
+}
+
+/** A DM, or a person shared with by user ID, is named by the person's name. */
+function destinationName({
+  conversations,
+  people,
+}: Directory): (workspaceId: string, channelId: string) => string | undefined {
+  return (workspaceId, channelId) => {
+    const conv = conversations.cached(workspaceId)?.find((c) => c.id === channelId);
+    const person = people
+      .cached(workspaceId)
+      ?.find((who) => who.id === (conv?.kind === 'dm' ? (conv.user ?? conv.name) : channelId));
+    return person ? personName(person) : conv?.name;
+  };
 }

@@ -3,11 +3,12 @@
 import type { FailureReason, QueueItem, Workspace } from '../model';
 import { KeychainError } from '../secrets/secret-store';
 import { keptCopiesSince } from '../settings/settings-file';
+import type { SettingsService } from '../settings/settings-service';
 import type { AttemptResult } from '../upload/attempt';
 
 /** Where a workspace's token comes from: the keychain, unless the process was given one. */
 export interface TokenSource {
-  workspace(id: string): Workspace | undefined;
+  settings: Pick<SettingsService, 'workspace'>;
   /** The token to send with, or null when none is saved; throws KeychainError. */
   token(workspace: Workspace): Promise<string | null>;
   /** The user-data folder, where a damaged settings file is set aside. */
@@ -16,10 +17,10 @@ export interface TokenSource {
 
 /** The CLI's TRAYSHARE_TOKEN wins over the keychain, so scripts need no login. */
 export function tokenLookup(
-  savedToken: (workspaceId: string) => Promise<string | null>,
+  settings: Pick<SettingsService, 'token'>,
   override: string | undefined,
 ): (workspace: Workspace) => Promise<string | null> {
-  return async (workspace) => (override ? override : savedToken(workspace.id));
+  return async (workspace) => (override ? override : settings.token(workspace.id));
 }
 
 function keychainFailure(error: KeychainError): FailureReason {
@@ -33,7 +34,7 @@ export async function sendingAs(
   source: TokenSource,
   item: QueueItem,
 ): Promise<{ workspace: Workspace; token: string } | AttemptResult> {
-  const workspace = source.workspace(item.workspaceId);
+  const workspace = source.settings.workspace(item.workspaceId);
   if (!workspace) return workspaceGone(source.dataDir, item);
   let token: string | null;
   try {
