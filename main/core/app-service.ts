@@ -5,7 +5,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppService } from './api';
-import { type Directory, historyNames, openDirectory } from './conversations/directory';
+import {
+  type Directory,
+  forgetLists,
+  historyNames,
+  openDirectory,
+} from './conversations/directory';
 import { withPeople } from './conversations/people-cache';
 import { CoreEventHub, relayEvents } from './core-events';
 import { openDelivery } from './delivery/delivery';
@@ -150,7 +155,7 @@ function bindService(parts: Parts): AppService {
     transport: deps.transport,
     // "No token saved" (or a refusal of the old token) was the answer for the old token: a
     // picker opened before the token was saved must list channels now, not an hour later.
-    onTokenChanged: (workspaceId) => conversations.forget(workspaceId),
+    onTokenChanged: (workspaceId) => forgetLists(parts.directory, workspaceId),
     onChanged: (snapshot) => events.emit('settings-changed', snapshot),
   });
 
@@ -169,12 +174,12 @@ function bindService(parts: Parts): AppService {
     updateWorkspace: async (id, patch) => {
       const updated = await settings.updateWorkspace(id, patch);
       // Another address may list other channels, and a refusal from the old one no longer holds.
-      if (patch.baseUrl !== undefined) conversations.forget(id);
+      if (patch.baseUrl !== undefined) forgetLists(parts.directory, id);
       return updated;
     },
     removeWorkspace: async (id) => {
       await settings.removeWorkspace(id);
-      conversations.forget(id);
+      forgetLists(parts.directory, id);
     },
     setToken: tokens.setToken,
     saveToken: tokens.saveToken,

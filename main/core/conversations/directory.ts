@@ -56,6 +56,12 @@ export function openDirectory(deps: {
   };
 }
 
+/** A workspace's lists answered for its old token or address: both are asked again. */
+export function forgetLists({ conversations, people }: Directory, workspaceId: string): void {
+  conversations.forget(workspaceId);
+  people.forget(workspaceId);
+}
+
 /** The names History shows: the workspace's, and each destination's from the cached lists. */
 export function historyNames(
   settings: Pick<SettingsService, 'workspace'>,
