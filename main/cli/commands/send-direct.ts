@@ -39,6 +39,43 @@ export async function sendDirect(
   options: SendOptions,
   display: (path: string) => string,
 ): Promise<SendOutcome> {
+  const { protocol, ...target } = await directTarget(options);
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    return await SEND_DIRECT[protocol]({
+      ...target,
+      paths,
+      options,
+      display,
+      signal: abort.signal,
+      progress: createProgressLine(),
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+/** Where the files go, checked before anything is read or sent. */
+interface DirectTarget {
+  protocol: Protocol;
+  baseUrl: string;
+  token: string;
+  ids: string[];
+  threadTs?: string;
+  transport: ReturnType<typeof createNodeTransport>;
+}
+
+interface DirectRun extends Omit<DirectTarget, 'protocol'> {
+  paths: string[];
+  options: SendOptions;
+  display: (path: string) => string;
+  signal: AbortSignal;
+  progress: ReturnType<typeof createProgressLine>;
+}
+
+async function directTarget(options: SendOptions): Promise<DirectTarget> {
   const baseUrl = options.baseUrl ?? '';
   const token = envToken();
   // Checked here as well as in the engine so nothing is read or sent before saying what is wrong.
@@ -80,96 +117,103 @@ export async function sendDirect(
     }
     threadTs = thread.ts;
   }
-  const progress = createProgressLine();
-  const abort = new AbortController();
-  const onSigint = () => abort.abort();
-  process.once('SIGINT', onSigint);
+  return {
+    protocol,
+    baseUrl,
+    token: token ?? '',
+    ids,
+    transport,
+    ...(threadTs ? { threadTs } : {}),
+  };
+}
+
+const SEND_DIRECT: Record<Protocol, (run: DirectRun) => Promise<SendOutcome>> = {
+  external: sendAsGroups,
+  'files.upload': sendEachFile,
+};
+
+/** Slack's protocol shares up to 10 files in one message with one comment. */
+async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
+  const { paths, options, display, progress, threadTs } = run;
+  let current = '';
+  const jobs = paths.map((path) => ({
+    baseUrl: run.baseUrl,
+    token: run.token,
+    channels: run.ids,
+    comment: options.comment,
+    ...(threadTs ? { threadTs } : {}),
+    file: { path, name: basename(display(path)) },
+  }));
+  let linksNoted = false;
+  const outcomes = await uploadExternalGroup(jobs, {
+    transport: run.transport,
+    signal: run.signal,
+    blockingReads: true,
+    onLinksUnavailable: () => {
+      if (linksNoted) return;
+      linksNoted = true;
+      progress.clear();
+      say(LINKS_NEED_FILES_READ);
+    },
+    onFile: (index) => {
+      current = jobs[index]?.file.name ?? '';
+    },
+    onProgress: (sent, total) =>
+      progress.update(
+        `${current}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
+      ),
+    onRetry: (attempt, delayMs, reason) => {
+      progress.clear();
+      say(
+        `${current}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
+      );
+    },
+  });
+  progress.clear();
+  return directOutcome(
+    paths.map((path, i) => fromAttempt(display(path), outcomes[i]!)),
+    outcomes,
+  );
+}
+
+/** files.upload: one request, one message per file. */
+async function sendEachFile(run: DirectRun): Promise<SendOutcome> {
+  const { paths, options, display, progress, threadTs } = run;
   const results: FileResult[] = [];
   const attempts: AttemptResult[] = [];
-  try {
-    if (protocol === 'external') {
-      // Slack's protocol shares up to 10 files in one message with one comment.
-      let current = '';
-      const jobs = paths.map((path) => ({
-        baseUrl,
-        token: token ?? '',
-        channels: ids,
-        comment: options.comment,
+  for (const [index, path] of paths.entries()) {
+    const name = basename(display(path));
+    const attempt = await uploadWithRetries(
+      {
+        baseUrl: run.baseUrl,
+        token: run.token,
+        channels: run.ids,
+        // One message per file: the comment goes with the first file only.
+        comment: index === 0 ? options.comment : undefined,
         ...(threadTs ? { threadTs } : {}),
-        file: { path, name: basename(display(path)) },
-      }));
-      let linksNoted = false;
-      const outcomes = await uploadExternalGroup(jobs, {
-        transport,
-        signal: abort.signal,
+        file: { path, name },
+      },
+      {
+        transport: run.transport,
+        signal: run.signal,
+        // This process only uploads: reading on the main thread costs a third less CPU.
         blockingReads: true,
-        onLinksUnavailable: () => {
-          if (linksNoted) return;
-          linksNoted = true;
-          progress.clear();
-          say(LINKS_NEED_FILES_READ);
-        },
-        onFile: (index) => {
-          current = jobs[index]?.file.name ?? '';
-        },
         onProgress: (sent, total) =>
           progress.update(
-            `${current}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
+            `${name}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
           ),
+        maxWaitMs: maxWaitMs(options.maxWait),
         onRetry: (attempt, delayMs, reason) => {
           progress.clear();
           say(
-            `${current}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
+            `${name}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
           );
         },
-      });
-      progress.clear();
-      return directOutcome(
-        paths.map((path, i) => fromAttempt(display(path), outcomes[i]!)),
-        outcomes,
-      );
-    }
-    for (const [index, path] of paths.entries()) {
-      const name = basename(display(path));
-      const attempt = await uploadWithRetries(
-        {
-          baseUrl,
-          token: token ?? '',
-          channels: ids,
-          // One message per file: the comment goes with the first file only.
-          comment: index === 0 ? options.comment : undefined,
-          ...(threadTs ? { threadTs } : {}),
-          file: { path, name },
-        },
-        {
-          transport,
-          signal: abort.signal,
-          // This process only uploads: reading on the main thread costs a third less CPU.
-          blockingReads: true,
-          onProgress: (sent, total) =>
-            progress.update(
-              `${name}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
-            ),
-          maxWaitMs: maxWaitMs(options.maxWait),
-          onRetry: (attempt, delayMs, reason) => {
-            progress.clear();
-            say(
-              `${name}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
-            );
-          },
-        },
-      );
-      progress.clear();
-      attempts.push(attempt);
-      results.push(
-        fromAttempt(
-          display(path),
-          tooLongAWait(protocol === 'files.upload' ? retired(attempt) : attempt, options),
-        ),
-      );
-    }
-  } finally {
-    process.off('SIGINT', onSigint);
+      },
+    );
+    progress.clear();
+    attempts.push(attempt);
+    results.push(fromAttempt(display(path), tooLongAWait(retired(attempt), options)));
   }
   return directOutcome(results, attempts);
 }
