@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { writeTestFile } from './files';
-import type { Extras, ProgressCost, RestingCore } from './goals';
+import type { Extras, ProgressCost, RestingCore } from './results';
 import type { BenchContext } from './scenarios';
 import { median, sizeLabel } from './stats';
 
@@ -20,7 +20,7 @@ const CORE_STARTS = 4;
 const run = promisify(execFile);
 const TSX = ['--import', 'tsx'];
 
-export interface SavedExtra<T> {
+interface SavedExtra<T> {
   date: string;
   command: string;
   value: T;
@@ -36,7 +36,7 @@ function load(): { loadBefore: number; cpus: number } {
 }
 
 /** 1 GiB when measured, else the largest size up to it: long enough to see the cost. */
-export function progressSize(sizes: number[]): number {
+function progressSize(sizes: number[]): number {
   const fit = sizes.filter((s) => s <= 2 ** 30);
   return fit.length ? Math.max(...fit) : Math.min(...sizes);
 }

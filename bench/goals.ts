@@ -1,59 +1,19 @@
 // The issue's targets, checked against the medians and stated plainly: pass, fail (by how
 // much), or not measured in this run. A figure from a case whose load before it was high is
 // marked "noisy", so nobody reads a busy run as a regression.
-import type { Goal, SeriesSummary } from './results';
+import type { Extras, Goal, ProgressCost, RestingCore, SeriesSummary } from './results';
 import { formatRatio, formatRss, rssMegabytes, sizeLabel } from './stats';
 
-export const TIME_RATIO_LIMIT = 1.1;
-export const CPU_RATIO_LIMIT = 1.5;
+const TIME_RATIO_LIMIT = 1.1;
+const CPU_RATIO_LIMIT = 1.5;
 export const RSS_LIMIT_MB = 64;
 /** "Flat": the median peak RSS grows by at most this from the smallest to the largest file. */
-export const FLAT_GROWTH_LIMIT_MB = 4;
+const FLAT_GROWTH_LIMIT_MB = 4;
 /** Throughput with progress listeners attached: at most this much below without. */
-export const PROGRESS_COST_LIMIT = 0.02;
-export const PROGRESS_MIN_PER_SECOND = 4;
-export const CORE_START_LIMIT_MS = 150;
-export const CORE_HEAP_LIMIT_MB = 20;
-
-/** The engine with and without progress listeners, in one process (bench/clients/progress-cost.ts). */
-export interface ProgressCost {
-  fileBytes: number;
-  runs: number;
-  /** Median time of one upload, ms. */
-  withMs: number;
-  withoutMs: number;
-  /** Progress events per second of upload, with listeners (median run). */
-  eventsPerSecond: number;
-  /** The same over the 1 Gbit/s sink, where an upload takes seconds. */
-  linkEventsPerSecond?: number;
-  loadBefore?: number;
-  cpus?: number;
-  error?: string;
-}
-
-/** createAppService with a full history and queue (bench/clients/resting-core.ts). */
-export interface RestingCore {
-  historyEntries: number;
-  queueItems: number;
-  /** Median time of createAppService over `starts` fresh processes, ms. */
-  startMs: number;
-  /** Its CPU time (user + system), median, ms: what load moves least. */
-  startCpuMs?: number;
-  starts?: number;
-  settledRssMB: number;
-  settledHeapMB: number;
-  uploads: number;
-  afterUploadsRssMB: number;
-  afterUploadsHeapMB: number;
-  loadBefore?: number;
-  cpus?: number;
-  error?: string;
-}
-
-export interface Extras {
-  progress?: ProgressCost;
-  core?: RestingCore;
-}
+const PROGRESS_COST_LIMIT = 0.02;
+const PROGRESS_MIN_PER_SECOND = 4;
+const CORE_START_LIMIT_MS = 150;
+const CORE_HEAP_LIMIT_MB = 20;
 
 function find(
   summaries: SeriesSummary[],

@@ -63,7 +63,7 @@ export function killRunning(): void {
 }
 
 /** "%M %U %S": peak RSS in KiB, user and system seconds. */
-export function parseTimeLine(line: string): { peakRssKiB: number; cpuMs: number } {
+function parseTimeLine(line: string): { peakRssKiB: number; cpuMs: number } {
   const [rss, user, sys] = line.trim().split(/\s+/).map(Number);
   return {
     peakRssKiB: rss ?? Number.NaN,

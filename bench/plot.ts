@@ -6,12 +6,12 @@ import type { Results, SeriesSummary } from './results';
 import { rssMegabytes, sizeLabel } from './stats';
 import { TARGET_LABELS } from './targets';
 
-export interface Bar {
+interface Bar {
   tool: ToolId;
   value: number;
 }
 
-export interface BarGroup {
+interface BarGroup {
   label: string;
   bars: Bar[];
 }

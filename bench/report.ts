@@ -1,8 +1,8 @@
 // Turns results into tables (stdout and REPORT.md share them) and writes REPORT.md.
 import { TOOL_LABELS } from './clients';
-import type { Extras } from './goals';
 import type { ScenarioName } from './options';
 import {
+  type Extras,
   type Goal,
   NOISY_LOAD_PER_CORE,
   type Pair,
@@ -21,7 +21,7 @@ import {
 import { formatMarkdownTable, formatTable, type Table } from './table';
 import { TARGET_LABELS } from './targets';
 
-export const SCENARIO_TITLES: Record<ScenarioName, string> = {
+const SCENARIO_TITLES: Record<ScenarioName, string> = {
   large: 'One file, files.upload',
   small: 'Many small files, files.upload, rate limit off',
   concurrent: 'Large files at the same time, one process each, files.upload',
@@ -41,7 +41,7 @@ function loadCell(s: SeriesSummary): string {
   return `${s.loadBefore.toFixed(2)}${s.noisy ? ' noisy' : ''}`;
 }
 
-export function seriesTable(scenario: ScenarioName, rows: SeriesSummary[]): Table {
+function seriesTable(scenario: ScenarioName, rows: SeriesSummary[]): Table {
   const small = scenario === 'small';
   const together = scenario === 'concurrent';
   const headers = [
@@ -81,7 +81,7 @@ function side(k: SeriesKey, scenario: ScenarioName): string {
   return `${TOOL_LABELS[k.tool]}${other} → ${TARGET_LABELS[k.target]}`;
 }
 
-export function pairsTable(scenario: ScenarioName, pairs: Pair[]): Table {
+function pairsTable(scenario: ScenarioName, pairs: Pair[]): Table {
   return {
     title: 'Ratios of medians (A / B; time below 1.00× means A is faster)',
     headers: ['Case', 'A', 'B', 'Time A/B', 'Peak RSS A/B'],
@@ -100,7 +100,7 @@ function verdict(g: Goal): string {
   return g.pass === undefined ? 'not measured' : g.pass ? 'PASS' : 'FAIL';
 }
 
-export function goalsTable(goals: Goal[]): Table {
+function goalsTable(goals: Goal[]): Table {
   return {
     title: 'Targets',
     headers: ['Result', 'Target', 'Measured'],
@@ -117,7 +117,7 @@ function load(x: { loadBefore?: number; cpus?: number }): string {
 const f = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
 /** The progress-listener and resting-core figures, when measured. */
-export function extrasTables(extras: Extras | undefined): Table[] {
+function extrasTables(extras: Extras | undefined): Table[] {
   const out: Table[] = [];
   const p = extras?.progress;
   if (p) {
@@ -182,7 +182,7 @@ export function extrasTables(extras: Extras | undefined): Table[] {
   return out;
 }
 
-export function scenariosIn(results: Results): ScenarioName[] {
+function scenariosIn(results: Results): ScenarioName[] {
   const order: ScenarioName[] = ['large', 'small', 'concurrent', 'external'];
   return order.filter((s) => results.series.some((x) => x.scenario === s));
 }

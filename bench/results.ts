@@ -1,7 +1,6 @@
 // The shape of bench/results/latest.json, and the summaries (medians, ratios) built from the
 // raw samples. Pure functions: the run loop only appends samples.
 import type { ToolId } from './clients';
-import type { Extras } from './goals';
 import type { ScenarioName } from './options';
 import { median, ratio } from './stats';
 import type { TargetName } from './targets';
@@ -63,7 +62,7 @@ export interface SeriesSummary extends Series {
 /** A run is marked noisy when the load average before it exceeds this per core. */
 export const NOISY_LOAD_PER_CORE = 0.5;
 
-export function isNoisy(loadBefore: number | undefined, cpus: number | undefined): boolean {
+function isNoisy(loadBefore: number | undefined, cpus: number | undefined): boolean {
   return loadBefore !== undefined && cpus !== undefined && loadBefore / cpus > NOISY_LOAD_PER_CORE;
 }
 
@@ -78,7 +77,7 @@ export interface Pair {
   rssRatio: number;
 }
 
-export function sameKey(a: SeriesKey, b: SeriesKey): boolean {
+function sameKey(a: SeriesKey, b: SeriesKey): boolean {
   return (
     a.scenario === b.scenario &&
     a.caseLabel === b.caseLabel &&
@@ -155,4 +154,44 @@ export interface Results {
   /** Progress listeners' cost and the resting core (the latest measured of each). */
   extras?: Extras;
   notes: string[];
+}
+
+/** The engine with and without progress listeners, in one process (bench/clients/progress-cost.ts). */
+export interface ProgressCost {
+  fileBytes: number;
+  runs: number;
+  /** Median time of one upload, ms. */
+  withMs: number;
+  withoutMs: number;
+  /** Progress events per second of upload, with listeners (median run). */
+  eventsPerSecond: number;
+  /** The same over the 1 Gbit/s sink, where an upload takes seconds. */
+  linkEventsPerSecond?: number;
+  loadBefore?: number;
+  cpus?: number;
+  error?: string;
+}
+
+/** createAppService with a full history and queue (bench/clients/resting-core.ts). */
+export interface RestingCore {
+  historyEntries: number;
+  queueItems: number;
+  /** Median time of createAppService over `starts` fresh processes, ms. */
+  startMs: number;
+  /** Its CPU time (user + system), median, ms: what load moves least. */
+  startCpuMs?: number;
+  starts?: number;
+  settledRssMB: number;
+  settledHeapMB: number;
+  uploads: number;
+  afterUploadsRssMB: number;
+  afterUploadsHeapMB: number;
+  loadBefore?: number;
+  cpus?: number;
+  error?: string;
+}
+
+export interface Extras {
+  progress?: ProgressCost;
+  core?: RestingCore;
 }

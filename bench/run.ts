@@ -9,14 +9,14 @@ import { fileURLToPath } from 'node:url';
 import type { ClientSetup } from './clients';
 import { latestExtras, runProgressCost, runRestingCore } from './extras';
 import { freeBytes } from './files';
-import { type Extras, evaluateGoals } from './goals';
+import { evaluateGoals } from './goals';
 import { describeMachine } from './machine';
 import { killRunning, TIME_BIN, useScratchDir } from './measure';
 import { type BenchOptions, parseOptions, USAGE } from './options';
 import { buildPairs } from './pairs';
 import { chartsFor, renderSvg } from './plot';
 import { machineLine, markdownReport, textReport } from './report';
-import { type Results, summarise } from './results';
+import { type Extras, type Results, summarise } from './results';
 import {
   type BenchContext,
   diskNeeded,

@@ -12,7 +12,7 @@ import type { Sample, Series } from './results';
 import { formatRss, formatSeconds, sizeLabel } from './stats';
 import { type Expected, TARGET_LABELS, type Target, type TargetName } from './targets';
 
-export interface Entry {
+interface Entry {
   tool: ToolId;
   target: TargetName;
 }
@@ -119,7 +119,7 @@ async function runComparison(ctx: BenchContext, c: Comparison): Promise<void> {
 }
 
 /** The size measured over the 1 Gbit/s link: 1 GiB when asked for, else the smallest size. */
-export function linkSize(sizes: number[]): number {
+function linkSize(sizes: number[]): number {
   return sizes.includes(2 ** 30) ? 2 ** 30 : Math.min(...sizes);
 }
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface SinkRequest {
+interface SinkRequest {
   method: string;
   bodyBytes: number;
 }

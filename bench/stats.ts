@@ -63,11 +63,6 @@ export function formatRate(perSecond: number): string {
   return `${perSecond >= 100 ? perSecond.toFixed(0) : perSecond.toFixed(1)} files/s`;
 }
 
-/** Megabytes (10^6) per second for a byte count moved in `ms`. */
-export function throughput(bytes: number, ms: number): number {
-  return ms > 0 ? bytes / 1e6 / (ms / 1000) : Number.NaN;
-}
-
 export function formatThroughput(mbPerSecond: number): string {
   return Number.isFinite(mbPerSecond) ? `${mbPerSecond.toFixed(0)} MB/s` : '–';
 }

@@ -9,7 +9,7 @@ import { type Sink, startSink } from './sink';
 export type TargetName = 'sink' | 'service' | 'link';
 
 /** The throttled sink's speed: a 1 Gbit/s link, the common wired office or home network. */
-export const LINK_BYTES_PER_SECOND = 1e9 / 8;
+const LINK_BYTES_PER_SECOND = 1e9 / 8;
 
 export const TARGET_LABELS: Record<TargetName, string> = {
   sink: 'sink',

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { type CoreApi, coreMethodArgs, type Snapshot } from '../main/core/api';
 import type { QueueItem } from '../main/core/model';
 
-export const shellMethodArgs = {
+const shellMethodArgs = {
   pickFiles: z.tuple([]),
   copyText: z.tuple([z.string().max(10_000)]),
   openExternal: z.tuple([z.string().max(4096)]),
@@ -37,7 +37,6 @@ export interface TrayshareApi extends CoreApi, ShellApi {}
 /** Argument schemas, one tuple per method. The channel of method `m` is `trayshare:m`. */
 export const methodArgs = { ...coreMethodArgs, ...shellMethodArgs } as const;
 export type MethodName = keyof typeof methodArgs;
-export type ShellMethod = keyof ShellApi;
 export const methodNames = Object.keys(methodArgs) as MethodName[];
 export const channelOf = (method: MethodName): string => `trayshare:${method}`;
 

@@ -73,7 +73,7 @@ export function fromItem(file: string, item: QueueItem): FileResult {
   }
 }
 
-export function describe(r: FileResult): string {
+function describe(r: FileResult): string {
   const file = printable(r.file);
   const why = printable(r.message ?? r.error ?? '');
   switch (r.outcome) {

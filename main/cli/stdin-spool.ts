@@ -40,7 +40,7 @@ export function checkStdinFilename(filename: string): void {
   }
 }
 
-export class StdinTooLargeError extends Error {
+class StdinTooLargeError extends Error {
   override name = 'StdinTooLargeError';
 }
 

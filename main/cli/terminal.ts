@@ -4,7 +4,7 @@
 import { printable } from './printable';
 
 // Sizes read the same in the terminal as in the window ("1.0 MB", never "1000.0 KB").
-export { formatBytes } from '../core/format-bytes';
+export { formatBytes } from '../portable/format-bytes';
 
 export function say(message: string): void {
   process.stderr.write(`${message}\n`);

@@ -2,7 +2,7 @@
 // the way out is `trayshare login`. Keychain problems keep their own words (unlock, set up).
 import type { FailureReason } from '../core/model';
 
-export const LOGIN_FIX = 'run `trayshare login` with a new token, then `trayshare queue --run`';
+const LOGIN_FIX = 'run `trayshare login` with a new token, then `trayshare queue --run`';
 
 /** A file waits for a new token (not for the keychain, nor for a workspace lost with a damaged settings file). */
 export function waitsForToken(reason: FailureReason | undefined): boolean {

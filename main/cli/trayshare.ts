@@ -3,9 +3,9 @@ import { dirname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { defaultUserDataDir } from '../core/paths';
+import { RefusedError } from '../core/refused-error';
 import { KeychainError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-error';
-import { ShareRefusedError } from '../core/share-refused-error';
 import { APP_VERSION } from '../core/version';
 import { registerChannelsCommand } from './commands/channels-command';
 import { registerQueueCommands } from './commands/queue-commands';
@@ -51,7 +51,7 @@ try {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else if (
     error instanceof KeychainError ||
-    (error instanceof ShareRefusedError && error.cause instanceof KeychainError)
+    (error instanceof RefusedError && error.cause instanceof KeychainError)
   ) {
     // A locked or missing keyring is not the caller's mistake: exit 3, never 2 or 0.
     say(`Keychain: ${error.message}`);
@@ -65,7 +65,7 @@ try {
     const usage =
       error instanceof UsageError ||
       error instanceof SettingsError ||
-      error instanceof ShareRefusedError;
+      error instanceof RefusedError;
     process.exitCode = usage ? 2 : 1;
   }
 }

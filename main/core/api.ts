@@ -2,15 +2,14 @@
 // outside: IPC, the CLI, the browser harness) and the result types. preload/contract.ts maps
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
+import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { DestinationsView } from './conversations/people-cache';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
-import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
 import type { PathDescription } from './queue/file-checks';
 import type { ProtocolProbe } from './upload/protocol-probe';
 
-export type { ConversationsView } from './conversations/conversation-cache';
 export type { Conversation, ConversationKind } from './conversations/conversations-list';
-export type { DestinationsView, PeoplePart } from './conversations/people-cache';
+export type { DestinationsView } from './conversations/people-cache';
 export type { Person } from './conversations/users-list';
 export type { PathDescription } from './queue/file-checks';
 
@@ -124,9 +123,9 @@ export type PresetInput = z.infer<typeof presetInput>;
 export type PresetPatch = z.infer<typeof presetPatch>;
 export type PreferencesPatch = z.infer<typeof preferencesPatch>;
 export type ShareRequest = z.infer<typeof shareRequest>;
-export type PathsQuery = z.infer<typeof pathsQuery>;
-export type HistoryQuery = z.infer<typeof historyQuery>;
-export type ConversationsQuery = z.infer<typeof conversationsQuery>;
+type PathsQuery = z.infer<typeof pathsQuery>;
+type HistoryQuery = z.infer<typeof historyQuery>;
+type ConversationsQuery = z.infer<typeof conversationsQuery>;
 
 export interface WorkspaceView extends Workspace {
   hasToken: boolean;
@@ -162,8 +161,6 @@ export interface ConnectionCheck {
 export interface TokenSaved extends ConnectionCheck {
   saved: boolean;
 }
-
-export type { ProtocolProbe } from './upload/protocol-probe';
 
 export type ChannelCheck = { ok: true; channels: string[] } | { ok: false; error: string };
 
@@ -259,7 +256,7 @@ export interface CoreEvents {
   /** Said once per workspace per run, e.g. that links need the files:read scope. */
   notice: { workspaceId: string; message: string };
 }
-export type CoreEventName = keyof CoreEvents;
+type CoreEventName = keyof CoreEvents;
 
 /** The core app service: the CoreApi methods plus events. Built by createAppService (app-service.ts). */
 export interface AppService extends CoreApi {

@@ -23,6 +23,7 @@ import { describePaths } from './queue/file-checks';
 import { queueSettings } from './queue/queue-settings';
 import { refusedTogether, sendToOthers } from './queue/send-to-others';
 import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
+import { RefusedError } from './refused-error';
 import type { SecretStore } from './secrets/secret-store';
 import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
 import {
@@ -31,7 +32,6 @@ import {
   type StoreFactory,
 } from './settings/settings-service';
 import { type Intake, openIntake } from './share/intake';
-import { ShareRefusedError } from './share-refused-error';
 import { openTokenStatus } from './token-status';
 import { probeProtocol } from './upload/protocol-probe';
 import type { RetryPolicy } from './upload/retry';
@@ -211,7 +211,7 @@ function bindService(parts: Parts): AppService {
     sendToOthers: (id) => sendToOthers(queue, id),
     changeDestination: async (id, channels) => {
       const item = queue.list().find((i) => i.id === id);
-      if (!item) throw new ShareRefusedError('That upload is no longer in the queue.');
+      if (!item) throw new RefusedError('That upload is no longer in the queue.');
       const ids = await intake.destination(item.workspaceId, channels, item.threadTs);
       // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
       await queue.retryTogether(item.state === 'failed' ? refusedTogether(queue, item) : [id], {
@@ -227,7 +227,7 @@ function bindService(parts: Parts): AppService {
     listHistory: async (query) => history.list(query),
     listConversations: async (workspaceId, query) => {
       if (!settings.workspace(workspaceId)) {
-        throw new ShareRefusedError('That workspace no longer exists.');
+        throw new RefusedError('That workspace no longer exists.');
       }
       const [view, folks] = await Promise.all([
         conversations.get(workspaceId, query),

@@ -1,5 +1,6 @@
 // Domain types shared by core, the Electron layer, the IPC contract and the renderer.
 // Plain data only: everything here crosses IPC and is written to disk as JSON.
+import type { FinishedState, ItemState } from '../portable/item-states';
 
 export type Protocol = 'files.upload' | 'external';
 
@@ -86,21 +87,7 @@ export interface ServiceFile {
   ts?: string;
 }
 
-export type ItemState =
-  | 'queued' // accepted, waiting for a slot
-  | 'waiting' // waiting out a backoff, a rate limit or a paused workspace
-  | 'sending'
-  | 'delivered'
-  | 'failed'
-  | 'unknown' // the whole body was sent and no answer came: may have been delivered
-  | 'cancelled';
-
-export const FINISHED_STATES: readonly ItemState[] = [
-  'delivered',
-  'failed',
-  'unknown',
-  'cancelled',
-];
+export type { ItemState };
 
 export interface QueueItem {
   id: string;
@@ -139,7 +126,7 @@ export interface HistoryEntry {
   path: string;
   name: string;
   size: number;
-  outcome: 'delivered' | 'failed' | 'unknown' | 'cancelled';
+  outcome: FinishedState;
   error?: FailureReason;
   permalink?: string;
   fileId?: string;

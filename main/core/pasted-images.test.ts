@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TINY_PNG } from '../../test/harness/tiny-png';
-import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
+import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import { openPastedImages, pastedImageName } from './pasted-images';
 
 let dir: string;

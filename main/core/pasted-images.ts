@@ -6,10 +6,10 @@
 
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { formatOverLimit } from './format-bytes';
+import { formatOverLimit } from '../portable/format-bytes';
+import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { QueueItem } from './model';
-import { MAX_PASTED_IMAGE_BYTES } from './pasted-image-limit';
-import { ShareRefusedError } from './share-refused-error';
+import { RefusedError } from './refused-error';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -25,7 +25,7 @@ export function pastedImageName(at: Date, copy = 1): string {
   return `Screenshot ${date} at ${time}${copy > 1 ? ` (${copy})` : ''}.png`;
 }
 
-export function isPng(bytes: Uint8Array): boolean {
+function isPng(bytes: Uint8Array): boolean {
   return (
     bytes.length > PNG_SIGNATURE.length &&
     PNG_SIGNATURE.equals(Buffer.from(bytes.buffer, bytes.byteOffset, PNG_SIGNATURE.length))
@@ -66,12 +66,12 @@ export function openPastedImages(dir: string): PastedImages {
     async save(bytes, at = new Date()) {
       if (bytes.length > MAX_PASTED_IMAGE_BYTES) {
         const over = formatOverLimit(bytes.length, MAX_PASTED_IMAGE_BYTES);
-        throw new ShareRefusedError(
+        throw new RefusedError(
           `The pasted image is ${over.size}; Trayshare takes images up to ${over.limit} from the clipboard. Save it to a file and share the file.`,
         );
       }
       if (!isPng(bytes)) {
-        throw new ShareRefusedError('The pasted data is not a PNG image, so it was not shared.');
+        throw new RefusedError('The pasted data is not a PNG image, so it was not shared.');
       }
       await mkdir(dir, { recursive: true });
       for (let copy = 1; ; copy++) {

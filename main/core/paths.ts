@@ -4,7 +4,7 @@
 import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 
-export const PRODUCT_NAME = 'Trayshare';
+const PRODUCT_NAME = 'Trayshare';
 
 /**
  * The folder Electron's `app.getPath('userData')` gives for productName "Trayshare";

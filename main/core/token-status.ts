@@ -3,9 +3,9 @@
 // that change it. A keychain problem or a missing token is not the service refusing one.
 import type { AppService, Snapshot } from './api';
 import type { UploadQueue } from './queue/upload-queue';
+import { RefusedError } from './refused-error';
 import type { SettingsService } from './settings/settings-service';
 import { checkAndSaveToken } from './settings/token-save';
-import { ShareRefusedError } from './share-refused-error';
 import { SERVICE_ERRORS } from './upload/error-messages';
 import type { Transport } from './upload/transport';
 
@@ -69,7 +69,7 @@ export function openTokenStatus(deps: {
     },
     saveToken: async (workspaceId, token) => {
       const workspace = settings.workspace(workspaceId);
-      if (!workspace) throw new ShareRefusedError('That workspace no longer exists.');
+      if (!workspace) throw new RefusedError('That workspace no longer exists.');
       return checkAndSaveToken(workspace, token, {
         transport: deps.transport,
         save: async (checked) => {

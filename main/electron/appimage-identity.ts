@@ -30,7 +30,7 @@ export type AppImageIdentity =
 
 const MARKER = 'X-Trayshare-AppImage=true';
 
-export function appImageDesktopEntry(appImage: string, icon: string): string {
+function appImageDesktopEntry(appImage: string, icon: string): string {
   return `${[
     '[Desktop Entry]',
     'Type=Application',

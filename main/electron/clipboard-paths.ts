@@ -46,7 +46,7 @@ function linesOf(text: string): string[] {
 }
 
 /** Paths from text made only of file URLs or absolute paths, one per line; else null. */
-export function pathsFromText(text: string): string[] | null {
+function pathsFromText(text: string): string[] | null {
   const lines = linesOf(text);
   if (lines.length === 0) return null;
   if (lines.every((l) => l.startsWith('file://'))) return fromFileUrls(lines);

@@ -16,7 +16,7 @@ export interface DesktopFacts {
   appImage?: AppImageIdentity;
 }
 
-export function isGnome(env: DesktopFacts['env']): boolean {
+function isGnome(env: DesktopFacts['env']): boolean {
   return (env.XDG_CURRENT_DESKTOP ?? '').split(':').some((d) => d.toUpperCase() === 'GNOME');
 }
 

@@ -1,13 +1,70 @@
 // Paths handed to the running app: its own argv at start, `second-instance` (another launch
 // while running; Windows starts one per selected file), macOS `open-file` (Finder's Open With,
 // a drop on the Dock icon; it can fire before `ready`). Paths close together become one share;
-// shares wait until the shell is up.
-import {
-  createPathBatcher,
-  type PathBatcherOptions,
-  pathsFromSecondInstance,
-  sharePathsFromArgv,
-} from './share-paths';
+// shares wait until the desktop app is up.
+import { pathsFromSecondInstance, sharePathsFromArgv } from './share-argv';
+
+export interface PathBatcherOptions {
+  /** A batch closes once no path arrived for this long. */
+  quietMs?: number;
+  /** …or this long after its first path, however busy the hand-off still is. */
+  maxWaitMs?: number;
+  onBatch: (paths: string[]) => void;
+  setTimeout?: (fn: () => void, ms: number) => unknown;
+  clearTimeout?: (handle: unknown) => void;
+}
+
+interface PathBatcher {
+  add(paths: readonly string[]): void;
+  /** Closes the current batch now (nothing happens when it is empty). */
+  flush(): void;
+  dispose(): void;
+}
+
+function createPathBatcher(options: PathBatcherOptions): PathBatcher {
+  const quietMs = options.quietMs ?? 500;
+  const maxWaitMs = options.maxWaitMs ?? 3000;
+  const setTimer = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
+  const clearTimer =
+    options.clearTimeout ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  let batch: string[] = [];
+  let seen = new Set<string>();
+  let firstAt = 0;
+  let timer: unknown;
+
+  const flush = () => {
+    if (timer !== undefined) clearTimer(timer);
+    timer = undefined;
+    if (batch.length === 0) return;
+    const paths = batch;
+    batch = [];
+    seen = new Set();
+    options.onBatch(paths);
+  };
+
+  return {
+    add(paths) {
+      const fresh = paths.filter((p) => !seen.has(p));
+      if (fresh.length === 0) return;
+      const now = Date.now();
+      if (batch.length === 0) firstAt = now;
+      for (const p of fresh) {
+        seen.add(p);
+        batch.push(p);
+      }
+      if (timer !== undefined) clearTimer(timer);
+      const wait = Math.max(0, Math.min(quietMs, firstAt + maxWaitMs - now));
+      timer = setTimer(flush, wait);
+    },
+    flush,
+    dispose() {
+      if (timer !== undefined) clearTimer(timer);
+      timer = undefined;
+      batch = [];
+      seen = new Set();
+    },
+  };
+}
 
 export interface HandOffApp {
   on(

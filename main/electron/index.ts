@@ -1,6 +1,7 @@
 // The main process entry: the only module that imports Electron's values. It takes the
 // single-instance lock, collects handed-over paths, builds the app service and starts the
-// shell with the real Electron APIs. Everything it wires is tested with fakes elsewhere.
+// desktop app (desktop-app.ts) with the real Electron APIs. Everything it wires is tested with
+// fakes elsewhere.
 import { join } from 'node:path';
 import {
   app,
@@ -24,21 +25,21 @@ import { createAppService } from '../core/app-service';
 import { xdgConfigHome } from '../core/autostart/xdg-autostart';
 import { createFileManagerIntegration, launcherPath } from '../core/integration/integration';
 import { createKeychainStore } from '../core/secrets/keychain-store';
-import { KeychainError } from '../core/secrets/secret-store';
+import { KeychainError, type SecretStore } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
 import { applyAppIdentity } from './app-identity';
 import { applicationMenuTemplate } from './app-menu';
 import { installAppImageIdentity } from './appimage-identity';
+import { type DesktopApp, type DesktopAppDeps, startDesktopApp } from './desktop-app';
 import { desktopNotes, isWayland } from './desktop-notes';
 import { type HandOff, listenForHandOff } from './hand-off';
 import { AUTOSTART_FLAG, applyLaunchAtLogin } from './login-item';
 import { createNetTransport } from './net-transport';
 import { rendererLocation } from './renderer-location';
 import { hardenSession } from './session-security';
-import type { HandOffData } from './share-paths';
-import { type Shell, startShell } from './shell';
+import type { HandOffData } from './share-argv';
 import { checkExternalUrl } from './shell-api';
 import { installTestHooks } from './test-hooks';
 import { createWindows, guardWebContents } from './windows';
@@ -104,16 +105,10 @@ async function showStartError(title: string, error: unknown): Promise<void> {
   });
 }
 
-async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppService } | null> {
-  const appPath = app.getAppPath();
-  const renderer = rendererLocation({
-    isPackaged: app.isPackaged,
-    devServerUrl: process.env.ELECTRON_RENDERER_URL,
-    indexPath: join(appPath, 'out', 'renderer', 'index.html'),
-  });
-  hardenSession(session.defaultSession, renderer, log);
-
-  // Before the shortcut is bound: the Wayland portal looks for the desktop entry.
+/** An AppImage's desktop entry and icon copy, so the desktop knows the app (Linux only). */
+async function appImageIdentity(): Promise<
+  Awaited<ReturnType<typeof installAppImageIdentity>> | undefined
+> {
   const appImage =
     process.platform === 'linux' && app.isPackaged && process.env.APPIMAGE
       ? await installAppImageIdentity({
@@ -124,11 +119,13 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
         })
       : undefined;
   if (appImage?.state === 'failed') log(`The AppImage's desktop entry: ${appImage.error}`);
+  return appImage;
+}
 
-  const secrets = createKeychainStore();
-  let service: AppService;
+/** The app service on the user-data folder; null after telling the person it could not open. */
+async function openService(secrets: SecretStore): Promise<AppService | null> {
   try {
-    service = await createAppService({
+    return await createAppService({
       dataDir: app.getPath('userData'),
       secrets,
       // DIRECT requests use Node's stack (exact Content-Length); proxied ones Chromium's `net`.
@@ -143,6 +140,99 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     await showStartError('Trayshare could not open its settings and queue', error);
     return null;
   }
+}
+
+/** The tray's Electron factories; test/e2e's hooks get the tray and its menu. */
+function trayDeps(
+  appPath: string,
+  testHooks: ReturnType<typeof installTestHooks<Tray, Menu>>,
+): DesktopAppDeps<NativeImage, Menu>['tray'] {
+  return {
+    createTray: (image) => {
+      const tray = new Tray(image);
+      if (testHooks) testHooks.tray = tray;
+      return tray;
+    },
+    buildMenu: (template) => {
+      const menu = Menu.buildFromTemplate(template);
+      if (testHooks) testHooks.menu = menu;
+      return menu;
+    },
+    loadImage: (path) => nativeImage.createFromPath(path),
+    iconDir: app.isPackaged ? join(process.resourcesPath, 'tray') : join(appPath, 'build', 'tray'),
+  };
+}
+
+function notificationDeps(): DesktopAppDeps<NativeImage, Menu>['notifications'] {
+  return {
+    create: (options) => new Notification(options),
+    isSupported: () => Notification.isSupported(),
+    // Windows only (electron.d.ts: @platform win32): clicks from Action Center once the
+    // object is gone, and the click that started the app.
+    ...(process.platform === 'win32'
+      ? { handleActivation: (callback) => Notification.handleActivation(callback) }
+      : {}),
+  };
+}
+
+/** Applies launch at login; unpackaged there is nothing the OS could start. */
+function launchAtLogin(icon: string | undefined): (enabled: boolean) => Promise<void> {
+  return async (enabled) => {
+    // Unpackaged, the program is Electron itself: a login item would start a bare Electron.
+    if (!app.isPackaged) {
+      if (enabled) {
+        throw new Error(
+          'Launch at login works in the installed app only: `npm start` runs Electron from this checkout.',
+        );
+      }
+      return;
+    }
+    await applyLaunchAtLogin(
+      {
+        platform: process.platform,
+        app,
+        linuxEntry: () => ({
+          configHome: xdgConfigHome(),
+          id: 'trayshare',
+          name: 'Trayshare',
+          comment: 'Share files to your team from the tray',
+          icon: icon ?? 'trayshare',
+          command: [...launchCommand(), AUTOSTART_FLAG],
+        }),
+      },
+      enabled,
+    );
+  };
+}
+
+/** A message when the keychain cannot be used (asked with a workspace's id, or a made-up one). */
+async function checkKeychain(service: AppService, secrets: SecretStore): Promise<string | null> {
+  try {
+    const snapshot = await service.getSnapshot();
+    await secrets.get(snapshot.workspaces[0]?.id ?? 'trayshare-keychain-check');
+    return null;
+  } catch (error) {
+    return error instanceof KeychainError ? error.message : String(error);
+  }
+}
+
+async function start(
+  handOff: HandOff,
+): Promise<{ desktop: DesktopApp; service: AppService } | null> {
+  const appPath = app.getAppPath();
+  const renderer = rendererLocation({
+    isPackaged: app.isPackaged,
+    devServerUrl: process.env.ELECTRON_RENDERER_URL,
+    indexPath: join(appPath, 'out', 'renderer', 'index.html'),
+  });
+  hardenSession(session.defaultSession, renderer, log);
+
+  // Before the shortcut is bound: the Wayland portal looks for the desktop entry.
+  const appImage = await appImageIdentity();
+
+  const secrets = createKeychainStore();
+  const service = await openService(secrets);
+  if (!service) return null;
 
   // Electron's own choice of display server, which a --ozone-platform switch overrides.
   const wayland =
@@ -171,69 +261,21 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
     process.argv.includes(AUTOSTART_FLAG) ||
     (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin);
 
-  const shell = await startShell<NativeImage, Menu>({
+  const desktop = await startDesktopApp<NativeImage, Menu>({
     platform: process.platform,
     service,
     ipcMain,
     windows,
     renderer,
-    tray: {
-      createTray: (image) => {
-        const tray = new Tray(image);
-        if (testHooks) testHooks.tray = tray;
-        return tray;
-      },
-      buildMenu: (template) => {
-        const menu = Menu.buildFromTemplate(template);
-        if (testHooks) testHooks.menu = menu;
-        return menu;
-      },
-      loadImage: (path) => nativeImage.createFromPath(path),
-      iconDir: app.isPackaged
-        ? join(process.resourcesPath, 'tray')
-        : join(appPath, 'build', 'tray'),
-    },
-    notifications: {
-      create: (options) => new Notification(options),
-      isSupported: () => Notification.isSupported(),
-      // Windows only (electron.d.ts: @platform win32): clicks from Action Center once the
-      // object is gone, and the click that started the app.
-      ...(process.platform === 'win32'
-        ? { handleActivation: (callback) => Notification.handleActivation(callback) }
-        : {}),
-    },
+    tray: trayDeps(appPath, testHooks),
+    notifications: notificationDeps(),
     globalShortcut,
     clipboard,
     showOpenDialog: (options) => dialog.showOpenDialog(options),
     // Only for a picker the person asked for from the tray or the shortcut.
     focusApp: () => app.focus({ steal: true }),
     openExternal,
-    setLaunchAtLogin: async (enabled) => {
-      // Unpackaged, the program is Electron itself: a login item would start a bare Electron.
-      if (!app.isPackaged) {
-        if (enabled) {
-          throw new Error(
-            'Launch at login works in the installed app only: `npm start` runs Electron from this checkout.',
-          );
-        }
-        return;
-      }
-      await applyLaunchAtLogin(
-        {
-          platform: process.platform,
-          app,
-          linuxEntry: () => ({
-            configHome: xdgConfigHome(),
-            id: 'trayshare',
-            name: 'Trayshare',
-            comment: 'Share files to your team from the tray',
-            icon: appImage?.icon ?? 'trayshare',
-            command: [...launchCommand(), AUTOSTART_FLAG],
-          }),
-        },
-        enabled,
-      );
-    },
+    setLaunchAtLogin: launchAtLogin(appImage?.icon),
     shortcutNeedsApproval: wayland,
     keepsDropWindowOnTop: !wayland,
     desktopNotes: desktopNotes({
@@ -245,34 +287,26 @@ async function start(handOff: HandOff): Promise<{ shell: Shell; service: AppServ
       ...(appImage ? { appImage } : {}),
     }),
     setFileManagerIntegration: fileManagerIntegration(appImage?.icon),
-    checkKeychain: async () => {
-      try {
-        const snapshot = await service.getSnapshot();
-        await secrets.get(snapshot.workspaces[0]?.id ?? 'trayshare-keychain-check');
-        return null;
-      } catch (error) {
-        return error instanceof KeychainError ? error.message : String(error);
-      }
-    },
+    checkKeychain: () => checkKeychain(service, secrets),
     launchedAtLogin,
     quit: () => app.quit(),
     log,
   });
-  handOff.deliverTo((paths) => shell.requestShare(paths));
-  return { shell, service };
+  handOff.deliverTo((paths) => desktop.requestShare(paths));
+  return { desktop, service };
 }
 
 function main(): void {
-  let running: { shell: Shell; service: AppService } | null = null;
+  let running: { desktop: DesktopApp; service: AppService } | null = null;
   const handOff = listenForHandOff(app, {
     argv: process.argv,
     cwd: process.cwd(),
-    onActivate: () => running?.shell.activate(),
+    onActivate: () => running?.desktop.activate(),
   });
 
   // A tray app keeps running with no window open.
   app.on('window-all-closed', () => undefined);
-  app.on('activate', () => running?.shell.activate());
+  app.on('activate', () => running?.desktop.activate());
   // Every web contents, whoever creates it, gets the navigation and window-open guards.
   app.on('web-contents-created', (_event, contents) => {
     guardWebContents(contents, (url) => void openExternal(url), log);
@@ -282,9 +316,9 @@ function main(): void {
   app.on('will-quit', (event) => {
     if (closed || !running) return;
     event.preventDefault();
-    const { shell, service } = running;
+    const { desktop, service } = running;
     running = null;
-    shell.dispose();
+    desktop.dispose();
     // The queue journal is closed cleanly; unsent items go again on next start.
     void service
       .close()

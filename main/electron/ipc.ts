@@ -32,11 +32,11 @@ export interface IpcDeps {
   isOwnWebContents(id: number): boolean;
   describeSender(url: string | undefined): string;
   log(message: string): void;
-  /** Runs after a call succeeded (the shell reacts to some, e.g. a share from the drop window). */
+  /** Runs after a call succeeded (the desktop app reacts to some, e.g. a share from the drop window). */
   afterCall?(method: MethodName, senderId: number): void;
 }
 
-export class IpcRefusedError extends Error {
+class IpcRefusedError extends Error {
   override name = 'IpcRefusedError';
 }
 

@@ -41,7 +41,7 @@ export async function applyLaunchAtLogin(deps: LoginItemDeps, enabled: boolean):
 }
 
 /** What the OS did not take of the login item, read back after setting it; null when it did. */
-export function loginItemProblem(
+function loginItemProblem(
   platform: NodeJS.Platform,
   enabled: boolean,
   read: ReturnType<LoginItemApp['getLoginItemSettings']>,

@@ -82,7 +82,7 @@ const FORBIDDEN_HEADERS = new Set([
 ]);
 
 /** Maps Chromium's net error names (`net::ERR_CONNECTION_REFUSED`) to the transport's codes. */
-export function mapNetError(error: Error, host: string): TransportError {
+function mapNetError(error: Error, host: string): TransportError {
   const name = /net::(ERR_[A-Z_0-9]+)/.exec(error.message)?.[1] ?? '';
   let code: TransportErrorCode;
   let message: string;

@@ -5,13 +5,13 @@
 // A notification the OS refuses ('failed': an unsigned macOS build, notifications turned off
 // for the app on Windows) is logged and let go; one that matters opens its window instead.
 import type { QueueItem, View } from '../../preload/contract';
+import { plural } from '../core/plural';
 import {
   decodeActivation,
   encodeActivation,
   type NoticeAction,
   windowsToastXml,
 } from './notice-activation';
-import { plural } from './wording';
 
 export interface NotificationLike {
   on(event: 'click', listener: () => void): this;
@@ -85,6 +85,76 @@ export function heldNotice(
   };
 }
 
+/** What to tell of items that finished together: one notification per outcome. */
+function finishedNotices(
+  items: QueueItem[],
+  deps: Pick<NotifierDeps, 'describeChannels' | 'copiesLinks'>,
+): NotificationContent[] {
+  const delivered = items.filter((i) => i.state === 'delivered');
+  const failed = items.filter((i) => i.state === 'failed');
+  const unknown = items.filter((i) => i.state === 'unknown');
+  const notices: NotificationContent[] = [];
+  const channels = (list: QueueItem[]) =>
+    deps.describeChannels([...new Set(list.flatMap((i) => i.channels))]);
+
+  if (delivered.length === 1) {
+    const item = delivered[0]!;
+    const link = item.file?.permalink;
+    notices.push({
+      title: `Shared ${item.name}`,
+      body: link
+        ? `To ${channels(delivered)}. ${deps.copiesLinks?.() ? 'Its link is on the clipboard.' : 'Click to copy the link.'}`
+        : `To ${channels(delivered)}.`,
+      act: link ? { copy: link } : { open: 'history' },
+    });
+  } else if (delivered.length > 1) {
+    notices.push({
+      title: `Shared ${delivered.length} files`,
+      body: `To ${channels(delivered)}. ${deps.copiesLinks?.() ? 'Their links are on the clipboard; click to see them.' : 'Click to see their links.'}`,
+      act: { open: 'history' },
+    });
+  }
+  if (failed.length > 0) {
+    const first = failed[0]!;
+    notices.push({
+      title:
+        failed.length === 1
+          ? `Could not share ${first.name}`
+          : `${plural(failed.length, 'file', 'files')} could not be shared`,
+      body: `${first.error?.message ?? 'The upload failed.'} Click to open the queue.`,
+      act: { open: 'queue' },
+      important: true,
+    });
+  }
+  if (unknown.length > 0) {
+    notices.push({
+      title:
+        unknown.length === 1
+          ? `${unknown[0]!.name} may have been delivered`
+          : `${plural(unknown.length, 'file', 'files')} may have been delivered`,
+      body: 'The whole file was sent but no answer came. Check the channel before sending it again.',
+      act: { open: 'queue' },
+      important: true,
+    });
+  }
+  return notices;
+}
+
+/** Windows (where activations are handled) gets a toast whose click names the notice. */
+function notificationOptions(
+  content: NotificationContent,
+  id: string,
+  toast: boolean,
+): { title: string; body: string; toastXml?: string } {
+  return toast
+    ? {
+        title: content.title,
+        body: content.body,
+        toastXml: windowsToastXml(content.title, content.body, encodeActivation(id, content.act)),
+      }
+    : { title: content.title, body: content.body };
+}
+
 export function createNotifier(deps: NotifierDeps): Notifier {
   const gatherMs = deps.gatherMs ?? 800;
   const setTimer = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
@@ -128,19 +198,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       return;
     }
     const id = `${idPrefix}-${(nextId++).toString(36)}`;
-    const n = deps.create(
-      deps.handleActivation
-        ? {
-            title: content.title,
-            body: content.body,
-            toastXml: windowsToastXml(
-              content.title,
-              content.body,
-              encodeActivation(id, content.act),
-            ),
-          }
-        : { title: content.title, body: content.body },
-    );
+    const n = deps.create(notificationOptions(content, id, deps.handleActivation !== undefined));
     live.add(n);
     n.on('click', () => {
       live.delete(n);
@@ -155,55 +213,6 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     n.show();
   };
 
-  const tell = (items: QueueItem[]) => {
-    const delivered = items.filter((i) => i.state === 'delivered');
-    const failed = items.filter((i) => i.state === 'failed');
-    const unknown = items.filter((i) => i.state === 'unknown');
-    const channels = (list: QueueItem[]) =>
-      deps.describeChannels([...new Set(list.flatMap((i) => i.channels))]);
-
-    if (delivered.length === 1) {
-      const item = delivered[0]!;
-      const link = item.file?.permalink;
-      notify({
-        title: `Shared ${item.name}`,
-        body: link
-          ? `To ${channels(delivered)}. ${deps.copiesLinks?.() ? 'Its link is on the clipboard.' : 'Click to copy the link.'}`
-          : `To ${channels(delivered)}.`,
-        act: link ? { copy: link } : { open: 'history' },
-      });
-    } else if (delivered.length > 1) {
-      notify({
-        title: `Shared ${delivered.length} files`,
-        body: `To ${channels(delivered)}. ${deps.copiesLinks?.() ? 'Their links are on the clipboard; click to see them.' : 'Click to see their links.'}`,
-        act: { open: 'history' },
-      });
-    }
-    if (failed.length > 0) {
-      const first = failed[0]!;
-      notify({
-        title:
-          failed.length === 1
-            ? `Could not share ${first.name}`
-            : `${plural(failed.length, 'file', 'files')} could not be shared`,
-        body: `${first.error?.message ?? 'The upload failed.'} Click to open the queue.`,
-        act: { open: 'queue' },
-        important: true,
-      });
-    }
-    if (unknown.length > 0) {
-      notify({
-        title:
-          unknown.length === 1
-            ? `${unknown[0]!.name} may have been delivered`
-            : `${plural(unknown.length, 'file', 'files')} may have been delivered`,
-        body: 'The whole file was sent but no answer came. Check the channel before sending it again.',
-        act: { open: 'queue' },
-        important: true,
-      });
-    }
-  };
-
   return {
     notify,
     held: () => live.size,
@@ -216,7 +225,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         scheduled = false;
         const items = gathered;
         gathered = [];
-        tell(items);
+        for (const content of finishedNotices(items, deps)) notify(content);
       }, gatherMs);
     },
   };

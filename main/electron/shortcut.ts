@@ -1,14 +1,14 @@
 // The global shortcut. Registration fails when another app holds the combination or the
 // desktop refuses global shortcuts (Wayland without the portal): then the previous working
 // shortcut stays registered and the caller tells the person, who can pick another.
-import { shortcutLabel } from '../core/shortcut-label';
+import { shortcutLabel } from '../portable/shortcut-label';
 
 export interface GlobalShortcutLike {
   register(accelerator: string, callback: () => void): boolean;
   unregister(accelerator: string): void;
 }
 
-export type ShortcutResult = { ok: true } | { ok: false; error: string };
+type ShortcutResult = { ok: true } | { ok: false; error: string };
 
 export interface ShortcutManager {
   /** Makes `accelerator` the shortcut ('' turns it off). Unchanged on failure. */

@@ -5,7 +5,7 @@
 // Nothing else is exposed (no service, no settings, no token), and a packaged app never has it:
 // its fuses also refuse the --inspect/--remote-debugging attach that `evaluate` needs.
 
-export const TEST_HOOKS_ENV = 'TRAYSHARE_TEST_HOOKS';
+const TEST_HOOKS_ENV = 'TRAYSHARE_TEST_HOOKS';
 
 export interface TestHooks<Tray, Menu> {
   /** The tray icon, once created. */

@@ -32,7 +32,7 @@ export interface TrayMenuActions {
   quit(): void;
 }
 
-export const RECENT_IN_MENU = 8;
+const RECENT_IN_MENU = 8;
 
 // `&` starts a mnemonic on Windows and Linux: a preset or file name shows as typed.
 const label = (text: string) => text.replace(/&/g, '&&');

@@ -1,6 +1,7 @@
 // What the tray icon, its tooltip and the taskbar progress say, derived from the queue.
 import type { QueueItem } from '../../preload/contract';
-import { plural } from './wording';
+import { plural } from '../core/plural';
+import { isActiveState } from '../portable/item-states';
 
 export type TrayState = 'idle' | 'uploading' | 'attention';
 
@@ -21,14 +22,13 @@ export interface TrayStatus {
   menuSummary: string;
 }
 
-const ACTIVE = new Set(['queued', 'waiting', 'sending']);
 const PROBLEM = new Set(['failed', 'unknown']);
 
 export function trayStatus(
   items: readonly QueueItem[],
   extra: { paused: boolean; needsToken: number },
 ): TrayStatus {
-  const active = items.filter((i) => ACTIVE.has(i.state));
+  const active = items.filter((i) => isActiveState(i.state));
   const problems = items.filter((i) => PROBLEM.has(i.state)).length;
   let percent: number | null = null;
   if (active.length > 0) {

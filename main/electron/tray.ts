@@ -32,7 +32,7 @@ export interface TrayDeps<Image, Menu> {
 }
 
 /** The PNG for a state; macOS gets template images that follow the menu bar's appearance. */
-export function trayIconFile(state: TrayState, platform: NodeJS.Platform): string {
+function trayIconFile(state: TrayState, platform: NodeJS.Platform): string {
   if (platform === 'darwin') {
     return {
       idle: 'trayTemplate.png',
@@ -47,7 +47,7 @@ export function trayIconFile(state: TrayState, platform: NodeJS.Platform): strin
  * What a menu shows and what its items act on: the template without its functions, plus the
  * links the recent items copy (a link is not part of any label).
  */
-export function menuKey(template: MenuItemConstructorOptions[], model: TrayMenuModel): string {
+function menuKey(template: MenuItemConstructorOptions[], model: TrayMenuModel): string {
   const shown = JSON.stringify(template, (_key, value: unknown) =>
     typeof value === 'function' ? undefined : value,
   );

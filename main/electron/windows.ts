@@ -136,78 +136,102 @@ interface Managed {
   onLoad: (() => void)[];
 }
 
+const MAIN_WINDOW: BrowserWindowConstructorOptions = {
+  width: 480,
+  height: 640,
+  minWidth: 360,
+  minHeight: 420,
+  title: 'Trayshare',
+};
+
+/** A small target that stays above other windows where the display server allows it. */
+function dropWindow(alwaysOnTop: boolean): BrowserWindowConstructorOptions {
+  return {
+    width: 240,
+    height: 240,
+    resizable: false,
+    minimizable: false,
+    maximizable: false,
+    fullscreenable: false,
+    alwaysOnTop,
+    skipTaskbar: true,
+    title: 'Drop files to share',
+  };
+}
+
+type Progress = { fraction: number | null; attention: boolean };
+
+function applyProgress(window: WindowLike, progress: Progress) {
+  if (progress.fraction === null) window.setProgressBar(-1);
+  else
+    window.setProgressBar(progress.fraction, {
+      mode: progress.attention ? 'error' : 'normal',
+    });
+}
+
+/** Runs `fn` once the window's page has loaded (now, if it has). */
+function whenLoaded(managed: Managed, fn: () => void) {
+  if (managed.loaded) fn();
+  else managed.onLoad.push(fn);
+}
+
+function reveal(window: WindowLike) {
+  if (window.isMinimized()) window.restore();
+  window.show();
+  window.focus();
+}
+
+/** A hardened window on the app page at `hash`, shown once it is ready. */
+function openWindow(
+  deps: WindowsDeps,
+  options: BrowserWindowConstructorOptions,
+  hash: string,
+  applyProgressTo: (window: WindowLike) => void,
+): Managed {
+  const window = deps.createWindow({
+    ...options,
+    show: false,
+    ...(deps.iconPath && deps.platform !== 'darwin' ? { icon: deps.iconPath } : {}),
+    webPreferences: hardenedWebPreferences(deps.preloadPath),
+  });
+  const managed: Managed = { window, loaded: false, onLoad: [] };
+  guardWebContents(window.webContents, deps.openExternal, deps.log);
+  window.webContents.on('did-finish-load', () => {
+    managed.loaded = true;
+    for (const fn of managed.onLoad.splice(0)) fn();
+  });
+  window.once('ready-to-show', () => window.show());
+  applyProgressTo(window);
+  const load =
+    deps.renderer.kind === 'file'
+      ? window.loadFile(deps.renderer.indexPath, { hash })
+      : window.loadURL(`${deps.renderer.url.replace(/#.*$/, '')}#${hash}`);
+  load.catch((error: unknown) => {
+    deps.log(`The app page did not load: ${error instanceof Error ? error.message : error}`);
+  });
+  return managed;
+}
+
 export function createWindows(deps: WindowsDeps): Windows {
   let main: Managed | undefined;
   let drop: Managed | undefined;
   let dropPinned = false;
-  let progress: { fraction: number | null; attention: boolean } = {
-    fraction: null,
-    attention: false,
-  };
+  let progress: Progress = { fraction: null, attention: false };
 
   const alive = (m: Managed | undefined): m is Managed => !!m && !m.window.isDestroyed();
 
-  function open(options: BrowserWindowConstructorOptions, hash: string): Managed {
-    const window = deps.createWindow({
-      ...options,
-      show: false,
-      ...(deps.iconPath && deps.platform !== 'darwin' ? { icon: deps.iconPath } : {}),
-      webPreferences: hardenedWebPreferences(deps.preloadPath),
-    });
-    const managed: Managed = { window, loaded: false, onLoad: [] };
-    guardWebContents(window.webContents, deps.openExternal, deps.log);
-    window.webContents.on('did-finish-load', () => {
-      managed.loaded = true;
-      for (const fn of managed.onLoad.splice(0)) fn();
-    });
-    window.once('ready-to-show', () => window.show());
-    applyProgress(window);
-    const load =
-      deps.renderer.kind === 'file'
-        ? window.loadFile(deps.renderer.indexPath, { hash })
-        : window.loadURL(`${deps.renderer.url.replace(/#.*$/, '')}#${hash}`);
-    load.catch((error: unknown) => {
-      deps.log(`The app page did not load: ${error instanceof Error ? error.message : error}`);
-    });
-    return managed;
-  }
-
-  function reveal(window: WindowLike) {
-    if (window.isMinimized()) window.restore();
-    window.show();
-    window.focus();
-  }
-
-  function applyProgress(window: WindowLike) {
-    if (progress.fraction === null) window.setProgressBar(-1);
-    else
-      window.setProgressBar(progress.fraction, {
-        mode: progress.attention ? 'error' : 'normal',
-      });
-  }
+  const open = (options: BrowserWindowConstructorOptions, hash: string) =>
+    openWindow(deps, options, hash, (window) => applyProgress(window, progress));
 
   const windows: Windows = {
     showMain(view) {
       if (alive(main)) {
         reveal(main.window);
-        if (view) {
-          const m = main;
-          const send = () => m.window.webContents.send(eventChannelOf('show-view'), view);
-          if (m.loaded) send();
-          else m.onLoad.push(send);
-        }
+        const m = main;
+        if (view) whenLoaded(m, () => m.window.webContents.send(eventChannelOf('show-view'), view));
         return;
       }
-      const created = open(
-        {
-          width: 480,
-          height: 640,
-          minWidth: 360,
-          minHeight: 420,
-          title: 'Trayshare',
-        },
-        view ?? 'drop',
-      );
+      const created = open(MAIN_WINDOW, view ?? 'drop');
       main = created;
       created.window.on('closed', () => {
         if (main === created) main = undefined;
@@ -218,20 +242,7 @@ export function createWindows(deps: WindowsDeps): Windows {
         drop.window.show();
         return;
       }
-      const created = open(
-        {
-          width: 240,
-          height: 240,
-          resizable: false,
-          minimizable: false,
-          maximizable: false,
-          fullscreenable: false,
-          alwaysOnTop: deps.keepsOnTop ?? true,
-          skipTaskbar: true,
-          title: 'Drop files to share',
-        },
-        'drop-window',
-      );
+      const created = open(dropWindow(deps.keepsOnTop ?? true), 'drop-window');
       drop = created;
       created.window.on('closed', () => {
         if (drop === created) drop = undefined;
@@ -269,7 +280,7 @@ export function createWindows(deps: WindowsDeps): Windows {
     },
     setProgress(fraction, attention) {
       progress = { fraction, attention };
-      for (const m of [main, drop]) if (alive(m)) applyProgress(m.window);
+      for (const m of [main, drop]) if (alive(m)) applyProgress(m.window, progress);
     },
     sendToMain(event, payload) {
       if (!alive(main) || !main.loaded) return false;

@@ -4,7 +4,7 @@ import { plainError } from './bridge';
 describe('plainError', () => {
   it('drops the wrapper Electron puts around a rejected call', () => {
     const e = new Error(
-      "Error invoking remote method 'trayshare:share': ShareRefusedError: Acme: No token: add one in Settings.",
+      "Error invoking remote method 'trayshare:share': RefusedError: Acme: No token: add one in Settings.",
     );
     expect(plainError(e)).toBe('Acme: No token: add one in Settings.');
   });

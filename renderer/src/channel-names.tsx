@@ -4,14 +4,14 @@
 // workspace whose service cannot list, shows the ID itself.
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { destinationLabels } from '../../main/core/conversations/people-names';
+import { destinationLabels } from '../../main/portable/people-names';
 import type { ChannelRef } from '../../preload/contract';
 import { api } from './bridge';
 
 type Names = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
 /** "#design-review, #random and 2 more": names where known, IDs otherwise. */
-export function describeDestination(
+function describeDestination(
   ids: readonly string[],
   names: ReadonlyMap<string, string> | undefined,
   max = 3,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLimit, formatOverLimit } from '../../main/core/format-bytes';
+import { formatLimit, formatOverLimit } from '../../main/portable/format-bytes';
 import {
   baseName,
   formatBytes,

@@ -1,6 +1,6 @@
 // Numbers and lists as people read them: sizes, speeds, durations, times and share summaries.
 
-import { formatBytes } from '../../main/core/format-bytes';
+import { formatBytes } from '../../main/portable/format-bytes';
 import type { ChannelRef } from '../../preload/contract';
 
 export { formatBytes };
@@ -43,7 +43,7 @@ export function channelIds(refs: readonly ChannelRef[]): string {
   return refs.map((ref) => (ref.label ? `${channelName(ref)}: ${ref.id}` : ref.id)).join(', ');
 }
 
-export function listChannels(refs: readonly ChannelRef[], max = 5): string {
+function listChannels(refs: readonly ChannelRef[], max = 5): string {
   const names = refs.slice(0, max).map(channelName);
   const more = refs.length - names.length;
   return more > 0 ? `${names.join(', ')} and ${more} more` : names.join(', ');

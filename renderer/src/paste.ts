@@ -2,8 +2,8 @@
 // with no path on disk) goes to main as PNG bytes, which saves it in the state folder and gives
 // back a path to share. Text pasted into a field stays the field's.
 
-import { formatOverLimit } from '../../main/core/format-bytes';
-import { MAX_PASTED_IMAGE_BYTES } from '../../main/core/pasted-image-limit';
+import { formatOverLimit } from '../../main/portable/format-bytes';
+import { MAX_PASTED_IMAGE_BYTES } from '../../main/portable/pasted-image-limit';
 import { api } from './bridge';
 
 export type PasteContent =

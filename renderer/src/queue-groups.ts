@@ -4,7 +4,7 @@
 import type { QueueItem } from '../../preload/contract';
 import { isActive, isHeld } from './queue-state';
 
-export type Band = 'active' | 'attention' | 'finished';
+type Band = 'active' | 'attention' | 'finished';
 
 export interface ShareGroup {
   /** The share's id; an item from before shares had ids stands alone under its own id. */
@@ -17,7 +17,7 @@ export interface ShareGroup {
 
 const BAND_ORDER: Record<Band, number> = { active: 0, attention: 1, finished: 2 };
 
-export function needsDecision(item: QueueItem): boolean {
+function needsDecision(item: QueueItem): boolean {
   return item.state === 'failed' || item.state === 'unknown' || isHeld(item);
 }
 

@@ -1,8 +1,8 @@
 // What a queue item's state means to the person looking at it.
+import { isActiveState } from '../../main/portable/item-states';
 import type { QueueItem } from '../../preload/contract';
 
-export const isActive = (item: QueueItem): boolean =>
-  item.state === 'queued' || item.state === 'waiting' || item.state === 'sending';
+export const isActive = (item: QueueItem): boolean => isActiveState(item.state);
 
 export const isFinished = (item: QueueItem): boolean => !isActive(item);
 

@@ -29,10 +29,7 @@ interface Refusable {
 }
 
 /** The channels that refused `item`, when some of its channels did and others did not. */
-export function refusedChannels(item: {
-  channels: readonly string[];
-  error?: FailureReason;
-}): string[] {
+function refusedChannels(item: { channels: readonly string[]; error?: FailureReason }): string[] {
   // Without a list of which, a refusal of a one-channel share is that channel's.
   return item.error?.refusedChannels ?? (item.channels.length === 1 ? [...item.channels] : []);
 }

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 
 const register = fileURLToPath(new URL('./register.mjs', import.meta.url));
 
-export interface JournalEntry {
+interface JournalEntry {
   call: string;
   args: unknown[];
   beforeReady: boolean;

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveChannelNames } from '../../main/core/conversations/channel-names';
 import { ConversationCache, MAX_AGE_MS } from '../../main/core/conversations/conversation-cache';
-import { unlistedMessage } from '../../main/core/conversations/conversation-types';
 import { listConversations } from '../../main/core/conversations/conversations-list';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
+import { unlistedMessage } from '../../main/portable/conversation-types';
 import {
   defaultTestConfig,
   type ReferenceService,

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
-import { destinationLabels } from '../../main/core/conversations/people-names';
 import type { QueueItem } from '../../main/core/model';
+import { destinationLabels } from '../../main/portable/people-names';
 import { openApp, TOKEN } from '../external/helpers';
 import {
   defaultTestConfig,

@@ -21,7 +21,7 @@ export interface TestFile {
   sha256: string;
 }
 
-export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 export async function makeFile(dir: string, name: string, size = 48 * 1024): Promise<TestFile> {
   await mkdir(dir, { recursive: true });

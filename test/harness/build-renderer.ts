@@ -8,12 +8,9 @@ import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RENDERER = join(ROOT, 'renderer');
-// Core modules whose pure functions the renderer bundles (as-you-type checks).
-const BUNDLED_FROM_CORE = [
-  'main/core/upload/channels.ts',
-  'main/core/upload/credentials.ts',
-  'main/core/model.ts',
-];
+// Outside renderer/, the bundle takes in the folder shared with the core and the model's types.
+const PORTABLE = join(ROOT, 'main/portable');
+const MODEL = join(ROOT, 'main/core/model.ts');
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -25,7 +22,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 async function sourceHash(): Promise<string> {
   const hash = createHash('sha256');
-  const files = [...(await filesUnder(RENDERER)), ...BUNDLED_FROM_CORE.map((f) => join(ROOT, f))];
+  const files = [...(await filesUnder(RENDERER)), ...(await filesUnder(PORTABLE)), MODEL];
   for (const file of files) {
     hash.update(relative(ROOT, file));
     hash.update('\0');

@@ -15,6 +15,7 @@ import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { RetryPolicy } from '../../main/core/upload/retry';
 import { shortcutRefusedMessage } from '../../main/electron/shortcut';
+import { isActiveState } from '../../main/portable/item-states';
 import {
   type EventName,
   type MethodName,
@@ -180,7 +181,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     keepsDropWindowOnTop: async () => options.keepsDropWindowOnTop ?? true,
   };
 
-  // The shell, not the core, registers the global shortcut: like main/electron/shell.ts, a
+  // The shell, not the core, registers the global shortcut: like main/electron/preferences-sync.ts, a
   // refused one is reported in shortcutError and the rest of the patch is still saved.
   const taken = new Set(options.takenShortcuts ?? ['CommandOrControl+Alt+T']);
   const setPreferences: AppService['setPreferences'] = async (patch) => {
@@ -352,13 +353,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     settled: (timeoutMs = 15_000) =>
       new Promise<void>((done, fail) => {
-        const busy = (items: QueueItem[]) =>
-          items.some((i) => i.state === 'queued' || i.state === 'waiting' || i.state === 'sending');
+        const busy = (items: QueueItem[]) => items.some((i) => isActiveState(i.state));
         const finish = (error?: Error) => {
           clearTimeout(timer);
           off();
           if (error) fail(error);
-          else done();
+          // The states say the uploads ended; the queue's own settled() also waits for their
+          // journal and history writes, without which clearFinished() keeps them.
+          else app.settled().then(done, fail);
         };
         const timer = setTimeout(
           () => finish(new Error(`the queue was still busy after ${timeoutMs} ms`)),

@@ -17,7 +17,7 @@ const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
  * NODE_OPTIONS on, --inspect on, asar integrity off, only-from-asar off, browser V8
  * snapshot off, extra file:// privileges on.
  */
-export const ELECTRON_DEFAULT_FUSES = '10110001';
+const ELECTRON_DEFAULT_FUSES = '10110001';
 
 export async function makeElectronStandin(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });

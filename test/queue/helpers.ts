@@ -23,7 +23,7 @@ export interface TestFile {
   size: number;
 }
 
-export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** Files with contents no other test has, so service records can be told apart by sha256. */
 export async function makeFiles(dir: string, count: number, size = 32 * 1024): Promise<TestFile[]> {

@@ -9,7 +9,7 @@ import type { Harness } from '../harness/server';
 
 // The committed screenshots (shown in README) are rewritten only on request, so an ordinary
 // test run leaves the work tree clean: TRAYSHARE_UPDATE_SCREENSHOTS=1 npm test.
-export const SCREENSHOTS = process.env.TRAYSHARE_UPDATE_SCREENSHOTS
+const SCREENSHOTS = process.env.TRAYSHARE_UPDATE_SCREENSHOTS
   ? resolve(import.meta.dirname, '../screenshots')
   : resolve(import.meta.dirname, '../../test-results/screenshots');
 export type Scheme = 'light' | 'dark';

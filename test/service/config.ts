@@ -18,7 +18,7 @@ export interface TokenGrant {
 }
 
 /** A conversation that exists. `kind` defaults to a channel; a DM (`im`) names its `user`. */
-export interface ChannelSpec {
+interface ChannelSpec {
   id: string;
   name?: string;
   private?: boolean;
@@ -34,7 +34,7 @@ export interface ChannelSpec {
 }
 
 /** A bare ID is a public channel named after itself. */
-export type ChannelEntry = string | ChannelSpec;
+type ChannelEntry = string | ChannelSpec;
 
 /**
  * A member of the workspace, as users.list describes one. `displayName` is what Slack shows
@@ -95,7 +95,7 @@ export interface ServiceConfig {
   users: UserSpec[];
 }
 
-export const GIB = 1024 * 1024 * 1024;
+const GIB = 1024 * 1024 * 1024;
 
 export const defaultTestConfig: ServiceConfig = Object.freeze<ServiceConfig>({
   tokens: {
@@ -174,7 +174,7 @@ const channelSpec = z
   })
   .strict();
 
-export const serviceConfigSchema = z
+const serviceConfigSchema = z
   .object({
     tokens: z.record(
       z.string().min(1),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Digest } from './disk-sink';
 import { newId } from './file-object';
 
-export type TicketState = 'waiting' | 'receiving' | 'uploaded' | 'completed' | 'discarded';
+type TicketState = 'waiting' | 'receiving' | 'uploaded' | 'completed' | 'discarded';
 
 export interface Ticket {
   id: string;

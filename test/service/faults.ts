@@ -67,7 +67,7 @@ const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('answer-then-close'), error: z.string().min(1) }).strict(),
 ]);
 
-export const faultRuleSchema = z
+const faultRuleSchema = z
   .object({
     fault: faultSchema,
     method: z.string().min(1).optional(),

@@ -10,7 +10,7 @@ import busboy from 'busboy';
 import { type Digest, digestTap } from './disk-sink';
 import { boundaryOf, partFilenameRewriter } from './part-filename';
 
-export interface ReceivedFile extends Digest {
+interface ReceivedFile extends Digest {
   path: string;
   fieldName: string;
   /** The file name from the part's Content-Disposition ('' when it had none). */

@@ -13,7 +13,7 @@ const MAX_HEADER_BYTES = 16 * 1024;
 const FILENAME = /;\s*filename="(.*)"(?=\s*(?:;\s*[\w*-]+=|$))/i;
 
 /** %22, %0A and %0D back to the characters browsers escaped; any other % stays. */
-export function decodeWhatwgFilename(value: string): string {
+function decodeWhatwgFilename(value: string): string {
   return value.replace(/%(22|0A|0D)/gi, (_, hex: string) =>
     String.fromCharCode(Number.parseInt(hex, 16)),
   );

@@ -22,9 +22,9 @@ import { FaultBook, type FaultRule, parseFaultRule } from './faults';
 import { TokenBucketLimiter } from './rate-limiter';
 import { SharedFiles } from './shared-files';
 
-export type { ChannelSpec, ServiceConfig, TokenGrant, UserSpec } from './config';
-export { cliDefaultConfig, defaultTestConfig } from './config';
-export type { RecordedMessage, RecordedUpload } from './context';
+export type { ServiceConfig } from './config';
+export { defaultTestConfig } from './config';
+export type { RecordedUpload } from './context';
 export type { Fault, FaultRule } from './faults';
 
 export interface ReferenceService {

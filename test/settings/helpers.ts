@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Preset, Workspace } from '../../main/core/model';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import type { SecretStore } from '../../main/core/secrets/secret-store';
 import {
@@ -63,4 +64,20 @@ export async function settingsFixture(): Promise<Fixture> {
 
 export async function keptFiles(dir: string): Promise<string[]> {
   return (await readdir(dir)).filter((f) => f.startsWith('config.corrupt-')).sort();
+}
+
+/** The workspaces as saved: the snapshot's, without whether each has a token. */
+export async function savedWorkspaces(settings: SettingsService): Promise<Workspace[]> {
+  const { workspaces } = await settings.getSnapshot();
+  return workspaces.map(({ hasToken: _hasToken, ...workspace }) => workspace);
+}
+
+/** The presets as saved, in the person's order. */
+export async function savedPresets(settings: SettingsService): Promise<Preset[]> {
+  return (await settings.getSnapshot()).presets;
+}
+
+export async function savedDefaultPreset(settings: SettingsService): Promise<Preset | undefined> {
+  const { presets, defaultPresetId } = await settings.getSnapshot();
+  return presets.find((p) => p.id === defaultPresetId);
 }

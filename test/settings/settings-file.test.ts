@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultShortcut } from '../../main/core/settings/schema';
 import type { StoreFactory } from '../../main/core/settings/settings-service';
-import { type Fixture, keptFiles, settingsFixture } from './helpers';
+import {
+  type Fixture,
+  keptFiles,
+  savedDefaultPreset,
+  savedPresets,
+  savedWorkspaces,
+  settingsFixture,
+} from './helpers';
 
 // electron-store imports `electron`; outside Electron it only needs app/ipcMain to be absent.
 vi.mock('electron', () => ({ default: {} }));
@@ -45,7 +52,7 @@ describe('settings file round trip', () => {
     });
 
     const second = fx.open();
-    expect(second.workspaces()).toEqual([
+    expect(await savedWorkspaces(second)).toEqual([
       {
         id: w.id,
         name: 'Acme',
@@ -54,8 +61,8 @@ describe('settings file round trip', () => {
         maxFileBytes: 1024 ** 3,
       },
     ]);
-    expect(second.presets()).toEqual([p]);
-    expect(second.defaultPreset()?.id).toBe(p.id);
+    expect(await savedPresets(second)).toEqual([p]);
+    expect((await savedDefaultPreset(second))?.id).toBe(p.id);
     expect(second.preferences()).toEqual({
       shortcut: defaultShortcut(process.platform),
       launchAtLogin: false,
@@ -94,7 +101,7 @@ describe('settings file round trip', () => {
       channels: [{ id: 'C1' }],
       comment: '',
     });
-    expect(app.presetByName('design')?.workspaceId).toBe(w.id);
+    expect(app.findPreset('design').workspaceId).toBe(w.id);
     await app.setPreferences({ launchAtLogin: true });
     expect(cli.preferences().launchAtLogin).toBe(true);
   });
@@ -160,7 +167,7 @@ describe('a broken settings file never crashes anything', () => {
   ])('%s: reset, kept, reported', async (_what, text, reason) => {
     await breakWith(text);
     const settings = fx.open();
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
     const kept = await keptFiles(fx.dir);
     expect(kept).toHaveLength(1);
     expect(await readFile(join(fx.dir, kept[0] as string), 'utf8')).toBe(text);
@@ -177,7 +184,7 @@ describe('a broken settings file never crashes anything', () => {
       }),
     );
     const settings = fx.open();
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
     expect(settings.preferences().concurrency).toBe(6);
     expect(settings.notice()).toMatch(/the workspace list was not a list, so it was emptied/);
     expect(await keptFiles(fx.dir)).toHaveLength(1);
@@ -201,9 +208,9 @@ describe('a broken settings file never crashes anything', () => {
       }),
     );
     const settings = fx.open();
-    expect(settings.workspaces().map((w) => w.name)).toEqual(['Acme']);
-    expect(settings.presets().map((p) => p.name)).toEqual(['Design']);
-    expect(settings.defaultPreset()).toBeUndefined();
+    expect((await savedWorkspaces(settings)).map((w) => w.name)).toEqual(['Acme']);
+    expect((await savedPresets(settings)).map((p) => p.name)).toEqual(['Design']);
+    expect(await savedDefaultPreset(settings)).toBeUndefined();
     expect(settings.preferences().concurrency).toBe(3);
     const notice = settings.notice() ?? '';
     expect(notice).toMatch(/workspace "Sneaky" was dropped \(baseUrl: Refusing plain http/);
@@ -224,12 +231,12 @@ describe('a broken settings file never crashes anything', () => {
     let clock = Date.UTC(2025, 10, 21, 22, 41, 3, 120);
     const now = () => clock;
     await breakWith('{oops');
-    fx.open({ now }).workspaces();
+    fx.open({ now }).preferences();
     await breakWith('{oops again');
-    fx.open({ now }).workspaces();
+    fx.open({ now }).preferences();
     clock += 1000;
     await breakWith('{and again');
-    fx.open({ now }).workspaces();
+    fx.open({ now }).preferences();
     const kept = await keptFiles(fx.dir);
     expect(kept).toEqual([
       'config.corrupt-2025-11-21T22-41-03-120Z-2.json',
@@ -269,7 +276,7 @@ describe('a broken settings file never crashes anything', () => {
     const bad = `{"version": 2, "workspaces": [{"id": "w1", "name": "Acme", "accessToken": "${pasted}" `;
     await breakWith(bad);
     const settings = fx.open();
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
     const kept = await keptFiles(fx.dir);
     expect(kept).toHaveLength(1);
     const keptText = await readFile(join(fx.dir, kept[0] as string), 'utf8');
@@ -283,7 +290,7 @@ describe('a broken settings file never crashes anything', () => {
   it('an empty file (a crash between create and write) is simply no settings yet', async () => {
     await breakWith('');
     const settings = fx.open();
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
     expect(settings.notice()).toBeUndefined();
     expect(await keptFiles(fx.dir)).toEqual([]);
   });

@@ -5,10 +5,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { addPresetFromText, login, logout } from '../../main/cli/settings-by-name';
 import { KeychainError, type SecretStore } from '../../main/core/secrets/secret-store';
 import type { SettingsService } from '../../main/core/settings/settings-service';
 import { type ReferenceService, startReferenceService } from '../service/server';
-import { type Fixture, settingsFixture } from './helpers';
+import {
+  type Fixture,
+  savedDefaultPreset,
+  savedPresets,
+  savedWorkspaces,
+  settingsFixture,
+} from './helpers';
 
 const TOKEN = 'xoxb-test-token';
 const ACME = { name: 'Acme', baseUrl: 'https://acme.example' };
@@ -60,7 +67,7 @@ describe('workspaces', () => {
     ['https://user:pw@acme.example', /must not contain a user name or password/],
   ])('refuses the base URL %s with a message that says why', async (baseUrl, message) => {
     await expect(settings.addWorkspace({ name: 'X', baseUrl })).rejects.toThrow(message);
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
   });
 
   it('allows plain http only on loopback', async () => {
@@ -129,7 +136,7 @@ describe('workspaces', () => {
       channels: channels('C3'),
       comment: '',
     });
-    expect(settings.defaultPreset()?.id).toBe(design.id);
+    expect((await savedDefaultPreset(settings))?.id).toBe(design.id);
 
     const result = await settings.removeWorkspaceWithSummary(w.id);
     expect(result.token).toBe('removed');
@@ -138,9 +145,9 @@ describe('workspaces', () => {
       'Removed workspace Acme: its token was deleted from the keychain, and its 2 presets (Design, Random) were removed.',
     );
     expect(await fx.secrets.get(w.id)).toBeNull();
-    expect(settings.workspaces().map((x) => x.name)).toEqual(['Keep']);
-    expect(settings.presets()).toEqual([kept]);
-    expect(settings.defaultPreset()).toBeUndefined();
+    expect((await savedWorkspaces(settings)).map((x) => x.name)).toEqual(['Keep']);
+    expect(await savedPresets(settings)).toEqual([kept]);
+    expect(await savedDefaultPreset(settings)).toBeUndefined();
     expect(await fx.secrets.get(keep.id)).toBe('xoxb-keep-token');
   });
 
@@ -149,7 +156,7 @@ describe('workspaces', () => {
     await settings.setToken(w.id, TOKEN);
     await expect(settings.removeWorkspace(w.id)).resolves.toBeUndefined();
     expect(await fx.secrets.get(w.id)).toBeNull();
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
   });
 
   it('a locked keychain stops the removal, so the token is never left behind', async () => {
@@ -165,7 +172,7 @@ describe('workspaces', () => {
     const result = await none.removeWorkspaceWithSummary(w.id);
     expect(result.token).toBe('unknown');
     expect(result.message).toMatch(/no keychain was reachable/);
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
   });
 });
 
@@ -265,7 +272,7 @@ describe('presets', () => {
     await expect(
       settings.addPreset({ name: 'Bad', workspaceId: acme, channels: refs, comment: '' }),
     ).rejects.toMatchObject({ code: 'invalid_channels', message: expect.stringMatching(message) });
-    expect(settings.presets()).toEqual([]);
+    expect(await savedPresets(settings)).toEqual([]);
   });
 
   it('needs an existing workspace and a unique name', async () => {
@@ -301,11 +308,11 @@ describe('presets', () => {
       channels: channels('C2'),
       comment: '',
     });
-    expect(settings.defaultPreset()?.id).toBe(first.id);
+    expect((await savedDefaultPreset(settings))?.id).toBe(first.id);
     await settings.setDefaultPreset(second.id);
     expect((await settings.getSnapshot()).defaultPresetId).toBe(second.id);
     await settings.removePreset(second.id);
-    expect(settings.defaultPreset()).toBeUndefined();
+    expect(await savedDefaultPreset(settings)).toBeUndefined();
     await expect(settings.setDefaultPreset('gone')).rejects.toMatchObject({ code: 'not_found' });
     await settings.setDefaultPreset(null);
     expect((await settings.getSnapshot()).defaultPresetId).toBeNull();
@@ -353,12 +360,12 @@ describe('presets', () => {
       ),
     );
     await settings.reorderPresets([c!.id, a!.id]);
-    expect(settings.presets().map((p) => p.name)).toEqual(['C', 'A', 'B']);
+    expect((await savedPresets(settings)).map((p) => p.name)).toEqual(['C', 'A', 'B']);
     await expect(settings.reorderPresets(['nope'])).rejects.toMatchObject({ code: 'not_found' });
     await expect(settings.reorderPresets([a!.id, a!.id])).rejects.toMatchObject({
       code: 'invalid_input',
     });
-    expect(settings.presets().map((p) => p.name)).toEqual(['C', 'A', 'B']);
+    expect((await savedPresets(settings)).map((p) => p.name)).toEqual(['C', 'A', 'B']);
   });
 });
 
@@ -413,7 +420,7 @@ describe('change events', () => {
     });
     await settings.setPreferences({ launchAtLogin: true });
     await settings.getSnapshot();
-    settings.workspaces();
+    settings.workspace(w.id);
     expect(changes).toBe(4);
     await settings.clearToken(w.id);
     expect(changes).toBe(5);
@@ -471,14 +478,14 @@ describe('watching the file for other processes', () => {
 describe('CLI helpers: one call per command', () => {
   it('login creates the workspace and stores the token; a URL token saves nothing', async () => {
     await expect(
-      settings.login({
+      login(settings, {
         workspace: 'Hooks',
         baseUrl: 'https://hooks.example',
         token: 'https://hooks.slack.com/services/T/B/x',
       }),
     ).rejects.toThrow(/That is a URL, not a token/);
-    expect(settings.workspaces()).toEqual([]);
-    await expect(settings.login({ workspace: 'New', token: TOKEN })).rejects.toMatchObject({
+    expect(await savedWorkspaces(settings)).toEqual([]);
+    await expect(login(settings, { workspace: 'New', token: TOKEN })).rejects.toMatchObject({
       code: 'needs_base_url',
     });
   });
@@ -486,15 +493,15 @@ describe('CLI helpers: one call per command', () => {
   it('login rolls back a new workspace when the keychain refuses the token', async () => {
     const broken = fx.open({ secrets: failingSecrets('no-secret-service', 'No Secret Service.') });
     await expect(
-      broken.login({ workspace: 'Acme', baseUrl: ACME.baseUrl, token: TOKEN }),
+      login(broken, { workspace: 'Acme', baseUrl: ACME.baseUrl, token: TOKEN }),
     ).rejects.toThrow('No Secret Service.');
-    expect(settings.workspaces()).toEqual([]);
+    expect(await savedWorkspaces(settings)).toEqual([]);
   });
 
   it('findWorkspace / findPreset / shareTarget / addPresetFromText / logout', async () => {
     const w = await settings.addWorkspace(ACME);
     await settings.setToken(w.id, TOKEN);
-    const p = await settings.addPresetFromText({
+    const p = await addPresetFromText(settings, {
       name: 'Design',
       workspace: 'acme',
       channels: 'C0DESIGN, C0GENERAL',
@@ -517,8 +524,8 @@ describe('CLI helpers: one call per command', () => {
       comment: '',
     });
     expect(() => settings.shareTarget({ workspace: 'Acme' })).toThrow(/a workspace and channels/);
-    expect(await settings.logout('acme')).toMatchObject({ removed: true });
-    expect(await settings.logout('acme')).toMatchObject({ removed: false });
+    expect(await logout(settings, 'acme')).toMatchObject({ removed: true });
+    expect(await logout(settings, 'acme')).toMatchObject({ removed: false });
   });
 });
 
@@ -536,7 +543,7 @@ describe('testConnection against the reference service', () => {
   afterEach(() => service.clearFaults());
 
   it('a good token: ok, with who it belongs to', async () => {
-    const result = await settings.login({ workspace: 'Ref', baseUrl: service.url, token: TOKEN });
+    const result = await login(settings, { workspace: 'Ref', baseUrl: service.url, token: TOKEN });
     expect(result.created).toBe(true);
     expect(result.connection).toMatchObject({ ok: true, checked: true });
     expect(result.connection.message).toMatch(/^Ref: the service accepted the token/);

@@ -32,7 +32,7 @@ export class FakeIpcMain implements IpcMainLike {
 
 let nextId = 1;
 
-export class FakeWebContents extends EventEmitter {
+class FakeWebContents extends EventEmitter {
   readonly id = nextId++;
   url = '';
   loaded = false;

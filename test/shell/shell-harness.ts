@@ -8,8 +8,8 @@ import type { OpenDialogOptions } from 'electron';
 import type { AppService, PreferencesPatch } from '../../main/core/api';
 import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
+import { type DesktopApp, startDesktopApp } from '../../main/electron/desktop-app';
 import type { RendererLocation } from '../../main/electron/renderer-location';
-import { type Shell, startShell } from '../../main/electron/shell';
 import { createWindows } from '../../main/electron/windows';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { type DemoIds, seedDemo } from '../harness/seed';
@@ -55,7 +55,7 @@ export interface ShellHarness {
   dir: string;
   reference: ReferenceService;
   service: AppService;
-  shell: Shell;
+  shell: DesktopApp;
   demo: DemoIds | undefined;
   ipc: FakeIpcMain;
   windows: FakeWindowFactory;
@@ -114,7 +114,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
   let quits = 0;
   const log = (line: string) => logs.push(line);
 
-  const shell = await startShell<string, Menu>({
+  const shell = await startDesktopApp<string, Menu>({
     platform,
     service,
     ipcMain: ipc,

@@ -2,8 +2,8 @@
 // fresh (and saved in the CLI's conversation cache, which `send` resolves names through).
 import type { Command } from 'commander';
 import { displayName } from '../../core/conversations/channel-names';
-import { unlistedMessage } from '../../core/conversations/conversation-types';
-import { dmPerson, personName } from '../../core/conversations/people-names';
+import { unlistedMessage } from '../../portable/conversation-types';
+import { dmPerson, personName } from '../../portable/people-names';
 import { say } from '../terminal';
 
 const KIND_LABEL = { public: 'public', private: 'private', dm: 'DM', 'group-dm': 'group DM' };

@@ -1,10 +1,10 @@
 // `trayshare queue` and `trayshare history`: the CLI's own journal and history.
 import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
-import { destinationLabels } from '../../core/conversations/people-names';
 import type { HistoryEntry, QueueItem } from '../../core/model';
 import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
 import type { StateView } from '../../core/state-view';
+import { destinationLabels } from '../../portable/people-names';
 import { printable } from '../printable';
 import { formatBytes, say } from '../terminal';
 import { EXIT_TOKEN_REFUSED, inCliWords, tokenWait, waitsForToken } from '../token-words';

@@ -2,18 +2,18 @@
 // the files go straight through the workspace-less protocol, with bounded automatic retries.
 import { basename } from 'node:path';
 import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
-import { unlistedMessage } from '../../core/conversations/conversation-types';
 import { listConversations } from '../../core/conversations/conversations-list';
-import { looksLikeUserId } from '../../core/conversations/people-names';
 import { parseThread } from '../../core/conversations/thread-link';
 import { listUsers } from '../../core/conversations/users-list';
 import type { Protocol } from '../../core/model';
 import type { AttemptResult } from '../../core/upload/attempt';
-import { normaliseChannels } from '../../core/upload/channels';
-import { checkBaseUrl, checkToken } from '../../core/upload/credentials';
 import { uploadWithRetries } from '../../core/upload/engine';
 import { LINKS_NEED_FILES_READ } from '../../core/upload/file-links';
 import { createNodeTransport } from '../../core/upload/node-transport';
+import { normaliseChannels } from '../../portable/channels';
+import { unlistedMessage } from '../../portable/conversation-types';
+import { checkBaseUrl, checkToken } from '../../portable/credentials';
+import { looksLikeUserId } from '../../portable/people-names';
 import { uploadExternalGroup } from '../external-group';
 import { type FileResult, fromAttempt } from '../outcome';
 import { createProgressLine, formatBytes, say } from '../terminal';

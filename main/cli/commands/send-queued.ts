@@ -5,6 +5,7 @@ import { looksLikeId } from '../../core/conversations/channel-names';
 import type { QueueItem } from '../../core/model';
 import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
 import { KeychainError, type KeychainProblem } from '../../core/secrets/secret-store';
+import { isFinishedState } from '../../portable/item-states';
 import { type FileResult, fromItem } from '../outcome';
 import { printable } from '../printable';
 import { createProgressLine, say } from '../terminal';
@@ -83,10 +84,7 @@ export async function sendQueued(
     const check = (items: QueueItem[]) => {
       for (const item of items) {
         if (mine.has(item.id)) latest.set(item.id, item);
-        if (
-          mine.has(item.id) &&
-          ['delivered', 'failed', 'unknown', 'cancelled'].includes(item.state)
-        ) {
+        if (mine.has(item.id) && isFinishedState(item.state)) {
           finished.set(item.id, item);
         }
       }

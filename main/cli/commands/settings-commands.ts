@@ -1,6 +1,7 @@
 // login, logout, workspaces, presets: the same settings file and keychain as the app.
 import type { Command } from 'commander';
 import type { Protocol } from '../../core/model';
+import { addPresetFromText, login, logout } from '../settings-by-name';
 import { readSecret, say } from '../terminal';
 import { UsageError } from '../usage-error';
 
@@ -14,6 +15,12 @@ function parseProtocol(value: string | undefined): Protocol | undefined {
 }
 
 export function registerSettingsCommands(program: Command): void {
+  registerLoginCommands(program);
+  registerWorkspacesCommand(program);
+  registerPresetsCommands(program);
+}
+
+function registerLoginCommands(program: Command): void {
   program
     .command('login')
     .description('Save a workspace and its token (the token goes to the OS keychain only)')
@@ -26,7 +33,7 @@ export function registerSettingsCommands(program: Command): void {
     .action(async (options: { workspace: string; baseUrl?: string; protocol?: string }) => {
       const protocol = parseProtocol(options.protocol);
       const token = await readSecret(`Token for ${options.workspace}: `);
-      const result = await (await openCliSettings()).login({
+      const result = await login(await openCliSettings(), {
         workspace: options.workspace,
         token,
         ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
@@ -44,14 +51,16 @@ export function registerSettingsCommands(program: Command): void {
     .description("Remove a workspace's token from the keychain")
     .requiredOption('--workspace <name>')
     .action(async (options: { workspace: string }) => {
-      const { workspace, removed } = await (await openCliSettings()).logout(options.workspace);
+      const { workspace, removed } = await logout(await openCliSettings(), options.workspace);
       say(
         removed
           ? `Removed the token of ${workspace.name} from the keychain.`
           : `${workspace.name} had no token saved.`,
       );
     });
+}
 
+function registerWorkspacesCommand(program: Command): void {
   program
     .command('workspaces')
     .description('List saved workspaces')
@@ -71,7 +80,9 @@ export function registerSettingsCommands(program: Command): void {
         );
       }
     });
+}
 
+function registerPresetsCommands(program: Command): void {
   const presets = program.command('presets').description('List, add or remove channel presets');
   presets
     .command('list', { isDefault: true })
@@ -109,7 +120,7 @@ export function registerSettingsCommands(program: Command): void {
         name: string,
         options: { workspace: string; channels: string; comment: string; default?: boolean },
       ) => {
-        const preset = await (await openCliSettings()).addPresetFromText({
+        const preset = await addPresetFromText(await openCliSettings(), {
           name,
           workspace: options.workspace,
           channels: options.channels,

@@ -3,15 +3,15 @@
 // dictionaries. Upper-case Slack-style IDs pass through untouched, known or not, so typed IDs
 // always work (a user ID too: the service shares to the DM with that person); names must match
 // exactly one conversation or person.
-import { type UnlistedKind, whyUnlisted } from './conversation-types';
-import type { Conversation } from './conversations-list';
+import { type UnlistedKind, whyUnlisted } from '../../portable/conversation-types';
 import {
   dmPerson,
   looksLikeUserId,
   type PeopleLookup,
   peopleNamed,
   personLabel,
-} from './people-names';
+} from '../../portable/people-names';
+import type { Conversation } from './conversations-list';
 import type { Person } from './users-list';
 
 /**
@@ -26,7 +26,7 @@ export type NameResolution =
   | { ok: true; ids: string[] }
   | { ok: false; error: string; problems: NameProblem[] };
 
-export interface NameProblem {
+interface NameProblem {
   entry: string;
   kind:
     | 'unknown'
@@ -67,7 +67,7 @@ function distance(a: string, b: string): number {
 }
 
 /** Conversations a few edits away, or whose name holds the query (or it theirs); at most 5, closest first. */
-export function closeMatches(query: string, conversations: readonly Conversation[]): string[] {
+function closeMatches(query: string, conversations: readonly Conversation[]): string[] {
   const q = query.toLowerCase();
   const near = Math.max(2, Math.floor(q.length / 3));
   return conversations
@@ -82,7 +82,7 @@ export function closeMatches(query: string, conversations: readonly Conversation
 }
 
 /** People a few edits away from `query` by any of their names; at most 5, closest first. */
-export function closePeople(query: string, people: readonly Person[]): string[] {
+function closePeople(query: string, people: readonly Person[]): string[] {
   const q = query.toLowerCase();
   const near = Math.max(2, Math.floor(q.length / 3));
   return people

@@ -5,7 +5,7 @@
 // (DMs without im:read): each is announced once per workspace.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { UnlistedKind } from './conversation-types';
+import type { UnlistedKind } from '../../portable/conversation-types';
 import type { Conversation, ListResult } from './conversations-list';
 
 export const MAX_AGE_MS = 24 * 60 * 60 * 1000;

@@ -5,32 +5,22 @@
 // without the method, or a rate limit past the caller's bound, is an answer too: the caller keeps
 // typed IDs working and tells the person once.
 import { setTimeout as delay } from 'node:timers/promises';
-import { apiUrl } from '../upload/credentials';
-import { type Transport, TransportError } from '../upload/transport';
 import {
   CONVERSATION_TYPES,
+  type Conversation,
   type ConversationKind,
   type ConversationType,
   type UnlistedKind,
   unlistedOf,
   whyUnlisted,
-} from './conversation-types';
+} from '../../portable/conversation-types';
+import { apiUrl } from '../../portable/credentials';
+import { type Transport, TransportError } from '../upload/transport';
 
-export type { ConversationKind, UnlistedKind } from './conversation-types';
-
-export interface Conversation {
-  id: string;
-  /** Channel name without '#'; for a DM, the other person's user ID. */
-  name: string;
-  kind: ConversationKind;
-  /**
-   * Whether the token is in it. null: the list did not say (Slack leaves `is_member` out of
-   * some entries), so a send is allowed and the service's not_in_channel names it if refused.
-   */
-  isMember: boolean | null;
-  /** For a DM: the other person's user ID (Slack's `user`), to show them by name. */
-  user?: string;
-}
+export type {
+  Conversation,
+  ConversationKind,
+} from '../../portable/conversation-types';
 
 export type ListProblemCode = 'unknown_method' | 'missing_scope' | 'ratelimited' | 'other';
 

@@ -1,13 +1,13 @@
 // The channel list and the people list of each workspace, cached on disk and fetched with the
 // workspace's token; and the name History shows for a destination, from those lists.
 import { join } from 'node:path';
+import { personName } from '../../portable/people-names';
 import type { Workspace } from '../model';
 import type { SettingsService } from '../settings/settings-service';
 import type { Transport } from '../upload/transport';
 import { ConversationCache } from './conversation-cache';
 import { listConversations } from './conversations-list';
 import { PeopleCache } from './people-cache';
-import { personName } from './people-names';
 import { listUsers } from './users-list';
 
 export interface Directory {

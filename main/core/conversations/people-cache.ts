@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ConversationsView } from './conversation-cache';
 import type { PeopleResult, Person } from './users-list';
 
-export const PEOPLE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const PEOPLE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export interface PeopleView {
   people?: Person[];
@@ -19,7 +19,7 @@ export interface PeopleView {
 }
 
 /** The people part of what listConversations answers. */
-export interface PeoplePart {
+interface PeoplePart {
   people?: Person[];
   /** Why there are no people (no users:read…): user IDs still work. */
   peopleProblem?: { code: string; message: string };

@@ -3,28 +3,18 @@
 // left out: Slack lists them, but nothing can be shared with them. Without the scope, user IDs
 // still work; the caller says once that names of people need users:read.
 import { setTimeout as delay } from 'node:timers/promises';
-import { apiUrl } from '../upload/credentials';
+import { apiUrl } from '../../portable/credentials';
+import type { Person } from '../../portable/people-names';
 import { type Transport, TransportError } from '../upload/transport';
 import type { ListProblemCode } from './conversations-list';
 
-export interface Person {
-  /** U… (or W… on Enterprise Grid). */
-  id: string;
-  /** The handle (`name`), unique in the workspace. */
-  handle: string;
-  /** What Slack shows for the person; may be empty (people need not set one). */
-  displayName: string;
-  realName: string;
-}
+export type { Person } from '../../portable/people-names';
 
 export type PeopleResult =
   | { ok: true; people: Person[] }
   | { ok: false; code: ListProblemCode; message: string; retryAfterMs?: number };
 
-/** The scope users.list needs, named in what the person is told. */
-export const PEOPLE_SCOPE = 'users:read';
-
-export const NO_PEOPLE_SCOPE_MESSAGE =
+const NO_PEOPLE_SCOPE_MESSAGE =
   'Names of people need the users:read scope: add it to the app, or use their user IDs (such as U0123ABCD). User IDs still work.';
 
 const CONNECT_TIMEOUT_MS = 15_000;

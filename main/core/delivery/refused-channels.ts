@@ -1,7 +1,8 @@
 // Which channels of a share refused it, when the service's answer does not say.
+
+import { destinationLabels, looksLikeUserId } from '../../portable/people-names';
 import type { ConversationCache } from '../conversations/conversation-cache';
 import type { PeopleCache } from '../conversations/people-cache';
-import { destinationLabels, looksLikeUserId } from '../conversations/people-names';
 import type { QueueItem } from '../model';
 import type { AttemptResult } from '../upload/attempt';
 

@@ -3,10 +3,11 @@
 // crash left a torn last line.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isFinishedState } from '../../portable/item-states';
 import type { HistoryEntry } from '../model';
 import { JsonlAppender, readJsonl } from './jsonl-file';
 
-export interface HistoryQuery {
+interface HistoryQuery {
   /** Words that must all appear in the file name, a channel, the workspace, the comment or the error code. */
   search?: string;
   limit?: number;
@@ -37,9 +38,7 @@ export interface HistoryStoreOptions {
 }
 
 export const HISTORY_FILE = 'history.jsonl';
-export const DEFAULT_MAX_HISTORY_ENTRIES = 5000;
-
-const OUTCOMES = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
+const DEFAULT_MAX_HISTORY_ENTRIES = 5000;
 
 function isHistoryEntry(value: unknown): value is HistoryEntry {
   const v = value as Partial<HistoryEntry>;
@@ -49,7 +48,7 @@ function isHistoryEntry(value: unknown): value is HistoryEntry {
     typeof v.name === 'string' &&
     Array.isArray(v.channels) &&
     typeof v.outcome === 'string' &&
-    OUTCOMES.has(v.outcome)
+    isFinishedState(v.outcome)
   );
 }
 

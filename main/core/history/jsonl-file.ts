@@ -53,7 +53,7 @@ export async function readJsonl(path: string): Promise<JsonlContents> {
   return parseJsonl(text);
 }
 
-export function toJsonl(values: readonly unknown[]): string {
+function toJsonl(values: readonly unknown[]): string {
   return values.map((v) => `${JSON.stringify(v)}\n`).join('');
 }
 
@@ -89,7 +89,7 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /** Replaces `path` with `text` atomically (write-temp, fsync, rename, fsync the folder). */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+async function writeFileAtomic(path: string, text: string): Promise<void> {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   const fh = await open(tmp, 'w', 0o600);
   try {

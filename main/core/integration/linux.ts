@@ -28,10 +28,10 @@ export function linuxDirs(home: string, env: NodeJS.ProcessEnv): LinuxDirs {
   };
 }
 
-export const ACTION_NAME = 'Share with Trayshare';
+const ACTION_NAME = 'Share with Trayshare';
 const COMMENT = "Share files to your team's channels";
 const MARKER_KEY = 'X-Trayshare-Integration';
-export const THUNAR_UNIQUE_ID = 'trayshare-share-with-trayshare';
+const THUNAR_UNIQUE_ID = 'trayshare-share-with-trayshare';
 
 const iconOf = (app: AppPaths) => app.icon ?? 'trayshare';
 
@@ -50,7 +50,7 @@ const problemOf = (app: AppPaths): { problem?: string } =>
  * types descend from application/octet-stream. Folders are left out so Trayshare never
  * becomes the program that opens folders (the other entries handle folders).
  */
-export function shareDesktopEntry(app: AppPaths, dirs: LinuxDirs): FileEntry {
+function shareDesktopEntry(app: AppPaths, dirs: LinuxDirs): FileEntry {
   const marker = `${MARKER_KEY}=desktop-entry`;
   const content = [
     '[Desktop Entry]',
@@ -86,7 +86,7 @@ export function shareDesktopEntry(app: AppPaths, dirs: LinuxDirs): FileEntry {
  * selection in NAUTILUS_SCRIPT_SELECTED_FILE_PATHS, one path per line. Globbing is off and
  * only newline splits, so spaces, quotes, `*` and `$` in paths stay as they are.
  */
-export function nautilusScript(app: AppPaths, dirs: LinuxDirs): FileEntry {
+function nautilusScript(app: AppPaths, dirs: LinuxDirs): FileEntry {
   const marker = `# ${MARKER_KEY}: nautilus-script`;
   const content = [
     '#!/bin/sh',
@@ -114,7 +114,7 @@ export function nautilusScript(app: AppPaths, dirs: LinuxDirs): FileEntry {
 }
 
 /** Dolphin's service menu: top level of the context menu, for files and folders alike. */
-export function dolphinServiceMenu(app: AppPaths, dirs: LinuxDirs): FileEntry {
+function dolphinServiceMenu(app: AppPaths, dirs: LinuxDirs): FileEntry {
   const marker = `${MARKER_KEY}=dolphin-service-menu`;
   const content = [
     '[Desktop Entry]',
@@ -150,7 +150,7 @@ export function dolphinServiceMenu(app: AppPaths, dirs: LinuxDirs): FileEntry {
  * and runs the line with /bin/sh -c: so the program is shell-quoted and its % doubled.
  * Only elements every Thunar since 1.0 reads are used (older ones refuse unknown elements).
  */
-export function thunarAction(app: AppPaths, dirs: LinuxDirs): UcaActionEntry {
+function thunarAction(app: AppPaths, dirs: LinuxDirs): UcaActionEntry {
   const command = `${shellQuote(app.exe).replace(/%/g, '%%')} --share %F`;
   const action = [
     '<action>',

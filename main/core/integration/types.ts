@@ -10,7 +10,7 @@ export interface AppPaths {
   icon?: string;
 }
 
-export type EntryId =
+type EntryId =
   | 'desktop-entry'
   | 'nautilus-script'
   | 'dolphin-service-menu'

@@ -15,7 +15,7 @@ export function windowsDirs(home: string, env: NodeJS.ProcessEnv): WindowsDirs {
   return { appData: env.APPDATA || win32.join(home, 'AppData', 'Roaming') };
 }
 
-export const VERB_LABEL = 'Share with Trayshare';
+const VERB_LABEL = 'Share with Trayshare';
 /** Value beside the verb's own values holding their hash (see RegistryVerbEntry.signature). */
 export const SIGNATURE_VALUE = 'TrayshareSignature';
 
@@ -61,7 +61,7 @@ function verb(
   };
 }
 
-export function sendToShortcut(app: AppPaths, dirs: WindowsDirs): ShortcutEntry {
+function sendToShortcut(app: AppPaths, dirs: WindowsDirs): ShortcutEntry {
   return {
     kind: 'shortcut',
     id: 'send-to',

@@ -1,55 +1,26 @@
 // Checkpoints: an attempt saves where it got to, the next attempt at the item gets it back,
 // across failures, restarts and crashes, until the item finishes or the person retries it.
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HistoryStore, openHistoryStore } from '../history/history-store';
-import { parseJsonl } from '../history/jsonl-file';
+import { describe, expect, it } from 'vitest';
 import {
   delivered,
-  type FakeAttempts,
-  type FakeClock,
+  type FakeQueue,
+  type FakeQueueOptions,
   failure,
   fakeAttempts,
-  fakeClock,
+  openFakeQueue,
   useQueueTestDirs,
-} from './fake-attempts';
+  waitFor,
+} from '../../../test/queue/kit';
+import { parseJsonl } from '../history/jsonl-file';
 import { JOURNAL_FILE } from './journal';
-import { openUploadQueue, type QueueDeps, type UploadQueue } from './upload-queue';
 
 const dirs = useQueueTestDirs('trayshare-checkpoint-');
 
-interface Setup {
-  queue: UploadQueue;
-  history: HistoryStore;
-  fake: FakeAttempts;
-  clock: FakeClock;
-  dir: string;
-}
+const setup = (opts: FakeQueueOptions = {}): Promise<FakeQueue> => openFakeQueue(dirs, opts);
 
-async function setup(opts: Partial<QueueDeps> & { dir?: string } = {}): Promise<Setup> {
-  const dir = opts.dir ?? join(dirs.root, 'data');
-  const fake = fakeAttempts();
-  const clock = fakeClock();
-  const history = await openHistoryStore({ dir });
-  const queue = await openUploadQueue({
-    dir,
-    runAttempt: fake.runAttempt,
-    concurrency: () => 1,
-    maxFileBytes: () => 1024 * 1024,
-    now: clock.now,
-    sleep: clock.sleep,
-    retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000, random: () => 0.5 },
-    history,
-    closeGraceMs: 50,
-    ...opts,
-  });
-  dirs.open.push({ queue, history });
-  return { queue, history, fake, clock, dir };
-}
-
-async function oneFile(s: Setup): Promise<string> {
+async function oneFile(s: FakeQueue): Promise<string> {
   const dir = join(dirs.root, 'files');
   await mkdir(dir, { recursive: true });
   const path = join(dir, 'a.txt');
@@ -61,14 +32,6 @@ async function oneFile(s: Setup): Promise<string> {
     paths: [path],
   });
   return items[0]!.id;
-}
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 // A copy of the data folder taken while the queue works is what a crash leaves on disk.

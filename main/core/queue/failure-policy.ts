@@ -5,7 +5,7 @@ import type { FailureReason } from '../model';
 import { type RetryPolicy, retryDelayMs } from '../upload/retry';
 import type { ItemMeta } from './journal';
 
-export const DEFAULT_MAX_RATE_LIMIT_WAITS = 30;
+const DEFAULT_MAX_RATE_LIMIT_WAITS = 30;
 
 export type FailureDecision =
   /** Wait out a backoff (or the service's Retry-After), then try this item again. */
@@ -23,7 +23,7 @@ export interface FailureContext {
   maxRateLimitWaits?: number;
 }
 
-export function isRateLimit(reason: FailureReason): boolean {
+function isRateLimit(reason: FailureReason): boolean {
   return reason.code === 'ratelimited' || reason.code === 'http_429';
 }
 

@@ -5,7 +5,7 @@
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { formatBytes, formatOverLimit } from '../format-bytes';
+import { formatBytes, formatOverLimit } from '../../portable/format-bytes';
 
 export { formatBytes };
 

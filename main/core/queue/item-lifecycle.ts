@@ -2,6 +2,7 @@
 // its outcome is decided (delivered, waiting to try again, needing a token, or finished) and
 // journaled before anyone hears of it. The queue's public side (upload-queue.ts) builds on it.
 import type { FailureReason, QueueItem } from '../model';
+import { defaultSleep } from '../sleep';
 import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { attemptHooks, cancelNote, internalErrorResult, shareHooks } from './attempt-hooks';
@@ -12,7 +13,7 @@ import { hasCheckpoint, type ItemMeta, type ItemPatch } from './journal';
 import type { QueueDeps } from './queue-api';
 import type { Entry, FinishedState, Run } from './queue-entry';
 import { QueueEvents } from './queue-events';
-import { defaultSleep, Scheduler } from './scheduler';
+import { Scheduler } from './scheduler';
 import { SettleWatch } from './settle-watch';
 import { type CompletionRun, ShareGroups } from './share-groups';
 import { unrecordedReason, unwritableReason } from './unwritable-journal';

@@ -4,6 +4,7 @@
 //   {t:'set', id, item?, meta?}             new field values; null removes an optional field
 //   {t:'del', id}                           removed from the queue (it stays in history)
 //   {t:'pause', workspaceId, until}         a workspace rate-limited until `until` (epoch ms)
+import { ACTIVE_STATES, FINISHED_STATES } from '../../portable/item-states';
 import type { FailureReason, ItemState, QueueItem } from '../model';
 
 export const JOURNAL_FILE = 'queue.jsonl';
@@ -59,15 +60,7 @@ export function newMeta(): ItemMeta {
   };
 }
 
-const STATES = new Set<ItemState>([
-  'queued',
-  'waiting',
-  'sending',
-  'delivered',
-  'failed',
-  'unknown',
-  'cancelled',
-]);
+const STATES = new Set<ItemState>([...ACTIVE_STATES, ...FINISHED_STATES]);
 
 function isItem(value: unknown): value is QueueItem {
   const v = value as Partial<QueueItem> | null;
@@ -85,7 +78,7 @@ function isItem(value: unknown): value is QueueItem {
   );
 }
 
-export function applyPatch(item: QueueItem, patch: ItemPatch): void {
+function applyPatch(item: QueueItem, patch: ItemPatch): void {
   const target = item as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(patch)) {
     if (key === 'id') continue;
@@ -128,7 +121,7 @@ export function replayJournal(records: readonly unknown[]): JournalState {
   return { entries, pauses, skipped };
 }
 
-export const INTERRUPTED_AFTER_BODY: FailureReason = {
+const INTERRUPTED_AFTER_BODY: FailureReason = {
   class: 'unknown-outcome',
   code: 'interrupted_after_body',
   message:

@@ -25,7 +25,7 @@ export interface ProbeOptions {
 }
 
 /** The boot time moves with clock corrections; a lock this much older is from another boot. */
-export const BOOT_SLACK_MS = 5 * 60_000;
+const BOOT_SLACK_MS = 5 * 60_000;
 
 function procStartTime(procRoot: string, pid: number): string | undefined {
   try {

@@ -1,5 +1,6 @@
 // One queued item as the queue holds it while it runs: the journaled item and meta, and what
 // is under way for it now. Shared by the queue's parts; not part of its interface.
+import type { FinishedState } from '../../portable/item-states';
 import type { ItemPatch, JournalEntry } from './journal';
 
 export interface Run {
@@ -11,7 +12,7 @@ export interface Run {
   done: Promise<void>;
 }
 
-export type FinishedState = 'delivered' | 'failed' | 'unknown' | 'cancelled';
+export type { FinishedState } from '../../portable/item-states';
 
 export interface Entry extends JournalEntry {
   run?: Run;

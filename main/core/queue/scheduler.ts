@@ -4,8 +4,7 @@
 // it passes; a workspace whose token was refused starts nothing until a new token is given;
 // the tray's pause starts nothing at all.
 import type { QueueItem } from '../model';
-
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+import type { Sleep } from '../sleep';
 
 export interface Pick {
   now: number;
@@ -141,22 +140,4 @@ export class Scheduler {
       () => {},
     );
   }
-}
-
-export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,17 +1,17 @@
 // "Send to the others": a share some of whose channels refused it goes again to the rest; and
 // which files of a share were refused together, so they move together.
 import type { QueueItem } from '../model';
-import { ShareRefusedError } from '../share-refused-error';
+import { RefusedError } from '../refused-error';
 import type { UploadQueue } from './upload-queue';
 
 export async function sendToOthers(queue: UploadQueue, id: string): Promise<void> {
   const item = queue.list().find((i) => i.id === id);
   const refused = item?.error?.refusedChannels;
   if (item?.state !== 'failed' || !refused?.length) {
-    throw new ShareRefusedError('This upload has no channels left to send to.');
+    throw new RefusedError('This upload has no channels left to send to.');
   }
   const others = item.channels.filter((c) => !refused.includes(c));
-  if (others.length === 0) throw new ShareRefusedError('Every channel of this upload refused it.');
+  if (others.length === 0) throw new RefusedError('Every channel of this upload refused it.');
   // The files of the share refused the same way go too: one choice for the person, and on
   // the external protocol they complete together again, as one message.
   await queue.retryTogether(refusedTogether(queue, item), { channels: others });

@@ -2,24 +2,21 @@
 // their bytes are up, give their slot back, and complete together once none is still on its
 // way; a file that fails for good or is cancelled does not hold the rest. (Over real HTTP:
 // test/external/share-queue.test.ts and crash.test.ts.)
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HistoryStore, openHistoryStore } from '../history/history-store';
-import type { QueueItem } from '../model';
-import type { AttemptResult } from '../upload/attempt';
+import { describe, expect, it } from 'vitest';
 import {
   delivered,
   type FakeAttempt,
-  type FakeAttempts,
-  type FakeClock,
+  type FakeQueue,
   failure,
-  fakeAttempts,
-  fakeClock,
+  openFakeQueue,
   useQueueTestDirs,
-} from './fake-attempts';
-import { openUploadQueue, type ShareHooks, type UploadQueue } from './upload-queue';
+  waitFor,
+} from '../../../test/queue/kit';
+import type { QueueItem } from '../model';
+import type { AttemptResult } from '../upload/attempt';
+import type { ShareHooks, UploadQueue } from './upload-queue';
 
 const dirs = useQueueTestDirs('trayshare-share-groups-');
 
@@ -28,10 +25,7 @@ interface Completion {
   hooks: ShareHooks;
 }
 
-interface Setup {
-  queue: UploadQueue;
-  fake: FakeAttempts;
-  clock: FakeClock;
+interface Setup extends FakeQueue {
   completions: Completion[];
 }
 
@@ -40,13 +34,9 @@ async function setup(
   dir = join(dirs.root, 'data'),
   gate?: (n: number) => Promise<void>,
 ): Promise<Setup> {
-  const fake = fakeAttempts();
-  const clock = fakeClock();
   const completions: Completion[] = [];
-  const history = await openHistoryStore({ dir });
-  const queue = await openUploadQueue({
+  const s = await openFakeQueue(dirs, {
     dir,
-    runAttempt: fake.runAttempt,
     completeShare: async (items, hooks) => {
       completions.push({ items, hooks });
       await gate?.(completions.length - 1);
@@ -54,15 +44,8 @@ async function setup(
       return items.map((item): AttemptResult => delivered(`F-${item.name}`));
     },
     concurrency: () => concurrency,
-    maxFileBytes: () => 1024 * 1024,
-    now: clock.now,
-    sleep: clock.sleep,
-    retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000, random: () => 0.5 },
-    history,
-    closeGraceMs: 50,
   });
-  dirs.open.push({ queue, history });
-  return { queue, fake, clock, completions };
+  return { ...s, completions };
 }
 
 async function share(s: Setup, n: number): Promise<string[]> {
@@ -89,14 +72,6 @@ async function handOver(a: FakeAttempt, fileId: string): Promise<void> {
   const awaitShare = a.hooks.awaitShare;
   if (!awaitShare) throw new Error('the attempt was not asked to complete with its share');
   void awaitShare().then((result) => a.answer(result));
-}
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const states = (q: UploadQueue) => q.list().map((i) => i.state);

@@ -7,11 +7,10 @@
 // not hold the others: they complete without it. A file cancelled while it waits leaves its
 // group before the group is sent. The share's comment goes with its first message only: a
 // group goes without it once another message of the share was (or may have been) posted.
-import type { ItemState, QueueItem } from '../model';
+import { isFinishedState } from '../../portable/item-states';
+import type { QueueItem } from '../model';
 import type { AttemptResult } from '../upload/attempt';
 import { MAX_FILES_PER_COMPLETION } from '../upload/external/complete';
-
-const ENDED: ReadonlySet<ItemState> = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
 
 export interface ShareMember {
   item: QueueItem;
@@ -85,7 +84,7 @@ export class ShareGroups<M extends ShareMember> {
     const share = this.waiting.get(shareId);
     if (!share || share.size === 0 || this.busy.has(shareId)) return;
     const members = this.host.members(shareId);
-    const onTheirWay = members.some((m) => !ENDED.has(m.item.state) && !share.has(m.item.id));
+    const onTheirWay = members.some((m) => !isFinishedState(m.item.state) && !share.has(m.item.id));
     if (onTheirWay) return;
     const ready = members.flatMap((m) => {
       const w = share.get(m.item.id);

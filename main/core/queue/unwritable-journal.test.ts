@@ -5,11 +5,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeClock, useQueueTestDirs } from '../../../test/queue/kit';
 import { openHistoryStore } from '../history/history-store';
 import { JsonlAppender } from '../history/jsonl-file';
 import type { QueueItem } from '../model';
 import type { AttemptResult } from '../upload/attempt';
-import { fakeClock, useQueueTestDirs } from './fake-attempts';
 import { JOURNAL_FILE } from './journal';
 import type { AttemptHooks } from './queue-api';
 import { openUploadQueue, type UploadQueue } from './upload-queue';

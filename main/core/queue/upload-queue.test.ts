@@ -1,22 +1,20 @@
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HistoryStore, openHistoryStore } from '../history/history-store';
-import { parseJsonl } from '../history/jsonl-file';
-import type { QueueItem } from '../model';
+import { describe, expect, it } from 'vitest';
 import {
   delivered,
-  type FakeAttempts,
-  type FakeClock,
+  type FakeQueue,
+  type FakeQueueOptions,
   failure,
-  fakeAttempts,
-  fakeClock,
+  openFakeQueue,
   useQueueTestDirs,
-} from './fake-attempts';
+  waitFor,
+} from '../../../test/queue/kit';
+import { parseJsonl } from '../history/jsonl-file';
+import type { QueueItem } from '../model';
 import { JOURNAL_FILE } from './journal';
 import { QueueLockedError } from './queue-lock';
-import { openUploadQueue, type QueueDeps, type UploadQueue } from './upload-queue';
+import { openUploadQueue, type UploadQueue } from './upload-queue';
 
 const dirs = useQueueTestDirs('trayshare-queue-');
 
@@ -32,45 +30,8 @@ async function files(count: number, prefix = 'file'): Promise<string[]> {
   return paths;
 }
 
-interface Setup {
-  queue: UploadQueue;
-  history: HistoryStore;
-  fake: FakeAttempts;
-  clock: FakeClock;
-  dir: string;
-}
-
-async function setup(
-  opts: Partial<QueueDeps> & { dir?: string; fake?: FakeAttempts; clock?: FakeClock } = {},
-): Promise<Setup> {
-  const dir = opts.dir ?? join(dirs.root, 'data');
-  const fake = opts.fake ?? fakeAttempts();
-  const clock = opts.clock ?? fakeClock();
-  const history = await openHistoryStore({ dir });
-  const queue = await openUploadQueue({
-    dir,
-    runAttempt: fake.runAttempt,
-    concurrency: () => 3,
-    maxFileBytes: () => 1024 * 1024,
-    now: clock.now,
-    sleep: clock.sleep,
-    retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000, random: () => 0.5 },
-    history,
-    workspaceName: (id) => `Team ${id}`,
-    closeGraceMs: 50,
-    ...opts,
-  });
-  dirs.open.push({ queue, history });
-  return { queue, history, fake, clock, dir };
-}
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const setup = (opts: FakeQueueOptions = {}): Promise<FakeQueue> =>
+  openFakeQueue(dirs, { concurrency: () => 3, workspaceName: (id) => `Team ${id}`, ...opts });
 
 const stateOf = (queue: UploadQueue, id: string) => queue.list().find((i) => i.id === id)?.state;
 const itemOf = (queue: UploadQueue, id: string): QueueItem => {

@@ -12,7 +12,8 @@
 // interface, hooks and dependencies).
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import type { ItemState, QueueItem } from '../model';
+import { isActiveState, isFinishedState } from '../../portable/item-states';
+import type { QueueItem } from '../model';
 import { checkFile, checkPaths } from './file-checks';
 import { ItemLifecycle } from './item-lifecycle';
 import { type ItemMeta, newMeta } from './journal';
@@ -29,9 +30,6 @@ export type {
   ShareHooks,
   UploadQueue,
 } from './queue-api';
-
-const ACTIVE: ReadonlySet<ItemState> = new Set(['queued', 'waiting', 'sending']);
-const FINISHED: ReadonlySet<ItemState> = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
 
 export async function openUploadQueue(deps: QueueDeps): Promise<UploadQueue> {
   await mkdir(deps.dir, { recursive: true });
@@ -141,11 +139,11 @@ class Queue extends ItemLifecycle implements UploadQueue {
   }
 
   private async requeue(entry: Entry, opts: { channels?: string[] }): Promise<void> {
-    if (!FINISHED.has(entry.item.state)) return;
+    if (!isFinishedState(entry.item.state)) return;
     const { item } = entry;
     // The person asks to send the file as it is now: check it again and take its new size.
     const file = await checkFile(item.path, this.deps.maxFileBytes(item.workspaceId));
-    if (!FINISHED.has(item.state)) return;
+    if (!isFinishedState(item.state)) return;
     if ('code' in file) {
       await this.finish(entry, 'failed', {
         error: {
@@ -179,7 +177,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
 
   async clearFinished(): Promise<void> {
     const removed = [...this.store.values()].filter(
-      (e) => FINISHED.has(e.item.state) && !e.meta.historyPending,
+      (e) => isFinishedState(e.item.state) && !e.meta.historyPending,
     );
     if (removed.length === 0) return;
     const done = this.store.remove(removed);
@@ -285,7 +283,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
       countOpen(
         [...this.store.values()].map((e) => e.item),
         {
-          active: (state) => ACTIVE.has(state),
+          active: isActiveState,
           paused: this.globalPause,
           needsToken: (ws) => this.scheduler.needsToken(ws),
           handedOver: (item) => this.groups.isWaiting(item),

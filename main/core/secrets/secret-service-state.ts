@@ -38,14 +38,14 @@ function literal(value: string): string {
 }
 
 /** Parses `(@ao [], [objectpath '/…/1'])`: is the second (locked) list non-empty? */
-export function lockedMatches(output: string): boolean | undefined {
+function lockedMatches(output: string): boolean | undefined {
   const match = /^\((?:@ao )?\[([^\]]*)\], (?:@ao )?\[([^\]]*)\]\)/.exec(output.trim());
   if (!match) return undefined;
   return (match[2] ?? '').includes('objectpath');
 }
 
 /** Parses `(objectpath '/',)`: is a default collection set? */
-export function hasDefaultAlias(output: string): boolean | undefined {
+function hasDefaultAlias(output: string): boolean | undefined {
   const match = /^\(objectpath '([^']*)',\)/.exec(output.trim());
   if (!match) return undefined;
   return match[1] !== '/';

@@ -16,6 +16,8 @@ function isRecord(value: unknown): value is Data {
  * sheet), and makes protocol and maxFileBytes explicit.
  */
 function v1ToV2(data: Data): Data {
+  // 1024 ** 3 is the default as this step was written, not DEFAULT_MAX_FILE_BYTES: a migration
+  // keeps converting old files the same way when today's default changes.
   const workspaces = Array.isArray(data.workspaces)
     ? data.workspaces.map((w) =>
         isRecord(w) ? { protocol: 'files.upload', maxFileBytes: 1024 ** 3, ...w } : w,
@@ -34,7 +36,7 @@ function v1ToV2(data: Data): Data {
 }
 
 /** migrations[n] turns version n into version n + 1. */
-export const migrations: Readonly<Record<number, Migration>> = { 1: v1ToV2 };
+const migrations: Readonly<Record<number, Migration>> = { 1: v1ToV2 };
 
 export const OLDEST_VERSION = 1;
 

@@ -2,9 +2,9 @@
 // the file is checked item by item with these schemas, so a broken entry can be dropped while the
 // rest is kept, and the TypeScript types of the data come from model.ts, checked below.
 import { z } from 'zod';
+import { MAX_CHANNELS, normaliseChannels } from '../../portable/channels';
+import { checkBaseUrl } from '../../portable/credentials';
 import type { Preferences, Preset, Workspace } from '../model';
-import { MAX_CHANNELS, normaliseChannels } from '../upload/channels';
-import { checkBaseUrl } from '../upload/credentials';
 
 /** The version this build writes. Older files are migrated (migrations.ts); newer ones are refused. */
 export const SETTINGS_VERSION = 2;
@@ -97,7 +97,7 @@ export const preferenceSchemas = {
   copyLinkOnDelivery: z.boolean(),
 } satisfies { [K in keyof Preferences]: z.ZodType<Preferences[K]> };
 
-export const preferencesSchema = z.object(preferenceSchemas);
+const preferencesSchema = z.object(preferenceSchemas);
 
 export interface Settings {
   version: typeof SETTINGS_VERSION;

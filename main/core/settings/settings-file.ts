@@ -47,9 +47,9 @@ export type StoreFactory = (options: StoreOptions) => ConfLike;
 export const confStoreFactory: StoreFactory = (options) =>
   new Conf<Record<string, unknown>>(options);
 
-export const CONFIG_NAME = 'config';
+const CONFIG_NAME = 'config';
 
-export function storeOptions(dir: string): StoreOptions {
+function storeOptions(dir: string): StoreOptions {
   return {
     cwd: dir,
     configName: CONFIG_NAME,

@@ -1,12 +1,13 @@
 // Saving a token the way Settings does it: asked of the service first (auth.test), kept only
 // if the service did not refuse it, and said who it is for. A token that cannot be checked
 // (no auth.test, no answer) is kept, and the answer says so.
+import { checkToken } from '../../portable/credentials';
 import type { TokenSaved } from '../api';
 import type { Workspace } from '../model';
-import { ShareRefusedError } from '../share-refused-error';
+import { RefusedError } from '../refused-error';
 import { authTest } from '../upload/auth-test';
-import { checkToken } from '../upload/credentials';
 import type { Transport } from '../upload/transport';
+import { tokenHolder } from './workspace-tokens';
 
 export async function checkAndSaveToken(
   workspace: Workspace,
@@ -15,7 +16,7 @@ export async function checkAndSaveToken(
 ): Promise<TokenSaved> {
   const trimmed = token.trim();
   const format = checkToken(trimmed);
-  if (!format.ok) throw new ShareRefusedError(format.message);
+  if (!format.ok) throw new RefusedError(format.message);
   const result = await authTest(workspace.baseUrl, trimmed, deps.transport);
   if (!result.ok && result.checked && result.reason.class === 'credential') {
     // The old token (if any) stays: a refused one would only stop the queue.
@@ -29,9 +30,7 @@ export async function checkAndSaveToken(
   }
   await deps.save(trimmed);
   if (result.ok) {
-    const who = [result.user && `as ${result.user}`, result.team && `in ${result.team}`]
-      .filter(Boolean)
-      .join(' ');
+    const who = tokenHolder(result);
     return {
       saved: true,
       ok: true,

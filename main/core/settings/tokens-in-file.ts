@@ -7,7 +7,7 @@ const TOKEN_KEY = /token|secret|password|passwd|authori[sz]ation|bearer|credenti
 /** Values that are a credential whatever their key: Slack-style tokens, bearer headers. */
 const TOKEN_VALUE = /\bxox[a-z]-[A-Za-z0-9-]{4,}|^\s*Bearer\s+\S/i;
 
-export const REMOVED_MARK = '[removed by Trayshare: tokens belong in the OS keychain]';
+const REMOVED_MARK = '[removed by Trayshare: tokens belong in the OS keychain]';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -2,20 +2,21 @@
 // still have the files selected. It checks the target, the thread link, the channel and people
 // names and the token; nothing is queued that could only wait. A queued item's new destination
 // (changeDestination) is resolved the same way.
+
+import { normaliseChannels } from '../../portable/channels';
+import { checkBaseUrl, checkToken } from '../../portable/credentials';
+import { looksLikeUserId, threadDestination } from '../../portable/people-names';
 import type { ShareRequest } from '../api';
 import { looksLikeId, resolveChannelNames } from '../conversations/channel-names';
 import type { ConversationCache } from '../conversations/conversation-cache';
 import type { PeopleCache } from '../conversations/people-cache';
-import { looksLikeUserId, threadDestination } from '../conversations/people-names';
 import { parseThread } from '../conversations/thread-link';
 import { protocolOf } from '../delivery/delivery';
 import type { Workspace } from '../model';
 import type { EnqueueRequest } from '../queue/queue-api';
+import { RefusedError } from '../refused-error';
 import { KeychainError } from '../secrets/secret-store';
 import type { SettingsService } from '../settings/settings-service';
-import { ShareRefusedError } from '../share-refused-error';
-import { normaliseChannels } from '../upload/channels';
-import { checkBaseUrl, checkToken } from '../upload/credentials';
 import { presetDestination } from './target';
 
 export interface IntakeDeps {
@@ -26,9 +27,9 @@ export interface IntakeDeps {
 }
 
 export interface Intake {
-  /** The share to queue; throws ShareRefusedError saying what to fix. */
+  /** The share to queue; throws RefusedError saying what to fix. */
   take(request: ShareRequest): Promise<EnqueueRequest>;
-  /** A queued item's new channels, as IDs; throws ShareRefusedError. */
+  /** A queued item's new channels, as IDs; throws RefusedError. */
   destination(workspaceId: string, channels: string[], threadTs?: string): Promise<string[]>;
 }
 
@@ -63,7 +64,7 @@ async function resolveDestination(
     view.unlisted,
     folks ? { people: folks.people, problem: folks.problem?.message } : undefined,
   );
-  if (!resolved.ok) throw new ShareRefusedError(resolved.error);
+  if (!resolved.ok) throw new RefusedError(resolved.error);
   return resolved.ids;
 }
 
@@ -76,7 +77,7 @@ async function replyDestination(
   if (ids.length !== 1 || !looksLikeUserId(ids[0]!)) return ids;
   const dm = threadDestination(ids[0]!, (await conversations.get(workspaceId)).conversations);
   if (!dm) {
-    throw new ShareRefusedError(
+    throw new RefusedError(
       'A reply in a thread with a person goes to your DM with them, and the channel list shows no DM with them yet: share without the thread, or choose the DM.',
     );
   }
@@ -96,7 +97,7 @@ function target(
   let comment = request.comment;
   if ('presetId' in request.target) {
     const preset = deps.settings.preset(request.target.presetId);
-    if (!preset) throw new ShareRefusedError('That preset no longer exists.');
+    if (!preset) throw new RefusedError('That preset no longer exists.');
     workspaceId = preset.workspaceId;
     const saved = presetDestination(preset);
     channels = saved.channels;
@@ -106,7 +107,7 @@ function target(
     channels = request.target.channels;
   }
   const workspace = deps.settings.workspace(workspaceId);
-  if (!workspace) throw new ShareRefusedError('That workspace no longer exists.');
+  if (!workspace) throw new RefusedError('That workspace no longer exists.');
   return { workspace, channels, comment };
 }
 
@@ -116,13 +117,12 @@ async function requireToken(deps: IntakeDeps, workspace: Workspace): Promise<voi
   try {
     token = await deps.token(workspace);
   } catch (error) {
-    if (error instanceof KeychainError)
-      throw new ShareRefusedError(error.message, { cause: error });
+    if (error instanceof KeychainError) throw new RefusedError(error.message, { cause: error });
     throw error;
   }
   const tokenCheck = checkToken(token);
   if (!tokenCheck.ok) {
-    throw new ShareRefusedError(`${workspace.name}: ${tokenCheck.message}`);
+    throw new RefusedError(`${workspace.name}: ${tokenCheck.message}`);
   }
 }
 
@@ -130,18 +130,18 @@ async function take(deps: IntakeDeps, request: ShareRequest): Promise<EnqueueReq
   const { workspace, comment, ...asked } = target(deps, request);
   let channels = asked.channels;
   const thread = request.thread?.trim() ? parseThread(request.thread) : undefined;
-  if (thread && !thread.ok) throw new ShareRefusedError(thread.error);
+  if (thread && !thread.ok) throw new RefusedError(thread.error);
   // A message link names its channel: it is the destination when none is given.
   if (thread?.channel && channels.every((c) => c.trim() === '')) channels = [thread.channel];
   const normalised = normaliseChannels(channels);
-  if (!normalised.ok) throw new ShareRefusedError(normalised.error);
+  if (!normalised.ok) throw new RefusedError(normalised.error);
   const base = checkBaseUrl(workspace.baseUrl);
-  if (!base.ok) throw new ShareRefusedError(base.message);
+  if (!base.ok) throw new RefusedError(base.message);
   let ids = await resolveDestination(deps, workspace.id, normalised.channels);
   if (thread?.ok) ids = await replyDestination(deps, workspace.id, ids);
   if (thread?.ok) {
     if (ids.length !== 1 || (thread.channel !== undefined && ids[0] !== thread.channel)) {
-      throw new ShareRefusedError(
+      throw new RefusedError(
         thread.channel
           ? `A reply in a thread goes to that thread's channel only (${thread.channel}); choose just that channel, or share without the thread.`
           : 'A reply in a thread goes to one channel: choose just one, or share without the thread.',
@@ -168,11 +168,11 @@ async function destination(
   threadTs?: string,
 ): Promise<string[]> {
   const normalised = normaliseChannels(channels);
-  if (!normalised.ok) throw new ShareRefusedError(normalised.error);
+  if (!normalised.ok) throw new RefusedError(normalised.error);
   let ids = await resolveDestination(deps, workspaceId, normalised.channels);
   if (threadTs) ids = await replyDestination(deps, workspaceId, ids);
   if (threadTs && ids.length !== 1) {
-    throw new ShareRefusedError('A reply in a thread goes to one channel: choose just one.');
+    throw new RefusedError('A reply in a thread goes to one channel: choose just one.');
   }
   return ids;
 }

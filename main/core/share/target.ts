@@ -1,9 +1,10 @@
 // A share's target from what a person named: a saved preset, or a workspace and channels. The
 // app names them by ID (the share sheet), the CLI by name (--preset, --workspace --channels);
 // both come here so a preset means the same workspace, channels and comment everywhere.
+
+import { normaliseChannels } from '../../portable/channels';
 import type { Preset, Workspace } from '../model';
 import { SettingsError } from '../settings/settings-error';
-import { normaliseChannels } from '../upload/channels';
 
 export interface ShareTarget {
   workspace: Workspace;

@@ -2,10 +2,10 @@
 // external protocol in external/): the job, the options, the result, the checks made
 // before any byte is sent, the answer to a cancel that came too late, the token kept out of
 // messages, and transient failures tried again.
-import { setTimeout as delay } from 'node:timers/promises';
+import { normaliseChannels } from '../../portable/channels';
+import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../model';
-import { normaliseChannels } from './channels';
-import { checkBaseUrl, checkToken } from './credentials';
+import { defaultSleep, type Sleep } from '../sleep';
 import { MAY_BE_DELIVERED } from './error-messages';
 import { type RetryPolicy, retryDelayMs, retryPolicy } from './retry';
 import type { Transport } from './transport';
@@ -101,11 +101,6 @@ export function withoutToken(result: AttemptResult, token: string): AttemptResul
   if (reason.location !== undefined) reason.location = scrub(reason.location);
   return { ...result, reason };
 }
-
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-export const defaultSleep: Sleep = (ms, signal) =>
-  delay(ms, undefined, signal ? { signal } : undefined);
 
 export interface RetryOptions {
   signal?: AbortSignal;

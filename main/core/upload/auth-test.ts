@@ -1,9 +1,9 @@
 // "Test connection": asks the service whether it accepts the token, without uploading.
 // Services that implement only files.upload (the seed shows nothing else) answer 404 or
 // unknown_method; then the token simply cannot be checked ahead of time.
+import { apiUrl, checkBaseUrl, checkToken } from '../../portable/credentials';
 import type { FailureReason } from '../model';
 import { classifyResponse } from './classify';
-import { apiUrl, checkBaseUrl, checkToken } from './credentials';
 import { type Transport, TransportError } from './transport';
 
 export type AuthTestResult =

@@ -39,7 +39,7 @@ const BY_EXTENSION: Record<string, string> = {
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
-export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
 export function contentTypeFor(fileName: string): string {
   const dot = fileName.lastIndexOf('.');

@@ -2,6 +2,7 @@
 // otherwise streamed from disk and classified. The engine owns the body, so it alone knows
 // whether the service could have received all of it: that decides "retry" vs "may have been
 // delivered" when no answer comes.
+import { apiUrl } from '../../portable/credentials';
 import {
   type AttemptOptions,
   type AttemptResult,
@@ -15,7 +16,6 @@ import {
   type UploadJob,
 } from './attempt';
 import { classifyResponse, classifyTransportError } from './classify';
-import { apiUrl } from './credentials';
 import {
   assertUnchanged,
   ChunkRing,

@@ -2,7 +2,7 @@
 // the queue stops, fails the item or retries) and the sentence a person reads.
 import type { FailureClass } from '../model';
 
-export interface MessageContext {
+interface MessageContext {
   /** The channels of the request (target errors name them). */
   channels: readonly string[];
   /** Slack's `needed` field (missing_scope). */

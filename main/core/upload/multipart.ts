@@ -43,7 +43,7 @@ export function quoteParam(value: string): string {
   return `"${escaped}"`;
 }
 
-export function newBoundary(): string {
+function newBoundary(): string {
   return `----TrayshareFormBoundary${randomBytes(12).toString('hex')}`;
 }
 

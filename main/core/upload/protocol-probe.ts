@@ -2,8 +2,8 @@
 // protocol is tried with no arguments. A service that has it refuses the call for its missing
 // arguments (invalid_arguments); one that has not answers unknown_method, a retired-method code
 // or 404, and then files.upload (the seed's one request) is what it offers.
+import { apiUrl, checkBaseUrl, checkToken } from '../../portable/credentials';
 import type { Protocol } from '../model';
-import { apiUrl, checkBaseUrl, checkToken } from './credentials';
 import { type Transport, TransportError } from './transport';
 
 export interface ProtocolProbe {
@@ -26,7 +26,7 @@ const CREDENTIAL = new Set([
 ]);
 
 /** Without an answer: Slack itself has retired files.upload; elsewhere the seed's protocol. */
-export function guessProtocol(baseUrl: string): Protocol {
+function guessProtocol(baseUrl: string): Protocol {
   try {
     return /(^|\.)slack\.com$/i.test(new URL(baseUrl.trim()).hostname)
       ? 'external'

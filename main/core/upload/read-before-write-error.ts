@@ -17,7 +17,7 @@ import type { Socket } from 'node:net';
 type WriteCallback = (error?: Error | null) => void;
 
 /** How long a held write error waits for the reading side to end on its own. */
-export const WRITE_ERROR_GRACE_MS = 2000;
+const WRITE_ERROR_GRACE_MS = 2000;
 
 /**
  * Makes `socket` report a write failure only once everything the peer sent before it has been

@@ -3,7 +3,7 @@
 // timeout: a large file on a slow link takes as long as it takes.
 import { TransportError } from './transport';
 
-export type TimeoutCode = 'connect_timeout' | 'idle_timeout';
+type TimeoutCode = 'connect_timeout' | 'idle_timeout';
 
 export interface Deadline {
   /** (Re)starts the timer: after `ms` of nothing, `onTimeout` gets the matching error. */

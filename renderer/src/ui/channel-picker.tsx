@@ -8,9 +8,9 @@
 // It only ever adds to what is chosen.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { unlistedMessage } from '../../../main/core/conversations/conversation-types';
-import { peopleNamed, personLabel } from '../../../main/core/conversations/people-names';
-import { normaliseChannels } from '../../../main/core/upload/channels';
+import { normaliseChannels } from '../../../main/portable/channels';
+import { unlistedMessage } from '../../../main/portable/conversation-types';
+import { peopleNamed, personLabel } from '../../../main/portable/people-names';
 import type { ChannelRef, DestinationsView } from '../../../preload/contract';
 import { api } from '../bridge';
 import {

@@ -2,7 +2,7 @@
 // people who have no DM yet (sharing to their user ID opens one). Searched by every name a
 // person goes by, so `bob`, `Bobby` and `Bob Builder` all find Bob.
 
-import { dmPerson, personName } from '../../../main/core/conversations/people-names';
+import { dmPerson, personName } from '../../../main/portable/people-names';
 import type { Conversation, ConversationKind, Person } from '../../../preload/contract';
 
 export interface DestinationOption {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { isFinishedState } from '../../../main/portable/item-states';
 import type { HistoryEntry, Snapshot, View } from '../../../preload/contract';
 import { api, plainError } from '../bridge';
 import { useDestination, useDestinationLabels } from '../channel-names';
@@ -21,7 +22,6 @@ const OUTCOME_LABEL: Record<HistoryEntry['outcome'], string> = {
 };
 
 const LIMIT = 200;
-const FINISHED = new Set(['delivered', 'failed', 'unknown', 'cancelled']);
 
 export function HistoryView(props: {
   snapshot: Snapshot;
@@ -244,7 +244,7 @@ function HistoryRow(props: {
       // Still in the queue: retried as the same item, so its one history row is updated.
       const itemId = entry.id.replace(/\.\d+$/, '');
       const queued = (await api().listQueue()).find((i) => i.id === itemId);
-      if (queued && FINISHED.has(queued.state)) {
+      if (queued && isFinishedState(queued.state)) {
         await api().retryItem(itemId);
         return { note: 'Queued again.' };
       }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { acceleratorFromLabel, shortcutLabel } from '../../../main/core/shortcut-label';
+import { acceleratorFromLabel, shortcutLabel } from '../../../main/portable/shortcut-label';
 import type { Preferences, PreferencesPatch, TrayDropAction } from '../../../preload/contract';
 import { api } from '../bridge';
 import { isMac } from '../platform';

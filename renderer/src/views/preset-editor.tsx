@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { normaliseChannels } from '../../../main/core/upload/channels';
+import { normaliseChannels } from '../../../main/portable/channels';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';

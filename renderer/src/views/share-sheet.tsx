@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { shortcutLabel } from '../../../main/core/shortcut-label';
+import { shortcutLabel } from '../../../main/portable/shortcut-label';
 import type {
   ChannelRef,
   PathDescription,

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { checkBaseUrl, checkToken } from '../../../main/core/upload/credentials';
+import { checkBaseUrl, checkToken } from '../../../main/portable/credentials';
 import type {
   ConnectionCheck,
   Protocol,
@@ -400,7 +400,7 @@ function WorkspaceCard(props: {
 }
 
 /** Says once who the token is for ("Connected as U0TEST in Acme."), or why not. */
-export function ConnectionResult(props: { check: ConnectionCheck | TokenSaved }) {
+function ConnectionResult(props: { check: ConnectionCheck | TokenSaved }) {
   const { check } = props;
   if (!check.checked) return <Notice tone="info">{check.message}</Notice>;
   if (!check.ok)

@@ -2,10 +2,11 @@
 // for one file or for a group (one message). Slack documents that it completes an upload once,
 // not what a repeat answers, so a step 3 whose answer was lost is never simply sent again:
 // files.info (share-check.ts) tells whether the files reached their channels first.
+
+import { apiUrl } from '../../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../../model';
 import { type AttemptResult, cancelledTooLate, type UploadJob, withoutToken } from '../attempt';
 import { classifyResponse, classifyTransportError, serviceFile } from '../classify';
-import { apiUrl } from '../credentials';
 import { MAY_BE_DELIVERED } from '../error-messages';
 import type { FileInfo } from '../file-links';
 import type { ExternalCheckpoint } from './checkpoint';

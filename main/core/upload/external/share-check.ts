@@ -1,8 +1,9 @@
 // After a step 3 whose answer was lost, and for links Slack's answer leaves out: files.info
 // says whether each file reached its channels (file-links.ts reads its answer).
+
+import { apiUrl } from '../../../portable/credentials';
 import type { ServiceFile } from '../../model';
-import { defaultSleep } from '../attempt';
-import { apiUrl } from '../credentials';
+import { defaultSleep } from '../../sleep';
 import { type FileInfo, readFileInfo, sharedVerdict, withLink } from '../file-links';
 import { type Attempt, apiHeaders, formBody, send } from './request';
 

@@ -1,9 +1,10 @@
 // Steps 1 and 2 of the external protocol: ask where to upload, then stream the file's bytes
 // there. Neither shares anything, so every failure here is safe to try again.
+
+import { apiUrl, isLoopbackHost } from '../../../portable/credentials';
 import type { FailureReason } from '../../model';
 import { type AttemptResult, refused } from '../attempt';
 import { classifyResponse, parseRetryAfter } from '../classify';
-import { apiUrl, isLoopbackHost } from '../credentials';
 import { printableCode } from '../error-messages';
 import {
   assertUnchanged,

@@ -1,13 +1,19 @@
-// Test helper (not used by the app): a runAttempt whose attempts the test answers one by one,
-// and a sleep/clock pair the test advances, so scheduling is checked without real delays.
+// The queue's unit tests' kit: a queue on a fresh folder whose attempts the test answers one by
+// one, and a sleep/clock pair the test advances, so scheduling is checked without real delays.
+// (test/queue/helpers.ts wires the real engine instead, for tests over HTTP.)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import type { HistoryStore } from '../history/history-store';
-import type { QueueItem } from '../model';
-import type { AttemptResult } from '../upload/attempt';
-import type { AttemptHooks, UploadQueue } from './upload-queue';
+import { type HistoryStore, openHistoryStore } from '../../main/core/history/history-store';
+import type { QueueItem } from '../../main/core/model';
+import {
+  type AttemptHooks,
+  openUploadQueue,
+  type QueueDeps,
+  type UploadQueue,
+} from '../../main/core/queue/upload-queue';
+import type { AttemptResult } from '../../main/core/upload/attempt';
 
 export interface QueueTestDirs {
   /** A fresh folder for each test, removed after it. */
@@ -30,6 +36,61 @@ export function useQueueTestDirs(prefix: string): QueueTestDirs {
     await rm(dirs.root, { recursive: true, force: true });
   });
   return dirs;
+}
+
+export interface FakeQueue {
+  queue: UploadQueue;
+  history: HistoryStore;
+  fake: FakeAttempts;
+  clock: FakeClock;
+  dir: string;
+}
+
+export type FakeQueueOptions = Partial<QueueDeps> & {
+  /** The queue's folder; `data` under the test's folder when not given. */
+  dir?: string;
+  fake?: FakeAttempts;
+  clock?: FakeClock;
+};
+
+/**
+ * A queue and its history on the test's folder, answered by `fake`, timed by `clock`: one
+ * attempt at a time, three tries, short backoffs. Closed after the test.
+ */
+export async function openFakeQueue(
+  dirs: QueueTestDirs,
+  opts: FakeQueueOptions = {},
+): Promise<FakeQueue> {
+  const {
+    dir = join(dirs.root, 'data'),
+    fake = fakeAttempts(),
+    clock = fakeClock(),
+    ...deps
+  } = opts;
+  const history = await openHistoryStore({ dir });
+  const queue = await openUploadQueue({
+    dir,
+    runAttempt: fake.runAttempt,
+    concurrency: () => 1,
+    maxFileBytes: () => 1024 * 1024,
+    now: clock.now,
+    sleep: clock.sleep,
+    retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000, random: () => 0.5 },
+    history,
+    closeGraceMs: 50,
+    ...deps,
+  });
+  dirs.open.push({ queue, history });
+  return { queue, history, fake, clock, dir };
+}
+
+/** Checks `check` up to 2000 times, 2 ms apart, then fails naming `what`. */
+export async function waitFor(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }
 
 export interface FakeAttempt {

@@ -2,8 +2,17 @@
 // name wherever a destination is shown. Slack shows a person's display name, or their full name
 // when they set none; `@name` is looked up the same way, then by handle, then by full name, so
 // what people see is what they can type.
-import type { Conversation } from './conversations-list';
-import type { Person } from './users-list';
+import type { Conversation } from './conversation-types';
+
+export interface Person {
+  /** U… (or W… on Enterprise Grid). */
+  id: string;
+  /** The handle (`name`), unique in the workspace. */
+  handle: string;
+  /** What Slack shows for the person; may be empty (people need not set one). */
+  displayName: string;
+  realName: string;
+}
 
 /** What the lookup of `@name` had to go on: the people, or why there are none. */
 export interface PeopleLookup {

@@ -20,6 +20,20 @@ export const CONVERSATION_TYPES: readonly ConversationType[] = [
   { type: 'im', kind: 'dm', scope: 'im:read', label: 'DMs' },
 ];
 
+export interface Conversation {
+  id: string;
+  /** Channel name without '#'; for a DM, the other person's user ID. */
+  name: string;
+  kind: ConversationKind;
+  /**
+   * Whether the token is in it. null: the list did not say (Slack leaves `is_member` out of
+   * some entries), so a send is allowed and the service's not_in_channel names it if refused.
+   */
+  isMember: boolean | null;
+  /** For a DM: the other person's user ID (Slack's `user`), to show them by name. */
+  user?: string;
+}
+
 /** A kind of conversation the token may not list, and the scope that would let it. */
 export interface UnlistedKind {
   kind: ConversationKind;

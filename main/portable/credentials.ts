@@ -1,5 +1,8 @@
 // Checks made before any byte is sent: a request that would leak the token, post anonymously
-// or talk to an incoming webhook is refused with a message that says why (seed rule 3).
+// or talk to an incoming webhook is refused with a message that says why. The seed's spec
+// (shared/spec/seed-files-upload.md) says files.upload is an ordinary request, never an
+// incoming-webhook address, and that such an address is not a credential for it (section 4,
+// rule 3); and that the service takes no anonymous uploads (section 5, rule 2).
 
 export type CheckResult = { ok: true } | { ok: false; code: string; message: string };
 

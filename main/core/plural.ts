@@ -1,4 +1,5 @@
-// Small helpers for what the shell says to people.
+// Counts as people read them, one way for everything the app says (the tray, notifications,
+// settings' answers).
 
 /** "1 file", "3 files". */
 export const plural = (n: number, one: string, many: string): string =>

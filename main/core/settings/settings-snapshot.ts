@@ -1,0 +1,41 @@
+// What the window and the CLI are shown of the settings: the file's contents, whether each
+// workspace has a token (never the token), and what was repaired or cannot be read.
+import type { Snapshot, WorkspaceView } from '../api';
+import { KeychainError } from '../secrets/secret-store';
+import { APP_VERSION } from '../version';
+import type { SettingsAccess } from './settings-access';
+
+export async function settingsSnapshot(
+  { read, secrets }: SettingsAccess,
+  /** Read after the file: reading it is what finds and repairs a broken one. */
+  fileNotice: () => string | undefined,
+  paused: () => boolean,
+): Promise<Snapshot> {
+  const settings = read();
+  const keychainNotices = new Set<string>();
+  const workspaces: WorkspaceView[] = await Promise.all(
+    settings.workspaces.map(async (w) => {
+      try {
+        return { ...w, hasToken: (await secrets.get(w.id)) !== null };
+      } catch (error) {
+        // The settings still show; the person learns why tokens look missing.
+        keychainNotices.add(
+          error instanceof KeychainError
+            ? error.message
+            : `The keychain could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return { ...w, hasToken: false };
+      }
+    }),
+  );
+  const notices = [fileNotice(), ...keychainNotices].filter(Boolean);
+  return {
+    workspaces,
+    presets: settings.presets,
+    defaultPresetId: settings.defaultPresetId,
+    preferences: settings.preferences,
+    paused: paused(),
+    version: APP_VERSION,
+    ...(notices.length > 0 ? { settingsNotice: notices.join(' ') } : {}),
+  };
+}

@@ -1,0 +1,29 @@
+// `trayshare send`'s target for the settings service: the same resolution as the app's intake
+// (share/target.ts), over the settings as they are read now.
+import type { Preset, Workspace } from '../model';
+import { type ShareTarget, targetByName } from '../share/target';
+import type { Settings } from './schema';
+
+export type { ShareTarget } from '../share/target';
+
+export function shareTarget(
+  {
+    read,
+    findPreset,
+    findWorkspace,
+  }: {
+    read(): Settings;
+    findPreset(nameOrId: string): Preset;
+    findWorkspace(nameOrId: string): Workspace;
+  },
+  input: {
+    preset?: string;
+    workspace?: string;
+    channels?: string;
+  },
+): ShareTarget {
+  return targetByName(
+    { findPreset, findWorkspace, workspace: (id) => read().workspaces.find((w) => w.id === id) },
+    input,
+  );
+}

@@ -1,0 +1,231 @@
+// The running desktop app: binds the app service to IPC and keeps the tray, windows, shortcut,
+// notifications and OS integrations in step with the service's events. Each of those has its
+// own module; this one puts them together in the order they start. Every Electron API arrives
+// as a parameter (index.ts passes the real ones; tests pass fakes).
+import type { OpenDialogOptions } from 'electron';
+import type { AppService, ShellApi, TrayshareApi } from '../../preload/contract';
+import type { ClipboardLike } from './clipboard-paths';
+import { type ClipboardShare, createClipboardShare } from './clipboard-share';
+import { fanOutCoreEvents } from './core-events';
+import { type DesktopState, errorMessage, RECENT_LIMIT } from './desktop-state';
+import { bindIpc, type IpcMainLike } from './ipc';
+import { wireNotifications } from './notification-wiring';
+import type { NotificationContent, NotifierDeps } from './notifications';
+import { createPreferencesSync } from './preferences-sync';
+import { describeSender, isRendererUrl, type RendererLocation } from './renderer-location';
+import { createShareRouting, type ShareRouting } from './share-routing';
+import { createShellApi } from './shell-api';
+import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
+import type { TrayDeps } from './tray';
+import { createTrayWiring } from './tray-wiring';
+import { windowApi } from './window-api';
+import type { Windows } from './windows';
+
+export interface DesktopAppDeps<Image, Menu> {
+  platform: NodeJS.Platform;
+  service: AppService;
+  ipcMain: IpcMainLike;
+  windows: Windows;
+  renderer: RendererLocation;
+  tray: Pick<TrayDeps<Image, Menu>, 'createTray' | 'buildMenu' | 'loadImage' | 'iconDir'>;
+  notifications: Pick<
+    NotifierDeps,
+    'create' | 'isSupported' | 'handleActivation' | 'gatherMs' | 'setTimeout'
+  >;
+  globalShortcut: GlobalShortcutLike;
+  clipboard: ClipboardLike & { writeText(text: string): Promise<void> };
+  showOpenDialog(options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
+  /** macOS: makes Trayshare the active app (app.focus({ steal: true })). */
+  focusApp?(): void;
+  openExternal(url: string): Promise<void>;
+  /** Applies launch at login (OS API or XDG autostart). */
+  setLaunchAtLogin(enabled: boolean): Promise<void>;
+  /** Installs or removes "Share with Trayshare" in the file managers (also repairs it). */
+  setFileManagerIntegration?(enabled: boolean): Promise<void>;
+  /** A message when the keychain cannot be used, else null. */
+  checkKeychain(): Promise<string | null>;
+  /** The app was started by the login item: stay in the tray. */
+  launchedAtLogin: boolean;
+  /**
+   * Wayland: the desktop's portal approves global shortcuts itself and `register` reports
+   * success either way, so the person is told to approve it rather than told it is set.
+   */
+  shortcutNeedsApproval?: boolean;
+  /** What the window tells about this desktop (desktop-notes.ts). */
+  desktopNotes?: readonly string[];
+  /** False on Wayland: no window can stay on top (windows.ts keepsOnTop). */
+  keepsDropWindowOnTop?: boolean;
+  quit(): void;
+  log(message: string): void;
+}
+
+export interface DesktopApp {
+  /** Opens the share sheet with these paths (file-manager hand-off, tray drop, clipboard). */
+  requestShare(paths: string[]): void;
+  /** Shares straight to a preset; problems are told in a notification. */
+  shareWithPreset(presetId: string, paths: string[]): Promise<void>;
+  /** Shows the main window (a second launch without paths, the Dock icon). */
+  activate(): void;
+  dispose(): void;
+}
+
+/**
+ * The shortcut shares the clipboard's files or image; with nothing there, it opens the file
+ * picker (macOS, which has no drop window) or the drop window.
+ */
+async function shareFromShortcut(
+  deps: Pick<DesktopAppDeps<unknown, unknown>, 'platform' | 'windows'>,
+  clipboard: ClipboardShare,
+  routing: ShareRouting,
+  pickFiles: () => Promise<string[]>,
+  notify: (content: NotificationContent) => void,
+): Promise<void> {
+  let clip: Awaited<ReturnType<ClipboardShare['content']>>;
+  try {
+    clip = await clipboard.content();
+  } catch (error) {
+    notify({ title: 'Could not share the clipboard', body: errorMessage(error) });
+    return;
+  }
+  if (clip.paths) routing.requestShare(clip.paths);
+  else if (deps.platform === 'darwin') routing.shareTo(null, await pickFiles());
+  else deps.windows.showDropWindow();
+}
+
+/** What the person must know at start: a repaired settings file, an unusable keychain. */
+async function tellAtStart<Image, Menu>(
+  deps: DesktopAppDeps<Image, Menu>,
+  state: DesktopState,
+  notify: (content: NotificationContent) => void,
+): Promise<void> {
+  const { snapshot } = state;
+  if (snapshot.settingsNotice) {
+    notify({
+      title: 'Trayshare repaired its settings',
+      body: snapshot.settingsNotice,
+      act: { open: 'settings' },
+      important: true,
+    });
+  }
+  const keychainProblem = await deps.checkKeychain();
+  if (keychainProblem) {
+    notify({
+      title: 'Trayshare cannot use the keychain',
+      body: keychainProblem,
+      act: { open: 'settings' },
+      important: true,
+    });
+  }
+  // GNOME without the AppIndicator extension shows no tray icon at all, and nothing tells the
+  // app: on Linux every start that is not the login item opens the window.
+  if (!deps.launchedAtLogin) {
+    if (snapshot.workspaces.length === 0) deps.windows.showMain('settings');
+    else if (deps.platform === 'linux') deps.windows.showMain();
+  }
+}
+
+/** The contract methods that need OS user-interface APIs (shell-api.ts). */
+function osApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, routing: ShareRouting): ShellApi {
+  return createShellApi({
+    platform: deps.platform,
+    showOpenDialog: deps.showOpenDialog,
+    writeClipboardText: (text) => deps.clipboard.writeText(text),
+    openExternal: deps.openExternal,
+    takePendingPaths: routing.takePendingPaths,
+    desktopNotes: deps.desktopNotes ?? [],
+    keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
+  });
+}
+
+function bindWindowApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, api: TrayshareApi) {
+  const { windows, platform } = deps;
+  return bindIpc({
+    ipcMain: deps.ipcMain,
+    api,
+    isRendererUrl: (url) => isRendererUrl(deps.renderer, url, platform),
+    isOwnWebContents: (id) => windows.isOwnWebContents(id),
+    describeSender,
+    log: deps.log,
+    afterCall: (method, senderId) => {
+      // A drop window that is not pinned goes away once its files are shared.
+      if (method === 'share' && windows.isDropWindow(senderId)) windows.hideDropWindow();
+    },
+  });
+}
+
+export async function startDesktopApp<Image, Menu>(
+  deps: DesktopAppDeps<Image, Menu>,
+): Promise<DesktopApp> {
+  const { service, windows, platform } = deps;
+  const state: DesktopState = {
+    snapshot: await service.getSnapshot(),
+    items: await service.listQueue(),
+    recent: await service.listHistory({ limit: RECENT_LIMIT }),
+    needsToken: new Set<string>(),
+  };
+  const { labels, notify, itemFinished, writeClipboard } = wireNotifications(deps, state);
+  const routing = createShareRouting({ service, windows, notify });
+  const clipboard = createClipboardShare({ platform, clipboard: deps.clipboard, service, notify });
+  // From the tray menu or the shortcut, a menu-bar app is not the active app, and macOS opens
+  // its file picker behind the app in front. The person just asked for the picker: take focus.
+  const pickFiles = (): Promise<string[]> => {
+    if (platform === 'darwin') deps.focusApp?.();
+    return shellApi.pickFiles();
+  };
+  const preferences = createPreferencesSync({ ...deps, shortcuts: () => shortcuts, notify });
+  const tray = createTrayWiring({
+    ...deps,
+    state,
+    routing,
+    describeChannels: labels.describe,
+    pickFiles,
+    clipboardFiles: clipboard.files,
+    setPreferences: preferences.set,
+    writeClipboard,
+  });
+  const shortcuts = createShortcutManager({
+    globalShortcut: deps.globalShortcut,
+    onPress: () => {
+      shareFromShortcut(deps, clipboard, routing, pickFiles, notify).catch((e: unknown) =>
+        deps.log(`Shortcut action failed: ${errorMessage(e)}`),
+      );
+    },
+    platform,
+  });
+  const shellApi = osApi(deps, routing);
+  const api = windowApi({
+    service,
+    shellApi,
+    state,
+    setPreferences: preferences.set,
+    refresh: tray.refresh,
+  });
+  const unbind = bindWindowApi(deps, api);
+  const unsubscribe = fanOutCoreEvents({
+    service,
+    state,
+    windows,
+    refresh: tray.refresh,
+    loadChannelNames: labels.load,
+    applyPreferences: preferences.apply,
+    itemFinished,
+    notify,
+  });
+
+  await preferences.apply(state.snapshot.preferences);
+  tray.refresh();
+  void labels.load().then(tray.refresh);
+  await tellAtStart(deps, state, notify);
+
+  return {
+    requestShare: routing.requestShare,
+    shareWithPreset: routing.shareWithPreset,
+    activate: () => windows.showMain(),
+    dispose() {
+      unsubscribe();
+      unbind();
+      shortcuts.dispose();
+      tray.destroy();
+    },
+  };
+}

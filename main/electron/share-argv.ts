@@ -1,0 +1,55 @@
+// What a launch's command line asks to share: `<exe> --share <path>…`, as the file manager
+// starts it, read from this process's argv or from the argv a second launch hands over.
+import { isAbsolute, resolve } from 'node:path';
+
+export const SHARE_FLAG = '--share';
+
+/**
+ * The paths after `--share`, resolved against `cwd`. Switches after the paths are skipped:
+ * Chromium appends its own (`--original-process-start-time=…`) to a second instance's argv.
+ * After a literal `--`, everything is a path.
+ */
+export function sharePathsFromArgv(argv: readonly string[], cwd: string): string[] {
+  const start = argv.indexOf(SHARE_FLAG);
+  if (start === -1) return [];
+  const paths: string[] = [];
+  let literal = false;
+  for (const arg of argv.slice(start + 1)) {
+    if (!literal && arg === '--') {
+      literal = true;
+    } else if (literal || !arg.startsWith('--')) {
+      if (arg !== '') paths.push(isAbsolute(arg) ? arg : resolve(cwd, arg));
+    }
+  }
+  return paths;
+}
+
+/** What a starting instance sends to the running one (app.requestSingleInstanceLock's data). */
+export interface HandOffData {
+  argv: string[];
+  cwd: string;
+}
+
+function isHandOff(value: unknown): value is HandOffData {
+  const v = value as HandOffData | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Array.isArray(v.argv) &&
+    v.argv.every((a) => typeof a === 'string') &&
+    typeof v.cwd === 'string'
+  );
+}
+
+/**
+ * Paths from a `second-instance` event. The argv Electron passes may be reordered and carry
+ * extra switches, so the exact argv the second instance sent as additional data wins.
+ */
+export function pathsFromSecondInstance(
+  argv: readonly string[],
+  workingDirectory: string,
+  additionalData: unknown,
+): string[] {
+  if (isHandOff(additionalData)) return sharePathsFromArgv(additionalData.argv, additionalData.cwd);
+  return sharePathsFromArgv(argv, workingDirectory);
+}

@@ -1,0 +1,109 @@
+// The tray as the running app drives it: its menu's actions, its model from what the app knows,
+// drops on the icon (macOS), and the taskbar progress that follows the same status.
+import type { AppService, PreferencesPatch } from '../../preload/contract';
+import { type DesktopState, errorMessage } from './desktop-state';
+import type { ShareRouting } from './share-routing';
+import { createTrayController, type TrayDeps } from './tray';
+import type { TrayMenuActions, TrayMenuModel } from './tray-menu';
+import { trayStatus } from './tray-status';
+import type { Windows } from './windows';
+
+interface TrayWiring {
+  /** Shows the current state in the tray and the taskbar progress. */
+  refresh(): void;
+  destroy(): void;
+}
+
+interface TrayWiringDeps<Image, Menu> {
+  platform: NodeJS.Platform;
+  state: DesktopState;
+  tray: Pick<TrayDeps<Image, Menu>, 'createTray' | 'buildMenu' | 'loadImage' | 'iconDir'>;
+  service: Pick<AppService, 'setPaused'>;
+  windows: Windows;
+  routing: ShareRouting;
+  describeChannels(ids: readonly string[]): string;
+  pickFiles(): Promise<string[]>;
+  clipboardFiles(): Promise<string[] | null>;
+  setPreferences(patch: PreferencesPatch): Promise<unknown>;
+  writeClipboard(text: string): void;
+  quit(): void;
+  log(message: string): void;
+}
+
+function trayActions<Image, Menu>(deps: TrayWiringDeps<Image, Menu>): TrayMenuActions {
+  const { windows, routing } = deps;
+  return {
+    shareFiles: (presetId) => {
+      void deps.pickFiles().then((paths) => routing.shareTo(presetId, paths));
+    },
+    shareClipboard: (presetId) => {
+      void deps.clipboardFiles().then((paths) => {
+        if (paths) routing.shareTo(presetId, paths);
+      });
+    },
+    openWindow: (view) => windows.showMain(view),
+    showDropWindow: () => windows.showDropWindow(),
+    setDropWindowPinned: (pinned) => {
+      void deps
+        .setPreferences({ dropWindowPinned: pinned })
+        .catch((e: unknown) =>
+          deps.log(`Could not change the drop window setting: ${errorMessage(e)}`),
+        );
+    },
+    copyLink: deps.writeClipboard,
+    setPaused: (paused) => {
+      deps.service
+        .setPaused(paused)
+        .catch((e: unknown) => deps.log(`Could not pause: ${errorMessage(e)}`));
+    },
+    quit: () => deps.quit(),
+  };
+}
+
+export function createTrayWiring<Image, Menu>(deps: TrayWiringDeps<Image, Menu>): TrayWiring {
+  const { platform, state, windows, routing } = deps;
+  const model = (): TrayMenuModel => ({
+    status: trayStatus(state.items, {
+      paused: state.snapshot.paused,
+      needsToken: state.needsToken.size,
+    }),
+    presets: state.snapshot.presets,
+    workspaces: state.snapshot.workspaces,
+    defaultPresetId: state.snapshot.defaultPresetId,
+    paused: state.snapshot.paused,
+    recent: state.recent,
+    describeChannels: deps.describeChannels,
+    hasDropWindow: platform !== 'darwin',
+    dropWindowPinned: state.snapshot.preferences.dropWindowPinned,
+  });
+
+  const tray = createTrayController(
+    {
+      ...deps.tray,
+      platform,
+      actions: trayActions(deps),
+      onDropFiles: (paths) => {
+        const preset = state.snapshot.defaultPresetId;
+        if (state.snapshot.preferences.trayDropAction === 'default-preset' && preset) {
+          void routing.shareWithPreset(preset, paths);
+        } else {
+          routing.requestShare(paths);
+        }
+      },
+      onClick: () => windows.toggleDropWindow(),
+    },
+    model(),
+  );
+
+  return {
+    refresh() {
+      const m = model();
+      tray.update(m);
+      windows.setProgress(
+        m.status.percent === null || state.snapshot.paused ? null : m.status.percent / 100,
+        m.status.state === 'attention',
+      );
+    },
+    destroy: () => tray.destroy(),
+  };
+}

@@ -1,0 +1,51 @@
+// The API the window calls over IPC (TrayshareApi): the core's methods as they are, the OS
+// methods (shell-api.ts), and the few core methods whose answer also changes the tray.
+import type {
+  AppService,
+  CoreMethodName,
+  PreferencesPatch,
+  PreferencesResult,
+  ShellApi,
+  TrayshareApi,
+} from '../../preload/contract';
+import { coreMethodArgs } from '../core/api';
+import type { DesktopState } from './desktop-state';
+
+export function windowApi(deps: {
+  service: AppService;
+  shellApi: ShellApi;
+  state: Pick<DesktopState, 'needsToken'>;
+  setPreferences(patch: PreferencesPatch): Promise<PreferencesResult>;
+  /** The tray and the taskbar progress. */
+  refresh(): void;
+}): TrayshareApi {
+  const { service, state, refresh } = deps;
+  const core = {} as Record<CoreMethodName, (...args: never[]) => Promise<unknown>>;
+  for (const method of Object.keys(coreMethodArgs) as CoreMethodName[]) {
+    core[method] = (...args: never[]) =>
+      (service[method] as (...a: never[]) => Promise<unknown>)(...args);
+  }
+  return {
+    ...(core as unknown as TrayshareApi),
+    ...deps.shellApi,
+    setPreferences: deps.setPreferences,
+    setToken: async (workspaceId, token) => {
+      await service.setToken(workspaceId, token);
+      state.needsToken.delete(workspaceId);
+      refresh();
+    },
+    saveToken: async (workspaceId, token) => {
+      const result = await service.saveToken(workspaceId, token);
+      if (result.saved) {
+        state.needsToken.delete(workspaceId);
+        refresh();
+      }
+      return result;
+    },
+    removeWorkspace: async (workspaceId) => {
+      await service.removeWorkspace(workspaceId);
+      state.needsToken.delete(workspaceId);
+      refresh();
+    },
+  };
+}
