@@ -167,8 +167,10 @@ export type ChannelCheck = { ok: true; channels: string[] } | { ok: false; error
 export interface ShareResult {
   shareId: string;
   items: QueueItem[];
-  /** Paths refused before queueing (missing, unreadable, too large, a folder…), with why. */
-  /** `code` is stable (not_found, too_large, folder_empty, …) for scripts. */
+  /**
+   * Paths refused before queueing (missing, unreadable, too large, a folder…), with why;
+   * `code` is stable (not_found, too_large, folder_empty, …) for scripts.
+   */
   refused: { path: string; reason: string; code?: string }[];
 }
 

@@ -2,7 +2,7 @@
 // with them: the engine and the real Node transport against the reference service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadOnce } from '../../main/core/upload/engine';
-import { uploadExternal } from '../../main/core/upload/external-protocol';
+import { uploadExternal } from '../../main/core/upload/external/send-file';
 import type { Transport, TransportRequest } from '../../main/core/upload/transport';
 import { throttleTransport } from '../harness/throttle';
 import { type Harness, startHarness } from './harness';

@@ -46,7 +46,7 @@ export interface ShareHooks {
 export interface QueueDeps {
   /** Folder of the journal (`queue.jsonl`) and its lock. */
   dir: string;
-  /** One attempt at one item (the engine's uploadOnce, with the workspace's URL and token). */
+  /** One attempt at one item (delivery/delivery.ts: the workspace's protocol, URL and token). */
   runAttempt: (item: QueueItem, opts: AttemptHooks) => Promise<AttemptResult>;
   /**
    * Completes files of one share together (Slack's external protocol: one message). Without

@@ -10,9 +10,7 @@
 import { isFinishedState } from '../../portable/item-states';
 import type { QueueItem } from '../model';
 import type { AttemptResult } from '../upload/attempt';
-
-/** At most this many files per completion (the contract's bound): one message each. */
-export const MAX_FILES_PER_COMPLETION = 10;
+import { MAX_FILES_PER_COMPLETION } from '../upload/external/complete';
 
 export interface ShareMember {
   item: QueueItem;

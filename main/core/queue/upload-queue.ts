@@ -3,32 +3,24 @@
 // the person, across crashes and restarts. Scheduling: FIFO, at most `concurrency()` items in
 // flight per workspace; transient failures back off and retry; a rate limit pauses the whole
 // workspace; a refused token pauses it until `resumeWorkspace`.
-// This file runs attempts and decides what their outcomes do to an item; its parts hold the
-// rest: item-store.ts (items in memory and in the journal), scheduler.ts (which item starts
-// when), share-groups.ts (files of one share completed together), queue-events.ts (listeners),
-// queue-api.ts (the interface, hooks and dependencies).
+// This file is the queue's public side: what people and the app ask of it (enqueue, cancel,
+// retry, pause, close). Its parts hold the rest: item-lifecycle.ts (an item's attempts and
+// outcomes), item-store.ts (items in memory and in the journal), scheduler.ts (which item
+// starts when), attempt-hooks.ts (what an attempt may journal), share-groups.ts (files of one
+// share completed together), finished-history.ts (the hand-off to History), settle-watch.ts
+// (waiting for the queue to come to rest), queue-events.ts (listeners), queue-api.ts (the
+// interface, hooks and dependencies).
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import type { FailureReason, HistoryEntry, QueueItem } from '../model';
-import { defaultSleep } from '../sleep';
-import type { AttemptResult } from '../upload/attempt';
-import { type RetryPolicy, retryPolicy } from '../upload/retry';
-import { decideOnFailure } from './failure-policy';
+import { isActiveState, isFinishedState } from '../../portable/item-states';
+import type { QueueItem } from '../model';
 import { checkFile, checkPaths } from './file-checks';
-import { ItemStore, JournalWriteError } from './item-store';
-import {
-  hasCheckpoint,
-  type ItemMeta,
-  type ItemPatch,
-  type JournalEntry,
-  newMeta,
-} from './journal';
+import { ItemLifecycle } from './item-lifecycle';
+import { type ItemMeta, newMeta } from './journal';
 import type { EnqueueRequest, EnqueueResult, QueueDeps, UploadQueue } from './queue-api';
-import { QueueEvents } from './queue-events';
+import type { Entry } from './queue-entry';
 import { acquireQueueLock, type QueueLock } from './queue-lock';
-import { Scheduler } from './scheduler';
-import { type CompletionRun, ShareGroups } from './share-groups';
-import { UNWRITABLE_JOURNAL_CODES, unrecordedReason, unwritableReason } from './unwritable-journal';
+import { countOpen } from './settle-watch';
 
 export type {
   AttemptHooks,
@@ -38,34 +30,6 @@ export type {
   ShareHooks,
   UploadQueue,
 } from './queue-api';
-
-import { type FinishedState, isActiveState, isFinishedState } from '../../portable/item-states';
-
-interface Run {
-  controller: AbortController;
-  /** The person cancelled it. */
-  cancel: boolean;
-  /** Aborted because the queue is closing: the journal keeps it as it was. */
-  closing: boolean;
-  done: Promise<void>;
-}
-
-interface Entry extends JournalEntry {
-  run?: Run;
-  /** An outcome known but not yet journaled (the disk was full): recorded before anything else. */
-  unrecorded?: { state: FinishedState; patch: ItemPatch };
-  /** Its outcome is being journaled: not to be started meanwhile. */
-  finishing?: boolean;
-  /** Tries since the journal last took a record for it (spaces out the next ones). */
-  unwritableTries?: number;
-}
-
-/** The longest wait between tries to write a journal that could not be written. */
-const MAX_UNWRITABLE_WAIT_MS = 30_000;
-
-function internalError(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 export async function openUploadQueue(deps: QueueDeps): Promise<UploadQueue> {
   await mkdir(deps.dir, { recursive: true });
@@ -80,39 +44,14 @@ export async function openUploadQueue(deps: QueueDeps): Promise<UploadQueue> {
   }
 }
 
-class Queue implements UploadQueue {
-  private readonly store: ItemStore<Entry>;
-  private readonly scheduler: Scheduler;
-  private readonly events = new QueueEvents(() => this.list());
-  private readonly groups = new ShareGroups<Entry>({
-    members: (shareId) => [...this.store.values()].filter((e) => e.item.shareId === shareId),
-    complete: (group, run) => this.completeShare(group, run),
-  });
-  private readonly policy: RetryPolicy;
-  private readonly now: () => number;
-  private globalPause: boolean;
-  private closing = false;
+class Queue extends ItemLifecycle implements UploadQueue {
   private damageNotice: string | undefined;
 
-  /** Finishing items whose journal and history writes are still under way. */
-  private readonly writing = new Set<Promise<void>>();
-  private idleWaiters: (() => void)[] = [];
-  private settledWaiters: (() => void)[] = [];
-
   constructor(
-    private readonly deps: QueueDeps,
+    deps: QueueDeps,
     private readonly lock: QueueLock,
   ) {
-    this.policy = retryPolicy(deps.retry);
-    this.now = deps.now ?? Date.now;
-    this.globalPause = deps.startPaused ?? false;
-    this.scheduler = new Scheduler(deps.sleep ?? defaultSleep, () => this.pump());
-    this.store = new ItemStore<Entry>(
-      deps.dir,
-      this.now,
-      () => this.scheduler.pauses(),
-      deps.compactAfterRecords ?? 1000,
-    );
+    super(deps);
   }
 
   async open(): Promise<void> {
@@ -170,10 +109,6 @@ class Queue implements UploadQueue {
     this.events.changed();
     this.pump();
     return { shareId, items: added.map((e) => this.copy(e.item)), refused };
-  }
-
-  list(): QueueItem[] {
-    return [...this.store.values()].map((e) => this.copy(e.item));
   }
 
   async cancel(id: string): Promise<void> {
@@ -299,17 +234,11 @@ class Queue implements UploadQueue {
   }
 
   idle(): Promise<void> {
-    return new Promise((resolve) => {
-      this.idleWaiters.push(resolve);
-      this.checkWaiters();
-    });
+    return this.watch.idle();
   }
 
   settled(): Promise<void> {
-    return new Promise((resolve) => {
-      this.settledWaiters.push(resolve);
-      this.checkWaiters();
-    });
+    return this.watch.settled();
   }
 
   async close(): Promise<void> {
@@ -348,438 +277,19 @@ class Queue implements UploadQueue {
     this.events.clear();
   }
 
-  // ---- scheduling ----
-
-  private pump(): void {
-    if (this.closing) return;
-    const start = this.scheduler.pick(this.startable(), {
-      now: this.now(),
-      limit: Math.max(1, Math.floor(this.deps.concurrency())),
-      paused: this.globalPause,
-      // A file waiting for the rest of its share gave its slot back.
-      holdsNoSlot: (item) => this.groups.isWaiting(item),
-    });
-    for (const entry of start) this.start(entry);
-  }
-
-  private *startable(): Generator<Entry> {
-    for (const entry of this.store.values()) if (!entry.finishing) yield entry;
-  }
-
-  private start(entry: Entry): void {
-    const { item } = entry;
-    const controller = new AbortController();
-    const run: Run = { controller, cancel: false, closing: false, done: Promise.resolve() };
-    entry.run = run;
-    if (entry.unrecorded) {
-      // Its outcome is known: only the record is missing. Nothing is sent again.
-      const { state, patch } = entry.unrecorded;
-      this.store.apply(entry, { state: 'sending', retryAt: null });
-      run.done = this.finish(entry, state, { error: null, ...patch }).finally(() => {
-        if (entry.run === run) entry.run = undefined;
-        this.pump();
-        this.checkWaiters();
-      });
-      return;
-    }
-    entry.meta.bodySent = false;
-    const marked = this.update(
-      entry,
-      { state: 'sending', attempts: item.attempts + 1, sent: 0, retryAt: null, error: null },
-      { bodySent: false },
-      false,
-    );
-    run.done = this.attempt(entry, run, marked);
-  }
-
-  private async attempt(entry: Entry, run: Run, marked: Promise<void>): Promise<void> {
-    let result: AttemptResult;
-    if (entry.unwritableTries) {
-      // Held because the journal could not be written: no byte goes again before it can take
-      // a record (the attempt would only be cut off again, its bytes sent for nothing).
-      try {
-        await marked;
-        entry.unwritableTries = 0;
-      } catch (err) {
-        if (err instanceof JournalWriteError) {
-          entry.run = undefined;
-          this.holdUnwritable(entry, err);
-          this.checkWaiters();
-          return;
-        }
-      }
-    } else {
-      marked.catch(() => {});
-    }
-    try {
-      result = await this.deps.runAttempt(this.copy(entry.item), {
-        signal: run.controller.signal,
-        onProgress: (sent) => {
-          if (entry.run !== run) return;
-          entry.item.sent = sent;
-          this.events.progressed();
-        },
-        beforeBodyComplete: async () => {
-          if (entry.run !== run) throw new Error('This attempt is over.');
-          await this.store.setMeta([[entry, { bodySent: true }]], true);
-        },
-        ...(hasCheckpoint(entry.meta) ? { resume: structuredClone(entry.meta.resume) } : {}),
-        checkpoint: async (data) => {
-          if (entry.run !== run) throw new Error('This attempt is over.');
-          const resume = data === undefined ? null : structuredClone(data);
-          await this.store.setMeta([[entry, { resume }]], true);
-        },
-        ...(this.completesTogether(entry)
-          ? {
-              awaitShare: () => {
-                if (entry.run !== run) throw new Error('This attempt is over.');
-                const result = this.groups.handOver(entry, run.controller.signal);
-                this.pump();
-                this.checkWaiters();
-                return result;
-              },
-            }
-          : {}),
-      });
-    } catch (err) {
-      if (err instanceof JournalWriteError && !entry.meta.bodySent) {
-        // The journal could not take a checkpoint or "body complete", which the attempt waits
-        // for before the request can share anything: nothing was shared; it goes again later
-        // (or ends cancelled, if the person asked).
-        entry.run = undefined;
-        try {
-          if (run.cancel) await this.finish(entry, 'cancelled', {});
-          else if (!run.closing) this.holdUnwritable(entry, err);
-        } finally {
-          this.pump();
-          this.checkWaiters();
-        }
-        return;
-      }
-      result = entry.meta.bodySent
-        ? {
-            kind: 'unknown',
-            reason: {
-              class: 'unknown-outcome',
-              code: 'internal_error',
-              message: `The upload stopped with an internal error after the whole file was sent, so it may have been delivered: ${internalError(err)}`,
-            },
-          }
-        : {
-            kind: 'failed',
-            reason: {
-              class: 'other',
-              code: 'internal_error',
-              message: `The upload stopped with an internal error: ${internalError(err)}`,
-            },
-          };
-    }
-    entry.run = undefined;
-    try {
-      await this.settle(entry, run, result);
-    } finally {
-      this.pump();
-      this.checkWaiters();
-    }
-  }
-
-  private async settle(entry: Entry, run: Run, result: AttemptResult): Promise<void> {
-    const { item } = entry;
-    if (run.closing && result.kind !== 'delivered' && result.kind !== 'unknown') {
-      // Left as journaled ('sending'): the next open re-sends it or marks it unknown.
-      return;
-    }
-    if (run.closing && result.kind === 'unknown' && hasCheckpoint(entry.meta)) {
-      // Cut off by the close while its outcome was still being found out: the next open goes
-      // on from the checkpoint, which can find out (see AttemptHooks.checkpoint).
-      return;
-    }
-    switch (result.kind) {
-      case 'delivered':
-        this.scheduler.passed(item.workspaceId);
-        await this.finish(entry, 'delivered', { file: result.file, sent: item.size });
-        return;
-      case 'unknown':
-        // The person's cancel wins the state; the reason still says it may have been delivered.
-        await this.finish(entry, run.cancel ? 'cancelled' : 'unknown', { error: result.reason });
-        return;
-      case 'cancelled':
-        await this.finish(entry, 'cancelled', { error: this.cancelNote(entry, run) });
-        return;
-      case 'failed':
-        if (run.cancel) {
-          await this.finish(entry, 'cancelled', { error: this.cancelNote(entry, run) });
-          return;
-        }
-        await this.failed(entry, result.reason);
-    }
-  }
-
-  private completesTogether(entry: Entry): boolean {
-    if (!this.deps.completeShare) return false;
-    const { shareId, id } = entry.item;
-    for (const other of this.store.values()) {
-      if (other.item.shareId === shareId && other.item.id !== id) return true;
-    }
-    return false;
-  }
-
-  /** One completion of a group of handed-over files, journaled for all of them at once. */
-  private completeShare(group: Entry[], run: CompletionRun): Promise<AttemptResult[]> {
-    const complete = this.deps.completeShare;
-    if (!complete) throw new Error('This queue does not complete files together.');
-    return complete(
-      group.map((e) => this.copy(e.item)),
-      {
-        signal: run.controller.signal,
-        resumes: group.map((e) => structuredClone(e.meta.resume)),
-        checkpoint: (data) =>
-          this.store.setMeta(
-            group.map((e, i) => [e, { resume: data[i] == null ? null : structuredClone(data[i]) }]),
-            true,
-          ),
-        beforeBodyComplete: async () => {
-          await this.store.setMeta(
-            group.map((e) => [e, { bodySent: true }]),
-            true,
-          );
-          run.bodySent = true;
-        },
-        withComment: run.withComment,
-      },
-    );
-  }
-
-  private cancelNote(entry: Entry, run: Run): FailureReason | null {
-    if (!entry.meta.bodySent) {
-      return run.cancel
-        ? null
-        : {
-            class: 'other',
-            code: 'aborted',
-            message: 'The upload was stopped before the whole file was sent.',
-          };
-    }
-    return {
-      class: 'unknown-outcome',
-      code: 'cancelled_after_body',
-      message:
-        'Cancelled after the whole file was sent: the service may have received it. Check the channels before sending it again.',
-    };
-  }
-
-  private async failed(entry: Entry, reason: FailureReason): Promise<void> {
-    const ws = entry.item.workspaceId;
-    // One instant for the decision and the item's updatedAt, so retryAt - updatedAt is the wait.
-    const now = this.now();
-    const decision = decideOnFailure(reason, entry.meta, {
-      policy: this.policy,
-      now,
-      ...(this.deps.maxRateLimitWaits !== undefined
-        ? { maxRateLimitWaits: this.deps.maxRateLimitWaits }
-        : {}),
-    });
-    switch (decision.action) {
-      case 'rate-limit': {
-        const { retryAt, isNew } = this.scheduler.rateLimited(ws, decision.until, now);
-        if (isNew) {
-          void this.store
-            .append([{ t: 'pause', workspaceId: ws, until: decision.until }], false)
-            .catch(() => {});
-        }
-        await this.note(
-          entry,
-          { state: 'waiting', retryAt, error: reason, updatedAt: now },
-          decision.meta,
-        );
-        return;
-      }
-      case 'retry':
-        await this.note(
-          entry,
-          { state: 'waiting', retryAt: decision.retryAt, error: reason, updatedAt: now },
-          decision.meta,
-        );
-        return;
-      case 'needs-token': {
-        const first = this.scheduler.needToken(ws);
-        await this.note(entry, { state: 'waiting', retryAt: null, error: reason }, undefined);
-        if (first) this.events.needsToken({ workspaceId: ws, message: reason.message });
-        return;
-      }
-      case 'finish':
-        await this.finish(entry, decision.state, { error: reason });
-    }
-  }
-
-  // ---- state changes ----
-
-  /**
-   * A wait journaled without fsync. If the journal cannot take it, the item still waits: a
-   * restart finds it queued or sending, and goes on from there as after any interruption.
-   */
-  private async note(entry: Entry, patch: ItemPatch, meta: Partial<ItemMeta> | undefined) {
-    await this.update(entry, patch, meta, false).catch((err: unknown) => {
-      if (!(err instanceof JournalWriteError)) throw err;
-    });
-  }
-
-  /** Applies a change in memory, tells listeners, and journals it. */
-  private update(
-    entry: Entry,
-    patch: ItemPatch,
-    meta: Partial<ItemMeta> | undefined,
-    sync: boolean,
-  ): Promise<void> {
-    const journaled = this.store.update(entry, patch, meta, sync);
-    this.events.changed();
-    return journaled;
-  }
-
-  /**
-   * Journals the outcome, then makes it known (listeners, the share's other files, history). An
-   * outcome the journal cannot take is held: the item waits and its record is tried again, so
-   * nothing reports an outcome that a restart would not find.
-   */
-  private finish(entry: Entry, state: FinishedState, patch: ItemPatch): Promise<void> {
-    entry.finishing = true;
-    const work = (async () => {
-      const change: ItemPatch = { ...patch, state, retryAt: null };
-      const meta = { finishes: entry.meta.finishes + 1, historyPending: true, resume: null };
-      try {
-        await this.store.commit(entry, change, meta, true);
-      } catch (err) {
-        if (err instanceof JournalWriteError) {
-          entry.finishing = false;
-          this.holdUnrecorded(entry, err, { state, patch });
-          return;
-        }
-        // Not the disk (the journal is closing): the outcome stands in memory, as it always did.
-        this.store.apply(entry, { updatedAt: this.now(), ...change }, meta);
-      }
-      entry.finishing = false;
-      entry.unrecorded = undefined;
-      entry.unwritableTries = 0;
-      this.events.changed();
-      // The rest of its share may have been waiting for this one to end.
-      this.groups.check(entry.item.shareId);
-      // Taken now: the person may retry the item before the writes below are done.
-      const record = this.historyRecord(entry);
-      const item = this.copy(entry.item);
-      await this.writeHistory(entry, record);
-      this.events.finished(item);
-    })();
-    this.writing.add(work);
-    return work.finally(() => {
-      entry.finishing = false;
-      this.writing.delete(work);
-      this.checkWaiters();
-    });
-  }
-
-  /** The journal cannot be written: the item waits (in memory), and tries again later. */
-  private holdUnwritable(entry: Entry, err: JournalWriteError): void {
-    this.holdFor(entry, unwritableReason(err));
-  }
-
-  private holdUnrecorded(
-    entry: Entry,
-    err: JournalWriteError,
-    unrecorded: NonNullable<Entry['unrecorded']>,
-  ): void {
-    entry.unrecorded = unrecorded;
-    this.holdFor(
-      entry,
-      unrecordedReason(err, entry.item.name, unrecorded.state, entry.meta.bodySent),
-    );
-  }
-
-  private holdFor(entry: Entry, error: FailureReason): void {
-    const tries = (entry.unwritableTries ?? 0) + 1;
-    entry.unwritableTries = tries;
-    const wait = Math.min(1000 * 2 ** (tries - 1), MAX_UNWRITABLE_WAIT_MS);
-    this.store.apply(entry, { state: 'waiting', retryAt: this.now() + wait, error });
-    this.events.changed();
-    this.pump();
-  }
-
-  private historyRecord(entry: Entry): HistoryEntry {
-    const { item, meta } = entry;
-    return {
-      // Numbered by finish: an item the person retried gets a second entry, a replay does not.
-      id: `${item.id}.${meta.finishes}`,
-      shareId: item.shareId,
-      at: item.updatedAt,
-      workspaceId: item.workspaceId,
-      // Empty: the history store names it (its own resolver, else the id).
-      workspaceName: this.deps.workspaceName?.(item.workspaceId) ?? '',
-      channels: [...item.channels],
-      comment: item.comment,
-      path: item.path,
-      name: item.name,
-      size: item.size,
-      outcome: item.state as FinishedState,
-      ...(item.error ? { error: structuredClone(item.error) } : {}),
-      ...(item.file?.permalink ? { permalink: item.file.permalink } : {}),
-      ...(item.file?.id ? { fileId: item.file.id } : {}),
-    };
-  }
-
-  private async writeHistory(entry: Entry, record: HistoryEntry): Promise<void> {
-    try {
-      await this.deps.history.append(record);
-    } catch {
-      // Kept pending: the next open writes it.
-      return;
-    }
-    if (record.id !== `${entry.item.id}.${entry.meta.finishes}`) return;
-    entry.meta.historyPending = false;
-    await this.store
-      .append([{ t: 'set', id: entry.item.id, meta: { historyPending: false } }], false)
-      .catch(() => {});
-    await this.compactIfLarge();
-  }
-
-  private async compactIfLarge(): Promise<void> {
-    if (this.closing) return;
-    await this.store.compactIfLarge();
-  }
-
-  private checkWaiters(): void {
+  protected checkWaiters(): void {
     if (this.writing.size > 0) return;
-    let active = 0;
-    let blocked = 0;
-    const blockedShares = new Set<string>();
-    const handedOver: QueueItem[] = [];
-    for (const { item } of this.store.values()) {
-      if (!isActiveState(item.state)) continue;
-      active++;
-      if (item.state === 'sending') {
-        if (this.groups.isWaiting(item)) handedOver.push(item);
-        continue;
-      }
-      if (
-        this.globalPause ||
-        this.scheduler.needsToken(item.workspaceId) ||
-        // A journal that cannot be written waits for the person to free space.
-        (item.state === 'waiting' && UNWRITABLE_JOURNAL_CODES.has(item.error?.code ?? ''))
-      ) {
-        blocked++;
-        blockedShares.add(item.shareId);
-      }
-    }
-    // Files waiting for a share whose other files wait for the person wait for the person too.
-    for (const item of handedOver) if (blockedShares.has(item.shareId)) blocked++;
-    if (active === 0 && this.idleWaiters.length > 0) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const w of waiters) w();
-    }
-    if (active === blocked && this.settledWaiters.length > 0) {
-      const waiters = this.settledWaiters;
-      this.settledWaiters = [];
-      for (const w of waiters) w();
-    }
+    this.watch.wake(
+      countOpen(
+        [...this.store.values()].map((e) => e.item),
+        {
+          active: isActiveState,
+          paused: this.globalPause,
+          needsToken: (ws) => this.scheduler.needsToken(ws),
+          handedOver: (item) => this.groups.isWaiting(item),
+        },
+      ),
+    );
   }
 
   // ---- helpers ----
@@ -792,9 +302,5 @@ class Queue implements UploadQueue {
 
   private assertOpen(): void {
     if (this.closing) throw new Error('The upload queue is closed.');
-  }
-
-  private copy(item: QueueItem): QueueItem {
-    return structuredClone(item);
   }
 }

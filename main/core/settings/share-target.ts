@@ -1,17 +1,10 @@
-// `trayshare send`'s target: a preset by name, or a workspace by name plus channels as typed.
-
-import { normaliseChannels } from '../../portable/channels';
+// `trayshare send`'s target for the settings service: the same resolution as the app's intake
+// (share/target.ts), over the settings as they are read now.
 import type { Preset, Workspace } from '../model';
-import { fail, requireWorkspace } from './input-rules';
+import { type ShareTarget, targetByName } from '../share/target';
 import type { Settings } from './schema';
 
-export interface ShareTarget {
-  workspace: Workspace;
-  channels: string[];
-  /** The preset's default comment, or '' without a preset. */
-  comment: string;
-  preset?: Preset;
-}
+export type { ShareTarget } from '../share/target';
 
 export function shareTarget(
   {
@@ -29,24 +22,8 @@ export function shareTarget(
     channels?: string;
   },
 ): ShareTarget {
-  if (input.preset !== undefined) {
-    if (input.workspace !== undefined || input.channels !== undefined) {
-      fail('invalid_input', 'Give either a preset, or a workspace and channels, not both.');
-    }
-    const preset = findPreset(input.preset);
-    const workspace = requireWorkspace(read(), preset.workspaceId);
-    return {
-      workspace,
-      channels: preset.channels.map((c) => c.id),
-      comment: preset.comment,
-      preset,
-    };
-  }
-  if (input.workspace === undefined || input.channels === undefined) {
-    fail('invalid_input', 'Give a preset, or a workspace and channels.');
-  }
-  const workspace = findWorkspace(input.workspace);
-  const channels = normaliseChannels(input.channels);
-  if (!channels.ok) fail('invalid_channels', channels.error);
-  return { workspace, channels: channels.channels, comment: '' };
+  return targetByName(
+    { findPreset, findWorkspace, workspace: (id) => read().workspaces.find((w) => w.id === id) },
+    input,
+  );
 }

@@ -1,5 +1,5 @@
 // What one upload attempt is, whichever protocol carries it (files.upload in engine.ts, Slack's
-// external protocol in external-protocol.ts): the job, the options, the result, the checks made
+// external protocol in external/): the job, the options, the result, the checks made
 // before any byte is sent, the answer to a cancel that came too late, the token kept out of
 // messages, and transient failures tried again.
 import { normaliseChannels } from '../../portable/channels';
@@ -69,6 +69,21 @@ export function cancelledTooLate(): AttemptResult {
       message: `Cancelled after the whole file was sent, before the service answered. ${MAY_BE_DELIVERED}`,
     },
   };
+}
+
+/**
+ * What every protocol's attempt does around its own steps: nothing goes once cancelled or for a
+ * job that cannot be right, and no result carries the token. `run` gets the job's channels.
+ */
+export async function checkedAttempt(
+  job: UploadJob,
+  signal: AbortSignal | undefined,
+  run: (channels: string[]) => Promise<AttemptResult>,
+): Promise<AttemptResult> {
+  if (signal?.aborted) return { kind: 'cancelled' };
+  const checked = checkJob(job);
+  const result = checked.ok ? await run(checked.channels) : checked.result;
+  return withoutToken(result, job.token.trim());
 }
 
 /**

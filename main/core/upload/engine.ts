@@ -7,14 +7,13 @@ import {
   type AttemptOptions,
   type AttemptResult,
   cancelledTooLate,
-  checkJob,
+  checkedAttempt,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
   type RetryOptions,
   refused,
   retryTransient,
   type UploadJob,
-  withoutToken,
 } from './attempt';
 import { classifyResponse, classifyTransportError } from './classify';
 import {
@@ -29,15 +28,15 @@ import { layoutMultipart, multipartBody } from './multipart';
 import { type ProgressMeter, progressMeter } from './progress-meter';
 import { TransportError } from './transport';
 
-export async function uploadOnce(job: UploadJob, opts: AttemptOptions): Promise<AttemptResult> {
-  return withoutToken(await attempt(job, opts), job.token.trim());
+export function uploadOnce(job: UploadJob, opts: AttemptOptions): Promise<AttemptResult> {
+  return checkedAttempt(job, opts.signal, (channels) => attempt(job, opts, channels));
 }
 
-async function attempt(job: UploadJob, opts: AttemptOptions): Promise<AttemptResult> {
-  if (opts.signal?.aborted) return { kind: 'cancelled' };
-  const checked = checkJob(job);
-  if (!checked.ok) return checked.result;
-  const channels = checked.channels;
+async function attempt(
+  job: UploadJob,
+  opts: AttemptOptions,
+  channels: string[],
+): Promise<AttemptResult> {
   const name = job.file.name.trim() === '' ? 'file' : job.file.name;
 
   let opened: OpenedFile;

@@ -5,19 +5,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { UploadJob } from './attempt';
-import {
-  asExternalCheckpoint,
-  type ExternalAttemptOptions,
-  type ExternalCheckpoint,
-  uploadExternal,
-} from './external-protocol';
+import type { UploadJob } from '../attempt';
 import {
   type Transport,
   TransportError,
   type TransportRequest,
   type TransportResponse,
-} from './transport';
+} from '../transport';
+import { asExternalCheckpoint, type ExternalCheckpoint } from './checkpoint';
+import type { ExternalAttemptOptions } from './request';
+import { uploadExternal } from './send-file';
 
 const BASE = 'http://127.0.0.1:8000';
 const TOKEN = 'xoxb-unit-token';

@@ -1,4 +1,4 @@
-// What the engine is asked to send for a queued item. The expected size and mtime are those
+// What a protocol is asked to send for a queued item. The expected size and mtime are those
 // seen when the item was queued, so a file changed since then fails as `file_changed` instead
 // of sending other bytes than the person chose.
 import type { QueueItem } from '../model';

@@ -1,0 +1,302 @@
+// `trayshare send --base-url`: the scripting mode with no saved settings. Nothing is queued:
+// the files go straight through the workspace-less protocol, with bounded automatic retries.
+import { basename } from 'node:path';
+import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
+import { listConversations } from '../../core/conversations/conversations-list';
+import { parseThread } from '../../core/conversations/thread-link';
+import { listUsers } from '../../core/conversations/users-list';
+import type { Protocol } from '../../core/model';
+import type { AttemptResult } from '../../core/upload/attempt';
+import { uploadWithRetries } from '../../core/upload/engine';
+import { LINKS_NEED_FILES_READ } from '../../core/upload/file-links';
+import { createNodeTransport } from '../../core/upload/node-transport';
+import { normaliseChannels } from '../../portable/channels';
+import { unlistedMessage } from '../../portable/conversation-types';
+import { checkBaseUrl, checkToken } from '../../portable/credentials';
+import { looksLikeUserId } from '../../portable/people-names';
+import { uploadExternalGroup } from '../external-group';
+import { type FileResult, fromAttempt } from '../outcome';
+import { createProgressLine, formatBytes, say } from '../terminal';
+import { EXIT_TOKEN_REFUSED, waitsForToken } from '../token-words';
+import { envToken, UsageError } from '../usage-error';
+import { maxWaitMs, type SendOptions, type SendOutcome, seconds } from './send-options';
+
+/** With --base-url the token comes from TRAYSHARE_TOKEN: that is what to change. */
+function directOutcome(results: FileResult[], attempts: AttemptResult[]): SendOutcome {
+  const refused = attempts.some((a) => a.kind === 'failed' && waitsForToken(a.reason));
+  if (!refused) return { results };
+  return {
+    results,
+    refused: {
+      code: EXIT_TOKEN_REFUSED,
+      said: 'The service refused the token: set TRAYSHARE_TOKEN to a token it accepts.',
+    },
+  };
+}
+
+export async function sendDirect(
+  paths: string[],
+  options: SendOptions,
+  display: (path: string) => string,
+): Promise<SendOutcome> {
+  const { protocol, ...target } = await directTarget(options);
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    return await SEND_DIRECT[protocol]({
+      ...target,
+      paths,
+      options,
+      display,
+      signal: abort.signal,
+      progress: createProgressLine(),
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+/** Where the files go, checked before anything is read or sent. */
+interface DirectTarget {
+  protocol: Protocol;
+  baseUrl: string;
+  token: string;
+  ids: string[];
+  threadTs?: string;
+  transport: ReturnType<typeof createNodeTransport>;
+}
+
+interface DirectRun extends Omit<DirectTarget, 'protocol'> {
+  paths: string[];
+  options: SendOptions;
+  display: (path: string) => string;
+  signal: AbortSignal;
+  progress: ReturnType<typeof createProgressLine>;
+}
+
+async function directTarget(options: SendOptions): Promise<DirectTarget> {
+  const baseUrl = options.baseUrl ?? '';
+  const token = envToken();
+  // Checked here as well as in the engine so nothing is read or sent before saying what is wrong.
+  const base = checkBaseUrl(baseUrl);
+  if (!base.ok) throw new UsageError(base.message);
+  const tokenCheck = checkToken(token);
+  if (!tokenCheck.ok) {
+    throw new UsageError(
+      tokenCheck.code === 'no_token'
+        ? 'No token: set TRAYSHARE_TOKEN, or save a workspace with `trayshare login` and use --workspace.'
+        : tokenCheck.message,
+    );
+  }
+  const channels = normaliseChannels(options.channels ?? '');
+  if (!channels.ok) throw new UsageError(channels.error);
+  const protocol = parseProtocol(options.protocol);
+  const transport = createNodeTransport();
+  const ids = await directChannels(
+    baseUrl,
+    token ?? '',
+    channels.channels,
+    transport,
+    maxWaitMs(options.maxWait),
+  );
+  let threadTs: string | undefined;
+  if (options.thread !== undefined) {
+    const thread = parseThread(options.thread);
+    if (!thread.ok) throw new UsageError(thread.error);
+    // A reply goes with channel_id, which takes no user ID (slackapi/bolt-js#2115).
+    if (ids.some(looksLikeUserId)) {
+      throw new UsageError(
+        '--thread with a person replies in your DM with them: give the DM’s ID (D…, listed by `trayshare channels`) in --channels.',
+      );
+    }
+    if (ids.length !== 1 || (thread.channel !== undefined && thread.channel !== ids[0])) {
+      throw new UsageError(
+        '--thread replies in one channel: give that channel alone in --channels.',
+      );
+    }
+    threadTs = thread.ts;
+  }
+  return {
+    protocol,
+    baseUrl,
+    token: token ?? '',
+    ids,
+    transport,
+    ...(threadTs ? { threadTs } : {}),
+  };
+}
+
+const SEND_DIRECT: Record<Protocol, (run: DirectRun) => Promise<SendOutcome>> = {
+  external: sendAsGroups,
+  'files.upload': sendEachFile,
+};
+
+/** Slack's protocol shares up to 10 files in one message with one comment. */
+async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
+  const { paths, options, display, progress, threadTs } = run;
+  let current = '';
+  const jobs = paths.map((path) => ({
+    baseUrl: run.baseUrl,
+    token: run.token,
+    channels: run.ids,
+    comment: options.comment,
+    ...(threadTs ? { threadTs } : {}),
+    file: { path, name: basename(display(path)) },
+  }));
+  let linksNoted = false;
+  const outcomes = await uploadExternalGroup(jobs, {
+    transport: run.transport,
+    signal: run.signal,
+    blockingReads: true,
+    onLinksUnavailable: () => {
+      if (linksNoted) return;
+      linksNoted = true;
+      progress.clear();
+      say(LINKS_NEED_FILES_READ);
+    },
+    onFile: (index) => {
+      current = jobs[index]?.file.name ?? '';
+    },
+    onProgress: (sent, total) =>
+      progress.update(
+        `${current}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
+      ),
+    onRetry: (attempt, delayMs, reason) => {
+      progress.clear();
+      say(
+        `${current}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
+      );
+    },
+  });
+  progress.clear();
+  return directOutcome(
+    paths.map((path, i) => fromAttempt(display(path), outcomes[i]!)),
+    outcomes,
+  );
+}
+
+/** files.upload: one request, one message per file. */
+async function sendEachFile(run: DirectRun): Promise<SendOutcome> {
+  const { paths, options, display, progress, threadTs } = run;
+  const results: FileResult[] = [];
+  const attempts: AttemptResult[] = [];
+  for (const [index, path] of paths.entries()) {
+    const name = basename(display(path));
+    const attempt = await uploadWithRetries(
+      {
+        baseUrl: run.baseUrl,
+        token: run.token,
+        channels: run.ids,
+        // One message per file: the comment goes with the first file only.
+        comment: index === 0 ? options.comment : undefined,
+        ...(threadTs ? { threadTs } : {}),
+        file: { path, name },
+      },
+      {
+        transport: run.transport,
+        signal: run.signal,
+        // This process only uploads: reading on the main thread costs a third less CPU.
+        blockingReads: true,
+        onProgress: (sent, total) =>
+          progress.update(
+            `${name}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
+          ),
+        maxWaitMs: maxWaitMs(options.maxWait),
+        onRetry: (attempt, delayMs, reason) => {
+          progress.clear();
+          say(
+            `${name}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
+          );
+        },
+      },
+    );
+    progress.clear();
+    attempts.push(attempt);
+    results.push(fromAttempt(display(path), tooLongAWait(retired(attempt), options)));
+  }
+  return directOutcome(results, attempts);
+}
+
+/**
+ * With no saved workspace there is no cache: names are looked up straight from the service.
+ * IDs alone never fetch the list, so a list the service refuses or limits cannot stop them
+ * (a channel the app is not in is still named by the upload's not_in_channel).
+ */
+async function directChannels(
+  baseUrl: string,
+  token: string,
+  entries: string[],
+  transport: ReturnType<typeof createNodeTransport>,
+  maxWait: number,
+): Promise<string[]> {
+  if (entries.every(looksLikeId)) {
+    const ids = resolveChannelNames(entries, undefined);
+    if (!ids.ok) throw new UsageError(ids.error);
+    return ids.ids;
+  }
+  // `@name` is looked up among the people (users.list); the channel list is fetched only for
+  // the other names, or when the people cannot be listed (a DM may still name its person).
+  const isPerson = (e: string) => e.startsWith('@') && !looksLikeId(e.slice(1));
+  const people = entries.some(isPerson)
+    ? await listUsers(baseUrl, token, transport, { maxWaitMs: maxWait })
+    : undefined;
+  const needsList = entries.some((e) => !looksLikeId(e) && !(isPerson(e) && people?.ok));
+  let listed: Awaited<ReturnType<typeof listConversations>> | undefined;
+  if (needsList) {
+    listed = await listConversations(baseUrl, token, transport, { maxWaitMs: maxWait });
+    if (!listed.ok) {
+      const why =
+        listed.code === 'ratelimited' && listed.retryAfterMs !== undefined
+          ? `The service rate-limited the channel list for ${seconds(listed.retryAfterMs)} s, longer than --max-wait (${seconds(maxWait)} s).`
+          : listed.message;
+      throw new UsageError(`${why}\nNames need the channel list; give channel IDs.`);
+    }
+    if (listed.waitedMs > 0) {
+      say(`Waited ${seconds(listed.waitedMs)} s: the service rate-limited the channel list.`);
+    }
+  }
+  const unlisted = listed?.ok ? listed.unlisted : [];
+  const resolved = resolveChannelNames(
+    entries,
+    listed?.ok ? listed.conversations : undefined,
+    unlisted,
+    people && (people.ok ? { people: people.people } : { problem: people.message }),
+  );
+  if (!resolved.ok) throw new UsageError(resolved.error);
+  // Said once, and only when the names resolved: a failed name already says it.
+  if (unlisted.length > 0) say(unlistedMessage(unlisted));
+  return resolved.ids;
+}
+
+function parseProtocol(value: string | undefined): Protocol {
+  if (value === undefined || value === 'files.upload') return 'files.upload';
+  if (value === 'external') return 'external';
+  throw new UsageError('--protocol is files.upload or external.');
+}
+
+/** A transient failure whose next try lies past --max-wait: say so, with the service's delay. */
+function tooLongAWait(attempt: AttemptResult, options: SendOptions): AttemptResult {
+  if (attempt.kind !== 'failed' || attempt.reason.class !== 'transient') return attempt;
+  const wait = attempt.reason.retryAfterMs;
+  if (wait === undefined || wait <= maxWaitMs(options.maxWait)) return attempt;
+  return {
+    ...attempt,
+    reason: {
+      ...attempt.reason,
+      message: `${attempt.reason.message} The next try would be in ${seconds(wait)} s, longer than --max-wait (${seconds(maxWaitMs(options.maxWait))} s): send it again later.`,
+    },
+  };
+}
+
+/** Scripts have no workspace to switch: say which option fixes it. */
+function retired(attempt: AttemptResult): AttemptResult {
+  if (attempt.kind !== 'failed' || attempt.reason.class !== 'retired') return attempt;
+  return {
+    ...attempt,
+    reason: {
+      ...attempt.reason,
+      message: `This service no longer offers files.upload (it answered ${attempt.reason.code}). Send with --protocol external (Slack's current upload protocol) instead.`,
+    },
+  };
+}

@@ -1,0 +1,227 @@
+// `trayshare send --preset` / `--workspace`: the files go through the durable queue (the same
+// one the app runs, in the CLI's own state folder), and the command follows them to their end.
+import type { AppService } from '../../core/api';
+import { looksLikeId } from '../../core/conversations/channel-names';
+import type { QueueItem } from '../../core/model';
+import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
+import { KeychainError, type KeychainProblem } from '../../core/secrets/secret-store';
+import { isFinishedState } from '../../portable/item-states';
+import { type FileResult, fromItem } from '../outcome';
+import { printable } from '../printable';
+import { createProgressLine, say } from '../terminal';
+import { EXIT_TOKEN_REFUSED, inCliWords, tokenWait, waitsForToken } from '../token-words';
+import { UsageError } from '../usage-error';
+import {
+  maxWaitMs,
+  type SendOptions,
+  type SendOutcome,
+  savedTarget,
+  seconds,
+} from './send-options';
+
+/**
+ * Names resolve through the saved list when it is fresh. Otherwise it is fetched now, waiting
+ * out a Retry-After within --max-wait (the service was opened with it), and the wait is said.
+ */
+async function freshList(service: AppService, workspaceId: string): Promise<void> {
+  const saved = await service.listConversations(workspaceId, {});
+  if (!saved.refreshing) return;
+  const fetched = await service.listConversations(workspaceId, { wait: true });
+  if (fetched.waitedMs) {
+    say(`Waited ${seconds(fetched.waitedMs)} s: the service rate-limited the channel list.`);
+  }
+  if (fetched.problem && !fetched.conversations) {
+    throw new UsageError(
+      `${fetched.problem.message}\nNames need the channel list; give channel IDs.`,
+    );
+  }
+}
+
+export async function sendQueued(
+  service: AppService,
+  paths: string[],
+  options: SendOptions,
+  display: (path: string) => string,
+): Promise<SendOutcome> {
+  const resolved = await savedTarget(options);
+  const target = resolved.preset
+    ? { presetId: resolved.preset.id }
+    : { workspaceId: resolved.workspace.id, channels: resolved.channels };
+  if (!resolved.preset && resolved.channels.some((c) => !looksLikeId(c))) {
+    await freshList(service, resolved.workspace.id);
+  }
+
+  const shared = await service.share({
+    target,
+    comment: options.comment,
+    paths,
+    ...(options.thread !== undefined ? { thread: options.thread } : {}),
+  });
+  const results: FileResult[] = shared.refused.map((r) => ({
+    file: display(r.path),
+    outcome: 'failed' as const,
+    id: null,
+    permalink: null,
+    error: r.code ?? 'refused',
+    message: r.reason,
+  }));
+  const mine = new Set(shared.items.map((i) => i.id));
+  const finished = new Map<string, QueueItem>();
+  const progress = createProgressLine();
+  const abort = () => {
+    for (const id of mine) if (!finished.has(id)) void service.cancelItem(id);
+  };
+  process.once('SIGINT', abort);
+  const deadline = Date.now() + maxWaitMs(options.maxWait);
+  const announced = new Map<string, number>();
+  /** The ends of the waits already said. */
+  const saidUntil = new Set<number>();
+  const saidUnwritable = new Set<string>();
+  let refusal: { message: string } | undefined;
+  let waitingForPerson = false;
+  const latest = new Map<string, QueueItem>();
+  const done = new Promise<void>((resolve, reject) => {
+    const check = (items: QueueItem[]) => {
+      for (const item of items) {
+        if (mine.has(item.id)) latest.set(item.id, item);
+        if (mine.has(item.id) && isFinishedState(item.state)) {
+          finished.set(item.id, item);
+        }
+      }
+      if (finished.size === mine.size) resolve();
+    };
+    service.on('queue-changed', (items) => {
+      const active = items.find((i) => mine.has(i.id) && i.state === 'sending');
+      if (active) {
+        progress.update(
+          `${active.name}  ${active.size ? Math.floor((active.sent / active.size) * 100) : 100}%  (${finished.size + 1} of ${mine.size})`,
+        );
+      }
+      for (const waiting of items) {
+        if (!mine.has(waiting.id) || waiting.state !== 'waiting') continue;
+        if (UNWRITABLE_JOURNAL_CODES.has(waiting.error?.code ?? '')) {
+          // The same folder for every file: said once, not again at each try.
+          const message = waiting.error?.message ?? '';
+          if (!saidUnwritable.has(message)) {
+            saidUnwritable.add(message);
+            progress.clear();
+            say(printable(message));
+          }
+          continue;
+        }
+        if (!waiting.retryAt || !waiting.error || announced.get(waiting.id) === waiting.retryAt) {
+          continue;
+        }
+        announced.set(waiting.id, waiting.retryAt);
+        // Files that were in flight when the limit came join its pause: the pause is said
+        // once, when it starts, never again as "next try in 0 s" when it is nearly over.
+        const inS = seconds(waiting.retryAt - Date.now());
+        const retryAt = waiting.retryAt;
+        if (inS < 1 || [...saidUntil].some((until) => Math.abs(until - retryAt) < 1000)) continue;
+        saidUntil.add(retryAt);
+        // A line, not the progress line: it must reach a piped stderr too, and the wait is long
+        // enough that a frozen percentage would look like a hang.
+        progress.clear();
+        say(
+          waiting.error.code === 'ratelimited' || waiting.error.code === 'http_429'
+            ? `${printable(waiting.name)}: rate limited by the service; next try in ${inS} s.`
+            : `${printable(waiting.name)}: ${printable(waiting.error.message)} Next try in ${inS} s.`,
+        );
+      }
+      check(items);
+      // Past --max-wait the command stops holding the process; the rest stays queued.
+      // Never while one is being sent: stopping then could leave it "may have been delivered".
+      const left = items.filter((i) => mine.has(i.id) && !finished.has(i.id));
+      const pastDeadline = (i: QueueItem) => i.state === 'waiting' && (i.retryAt ?? 0) > deadline;
+      const noneSending = left.every((i) => i.state !== 'sending');
+      if (noneSending && (refusal || left.some(pastDeadline))) {
+        resolve();
+      } else if (
+        !waitingForPerson &&
+        left.some((i) => pastDeadline(i) && UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''))
+      ) {
+        // Files of the share already uploaded wait for the held ones and are 'sending' all the
+        // while; the queue knows when nothing more can happen until the person frees space.
+        waitingForPerson = true;
+        void service.settled().then(resolve);
+      }
+    });
+    service.on('notice', (notice) => {
+      progress.clear();
+      say(printable(notice.message));
+    });
+    service.on('needs-token', (event) => {
+      // Earlier uploads of another workspace waiting on theirs are not this send's concern.
+      if (!shared.items.some((i) => i.workspaceId === event.workspaceId)) return;
+      if (refusal) return;
+      refusal = { message: event.message };
+      // Files already on their way end first; the rest of the workspace waits for the person.
+      // Each file still gets its line. Files of a share waiting for the stopped ones count as
+      // 'sending': the queue says when nothing more can happen without the person.
+      void service.settled().then(resolve, reject);
+      void service.listQueue().then((items) => {
+        check(items);
+        const left = items.filter((i) => mine.has(i.id) && !finished.has(i.id));
+        if (left.every((i) => i.state !== 'sending')) resolve();
+      }, reject);
+    });
+    void service.listQueue().then(check);
+  });
+  try {
+    await done;
+  } finally {
+    process.off('SIGINT', abort);
+    progress.clear();
+  }
+  if (refusal) return withRefusal(results, shared.items, latest, refusal.message, display);
+  // Files already uploaded wait for the share's files held by an unwritable journal: say why.
+  const held = [...latest.values()].find((i) =>
+    UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''),
+  )?.error;
+  for (const item of shared.items) {
+    const end = finished.get(item.id) ?? latest.get(item.id) ?? item;
+    const why = held && end.state === 'sending' && !end.error ? { ...end, error: held } : end;
+    results.push(fromItem(display(item.path), why));
+  }
+  return { results };
+}
+
+/**
+ * The service refused the token, or the keyring could not give it: every file still gets its
+ * line (delivered ones too), and the exit code says which (3: the keychain; 4: the token).
+ */
+function withRefusal(
+  results: FileResult[],
+  items: QueueItem[],
+  latest: Map<string, QueueItem>,
+  message: string,
+  display: (path: string) => string,
+): SendOutcome {
+  const ends = items.map((item) => latest.get(item.id) ?? item);
+  // A locked keyring is not a refused token: unlocking it, not a new login, fixes it.
+  const keychain = ends.find((i) => i.error?.code.startsWith('keychain_') === true)?.error;
+  for (const [index, item] of items.entries()) {
+    const end = ends[index] as QueueItem;
+    if (end.state === 'waiting' && keychain && end.error?.code.startsWith('keychain_')) {
+      results.push({
+        ...fromItem(display(item.path), end),
+        message: `${end.error.message} The file stays queued: unlock the keyring, then run \`trayshare queue --run\`.`,
+      });
+    } else if (end.state !== 'delivered' && end.error && waitsForToken(end.error)) {
+      results.push({ ...fromItem(display(item.path), end), message: tokenWait(end.error) });
+    } else {
+      results.push(fromItem(display(item.path), end));
+    }
+  }
+  if (keychain) {
+    const problem = keychain.code.slice('keychain_'.length) as KeychainProblem;
+    return {
+      results,
+      refused: {
+        code: 3,
+        said: `Keychain: ${new KeychainError(problem, keychain.message).message}`,
+      },
+    };
+  }
+  return { results, refused: { code: EXIT_TOKEN_REFUSED, said: inCliWords(message) } };
+}

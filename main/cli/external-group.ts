@@ -1,0 +1,79 @@
+// The CLI's direct mode on Slack's external protocol (`send --base-url … --protocol external`):
+// no queue, so the files are uploaded one after the other with transient failures tried again,
+// then completed in groups through the same completion the queue uses.
+import {
+  type AttemptResult,
+  type RetryOptions,
+  retryTransient,
+  type UploadJob,
+} from '../core/upload/attempt';
+import { completeExternalShare, MAX_FILES_PER_COMPLETION } from '../core/upload/external/complete';
+import {
+  attemptOf,
+  type ExternalAttemptOptions,
+  failed,
+  normalBase,
+} from '../core/upload/external/request';
+import { uploadBytes } from '../core/upload/external/upload-bytes';
+
+/**
+ * For scripts: a share of several files as one message per group of at most 10. Steps 1 and 2
+ * go per file (transient failures tried again); then one completion per group with the one
+ * comment. A file whose bytes could not be sent fails alone; a completion whose answer is lost
+ * leaves the whole group "may have been delivered", and it is never completed again.
+ */
+export async function uploadExternalGroup(
+  jobs: readonly UploadJob[],
+  opts: ExternalAttemptOptions & RetryOptions & { onFile?: (index: number) => void },
+): Promise<AttemptResult[]> {
+  const results: AttemptResult[] = new Array(jobs.length);
+  const uploaded: { index: number; fileId: string; uploadedAt: number }[] = [];
+  for (const [index, job] of jobs.entries()) {
+    opts.onFile?.(index);
+    let fileId: string | undefined;
+    let uploadedAt = 0;
+    const result = await retryTransient(async () => {
+      const a = attemptOf(job, opts);
+      if ('kind' in a) return a;
+      let restarted = false;
+      for (;;) {
+        const bytes = await uploadBytes(a);
+        if ('restart' in bytes) {
+          if (restarted) return failed(bytes.restart);
+          restarted = true;
+          continue;
+        }
+        if ('kind' in bytes) return bytes;
+        fileId = bytes.fileId;
+        uploadedAt = a.now();
+        return { kind: 'delivered', file: { id: bytes.fileId } } as AttemptResult;
+      }
+    }, opts);
+    if (result.kind !== 'delivered' || fileId === undefined) results[index] = result;
+    else uploaded.push({ index, fileId, uploadedAt });
+  }
+  // The share's comment goes with its first message only: once a group was (or may have been)
+  // posted, the later groups go without it.
+  let commented = false;
+  for (let start = 0; start < uploaded.length; start += MAX_FILES_PER_COMPLETION) {
+    const members = uploaded.slice(start, start + MAX_FILES_PER_COMPLETION);
+    let outcomes: AttemptResult[] = [];
+    await retryTransient(async () => {
+      outcomes = await completeExternalShare(
+        members.map((m) => jobs[m.index]!),
+        members.map((m) => ({
+          protocol: 'external',
+          baseUrl: normalBase(jobs[m.index]!.baseUrl),
+          fileId: m.fileId,
+          uploadedAt: m.uploadedAt,
+          completing: false,
+        })),
+        { ...opts, withComment: !commented },
+      );
+      return outcomes[0]!;
+    }, opts);
+    for (const [i, m] of members.entries()) results[m.index] = outcomes[i]!;
+    if (outcomes.some((o) => o.kind === 'delivered' || o.kind === 'unknown')) commented = true;
+  }
+  return results;
+}

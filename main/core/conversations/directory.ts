@@ -1,0 +1,91 @@
+// The channel list and the people list of each workspace, cached on disk and fetched with the
+// workspace's token; and the name History shows for a destination, from those lists.
+import { join } from 'node:path';
+import { personName } from '../../portable/people-names';
+import type { Workspace } from '../model';
+import type { SettingsService } from '../settings/settings-service';
+import type { Transport } from '../upload/transport';
+import { ConversationCache } from './conversation-cache';
+import { listConversations } from './conversations-list';
+import { PeopleCache } from './people-cache';
+import { listUsers } from './users-list';
+
+export interface Directory {
+  conversations: ConversationCache;
+  people: PeopleCache;
+}
+
+export function openDirectory(deps: {
+  stateDir: string;
+  settings: Pick<SettingsService, 'workspace'>;
+  token(workspace: Workspace): Promise<string | null>;
+  transport: Transport;
+  /** How long a fetch may wait out the service's Retry-After; 0 keeps the list it has. */
+  listMaxWaitMs: number;
+}): Directory {
+  const withToken =
+    <T>(
+      list: (
+        baseUrl: string,
+        token: string,
+        transport: Transport,
+        opts: { signal: AbortSignal; maxWaitMs: number },
+      ) => Promise<T>,
+    ) =>
+    async (workspaceId: string, signal: AbortSignal) => {
+      const workspace = deps.settings.workspace(workspaceId);
+      const token = workspace ? await deps.token(workspace) : null;
+      if (!workspace || !token) {
+        return {
+          ok: false as const,
+          code: 'other' as const,
+          message: 'No token saved for this workspace.',
+        };
+      }
+      return list(workspace.baseUrl, token, deps.transport, {
+        signal,
+        maxWaitMs: deps.listMaxWaitMs,
+      });
+    };
+  return {
+    conversations: new ConversationCache({
+      dir: join(deps.stateDir, 'conversations'),
+      fetch: withToken(listConversations),
+    }),
+    people: new PeopleCache({ dir: join(deps.stateDir, 'people'), fetch: withToken(listUsers) }),
+  };
+}
+
+/** A workspace's lists answered for its old token or address: both are asked again. */
+export function forgetLists({ conversations, people }: Directory, workspaceId: string): void {
+  conversations.forget(workspaceId);
+  people.forget(workspaceId);
+}
+
+/** The names History shows: the workspace's, and each destination's from the cached lists. */
+export function historyNames(
+  settings: Pick<SettingsService, 'workspace'>,
+  directory: Directory,
+): {
+  workspaceName: (id: string) => string;
+  channelName: (workspaceId: string, channelId: string) => string | undefined;
+} {
+  return {
+    workspaceName: (id) => settings.workspace(id)?.name ?? id,
+    channelName: destinationName(directory),
+  };
+}
+
+/** A DM, or a person shared with by user ID, is named by the person's name. */
+function destinationName({
+  conversations,
+  people,
+}: Directory): (workspaceId: string, channelId: string) => string | undefined {
+  return (workspaceId, channelId) => {
+    const conv = conversations.cached(workspaceId)?.find((c) => c.id === channelId);
+    const person = people
+      .cached(workspaceId)
+      ?.find((who) => who.id === (conv?.kind === 'dm' ? (conv.user ?? conv.name) : channelId));
+    return person ? personName(person) : conv?.name;
+  };
+}

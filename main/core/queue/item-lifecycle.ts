@@ -1,0 +1,378 @@
+// The item's lifecycle: an item is started, its attempt runs with hooks into the journal, and
+// its outcome is decided (delivered, waiting to try again, needing a token, or finished) and
+// journaled before anyone hears of it. The queue's public side (upload-queue.ts) builds on it.
+import type { FailureReason, QueueItem } from '../model';
+import { defaultSleep } from '../sleep';
+import type { AttemptResult } from '../upload/attempt';
+import { type RetryPolicy, retryPolicy } from '../upload/retry';
+import { attemptHooks, cancelNote, internalErrorResult, shareHooks } from './attempt-hooks';
+import { decideOnFailure } from './failure-policy';
+import { historyRecord, writeHistory } from './finished-history';
+import { ItemStore, JournalWriteError } from './item-store';
+import { hasCheckpoint, type ItemMeta, type ItemPatch } from './journal';
+import type { QueueDeps } from './queue-api';
+import type { Entry, FinishedState, Run } from './queue-entry';
+import { QueueEvents } from './queue-events';
+import { Scheduler } from './scheduler';
+import { SettleWatch } from './settle-watch';
+import { type CompletionRun, ShareGroups } from './share-groups';
+import { unrecordedReason, unwritableReason } from './unwritable-journal';
+
+/** The longest wait between tries to write a journal that could not be written. */
+const MAX_UNWRITABLE_WAIT_MS = 30_000;
+
+export abstract class ItemLifecycle {
+  protected readonly store: ItemStore<Entry>;
+  protected readonly scheduler: Scheduler;
+  protected readonly events = new QueueEvents(() => this.list());
+  protected readonly groups = new ShareGroups<Entry>({
+    members: (shareId) => [...this.store.values()].filter((e) => e.item.shareId === shareId),
+    complete: (group, run) => this.completeShare(group, run),
+  });
+  protected readonly policy: RetryPolicy;
+  protected readonly now: () => number;
+  protected globalPause: boolean;
+  protected closing = false;
+
+  /** Finishing items whose journal and history writes are still under way. */
+  protected readonly writing = new Set<Promise<void>>();
+  protected readonly watch = new SettleWatch(() => this.checkWaiters());
+
+  constructor(protected readonly deps: QueueDeps) {
+    this.policy = retryPolicy(deps.retry);
+    this.now = deps.now ?? Date.now;
+    this.globalPause = deps.startPaused ?? false;
+    this.scheduler = new Scheduler(deps.sleep ?? defaultSleep, () => this.pump());
+    this.store = new ItemStore<Entry>(
+      deps.dir,
+      this.now,
+      () => this.scheduler.pauses(),
+      deps.compactAfterRecords ?? 1000,
+    );
+  }
+
+  list(): QueueItem[] {
+    return [...this.store.values()].map((e) => this.copy(e.item));
+  }
+
+  /** Wakes whoever waits for the queue to be idle or settled, when it is. */
+  protected abstract checkWaiters(): void;
+
+  // ---- scheduling ----
+
+  protected pump(): void {
+    if (this.closing) return;
+    const start = this.scheduler.pick(this.startable(), {
+      now: this.now(),
+      limit: Math.max(1, Math.floor(this.deps.concurrency())),
+      paused: this.globalPause,
+      // A file waiting for the rest of its share gave its slot back.
+      holdsNoSlot: (item) => this.groups.isWaiting(item),
+    });
+    for (const entry of start) this.start(entry);
+  }
+
+  protected *startable(): Generator<Entry> {
+    for (const entry of this.store.values()) if (!entry.finishing) yield entry;
+  }
+
+  protected start(entry: Entry): void {
+    const { item } = entry;
+    const controller = new AbortController();
+    const run: Run = { controller, cancel: false, closing: false, done: Promise.resolve() };
+    entry.run = run;
+    if (entry.unrecorded) {
+      // Its outcome is known: only the record is missing. Nothing is sent again.
+      const { state, patch } = entry.unrecorded;
+      this.store.apply(entry, { state: 'sending', retryAt: null });
+      run.done = this.finish(entry, state, { error: null, ...patch }).finally(() => {
+        if (entry.run === run) entry.run = undefined;
+        this.pump();
+        this.checkWaiters();
+      });
+      return;
+    }
+    entry.meta.bodySent = false;
+    const marked = this.update(
+      entry,
+      { state: 'sending', attempts: item.attempts + 1, sent: 0, retryAt: null, error: null },
+      { bodySent: false },
+      false,
+    );
+    run.done = this.attempt(entry, run, marked);
+  }
+
+  protected async attempt(entry: Entry, run: Run, marked: Promise<void>): Promise<void> {
+    let result: AttemptResult;
+    if (entry.unwritableTries) {
+      // Held because the journal could not be written: no byte goes again before it can take
+      // a record (the attempt would only be cut off again, its bytes sent for nothing).
+      try {
+        await marked;
+        entry.unwritableTries = 0;
+      } catch (err) {
+        if (err instanceof JournalWriteError) {
+          entry.run = undefined;
+          this.holdUnwritable(entry, err);
+          this.checkWaiters();
+          return;
+        }
+      }
+    } else {
+      marked.catch(() => {});
+    }
+    try {
+      result = await this.deps.runAttempt(
+        this.copy(entry.item),
+        attemptHooks(entry, run, {
+          store: this.store,
+          progressed: () => this.events.progressed(),
+          ...(this.completesTogether(entry)
+            ? {
+                handOver: () => {
+                  const result = this.groups.handOver(entry, run.controller.signal);
+                  this.pump();
+                  this.checkWaiters();
+                  return result;
+                },
+              }
+            : {}),
+        }),
+      );
+    } catch (err) {
+      if (err instanceof JournalWriteError && !entry.meta.bodySent) {
+        // The journal could not take a checkpoint or "body complete", which the attempt waits
+        // for before the request can share anything: nothing was shared; it goes again later
+        // (or ends cancelled, if the person asked).
+        entry.run = undefined;
+        try {
+          if (run.cancel) await this.finish(entry, 'cancelled', {});
+          else if (!run.closing) this.holdUnwritable(entry, err);
+        } finally {
+          this.pump();
+          this.checkWaiters();
+        }
+        return;
+      }
+      result = internalErrorResult(err, entry.meta.bodySent);
+    }
+    entry.run = undefined;
+    try {
+      await this.settle(entry, run, result);
+    } finally {
+      this.pump();
+      this.checkWaiters();
+    }
+  }
+
+  protected async settle(entry: Entry, run: Run, result: AttemptResult): Promise<void> {
+    const { item } = entry;
+    if (run.closing && result.kind !== 'delivered' && result.kind !== 'unknown') {
+      // Left as journaled ('sending'): the next open re-sends it or marks it unknown.
+      return;
+    }
+    if (run.closing && result.kind === 'unknown' && hasCheckpoint(entry.meta)) {
+      // Cut off by the close while its outcome was still being found out: the next open goes
+      // on from the checkpoint, which can find out (see AttemptHooks.checkpoint).
+      return;
+    }
+    switch (result.kind) {
+      case 'delivered':
+        this.scheduler.passed(item.workspaceId);
+        await this.finish(entry, 'delivered', { file: result.file, sent: item.size });
+        return;
+      case 'unknown':
+        // The person's cancel wins the state; the reason still says it may have been delivered.
+        await this.finish(entry, run.cancel ? 'cancelled' : 'unknown', { error: result.reason });
+        return;
+      case 'cancelled':
+        await this.finish(entry, 'cancelled', {
+          error: cancelNote(entry.meta.bodySent, run.cancel),
+        });
+        return;
+      case 'failed':
+        if (run.cancel) {
+          await this.finish(entry, 'cancelled', {
+            error: cancelNote(entry.meta.bodySent, run.cancel),
+          });
+          return;
+        }
+        await this.failed(entry, result.reason);
+    }
+  }
+
+  protected completesTogether(entry: Entry): boolean {
+    if (!this.deps.completeShare) return false;
+    const { shareId, id } = entry.item;
+    for (const other of this.store.values()) {
+      if (other.item.shareId === shareId && other.item.id !== id) return true;
+    }
+    return false;
+  }
+
+  /** One completion of a group of handed-over files, journaled for all of them at once. */
+  protected completeShare(group: Entry[], run: CompletionRun): Promise<AttemptResult[]> {
+    const complete = this.deps.completeShare;
+    if (!complete) throw new Error('This queue does not complete files together.');
+    return complete(
+      group.map((e) => this.copy(e.item)),
+      shareHooks(group, run, this.store),
+    );
+  }
+
+  protected async failed(entry: Entry, reason: FailureReason): Promise<void> {
+    const ws = entry.item.workspaceId;
+    // One instant for the decision and the item's updatedAt, so retryAt - updatedAt is the wait.
+    const now = this.now();
+    const decision = decideOnFailure(reason, entry.meta, {
+      policy: this.policy,
+      now,
+      ...(this.deps.maxRateLimitWaits !== undefined
+        ? { maxRateLimitWaits: this.deps.maxRateLimitWaits }
+        : {}),
+    });
+    switch (decision.action) {
+      case 'rate-limit': {
+        const { retryAt, isNew } = this.scheduler.rateLimited(ws, decision.until, now);
+        if (isNew) {
+          void this.store
+            .append([{ t: 'pause', workspaceId: ws, until: decision.until }], false)
+            .catch(() => {});
+        }
+        await this.note(
+          entry,
+          { state: 'waiting', retryAt, error: reason, updatedAt: now },
+          decision.meta,
+        );
+        return;
+      }
+      case 'retry':
+        await this.note(
+          entry,
+          { state: 'waiting', retryAt: decision.retryAt, error: reason, updatedAt: now },
+          decision.meta,
+        );
+        return;
+      case 'needs-token': {
+        const first = this.scheduler.needToken(ws);
+        await this.note(entry, { state: 'waiting', retryAt: null, error: reason }, undefined);
+        if (first) this.events.needsToken({ workspaceId: ws, message: reason.message });
+        return;
+      }
+      case 'finish':
+        await this.finish(entry, decision.state, { error: reason });
+    }
+  }
+
+  // ---- state changes ----
+
+  /**
+   * A wait journaled without fsync. If the journal cannot take it, the item still waits: a
+   * restart finds it queued or sending, and goes on from there as after any interruption.
+   */
+  protected async note(entry: Entry, patch: ItemPatch, meta: Partial<ItemMeta> | undefined) {
+    await this.update(entry, patch, meta, false).catch((err: unknown) => {
+      if (!(err instanceof JournalWriteError)) throw err;
+    });
+  }
+
+  /** Applies a change in memory, tells listeners, and journals it. */
+  protected update(
+    entry: Entry,
+    patch: ItemPatch,
+    meta: Partial<ItemMeta> | undefined,
+    sync: boolean,
+  ): Promise<void> {
+    const journaled = this.store.update(entry, patch, meta, sync);
+    this.events.changed();
+    return journaled;
+  }
+
+  /**
+   * Journals the outcome, then makes it known (listeners, the share's other files, history). An
+   * outcome the journal cannot take is held: the item waits and its record is tried again, so
+   * nothing reports an outcome that a restart would not find.
+   */
+  protected finish(entry: Entry, state: FinishedState, patch: ItemPatch): Promise<void> {
+    entry.finishing = true;
+    const work = (async () => {
+      const change: ItemPatch = { ...patch, state, retryAt: null };
+      const meta = { finishes: entry.meta.finishes + 1, historyPending: true, resume: null };
+      try {
+        await this.store.commit(entry, change, meta, true);
+      } catch (err) {
+        if (err instanceof JournalWriteError) {
+          entry.finishing = false;
+          this.holdUnrecorded(entry, err, { state, patch });
+          return;
+        }
+        // Not the disk (the journal is closing): the outcome stands in memory, as it always did.
+        this.store.apply(entry, { updatedAt: this.now(), ...change }, meta);
+      }
+      entry.finishing = false;
+      entry.unrecorded = undefined;
+      entry.unwritableTries = 0;
+      this.events.changed();
+      // The rest of its share may have been waiting for this one to end.
+      this.groups.check(entry.item.shareId);
+      // Taken now: the person may retry the item before the writes below are done.
+      const record = this.historyRecord(entry);
+      const item = this.copy(entry.item);
+      await this.writeHistory(entry, record);
+      this.events.finished(item);
+    })();
+    this.writing.add(work);
+    return work.finally(() => {
+      entry.finishing = false;
+      this.writing.delete(work);
+      this.checkWaiters();
+    });
+  }
+
+  /** The journal cannot be written: the item waits (in memory), and tries again later. */
+  protected holdUnwritable(entry: Entry, err: JournalWriteError): void {
+    this.holdFor(entry, unwritableReason(err));
+  }
+
+  protected holdUnrecorded(
+    entry: Entry,
+    err: JournalWriteError,
+    unrecorded: NonNullable<Entry['unrecorded']>,
+  ): void {
+    entry.unrecorded = unrecorded;
+    this.holdFor(
+      entry,
+      unrecordedReason(err, entry.item.name, unrecorded.state, entry.meta.bodySent),
+    );
+  }
+
+  protected holdFor(entry: Entry, error: FailureReason): void {
+    const tries = (entry.unwritableTries ?? 0) + 1;
+    entry.unwritableTries = tries;
+    const wait = Math.min(1000 * 2 ** (tries - 1), MAX_UNWRITABLE_WAIT_MS);
+    this.store.apply(entry, { state: 'waiting', retryAt: this.now() + wait, error });
+    this.events.changed();
+    this.pump();
+  }
+
+  protected historyRecord(entry: Entry) {
+    return historyRecord(entry, this.deps.workspaceName);
+  }
+
+  protected writeHistory(entry: Entry, record: ReturnType<typeof historyRecord>): Promise<void> {
+    return writeHistory(entry, record, {
+      history: this.deps.history,
+      store: this.store,
+      compact: () => this.compactIfLarge(),
+    });
+  }
+
+  protected async compactIfLarge(): Promise<void> {
+    if (this.closing) return;
+    await this.store.compactIfLarge();
+  }
+
+  protected copy(item: QueueItem): QueueItem {
+    return structuredClone(item);
+  }
+}

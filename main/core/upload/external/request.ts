@@ -1,0 +1,209 @@
+// One request of the external protocol and the answers every step shares: the attempt's state,
+// the form body, the headers, and the failures that say "nothing was shared".
+import type { FailureReason } from '../../model';
+import {
+  type AttemptOptions,
+  type AttemptResult,
+  checkJob,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  type RetryOptions,
+  type UploadJob,
+} from '../attempt';
+import { TransportError, type TransportRequest, type TransportResponse } from '../transport';
+import type { ExternalCheckpoint } from './checkpoint';
+
+export interface ExternalAttemptOptions extends AttemptOptions {
+  /** An earlier attempt's last checkpoint (anything that is not one is ignored). */
+  resume?: unknown;
+  /** Saves where this attempt got to, durably when the queue runs it; null: nothing to resume. */
+  checkpoint?: (data: ExternalCheckpoint | null) => void | Promise<void>;
+  /** How long the service keeps bytes never completed; an older checkpoint starts over. */
+  uploadTtlMs?: number;
+  /**
+   * Step-3 requests at most in one attempt, each sent only after files.info showed the one
+   * before it shared nothing. Default 3.
+   */
+  completeAttempts?: number;
+  /**
+   * The file completes together with the rest of its share (the queue groups them): once its
+   * bytes are on the service and checkpointed, the attempt hands over and returns what the
+   * share's completion gives this file.
+   */
+  awaitShare?: () => Promise<AttemptResult>;
+  /**
+   * The token cannot read files (files.info answered missing_scope): links are missing. Called
+   * at most once per attempt; the caller says it once per workspace.
+   */
+  onLinksUnavailable?: () => void;
+  /**
+   * How long to wait before asking files.info a second time when a lost step 3 seems not to
+   * have shared anything (Slack may list a share a moment late). Default 1000 ms.
+   */
+  shareCheckDelayMs?: number;
+  /** Kept for callers that pass their retry policy; step 3 is never repeated on a timer. */
+  retry?: RetryOptions['retry'];
+  sleep?: RetryOptions['sleep'];
+  now?: () => number;
+}
+
+export const NOTHING_SHARED =
+  'Nothing was shared: only the last step shares a file, so it is safe to try again.';
+
+export function normalBase(baseUrl: string): string {
+  return baseUrl.trim().replace(/\/+$/, '');
+}
+
+export interface Attempt {
+  job: UploadJob;
+  opts: ExternalAttemptOptions;
+  token: string;
+  base: string;
+  channels: string[];
+  name: string;
+  now: () => number;
+  save(cp: ExternalCheckpoint | null): Promise<void>;
+  /** False for the later messages of a share: its comment goes with the first only. */
+  withComment?: boolean;
+}
+
+export type Sent =
+  | { res: TransportResponse; bodyComplete: boolean }
+  | { error: TransportError; bodyComplete: boolean };
+
+/** One request; transport errors come back as values, anything else is thrown. */
+export async function send(
+  a: Attempt,
+  url: string,
+  headers: Record<string, string>,
+  body: AsyncIterable<Uint8Array>,
+  contentLength: number,
+  state: { bodyComplete: boolean },
+  onBodyWritten?: TransportRequest['onBodyWritten'],
+): Promise<Sent> {
+  try {
+    const res = await a.opts.transport.request({
+      url,
+      method: 'POST',
+      headers,
+      body,
+      contentLength,
+      ...(onBodyWritten ? { onBodyWritten } : {}),
+      ...(a.opts.signal ? { signal: a.opts.signal } : {}),
+      connectTimeoutMs: a.opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: a.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    });
+    return { res, bodyComplete: state.bodyComplete };
+  } catch (error) {
+    if (error instanceof TransportError) return { error, bodyComplete: state.bodyComplete };
+    throw error;
+  }
+}
+
+export function aborted(a: Attempt, sent?: Sent): boolean {
+  return (
+    a.opts.signal?.aborted === true ||
+    (sent !== undefined && 'error' in sent && sent.error.code === 'aborted')
+  );
+}
+
+/** A small form body, pulled in one piece; `before` runs first (the queue's journal point). */
+export function formBody(
+  form: URLSearchParams,
+  state: { bodyComplete: boolean },
+  before?: () => void | Promise<void>,
+): { body: AsyncIterable<Uint8Array>; length: number } {
+  const bytes = Buffer.from(form.toString(), 'utf8');
+  return {
+    length: bytes.length,
+    body: (async function* () {
+      await before?.();
+      state.bodyComplete = true;
+      yield bytes;
+    })(),
+  };
+}
+
+export function apiHeaders(a: Attempt): Record<string, string> {
+  return {
+    authorization: `Bearer ${a.token}`,
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+}
+
+export function transient(code: string, message: string, retryAfterMs?: number): AttemptResult {
+  return {
+    kind: 'failed',
+    reason: {
+      class: 'transient',
+      code,
+      message,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    },
+  };
+}
+
+export function failed(reason: FailureReason): AttemptResult {
+  return { kind: 'failed', reason };
+}
+
+/**
+ * Steps 1 and 2 share nothing, so no outcome of theirs is "may have been delivered": an
+ * answer that was lost or unreadable is a failure worth trying again.
+ */
+export function beforeSharing(result: AttemptResult, step: string): AttemptResult {
+  if (result.kind !== 'unknown') return result;
+  return transient(
+    result.reason.code,
+    `No usable answer while ${step} (${result.reason.code}). ${NOTHING_SHARED}`,
+  );
+}
+
+export function transportFailure(error: TransportError, step: string): AttemptResult {
+  // Retrying cannot fix a certificate.
+  if (error.code === 'tls_error') {
+    return failed({ class: 'other', code: error.code, message: error.message });
+  }
+  return transient(error.code, `While ${step}: ${error.message} ${NOTHING_SHARED}`);
+}
+
+export function retiredHere(code: string, method: string): AttemptResult {
+  return failed({
+    class: 'other',
+    code,
+    message: `This service does not offer Slack's external upload protocol (it answered ${code} to ${method}). Switch the workspace to files.upload in Settings and send it again.`,
+  });
+}
+
+export function jsonObject(body: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(body);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function unknownAfterCompleting(code: string, message: string): AttemptResult {
+  return { kind: 'unknown', reason: { class: 'unknown-outcome', code, message } };
+}
+
+export function nameOf(job: UploadJob): string {
+  return job.file.name.trim() === '' ? 'file' : job.file.name;
+}
+
+export function attemptOf(job: UploadJob, opts: ExternalAttemptOptions): Attempt | AttemptResult {
+  const checked = checkJob(job);
+  if (!checked.ok) return checked.result;
+  return {
+    job,
+    opts,
+    token: job.token.trim(),
+    base: normalBase(job.baseUrl),
+    channels: checked.channels,
+    name: nameOf(job),
+    now: opts.now ?? Date.now,
+    save: async () => {},
+  };
+}
