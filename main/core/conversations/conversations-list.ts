@@ -4,7 +4,6 @@
 // out and the rest asked again, so a token without im:read still lists its channels. A service
 // without the method, or a rate limit past the caller's bound, is an answer too: the caller keeps
 // typed IDs working and tells the person once.
-import { setTimeout as delay } from 'node:timers/promises';
 import {
   CONVERSATION_TYPES,
   type Conversation,
@@ -14,8 +13,8 @@ import {
   unlistedOf,
   whyUnlisted,
 } from '../../portable/conversation-types';
-import { apiUrl } from '../../portable/credentials';
-import { type Transport, TransportError } from '../upload/transport';
+import type { Transport } from '../upload/transport';
+import { fetchAllPages, type WaitBudget } from './slack-pages';
 
 export type {
   Conversation,
@@ -34,11 +33,6 @@ export type ListResult =
       waitedMs: number;
     }
   | { ok: false; code: ListProblemCode; message: string; retryAfterMs?: number };
-
-const CONNECT_TIMEOUT_MS = 15_000;
-const IDLE_TIMEOUT_MS = 30_000;
-/** A bound on pages, so a service that never ends its cursor cannot keep us forever. */
-const MAX_PAGES = 200;
 
 interface RawConversation {
   id?: unknown;
@@ -71,15 +65,6 @@ function conversationOf(raw: RawConversation): Conversation | undefined {
   const isMember = typeof raw.is_member === 'boolean' ? raw.is_member : kind === 'dm' ? true : null;
   const user = kind === 'dm' && typeof raw.user === 'string' ? { user: raw.user } : {};
   return { id: raw.id, name, kind, isMember, ...user };
-}
-
-function parse(body: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(body);
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export interface ListOptions {
@@ -140,7 +125,7 @@ async function listEachAlone(
   types: readonly ConversationType[],
   unlisted: UnlistedKind[],
   opts: ListOptions,
-  waiting: { budgetMs: number; waitedMs: number },
+  waiting: WaitBudget,
 ): Promise<ListResult> {
   const conversations: Conversation[] = [];
   for (const type of types) {
@@ -167,89 +152,57 @@ async function listPass(
   transport: Transport,
   types: readonly ConversationType[],
   opts: ListOptions,
-  waiting: { budgetMs: number; waitedMs: number },
+  waiting: WaitBudget,
 ): Promise<Pass> {
-  const conversations: Conversation[] = [];
-  let cursor = '';
-  for (let page = 0; page < MAX_PAGES; page += 1) {
-    const form = new URLSearchParams({
-      types: types.map((t) => t.type).join(','),
-      exclude_archived: 'true',
-      limit: String(opts.pageSize ?? 200),
-    });
-    if (cursor) form.set('cursor', cursor);
-    const body = Buffer.from(form.toString());
-    let res: Awaited<ReturnType<Transport['request']>>;
-    try {
-      res = await transport.request({
-        url: apiUrl(baseUrl, 'conversations.list'),
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token.trim()}`,
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'application/json',
-          'accept-encoding': 'identity',
-        },
-        body: (async function* () {
-          yield body;
-        })(),
-        contentLength: body.length,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        connectTimeoutMs: CONNECT_TIMEOUT_MS,
-        idleTimeoutMs: IDLE_TIMEOUT_MS,
-      });
-    } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
+  const pages = await fetchAllPages({
+    baseUrl,
+    token,
+    transport,
+    method: 'conversations.list',
+    args: { types: types.map((t) => t.type).join(','), exclude_archived: 'true' },
+    itemsKey: 'channels',
+    ...(opts.pageSize !== undefined ? { pageSize: opts.pageSize } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    waiting,
+  });
+  if (pages.ok) {
+    const conversations: Conversation[] = [];
+    for (const raw of pages.items as RawConversation[]) {
+      const conversation = raw && typeof raw === 'object' ? conversationOf(raw) : undefined;
+      if (conversation) conversations.push(conversation);
+    }
+    return { ok: true, conversations };
+  }
+  const { problem } = pages;
+  switch (problem.kind) {
+    case 'transport':
       return {
         ok: false,
         code: 'other',
-        message: `Could not fetch the channel list: ${error.message}`,
+        message: `Could not fetch the channel list: ${problem.message}`,
       };
-    }
-    const json = parse(res.body);
-    if (res.status === 429 || json?.error === 'ratelimited') {
-      const seconds = Number(res.headers['retry-after']);
-      const retryAfterMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
-      // Within the caller's bound, the same page is asked again once the service allows it.
-      // A Retry-After of 0 still waits a second, so the bound always ends the asking.
-      const waitMs = Math.max(1000, retryAfterMs ?? 0);
-      if (retryAfterMs !== undefined && waitMs <= waiting.budgetMs - waiting.waitedMs) {
-        await delay(waitMs, undefined, opts.signal ? { signal: opts.signal } : undefined);
-        waiting.waitedMs += waitMs;
-        page -= 1;
-        continue;
-      }
+    case 'ratelimited':
       return {
         ok: false,
         code: 'ratelimited',
         message:
           'The service is limiting how often the channel list can be fetched; names will be looked up again later. Channel IDs still work.',
-        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        ...(problem.retryAfterMs !== undefined ? { retryAfterMs: problem.retryAfterMs } : {}),
       };
-    }
-    if (res.status === 404 || json?.error === 'unknown_method') {
+    case 'unknown_method':
       return {
         ok: false,
         code: 'unknown_method',
         message:
           'This service cannot list channels (no conversations.list): enter channel IDs such as C0123ABCD.',
       };
-    }
-    if (json?.error === 'missing_scope') {
-      const needed = typeof json.needed === 'string' ? json.needed.split(',') : [];
-      return { ok: false, code: 'missing_scope', needed: needed.map((n) => n.trim()) };
-    }
-    if (json?.ok !== true || !Array.isArray(json.channels)) {
-      const what = typeof json?.error === 'string' ? json.error : `HTTP ${res.status}`;
-      return { ok: false, code: 'other', message: `Could not fetch the channel list (${what}).` };
-    }
-    for (const raw of json.channels as RawConversation[]) {
-      const conversation = raw && typeof raw === 'object' ? conversationOf(raw) : undefined;
-      if (conversation) conversations.push(conversation);
-    }
-    const meta = json.response_metadata as { next_cursor?: unknown } | undefined;
-    cursor = typeof meta?.next_cursor === 'string' ? meta.next_cursor : '';
-    if (cursor === '') return { ok: true, conversations };
+    case 'missing_scope':
+      return { ok: false, code: 'missing_scope', needed: problem.needed };
+    case 'other':
+      return {
+        ok: false,
+        code: 'other',
+        message: `Could not fetch the channel list (${problem.what}).`,
+      };
   }
-  return { ok: true, conversations };
 }
