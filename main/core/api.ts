@@ -82,6 +82,16 @@ const historyQuery = z
   .object({ search: text(500).optional(), limit: z.number().int().min(1).max(10_000).optional() })
   .strict();
 
+const signInRequest = z
+  .object({
+    /** Given: sign this workspace in again (same team only). Absent: a new workspace. */
+    workspaceId: id.optional(),
+    baseUrl: text(2000).min(1),
+    clientId: text(200).min(1),
+  })
+  .strict();
+const signOutOptions = z.object({ evenIfWaiting: z.boolean().optional() }).strict();
+
 /** A pasted PNG travels as base64: the same text over Electron's IPC and the browser harness. */
 const pastedPng = z.base64().max(Math.ceil(MAX_PASTED_IMAGE_BYTES / 3) * 4);
 
@@ -115,6 +125,9 @@ export const coreMethodArgs = {
   listHistory: z.tuple([historyQuery]),
   listConversations: z.tuple([id, conversationsQuery]),
   savePastedImage: z.tuple([pastedPng]),
+  signInWithSlack: z.tuple([signInRequest]),
+  cancelSignIn: z.tuple([]),
+  signOut: z.union([z.tuple([id]), z.tuple([id, signOutOptions])]),
 } as const;
 
 export type WorkspaceInput = z.infer<typeof workspaceInput>;
@@ -126,12 +139,46 @@ export type ShareRequest = z.infer<typeof shareRequest>;
 type PathsQuery = z.infer<typeof pathsQuery>;
 type HistoryQuery = z.infer<typeof historyQuery>;
 type ConversationsQuery = z.infer<typeof conversationsQuery>;
+export type SignInRequest = z.infer<typeof signInRequest>;
+export type SignOutOptions = z.infer<typeof signOutOptions>;
 
 export interface WorkspaceView extends Workspace {
   hasToken: boolean;
   /** Set when the service has refused the saved token since it was saved (why, for people). */
   tokenRefused?: string;
+  /** Signed in with Slack (auth 'slack'): as whom, where, and whether it ran out. */
+  signedIn?: {
+    /** "@alice" */
+    user: string;
+    /** "Acme" */
+    team: string;
+    /** The refresh token ran out or was revoked: offer "Sign in again". */
+    expired: boolean;
+  };
 }
+
+/** Why a sign-in ended without signing in; stable, for the window and scripts. */
+export type SignInFailure =
+  | 'cancelled'
+  | 'access_denied'
+  | 'timeout'
+  | 'invalid_client_id'
+  | 'bad_redirect_uri'
+  | 'port_in_use'
+  | 'no_browser'
+  | 'service_unreachable'
+  | 'wrong_team'
+  | 'state_mismatch'
+  | 'keychain'
+  | 'other';
+
+export type SignInResult =
+  | { ok: true; workspaceId: string; user: string; team: string }
+  | { ok: false; reason: SignInFailure /** One plain sentence for people. */; message: string };
+
+export type SignOutResult =
+  | { ok: true }
+  | { ok: false /** Items still queued for it. */; waiting: number };
 
 export interface Snapshot {
   workspaces: WorkspaceView[];
@@ -235,6 +282,19 @@ export interface CoreApi {
    * delivered or cancelled or its queue row is cleared (pasted-images.ts).
    */
   savePastedImage(pngBase64: string): Promise<string>;
+  /**
+   * Sign in with Slack (OAuth 2.0 with PKCE through a loopback redirect): opens the browser on
+   * the consent page and resolves when the person approved, refused, cancelled or waited too
+   * long. Nothing is saved unless every step succeeded.
+   */
+  signInWithSlack(request: SignInRequest): Promise<SignInResult>;
+  /** Ends a sign-in that waits for the browser with 'cancelled'. */
+  cancelSignIn(): Promise<void>;
+  /**
+   * Revokes the token at the service (auth.revoke) and removes both tokens from the keychain;
+   * refuses with the count of items still queued for the workspace unless evenIfWaiting.
+   */
+  signOut(workspaceId: string, options?: SignOutOptions): Promise<SignOutResult>;
 }
 
 export type CoreMethodName = keyof typeof coreMethodArgs;

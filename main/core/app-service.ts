@@ -63,6 +63,11 @@ export interface AppServiceDeps {
    * --max-wait). 0, the default: the app keeps the list it has and asks again later.
    */
   listMaxWaitMs?: number;
+  /**
+   * Opens a URL in the person's browser (Sign in with Slack's consent page): the Electron side
+   * passes shell.openExternal, the CLI its own opener. Absent or failing: 'no_browser'.
+   */
+  openBrowser?: (url: string) => Promise<void>;
 }
 
 export async function createAppService(deps: AppServiceDeps): Promise<AppService> {
@@ -236,6 +241,13 @@ function bindService(parts: Parts): AppService {
       return withPeople(view, folks);
     },
     savePastedImage: (pngBase64) => pasted.save(Buffer.from(pngBase64, 'base64')),
+    signInWithSlack: async () => {
+      throw new Error('Sign in with Slack: not yet');
+    },
+    cancelSignIn: async () => {},
+    signOut: async () => {
+      throw new Error('Sign out: not yet');
+    },
     savePastedBytes: (png) => pasted.save(png),
     settled: () => queue.settled(),
     repairNotices: () =>

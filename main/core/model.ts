@@ -12,6 +12,14 @@ export interface Workspace {
   protocol: Protocol;
   /** Largest file this workspace's service accepts; checked before queueing. */
   maxFileBytes: number;
+  /** The Slack app's client ID this workspace signs in with (public, not a secret). */
+  clientId?: string;
+  /** The team the workspace signed in to; signing in again must pick the same one. */
+  teamId?: string;
+  /** How the token came: pasted ('token', also when absent) or by Sign in with Slack. */
+  auth?: 'token' | 'slack';
+  /** When the access token expires (epoch ms); the tokens themselves live only in the keychain. */
+  tokenExpiresAt?: number;
 }
 
 export interface ChannelRef {

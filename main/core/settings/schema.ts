@@ -51,6 +51,10 @@ export const workspaceSchema = z.object({
   baseUrl: baseUrlSchema,
   protocol: z.enum(['files.upload', 'external']).default('files.upload'),
   maxFileBytes: z.number().int().positive().default(DEFAULT_MAX_FILE_BYTES),
+  clientId: z.string().trim().min(1).max(200).optional(),
+  teamId: z.string().trim().min(1).max(200).optional(),
+  auth: z.enum(['token', 'slack']).optional(),
+  tokenExpiresAt: z.number().int().nonnegative().optional(),
 });
 
 const channelRefSchema = z.object({
