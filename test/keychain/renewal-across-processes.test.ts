@@ -15,7 +15,7 @@ import { browser, DEFAULT_CLIENT_ID, freePort, openApp, serviceFor } from '../au
 import { runCli } from '../cli/run-cli';
 import type { ReferenceService } from '../service/server';
 
-const RACER = resolve('test/auth/renew-racer.ts');
+const RACER = resolve('test/auth/renew-driver.ts');
 const keychain = createKeychainStore();
 let root: string;
 let service: ReferenceService;

@@ -1,7 +1,7 @@
-// One process of the cross-process renewal test: the core's renewal (auth/renewal.ts) over the
-// real keychain and the settings in DATA_DIR, asked to renew the workspace's current access
-// token at the same moment as another process. Prints the SHA-256 of the token it ends with
-// (never a token itself) as one JSON line.
+// One process of the cross-process renewal test (test/keychain/renewal-across-processes),
+// spawned twice: the core's renewal (auth/renewal.ts) over the real keychain and the settings
+// in DATA_DIR, asked to renew the workspace's current access token at the same moment as the
+// other. Prints the SHA-256 of the token it ends with (never a token itself) as one JSON line.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { openRenewal } from '../../main/core/auth/renewal';
