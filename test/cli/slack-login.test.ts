@@ -88,6 +88,9 @@ describe('trayshare login --slack', () => {
     const run = await loginWith(['--workspace', 'Acme'], {});
     expect(run.stderr).toContain('Signed in as @alice in Trayshare Reference.');
     expect(run.code).toBe(0);
+    expect((await runCli(['workspaces'], { env })).stdout).toContain(
+      `Acme\t${service.url}\texternal\tsigned in as @alice\n`,
+    );
     const [w] = JSON.parse((await runCli(['workspaces', '--json'], { env })).stdout);
     expect(w).toMatchObject({
       name: 'Acme',
