@@ -50,6 +50,7 @@ export function openSignIn(deps: SignInDeps) {
   const port = deps.port ?? SLACK_REDIRECT_PORT;
   const timeoutMs = deps.timeoutMs ?? FIVE_MINUTES;
   let cancelCurrent: (() => void) | undefined;
+  let running: Promise<SignInResult> | undefined;
 
   function waitForBrowser(listener: LoopbackListener): Promise<Waited> {
     let timer: NodeJS.Timeout | undefined;
@@ -72,9 +73,23 @@ export function openSignIn(deps: SignInDeps) {
     if (!looksLikeSlackClientId(clientId)) return say.invalidClientId(clientId);
     const existing = checked.workspaceId ? deps.settings.workspace(checked.workspaceId) : undefined;
     if (checked.workspaceId && !existing) return say.other('That workspace no longer exists.');
-    // One sign-in at a time: the port is one. A new attempt ends the waiting one.
+    // One sign-in at a time: the port is one. A new attempt ends the waiting one, and starts
+    // once it has closed its listener.
     cancelCurrent?.();
+    const before = running;
+    const mine = (async () => {
+      await before?.catch(() => undefined);
+      return run(baseUrl, clientId, existing);
+    })();
+    running = mine;
+    return mine;
+  }
 
+  async function run(
+    baseUrl: string,
+    clientId: string,
+    existing: Workspace | undefined,
+  ): Promise<SignInResult> {
     const pkce = newPkcePair();
     const state = newState();
     let listener: LoopbackListener;
@@ -92,14 +107,21 @@ export function openSignIn(deps: SignInDeps) {
       challenge: pkce.challenge,
       ...(existing?.teamId ? { team: existing.teamId } : {}),
     });
-    const result = await attempt({
-      baseUrl,
-      clientId,
-      existing,
-      listener,
-      url,
-      verifier: pkce.verifier,
-    });
+    let result: SignInResult;
+    try {
+      result = await attempt({
+        baseUrl,
+        clientId,
+        existing,
+        listener,
+        url,
+        verifier: pkce.verifier,
+      });
+    } catch (error) {
+      // Never left listening on the port, whatever went wrong.
+      await listener.finish({ ok: false, message: 'Trayshare could not finish signing in.' });
+      throw error;
+    }
     await listener.finish(
       result.ok ? { ok: true, message: '' } : { ok: false, message: result.message },
     );
