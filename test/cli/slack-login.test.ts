@@ -125,6 +125,22 @@ describe('trayshare login --slack', () => {
     expect(service.uploads().map((u) => [u.name, u.user])).toEqual([['report.txt', 'U0ALICE']]);
   });
 
+  it('a sign-in an admin ended: send exits 4 saying to run login --slack; after it, queue --run sends the file once', async () => {
+    service.revokeSignIns('U0ALICE');
+    const file = join(dir, 'after-revoke.txt');
+    await writeFile(file, 'second');
+    const sent = await runCli(['send', '--workspace', 'Acme', '--channels', 'C0GENERAL', file], {
+      env,
+    });
+    expect(sent.code).toBe(4);
+    expect(sent.stderr).toMatch(/run `trayshare login --slack`/);
+    const again = await loginWith(['--workspace', 'Acme'], {});
+    expect(again.stderr).toContain('Signed in as @alice in Trayshare Reference.');
+    const run = await runCli(['queue', '--run'], { env });
+    expect(run.code).toBe(0);
+    expect(service.uploads().filter((u) => u.name === 'after-revoke.txt')).toHaveLength(1);
+  });
+
   it('Deny: one plain sentence, exit 1, no workspace saved', async () => {
     const run = await loginWith(['--workspace', 'Denied'], { decision: 'deny' });
     expect(run.code).toBe(1);
