@@ -13,14 +13,13 @@ import {
 } from './conversations/directory';
 import { withPeople } from './conversations/people-cache';
 import { CoreEventHub, relayEvents } from './core-events';
-import { openDelivery } from './delivery/delivery';
-import { tokenLookup } from './delivery/sending-as';
+import { openDelivery, tokenLookup } from './delivery/delivery';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import { OnceNotices } from './once-notices';
 import { openPastedImages } from './pasted-images';
 import { pauseMarker } from './pause-marker';
 import { describePaths } from './queue/file-checks';
-import { queueSettings } from './queue/queue-settings';
+import { queueSettings, settingsOncePerTurn, workspaceNow } from './queue/queue-settings';
 import { refusedTogether, sendToOthers } from './queue/send-to-others';
 import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { RefusedError } from './refused-error';
@@ -87,6 +86,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       watch: deps.watchSettings ?? false,
     });
     const s = settings;
+    const now = settingsOncePerTurn(s);
     const token = tokenLookup(s, deps.tokenOverride);
     const d = openDirectory({
       stateDir,
@@ -98,17 +98,17 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     directory = d;
     history = await openHistoryStore({
       dir: join(stateDir, 'history'),
-      ...historyNames(s, d),
+      ...historyNames(workspaceNow(now), d),
     });
     queue = await openUploadQueue({
       dir: join(stateDir, 'queue'),
       history,
-      ...queueSettings(s),
+      ...queueSettings(now),
       retry: deps.retry,
       startPaused,
       keepTokenWaits: deps.keepTokenWaits === true,
       ...openDelivery({
-        settings: s,
+        settings: workspaceNow(now),
         token,
         dataDir: deps.dataDir,
         transport: deps.transport,

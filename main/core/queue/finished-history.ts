@@ -4,8 +4,7 @@
 // replay never writes one twice (each finish has its own id).
 import type { HistoryStore } from '../history/history-store';
 import type { HistoryEntry } from '../model';
-import type { ItemStore } from './item-store';
-import type { Entry, FinishedState } from './queue-entry';
+import type { Entry, FinishedState, ItemStore } from './item-store';
 
 export function historyRecord(
   entry: Entry,
@@ -18,8 +17,9 @@ export function historyRecord(
     shareId: item.shareId,
     at: item.updatedAt,
     workspaceId: item.workspaceId,
-    // Empty: the history store names it (its own resolver, else the id).
-    workspaceName: workspaceName?.(item.workspaceId) ?? '',
+    // As the share's intake read it; else now. Empty: the history store names it (its own
+    // resolver, else the id).
+    workspaceName: meta.workspaceName ?? workspaceName?.(item.workspaceId) ?? '',
     channels: [...item.channels],
     comment: item.comment,
     path: item.path,

@@ -8,10 +8,10 @@ import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { attemptHooks, cancelNote, internalErrorResult, shareHooks } from './attempt-hooks';
 import { decideOnFailure } from './failure-policy';
 import { historyRecord, writeHistory } from './finished-history';
+import type { Entry, FinishedState, Run } from './item-store';
 import { ItemStore, JournalWriteError } from './item-store';
 import { hasCheckpoint, type ItemMeta, type ItemPatch } from './journal';
 import type { QueueDeps } from './queue-api';
-import type { Entry, FinishedState, Run } from './queue-entry';
 import { QueueEvents } from './queue-events';
 import { Scheduler } from './scheduler';
 import { SettleWatch } from './settle-watch';
@@ -64,7 +64,7 @@ export abstract class ItemLifecycle {
     if (this.closing) return;
     const start = this.scheduler.pick(this.startable(), {
       now: this.now(),
-      limit: Math.max(1, Math.floor(this.deps.concurrency())),
+      limit: () => Math.max(1, Math.floor(this.deps.concurrency())),
       paused: this.globalPause,
       // A file waiting for the rest of its share gave its slot back.
       holdsNoSlot: (item) => this.groups.isWaiting(item),

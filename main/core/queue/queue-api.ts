@@ -88,6 +88,10 @@ export interface EnqueueRequest {
   threadTs?: string;
   /** files.upload makes one message per file: the comment goes with the first file only. */
   commentOnFirstOnly?: boolean;
+  /** The workspace's file size limit as intake read it; else the queue reads the settings. */
+  maxFileBytes?: number;
+  /** The workspace's name as intake read it, for the share's History entries. */
+  workspaceName?: string;
 }
 
 export interface EnqueueResult {

@@ -16,9 +16,9 @@ import { isActiveState, isFinishedState } from '../../portable/item-states';
 import type { QueueItem } from '../model';
 import { checkFile, checkPaths } from './file-checks';
 import { ItemLifecycle } from './item-lifecycle';
+import type { Entry } from './item-store';
 import { type ItemMeta, newMeta } from './journal';
 import type { EnqueueRequest, EnqueueResult, QueueDeps, UploadQueue } from './queue-api';
-import type { Entry } from './queue-entry';
 import { acquireQueueLock, type QueueLock } from './queue-lock';
 import { countOpen } from './settle-watch';
 
@@ -81,7 +81,8 @@ class Queue extends ItemLifecycle implements UploadQueue {
   async enqueue(req: EnqueueRequest): Promise<EnqueueResult> {
     this.assertOpen();
     const shareId = randomUUID();
-    const { files, refused } = await checkPaths(req.paths, this.deps.maxFileBytes(req.workspaceId));
+    const limit = req.maxFileBytes ?? this.deps.maxFileBytes(req.workspaceId);
+    const { files, refused } = await checkPaths(req.paths, limit);
     this.assertOpen();
     const now = this.now();
     const added: Entry[] = files.map((file, i) => ({
@@ -102,7 +103,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
         createdAt: now,
         updatedAt: now,
       },
-      meta: newMeta(),
+      meta: { ...newMeta(), ...(req.workspaceName ? { workspaceName: req.workspaceName } : {}) },
     }));
     // Durable before the items can start: a crash from here on cannot lose them.
     await this.store.add(added);

@@ -1,14 +1,15 @@
 // Step 3 of the external protocol, the only one that shares anything: files.completeUploadExternal
 // for one file or for a group (one message). Slack documents that it completes an upload once,
 // not what a repeat answers, so a step 3 whose answer was lost is never simply sent again:
-// files.info (share-check.ts) tells whether the files reached their channels first.
+// files.info (below) tells whether the files reached their channels first.
 
 import { apiUrl } from '../../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../../model';
+import { defaultSleep } from '../../sleep';
 import { type AttemptResult, cancelledTooLate, type UploadJob, withoutToken } from '../attempt';
 import { classifyResponse, classifyTransportError, serviceFile } from '../classify';
 import { MAY_BE_DELIVERED } from '../error-messages';
-import type { FileInfo } from '../file-links';
+import { type FileInfo, readFileInfo, sharedVerdict, withLink } from '../file-links';
 import type { ExternalCheckpoint } from './checkpoint';
 import {
   type Attempt,
@@ -25,7 +26,6 @@ import {
   send,
   unknownAfterCompleting,
 } from './request';
-import { wereShared, whyUnclear, withLinks } from './share-check';
 
 export const DEFAULT_COMPLETE_ATTEMPTS = 3;
 
@@ -234,4 +234,96 @@ export async function completeExternalShare(
     kind: 'delivered',
     file: done.files?.[i] ?? { id: u.fileId },
   }));
+}
+
+// After a step 3 whose answer was lost, and for links Slack's answer leaves out: files.info
+// says whether each file reached its channels (file-links.ts reads its answer).
+
+export const DEFAULT_SHARE_CHECK_DELAY_MS = 1000;
+
+/** One files.info request; any failure to get an answer is "unreadable", never thrown. */
+async function askFileInfo(a: Attempt, fileId: string): Promise<FileInfo> {
+  const url = apiUrl(a.base, 'files.info');
+  const state = { bodyComplete: false };
+  const form = formBody(new URLSearchParams({ file: fileId }), state);
+  const sent = await send(a, url, apiHeaders(a), form.body, form.length, state);
+  if ('error' in sent) return { kind: 'unreadable', code: sent.error.code };
+  return readFileInfo(sent.res);
+}
+
+/** files.info for each file, in order; stops asking once the token proves unable to read files. */
+async function askAll(a: Attempt, ids: readonly string[]): Promise<FileInfo[]> {
+  const infos: FileInfo[] = [];
+  for (const id of ids) {
+    const info = await askFileInfo(a, id);
+    infos.push(info);
+    if (info.kind === 'no-scope') break;
+  }
+  if (infos.some((i) => i.kind === 'no-scope')) a.opts.onLinksUnavailable?.();
+  return infos;
+}
+
+/**
+ * The files were shared: each gets its permalink and message ts from files.info when the
+ * completion's answer had none (Slack's documented answer has none). A link that cannot be had
+ * leaves the file delivered without one.
+ */
+export async function withLinks(
+  a: Attempt,
+  files: ServiceFile[],
+  known?: readonly FileInfo[],
+): Promise<ServiceFile[]> {
+  if (a.opts.signal?.aborted) return files;
+  const missing = files.filter((f) => !f.permalink && f.id);
+  if (missing.length === 0) return files;
+  const infos =
+    known ??
+    (await askAll(
+      a,
+      missing.map((f) => f.id!),
+    ));
+  const byId = new Map<string, FileInfo>();
+  const ids = known ? files.map((f) => f.id) : missing.map((f) => f.id);
+  for (const [i, info] of infos.entries()) {
+    const id = ids[i];
+    if (id) byId.set(id, info);
+  }
+  return files.map((f) => {
+    const info = f.id ? byId.get(f.id) : undefined;
+    return info ? withLink(f, info, a.channels) : f;
+  });
+}
+
+type Verdict =
+  | { kind: 'shared'; infos: FileInfo[] }
+  | { kind: 'not-shared' }
+  | { kind: 'unclear'; infos?: FileInfo[] };
+
+/**
+ * After a step 3 whose answer was lost: did it share the files? Asked of files.info's
+ * `shares`. "Not shared" must hold twice, a moment apart, since a share may be listed late:
+ * sending step 3 again on a wrong "not shared" would post the files twice.
+ */
+export async function wereShared(a: Attempt, ids: readonly string[]): Promise<Verdict> {
+  const sleep = a.opts.sleep ?? defaultSleep;
+  for (let look = 1; ; look++) {
+    const infos = await askAll(a, ids);
+    const verdict = infos.length === ids.length ? sharedVerdict(infos, a.channels) : 'unclear';
+    if (verdict === 'shared') return { kind: 'shared', infos };
+    if (verdict === 'unclear') return { kind: 'unclear', infos };
+    if (look === 2) return { kind: 'not-shared' };
+    try {
+      await sleep(a.opts.shareCheckDelayMs ?? DEFAULT_SHARE_CHECK_DELAY_MS, a.opts.signal);
+    } catch (error) {
+      if (a.opts.signal?.aborted) return { kind: 'unclear' };
+      throw error;
+    }
+  }
+}
+
+export function whyUnclear(infos: readonly FileInfo[] | undefined): string {
+  if (infos?.some((i) => i.kind === 'no-scope')) {
+    return 'the token lacks the files:read scope, so Trayshare cannot ask whether it was shared';
+  }
+  return 'asking the service whether it was shared (files.info) gave no clear answer';
 }

@@ -10,11 +10,11 @@
 // cannot be told, the outcome stays unknown. The same question is asked when an item resumes at
 // step 3 after a crash, instead of sending its bytes again.
 // This file is one queued file's attempt; the steps are upload-bytes.ts (1, 2), complete.ts (3)
-// and share-check.ts (files.info), over request.ts.
+// with files.info after it, over request.ts.
 import { type AttemptResult, checkedAttempt, type UploadJob } from '../attempt';
 import { MAY_BE_DELIVERED } from '../error-messages';
 import { asExternalCheckpoint, DEFAULT_UPLOAD_TTL_MS, type ExternalCheckpoint } from './checkpoint';
-import { complete } from './complete';
+import { complete, wereShared, whyUnclear, withLinks } from './complete';
 import {
   type Attempt,
   type ExternalAttemptOptions,
@@ -22,7 +22,6 @@ import {
   normalBase,
   unknownAfterCompleting,
 } from './request';
-import { wereShared, whyUnclear, withLinks } from './share-check';
 import { uploadBytes } from './upload-bytes';
 
 export async function uploadExternal(
