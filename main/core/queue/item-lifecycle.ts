@@ -55,7 +55,7 @@ export abstract class ItemLifecycle {
     return [...this.store.values()].map((e) => this.copy(e.item));
   }
 
-  /** Wakes whoever waits for the queue to be idle or settled, when it is. */
+  /** Wakes whoever waits for the queue to be settled, when it is. */
   protected abstract checkWaiters(): void;
 
   // ---- scheduling ----

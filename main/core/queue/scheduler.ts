@@ -118,10 +118,6 @@ export class Scheduler {
     return this.tokenNeeded.has(workspaceId);
   }
 
-  workspacesNeedingToken(): string[] {
-    return [...this.tokenNeeded];
-  }
-
   stop(): void {
     this.wake?.controller.abort();
     this.wake = undefined;

@@ -1,5 +1,5 @@
-// Waiting for the queue to come to rest: idle (nothing left to send) or settled (nothing more
-// can happen without the person: what is left waits for a token, the pause or disk space).
+// Waiting for the queue to come to rest (settled): nothing more can happen without the
+// person, what is left waits for a token, the pause or disk space.
 import type { ItemState, QueueItem } from '../model';
 import { UNWRITABLE_JOURNAL_CODES } from './unwritable-journal';
 
@@ -46,18 +46,10 @@ export function countOpen(
 }
 
 export class SettleWatch {
-  private idleWaiters: (() => void)[] = [];
   private settledWaiters: (() => void)[] = [];
 
   /** `check` counts the open items and calls wake: run at once for each new waiter. */
   constructor(private readonly check: () => void) {}
-
-  idle(): Promise<void> {
-    return new Promise((resolve) => {
-      this.idleWaiters.push(resolve);
-      this.check();
-    });
-  }
 
   settled(): Promise<void> {
     return new Promise((resolve) => {
@@ -68,11 +60,6 @@ export class SettleWatch {
 
   /** Wakes the waiters whose moment has come. */
   wake(count: OpenCount): void {
-    if (count.active === 0 && this.idleWaiters.length > 0) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const w of waiters) w();
-    }
     if (count.active === count.blocked && this.settledWaiters.length > 0) {
       const waiters = this.settledWaiters;
       this.settledWaiters = [];

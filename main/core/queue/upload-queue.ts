@@ -24,8 +24,6 @@ import { countOpen } from './settle-watch';
 
 export type {
   AttemptHooks,
-  EnqueueRequest,
-  EnqueueResult,
   QueueDeps,
   ShareHooks,
   UploadQueue,
@@ -214,10 +212,6 @@ class Queue extends ItemLifecycle implements UploadQueue {
     this.pump();
   }
 
-  workspacesNeedingToken(): string[] {
-    return this.scheduler.workspacesNeedingToken();
-  }
-
   reschedule(): void {
     this.pump();
   }
@@ -232,10 +226,6 @@ class Queue extends ItemLifecycle implements UploadQueue {
 
   onNeedsToken(listener: (e: { workspaceId: string; message: string }) => void): () => void {
     return this.events.onNeedsToken(listener);
-  }
-
-  idle(): Promise<void> {
-    return this.watch.idle();
   }
 
   settled(): Promise<void> {
