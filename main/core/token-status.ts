@@ -9,7 +9,7 @@ import { checkAndSaveToken } from './settings/token-save';
 import { SERVICE_ERRORS } from './upload/error-messages';
 import type { Transport } from './upload/transport';
 
-export type TokenMethods = Pick<
+type TokenMethods = Pick<
   AppService,
   'setToken' | 'saveToken' | 'clearToken' | 'testConnection'
 >;

@@ -23,7 +23,7 @@ import {
 } from './upload-protocol';
 
 /** Where a workspace's token comes from: the keychain, unless the process was given one. */
-export interface TokenSource {
+interface TokenSource {
   settings: Pick<SettingsService, 'workspace'>;
   /** The token to send with, or null when none is saved; throws KeychainError. */
   token(workspace: Workspace): Promise<string | null>;

@@ -23,7 +23,7 @@ export interface ProtocolContext {
 }
 
 /** Who the attempt is for, so what went wrong can name the file and the workspace. */
-export interface Sending {
+interface Sending {
   item: QueueItem;
   workspace: Workspace;
 }

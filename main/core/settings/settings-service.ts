@@ -26,11 +26,9 @@ import {
   workspaces as workspaceRules,
 } from './workspaces';
 
-export { SettingsError } from './settings-error';
-export type { ConfLike, StoreFactory, StoreOptions } from './settings-file';
+export type { StoreFactory } from './settings-file';
 export { confStoreFactory } from './settings-file';
-export type { ShareTarget } from './share-target';
-export type { RemovedWorkspace, UpdatedWorkspace } from './workspaces';
+export type { UpdatedWorkspace } from './workspaces';
 
 export interface SettingsService
   extends Pick<

@@ -27,7 +27,7 @@ import {
   unknownAfterCompleting,
 } from './request';
 
-export const DEFAULT_COMPLETE_ATTEMPTS = 3;
+const DEFAULT_COMPLETE_ATTEMPTS = 3;
 
 /** At most this many files per completion (the contract's bound): one message each. */
 export const MAX_FILES_PER_COMPLETION = 10;
@@ -239,7 +239,7 @@ export async function completeExternalShare(
 // After a step 3 whose answer was lost, and for links Slack's answer leaves out: files.info
 // says whether each file reached its channels (file-links.ts reads its answer).
 
-export const DEFAULT_SHARE_CHECK_DELAY_MS = 1000;
+const DEFAULT_SHARE_CHECK_DELAY_MS = 1000;
 
 /** One files.info request; any failure to get an answer is "unreadable", never thrown. */
 async function askFileInfo(a: Attempt, fileId: string): Promise<FileInfo> {
