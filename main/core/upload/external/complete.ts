@@ -58,25 +58,9 @@ export async function complete(
   start: ExternalCheckpoint,
   group?: readonly { id: string; title: string }[],
 ): Promise<Completed & { files?: ServiceFile[] }> {
-  const method = 'files.completeUploadExternal';
-  const url = apiUrl(a.base, method);
+  const url = apiUrl(a.base, COMPLETE_METHOD);
   const ids = group ? group.map((g) => g.id) : [start.fileId];
-  const form = new URLSearchParams();
-  form.set('files', JSON.stringify(group ?? [{ id: start.fileId, title: a.name }]));
-  if (a.job.threadTs && a.channels.length === 1) {
-    // A reply goes as channel_id + thread_ts, as both Slack SDKs send it (node-slack-sdk
-    // packages/web-api/src/file-upload.ts getAllFileUploadsToComplete; python-slack-sdk
-    // files_completeUploadExternal).
-    form.set('channel_id', a.channels[0]!);
-  } else {
-    form.set('channels', a.channels.join(','));
-  }
-  // With several channels the service refuses the thread, which says more than dropping it.
-  if (a.job.threadTs) form.set('thread_ts', a.job.threadTs);
-  if (a.withComment !== false && a.job.comment && a.job.comment.trim() !== '') {
-    form.set('initial_comment', a.job.comment);
-  }
-
+  const form = completionForm(a, start, group);
   const delivered = async (files: ServiceFile[], known?: FileInfo[]) => {
     const linked = await withLinks(a, files, known);
     return {
@@ -102,24 +86,9 @@ export async function complete(
   let last: FailureReason | undefined;
   for (let n = 1; ; n++) {
     if (mayBeDone) {
-      const seen = await wereShared(a, ids);
-      if (a.opts.signal?.aborted) return cancelledTooLate();
-      if (seen.kind === 'shared') {
-        return delivered(
-          ids.map((id) => ({ id })),
-          seen.infos,
-        );
-      }
-      if (seen.kind === 'unclear' || n > most) {
-        const why =
-          seen.kind === 'unclear'
-            ? whyUnclear(seen.infos)
-            : `files.info still lists it as not shared after ${most} requests`;
-        return unknownAfterCompleting(
-          last?.code ?? 'interrupted_completing',
-          `Sharing ${a.name} got no usable answer${last ? ` (${last.code})` : ''}, and ${why}. It was not sent again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
-        );
-      }
+      const seen = await askBeforeAgain(a, ids, { tooMany: n > most, most, last });
+      if (seen.kind === 'shared') return delivered(seen.files, seen.infos);
+      if (seen.kind !== 'not-shared') return seen;
       // Clearly not shared: the lost request did nothing, so sending it again is safe.
       mayBeDone = false;
       askedAgain = true;
@@ -151,29 +120,98 @@ export async function complete(
       last = result.reason;
       continue;
     }
-    if (askedAgain && result.reason.class !== 'transient') {
-      // files.info said "not shared", yet the service refuses now (file_not_found, say): the
-      // earlier request may have shared it after all. A refusal is never read as "done".
-      return unknownAfterCompleting(
-        result.reason.code,
-        `An earlier request sharing ${a.name} got no answer${last ? ` (${last.code})` : ''}; the service then listed it as not shared, but refused to share it now: ${result.reason.message} ${MAY_BE_DELIVERED}`,
-      );
-    }
-    if (result.reason.code === 'file_not_found') {
-      // A definite answer to the only request: the service no longer holds the bytes.
-      return {
-        startOver: {
-          class: 'transient',
-          code: 'file_not_found',
-          message: `The service no longer holds the uploaded bytes (file_not_found): they expired before the file was shared. ${NOTHING_SHARED}`,
-        },
-      };
-    }
-    // A definite answer: this request shared nothing (and any earlier one was seen not to).
-    await notCompleting();
-    if (result.reason.class === 'retired') return retiredHere(result.reason.code, method);
-    return result;
+    return refused(a, result, { askedAgain, last, notCompleting });
   }
+}
+
+const COMPLETE_METHOD = 'files.completeUploadExternal';
+
+/** Step 3's form: the files, where they go, and the comment when this message carries it. */
+function completionForm(
+  a: Attempt,
+  start: ExternalCheckpoint,
+  group?: readonly { id: string; title: string }[],
+): URLSearchParams {
+  const form = new URLSearchParams();
+  form.set('files', JSON.stringify(group ?? [{ id: start.fileId, title: a.name }]));
+  if (a.job.threadTs && a.channels.length === 1) {
+    // A reply goes as channel_id + thread_ts, as both Slack SDKs send it (node-slack-sdk
+    // packages/web-api/src/file-upload.ts getAllFileUploadsToComplete; python-slack-sdk
+    // files_completeUploadExternal).
+    form.set('channel_id', a.channels[0]!);
+  } else {
+    form.set('channels', a.channels.join(','));
+  }
+  // With several channels the service refuses the thread, which says more than dropping it.
+  if (a.job.threadTs) form.set('thread_ts', a.job.threadTs);
+  if (a.withComment !== false && a.job.comment && a.job.comment.trim() !== '') {
+    form.set('initial_comment', a.job.comment);
+  }
+  return form;
+}
+
+/**
+ * Before step 3 goes again after a request of ours may have completed the files: files.info
+ * says shared (delivered), clearly not shared (send again), or cannot tell (unknown).
+ */
+async function askBeforeAgain(
+  a: Attempt,
+  ids: string[],
+  p: { tooMany: boolean; most: number; last: FailureReason | undefined },
+): Promise<
+  | { kind: 'shared'; files: ServiceFile[]; infos: FileInfo[] }
+  | { kind: 'not-shared' }
+  | AttemptResult
+> {
+  const seen = await wereShared(a, ids);
+  if (a.opts.signal?.aborted) return cancelledTooLate();
+  if (seen.kind === 'shared') {
+    return { kind: 'shared', files: ids.map((id) => ({ id })), infos: seen.infos };
+  }
+  if (seen.kind === 'unclear' || p.tooMany) {
+    const why =
+      seen.kind === 'unclear'
+        ? whyUnclear(seen.infos)
+        : `files.info still lists it as not shared after ${p.most} requests`;
+    const { last } = p;
+    return unknownAfterCompleting(
+      last?.code ?? 'interrupted_completing',
+      `Sharing ${a.name} got no usable answer${last ? ` (${last.code})` : ''}, and ${why}. It was not sent again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
+    );
+  }
+  return { kind: 'not-shared' };
+}
+
+/** A definite refusal of step 3, read for what it means after what was asked before it. */
+async function refused(
+  a: Attempt,
+  result: Extract<AttemptResult, { kind: 'failed' }>,
+  p: { askedAgain: boolean; last: FailureReason | undefined; notCompleting: () => Promise<void> },
+): Promise<Completed> {
+  const { last } = p;
+  const { reason } = result;
+  if (p.askedAgain && reason.class !== 'transient') {
+    // files.info said "not shared", yet the service refuses now (file_not_found, say): the
+    // earlier request may have shared it after all. A refusal is never read as "done".
+    return unknownAfterCompleting(
+      reason.code,
+      `An earlier request sharing ${a.name} got no answer${last ? ` (${last.code})` : ''}; the service then listed it as not shared, but refused to share it now: ${reason.message} ${MAY_BE_DELIVERED}`,
+    );
+  }
+  if (reason.code === 'file_not_found') {
+    // A definite answer to the only request: the service no longer holds the bytes.
+    return {
+      startOver: {
+        class: 'transient',
+        code: 'file_not_found',
+        message: `The service no longer holds the uploaded bytes (file_not_found): they expired before the file was shared. ${NOTHING_SHARED}`,
+      },
+    };
+  }
+  // A definite answer: this request shared nothing (and any earlier one was seen not to).
+  await p.notCompleting();
+  if (reason.class === 'retired') return retiredHere(reason.code, COMPLETE_METHOD);
+  return result;
 }
 
 /**
