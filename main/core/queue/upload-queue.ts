@@ -5,11 +5,11 @@
 // workspace; a refused token pauses it until `resumeWorkspace`.
 // This file is the queue's public side: what people and the app ask of it (enqueue, cancel,
 // retry, pause, close). Its parts hold the rest: item-lifecycle.ts (an item's attempts and
-// outcomes), item-store.ts (items in memory and in the journal), scheduler.ts (which item
-// starts when), attempt-hooks.ts (what an attempt may journal), share-groups.ts (files of one
-// share completed together), finished-history.ts (the hand-off to History), settle-watch.ts
-// (waiting for the queue to come to rest), queue-events.ts (listeners), queue-api.ts (the
-// interface, hooks and dependencies).
+// outcomes, and the hand-off of finished ones to History), item-store.ts (items in memory and
+// in the journal), scheduler.ts (which item starts when), attempt-hooks.ts (what an attempt may
+// journal), share-groups.ts (files of one share completed together), queue-events.ts
+// (listeners, and waiting for the queue to come to rest), queue-settings.ts (what it reads of
+// the settings), queue-api.ts (the interface, hooks and dependencies).
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { isActiveState, isFinishedState } from '../../portable/item-states';
@@ -19,8 +19,8 @@ import { ItemLifecycle } from './item-lifecycle';
 import type { Entry } from './item-store';
 import { type ItemMeta, newMeta } from './journal';
 import type { EnqueueRequest, EnqueueResult, QueueDeps, UploadQueue } from './queue-api';
+import { countOpen } from './queue-events';
 import { acquireQueueLock, type QueueLock } from './queue-lock';
-import { countOpen } from './settle-watch';
 
 export type {
   AttemptHooks,

@@ -10,7 +10,7 @@ import { type AttemptResult, cancelledTooLate, type UploadJob, withoutToken } fr
 import { classifyResponse, classifyTransportError, serviceFile } from '../classify';
 import { MAY_BE_DELIVERED } from '../error-messages';
 import { type FileInfo, readFileInfo, sharedVerdict, withLink } from '../file-links';
-import type { ExternalCheckpoint } from './checkpoint';
+import type { ExternalCheckpoint } from './request';
 import {
   type Attempt,
   aborted,

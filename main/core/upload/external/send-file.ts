@@ -13,11 +13,13 @@
 // with files.info after it, over request.ts.
 import { type AttemptResult, checkedAttempt, type UploadJob } from '../attempt';
 import { MAY_BE_DELIVERED } from '../error-messages';
-import { asExternalCheckpoint, DEFAULT_UPLOAD_TTL_MS, type ExternalCheckpoint } from './checkpoint';
 import { complete, wereShared, whyUnclear, withLinks } from './complete';
 import {
   type Attempt,
+  asExternalCheckpoint,
+  DEFAULT_UPLOAD_TTL_MS,
   type ExternalAttemptOptions,
+  type ExternalCheckpoint,
   failed,
   normalBase,
   unknownAfterCompleting,
