@@ -407,7 +407,7 @@ export function historyRecord(
   };
 }
 
-export async function writeHistory(
+async function writeHistory(
   entry: Entry,
   record: HistoryEntry,
   to: { history: HistoryStore; store: ItemStore<Entry>; compact: () => Promise<void> },
