@@ -7,13 +7,12 @@ import { RenewalError } from '../auth/renewal';
 import type { Workspace } from '../model';
 import { KeychainError } from '../secrets/secret-store';
 import type { AttemptResult } from '../upload/attempt';
-import type { TokenSource } from './sending-as';
 
 const expired = (r: AttemptResult): boolean =>
   r.kind === 'failed' && (r.reason.code === 'token_expired' || r.reason.code === 'token_revoked');
 
 export async function retriedAfterRenewal<R extends AttemptResult | AttemptResult[]>(
-  source: Pick<TokenSource, 'renew'>,
+  source: { renew?: (workspace: Workspace, staleToken: string) => Promise<string> },
   as: { workspace: Workspace; token: string },
   send: (token: string) => Promise<R>,
 ): Promise<R> {
