@@ -50,7 +50,10 @@ export function tokenLookup(
 ): (workspace: Workspace) => Promise<string | null> {
   return async (workspace) => {
     if (override) return override;
-    return renewal ? renewal.accessToken(workspace) : settings.token(workspace.id);
+    // A pasted token is read as it always was: only a signed-in workspace's can be renewed.
+    return renewal && workspace.auth === 'slack'
+      ? renewal.accessToken(workspace)
+      : settings.token(workspace.id);
   };
 }
 
@@ -150,6 +153,11 @@ export function openDelivery(
   });
   const named = (result: AttemptResult, item: Parameters<typeof nameRefusedChannels>[1]) =>
     nameRefusedChannels(result, item, deps.conversations, deps.people);
+  const completeAs = (
+    as: { workspace: Workspace; token: string },
+    complete: (token: string) => Promise<AttemptResult[]>,
+  ) =>
+    as.workspace.auth === 'slack' ? retriedAfterRenewal(deps, as, complete) : complete(as.token);
 
   return {
     runAttempt: async (item, hooks) => {
@@ -163,7 +171,8 @@ export function openDelivery(
           context(as.workspace.id),
           { item, workspace: as.workspace },
         );
-      return named(await retriedAfterRenewal(deps, as, send), item);
+      const signedIn = as.workspace.auth === 'slack';
+      return named(await (signedIn ? retriedAfterRenewal(deps, as, send) : send(as.token)), item);
     },
     completeShare: async (items, hooks) => {
       const as = await sendingAs(deps, items[0]!);
@@ -172,7 +181,7 @@ export function openDelivery(
           ? items.map(() => as)
           : // Through the external protocol whatever the workspace says now: the bytes went
             // that way, and only it completes files together.
-            await retriedAfterRenewal(deps, as, (token) =>
+            await completeAs(as, (token) =>
               external.complete(
                 items.map((item) => uploadJobFor(item, as.workspace.baseUrl, token)),
                 hooks,

@@ -18,7 +18,7 @@ export async function retriedAfterRenewal<R extends AttemptResult | AttemptResul
 ): Promise<R> {
   const first = await send(as.token);
   const results: AttemptResult[] = Array.isArray(first) ? first : [first];
-  if (!source.renew || as.workspace.auth !== 'slack' || !results.some(expired)) return first;
+  if (!source.renew || !results.some(expired)) return first;
   let token: string;
   try {
     token = await source.renew(as.workspace, as.token);
