@@ -141,6 +141,32 @@ describe('renewal', () => {
     expect(await a.listQueue()).toEqual([]);
   });
 
+  it('a process that died after Slack answered a renewal but before storing it: "Sign in again", never silent', async () => {
+    const { a, id } = await setUp();
+    // The renewal the dead process made: the refresh token in the keychain is now spent.
+    const spent = (await store.get(refreshAccount(id)))!;
+    const answer = await fetch(`${service.url}/api/oauth.v2.user.access`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        client_id: DEFAULT_CLIENT_ID,
+        grant_type: 'refresh_token',
+        refresh_token: spent,
+      }),
+    });
+    expect(((await answer.json()) as { ok: boolean }).ok).toBe(true);
+    const asked: string[] = [];
+    a.on('needs-token', (e) => asked.push(e.message));
+    clock += 43_200_000 + 1;
+    await share(a, id, 'after-crash.txt');
+    await a.settled();
+    expect((await a.listQueue())[0]).toMatchObject({
+      state: 'waiting',
+      error: { code: 'sign_in_expired' },
+    });
+    expect(asked).toEqual([expect.stringMatching(/has run out: sign in again/)]);
+    expect((await a.getSnapshot()).workspaces[0]).toMatchObject({ signedIn: { expired: true } });
+  });
+
   it('a revoked sign-in (an admin ended it) shows "Sign in again" too', async () => {
     const { a, id } = await setUp();
     service.revokeSignIns('U0ALICE');
