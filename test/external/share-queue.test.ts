@@ -181,6 +181,51 @@ describe('a share through the queue, external protocol', () => {
     expect(sharedCounts(service.uploads(), shared).reduce((a, b) => a + b)).toBe(2);
   });
 
+  it('a workspace removed while its files wait for their group: they fail as removed, nothing is posted', async () => {
+    const shared = await files('removed', 3);
+    // The first byte upload is held until the test lets it go, so the other two wait for it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let first = true;
+    const inner = createNodeTransport();
+    const transport: Transport = {
+      async request(req) {
+        if (!req.url.includes('/api/') && first) {
+          first = false;
+          await held;
+        }
+        return inner.request(req);
+      },
+    };
+    await withApp(
+      'removed',
+      async (app, ws) => {
+        await app.share({
+          target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
+          comment: 'Never posted',
+          paths: shared.map((f) => f.path),
+        });
+        const uploaded = (i: QueueItem) => i.state === 'sending' && i.sent === i.size;
+        await waitFor(app, (queue) => queue.filter(uploaded).length === 2);
+        await app.removeWorkspace(ws.id);
+        release();
+        await app.settled();
+        const queue = await app.listQueue();
+        expect(queue.map((i) => [i.state, i.error?.code, i.error?.message])).toEqual(
+          Array(3).fill([
+            'failed',
+            'workspace_removed',
+            'The workspace of this upload was removed.',
+          ]),
+        );
+      },
+      transport,
+    );
+    expect(messagesOf(shared)).toEqual([]);
+  });
+
   it('a completion whose answer is lost: files.info shows the message, so the whole group is delivered with its links, posted once', async () => {
     const shared = await files('lost', 3);
     service.injectFault({

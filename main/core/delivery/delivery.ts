@@ -8,6 +8,7 @@ import type { PeopleCache } from '../conversations/people-cache';
 import type { FailureReason, Protocol, QueueItem, Workspace } from '../model';
 import type { OnceNotices } from '../once-notices';
 import type { QueueDeps } from '../queue/queue-api';
+import type { WorkspaceNow } from '../queue/queue-settings';
 import { KeychainError } from '../secrets/secret-store';
 import { keptCopiesSince } from '../settings/settings-file';
 import type { SettingsService } from '../settings/settings-service';
@@ -24,7 +25,7 @@ import {
 
 /** Where a workspace's token comes from: the keychain, unless the process was given one. */
 interface TokenSource {
-  settings: Pick<SettingsService, 'workspace'>;
+  settings: WorkspaceNow;
   /** The token to send with, or null when none is saved; throws KeychainError. */
   token(workspace: Workspace): Promise<string | null>;
   /** The user-data folder, where a damaged settings file is set aside. */
@@ -45,12 +46,18 @@ function keychainFailure(error: KeychainError): FailureReason {
   return { class: 'credential', code: `keychain_${error.problem}`, message: error.message };
 }
 
-/** The workspace and token an item goes with, or why it cannot go now. */
+/**
+ * The workspace and token an item goes with, or why it cannot go now. `workspace` is the one
+ * its attempt started with, for a completion (which reads no settings: see queue-settings.ts).
+ */
 async function sendingAs(
   source: TokenSource,
   item: QueueItem,
+  started?: Workspace,
 ): Promise<{ workspace: Workspace; token: string } | AttemptResult> {
-  const workspace = source.settings.workspace(item.workspaceId);
+  const workspace = source.settings.removed(item.workspaceId)
+    ? undefined
+    : (started ?? source.settings.workspace(item.workspaceId));
   if (!workspace) return workspaceGone(source.dataDir, item);
   let token: string | null;
   try {
@@ -132,6 +139,9 @@ export function openDelivery(
   });
   const named = (result: AttemptResult, item: Parameters<typeof nameRefusedChannels>[1]) =>
     nameRefusedChannels(result, item, deps.conversations, deps.people);
+  // The workspace each attempt under way started with, by item id: a handed-over file's attempt
+  // is still under way while its share completes.
+  const startedWith = new Map<string, Workspace>();
 
   return {
     runAttempt: async (item, hooks) => {
@@ -139,13 +149,18 @@ export function openDelivery(
       if ('kind' in as) return named(as, item);
       const job = uploadJobFor(item, as.workspace.baseUrl, as.token);
       const protocol = protocolOf(as.workspace);
-      return named(
-        await protocol.send(job, hooks, context(as.workspace.id), { item, ...as }),
-        item,
-      );
+      startedWith.set(item.id, as.workspace);
+      try {
+        return named(
+          await protocol.send(job, hooks, context(as.workspace.id), { item, ...as }),
+          item,
+        );
+      } finally {
+        startedWith.delete(item.id);
+      }
     },
     completeShare: async (items, hooks) => {
-      const as = await sendingAs(deps, items[0]!);
+      const as = await sendingAs(deps, items[0]!, startedWith.get(items[0]!.id));
       const results =
         'kind' in as
           ? items.map(() => as)
