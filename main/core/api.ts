@@ -3,13 +3,13 @@
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
-import type { DestinationsView } from './conversations/people-cache';
+import type { DestinationsView } from './conversations/named-lists';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
 import type { PathDescription } from './queue/file-checks';
 import type { ProtocolProbe } from './upload/protocol-probe';
 
 export type { Conversation, ConversationKind } from './conversations/conversations-list';
-export type { DestinationsView } from './conversations/people-cache';
+export type { DestinationsView } from './conversations/named-lists';
 export type { Person } from './conversations/users-list';
 export type { PathDescription } from './queue/file-checks';
 

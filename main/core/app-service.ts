@@ -11,7 +11,7 @@ import {
   historyNames,
   openDirectory,
 } from './conversations/directory';
-import { withPeople } from './conversations/people-cache';
+import { withPeople } from './conversations/named-lists';
 import { CoreEventHub, relayEvents } from './core-events';
 import { openDelivery, tokenLookup } from './delivery/delivery';
 import { type HistoryStore, openHistoryStore } from './history/history-store';

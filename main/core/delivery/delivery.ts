@@ -3,8 +3,7 @@
 // person may have changed either since the file was queued), picks the workspace's protocol,
 // and names the channels that refused a share.
 import { destinationLabels, looksLikeUserId } from '../../portable/people-names';
-import type { ConversationCache } from '../conversations/conversation-cache';
-import type { PeopleCache } from '../conversations/people-cache';
+import type { ConversationCache, PeopleCache } from '../conversations/named-lists';
 import type { FailureReason, Protocol, QueueItem, Workspace } from '../model';
 import type { OnceNotices } from '../once-notices';
 import type { QueueDeps } from '../queue/queue-api';
