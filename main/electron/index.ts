@@ -135,6 +135,10 @@ async function openService(secrets: SecretStore): Promise<AppService | null> {
         proxied: createNetTransport(net),
       }),
       storeFactory: electronStoreFactory,
+      // The CLI may change the settings while the app runs. A share's completion learns from
+      // this change event that the CLI removed its workspace (and fails its files as removed,
+      // as when it is removed in the window) instead of reading the file again.
+      watchSettings: true,
     });
   } catch (error) {
     await showStartError('Trayshare could not open its settings and queue', error);
