@@ -55,9 +55,14 @@ async function sendingAs(
   item: QueueItem,
   started?: Workspace,
 ): Promise<{ workspace: Workspace; token: string } | AttemptResult> {
-  const workspace = source.settings.removed(item.workspaceId)
-    ? undefined
-    : (started ?? source.settings.workspace(item.workspaceId));
+  // An attempt reads the workspace as it is now; a completion takes its attempts' workspace
+  // unless a change event removed it since.
+  const workspace =
+    started === undefined
+      ? source.settings.workspace(item.workspaceId)
+      : source.settings.removed(item.workspaceId)
+        ? undefined
+        : started;
   if (!workspace) return workspaceGone(source.dataDir, item);
   let token: string | null;
   try {
