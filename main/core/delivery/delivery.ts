@@ -47,8 +47,9 @@ function keychainFailure(error: KeychainError): FailureReason {
 }
 
 /**
- * The workspace and token an item goes with, or why it cannot go now. `workspace` is the one
- * its attempt started with, for a completion (which reads no settings: see settingsOncePerTurn in settings-service.ts).
+ * The workspace and token an item goes with, or why it cannot go now. `started` is the workspace
+ * its attempt started with, given for a completion, which reads no settings (see
+ * settingsOncePerTurn in settings-service.ts).
  */
 async function sendingAs(
   source: TokenSource,
