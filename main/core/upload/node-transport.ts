@@ -21,7 +21,7 @@ import { userAgent } from '../version';
 import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
-import { http, https } from './node-http';
+import { httpModuleFor } from './node-http';
 import { readBeforeWriteErrors } from './read-before-write-error';
 import {
   cappedBody,
@@ -113,7 +113,7 @@ function send(
     if (req.body || req.contentLength !== undefined) {
       headers['content-length'] = String(req.contentLength ?? 0);
     }
-    const mod = url.protocol === 'https:' ? https : http;
+    const mod = httpModuleFor(url.protocol);
     let settled = false;
     let response: IncomingMessage | undefined;
     let pumping = false;
