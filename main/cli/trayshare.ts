@@ -1,5 +1,5 @@
-// The `trayshare` command line: the app's core, without the window. This entry only turns on
-// Node's compile cache and answers `--version`; everything else is in program.ts, imported
+// The `trayshare` command line: the app's core, without the window. This entry only answers
+// `--version` and turns on Node's compile cache; everything else is in program.ts, imported
 // after the cache is on so its modules come from the cache (bench/notes.md, issue 25).
 import nodeModule from 'node:module';
 import { APP_VERSION } from '../core/version';
@@ -8,14 +8,16 @@ import { compileCacheDir } from './compile-cache';
 /** Node 22.1 and later; missing (and the cache simply off) on anything older. */
 type EnableCompileCache = (dir?: string) => { status: number; message?: string };
 
-// Never fails: where the folder cannot be written or Node has no cache (or
-// NODE_DISABLE_COMPILE_CACHE=1), Node returns a status and the CLI runs as before, uncached.
-(nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache?.(compileCacheDir());
-
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  // What commander prints for the same option (program.ts), without loading commander.
+  // What commander prints for the same option (program.ts), without loading commander, and
+  // without opening the cache that nothing here would use.
   process.stdout.write(`${APP_VERSION}\n`);
 } else {
+  // Never fails: where the folder cannot be written or Node has no cache (or
+  // NODE_DISABLE_COMPILE_CACHE=1), Node returns a status and the CLI runs as before, uncached.
+  (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache?.(
+    compileCacheDir(),
+  );
   await import('./program');
 }
