@@ -19,7 +19,7 @@ import { median } from './stats';
 const run = promisify(execFile);
 
 /** The small file: a screenshot-sized 200 KB. */
-export const SMALL_FILE_BYTES = 200 * 1000;
+const SMALL_FILE_BYTES = 200 * 1000;
 /** At least this many pairs, whatever --runs says: one process start is a few ms of noise. */
 const MIN_PAIRS = 10;
 
