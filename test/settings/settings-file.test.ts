@@ -49,6 +49,7 @@ describe('settings file round trip', () => {
       concurrency: 5,
       trayDropAction: 'default-preset',
       copyLinkOnDelivery: true,
+      checkForUpdates: false,
     });
 
     const second = fx.open();
@@ -71,6 +72,7 @@ describe('settings file round trip', () => {
       concurrency: 5,
       fileManagerIntegration: false,
       copyLinkOnDelivery: true,
+      checkForUpdates: false,
     });
     expect(second.path).toBe(join(fx.dir, 'config.json'));
     expect(JSON.parse(await fx.configText())).toMatchObject({ version: 2 });
