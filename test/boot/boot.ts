@@ -34,6 +34,8 @@ export async function bootMain(opts: {
   platform: NodeJS.Platform;
   packaged: boolean;
   resourcesPath?: string;
+  /** More environment for the booted process (e.g. APPIMAGE, as an AppImage's runtime sets it). */
+  env?: Record<string, string>;
 }): Promise<Boot> {
   const work = await mkdtemp(join(tmpdir(), 'trayshare-boot-'));
   const journalFile = join(work, 'journal.jsonl');
@@ -57,6 +59,7 @@ export async function bootMain(opts: {
             TRAYSHARE_BOOT_DATA: join(work, 'data'),
             TRAYSHARE_BOOT_JOURNAL: journalFile,
             ...(opts.resourcesPath ? { TRAYSHARE_BOOT_RESOURCES: opts.resourcesPath } : {}),
+            ...opts.env,
           },
         },
       ));

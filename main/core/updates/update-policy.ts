@@ -98,6 +98,7 @@ export class UpdatePolicy {
       this.deps.log.info('Updates: automatic checks are off');
       return;
     }
+    this.deps.log.info('Updates: checking now and every 6 hours');
     this.schedule();
     void this.checkNow();
   }
