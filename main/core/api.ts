@@ -13,7 +13,7 @@ export type { Conversation, ConversationKind } from './conversations/conversatio
 export type { DestinationsView } from './conversations/people-cache';
 export type { Person } from './conversations/users-list';
 export type { PathDescription } from './queue/file-checks';
-export type { UpdateStatus, UpdateView } from './updates/update-policy';
+export type { UpdateView } from './updates/update-policy';
 
 const id = z.string().min(1).max(200);
 const text = (max: number) => z.string().max(max);

@@ -49,7 +49,7 @@ export interface Updates extends UpdatesApi {
  * electron-updater's lines, one each: it logs whole stacks (and a feed's raw answer) on errors;
  * the policy logs what a failure means, so its own error lines are cut to their first line.
  */
-export function updaterLogger(log: UpdateLogger): NonNullable<AppUpdater['logger']> {
+function updaterLogger(log: UpdateLogger): NonNullable<AppUpdater['logger']> {
   const line = (message: unknown) => String(message).split('\n')[0]!.slice(0, 300);
   return {
     info: (message?: unknown) => log.info(`electron-updater: ${line(message)}`),

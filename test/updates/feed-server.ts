@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FeedMode =
+type FeedMode =
   /** Offers `version` with a file whose sha512 matches. */
   | 'offer'
   /** Offers `version`, but the file served is not the one the sha512 describes. */
