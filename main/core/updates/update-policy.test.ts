@@ -95,4 +95,41 @@ describe('update checks', () => {
     expect((await policy.restartToUpdate()).status).toBe('idle');
     expect(installs()).toBe(0);
   });
+
+  it('says how many uploads the restart waits for, counts down, and installs once at rest', async () => {
+    let running = 3;
+    let atRest: () => void = () => undefined;
+    let installs = 0;
+    const views: UpdateView[] = [];
+    const policy = new UpdatePolicy({
+      source: { updatesItself: true },
+      automatic: false,
+      check: async () => undefined,
+      install: () => {
+        installs++;
+      },
+      queue: {
+        settled: () => new Promise<void>((resolve) => (atRest = resolve)),
+        running: () => running,
+      },
+      log: { info: () => undefined, warn: () => undefined },
+      onChange: (view) => views.push(view),
+    });
+    policy.downloaded('1.2.0');
+    expect(await policy.restartToUpdate()).toMatchObject({
+      status: 'restarting',
+      message: 'Restarting when the 3 uploads finish…',
+      waitingFor: 3,
+      canCheck: false,
+    });
+    running = 1;
+    policy.queueChanged();
+    expect(views.at(-1)?.message).toBe('Restarting when the upload finishes…');
+    // A second click while it waits changes nothing.
+    await policy.restartToUpdate();
+    running = 0;
+    atRest();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(installs).toBe(1);
+  });
 });
