@@ -168,6 +168,8 @@ function updates(): DesktopUpdatesDeps {
     // The CommonJS module's own getter: NsisUpdater, MacUpdater or AppImageUpdater for this OS,
     // reading resources/app-update.yml (electron-builder writes it from `publish`).
     createUpdater: () => electronUpdater.autoUpdater,
+    // One line each for checks and failures, never a feed's credentials (it has none).
+    log: { info: log, warn: log },
   };
 }
 

@@ -6,8 +6,11 @@ import type { DesktopState } from './desktop-state';
 import { createUpdates, type Updates, type UpdatesDeps } from './updates';
 import type { Windows } from './windows';
 
-/** What index.ts knows of the build: how it updates and electron-updater's updater. */
-export type DesktopUpdatesDeps = Pick<UpdatesDeps, 'source' | 'createUpdater' | 'timers'>;
+/** What index.ts knows of the build: how it updates, electron-updater's updater, the log. */
+export type DesktopUpdatesDeps = Pick<UpdatesDeps, 'source' | 'createUpdater' | 'timers'> & {
+  /** Where update lines go (the app's log file); default: the app's `log`. */
+  log?: UpdatesDeps['log'];
+};
 
 const NO_SELF_UPDATE: DesktopUpdatesDeps = {
   source: { updatesItself: false, reason: 'This build does not update itself.' },
@@ -26,7 +29,7 @@ export function createDesktopUpdates(deps: {
   updates?: DesktopUpdatesDeps;
 }): Updates {
   const { service, state } = deps;
-  const build = deps.updates ?? NO_SELF_UPDATE;
+  const { log, ...build } = deps.updates ?? NO_SELF_UPDATE;
   // Its own copy: this subscribes before the core-events fan-out updates `state.items`.
   let items = state.items;
   const updates = createUpdates({
@@ -39,7 +42,7 @@ export function createDesktopUpdates(deps: {
       running: () =>
         state.snapshot.paused ? 0 : items.filter((i) => isActiveState(i.state)).length,
     },
-    log: { info: deps.log, warn: deps.log },
+    log: log ?? { info: deps.log, warn: deps.log },
     onChange: (view) => {
       deps.windows.broadcast('updates-changed', view);
       deps.refresh();

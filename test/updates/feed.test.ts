@@ -163,6 +163,39 @@ describe('updates from a generic feed on 127.0.0.1', () => {
   });
 });
 
+describe('builds that update some other way', () => {
+  it('the deb never makes an updater, and nothing reaches the feed, even on "Check now"', async () => {
+    feed.set('offer', '1.2.0');
+    let made = 0;
+    const views = watchViews();
+    const debUpdates = createUpdates({
+      source: {
+        updatesItself: false,
+        reason: 'Installed from the deb package: update it with apt or your package manager.',
+      },
+      createUpdater: () => {
+        made++;
+        throw new Error('never');
+      },
+      automatic: true,
+      queue: QUIET_QUEUE,
+      log: lineLog(),
+      onChange: views.onChange,
+    });
+    debUpdates.start();
+    expect(await debUpdates.checkUpdatesNow()).toEqual({
+      status: 'unavailable',
+      automatic: true,
+      canCheck: false,
+      message: 'Installed from the deb package: update it with apt or your package manager.',
+    });
+    expect(await debUpdates.restartToUpdate()).toMatchObject({ status: 'unavailable' });
+    debUpdates.dispose();
+    expect(made).toBe(0);
+    expect(feed.requests).toEqual([]);
+  });
+});
+
 /** A port on 127.0.0.1 that nothing listens on. */
 async function unusedPort(): Promise<number> {
   const server = createServer();

@@ -43,7 +43,7 @@ export function describeUpdateFailure(error: unknown): UpdateFailure {
   }
   // Windows: the installer is not signed by the publisher of the running app
   // (NsisUpdater.verifySignature); macOS: Squirrel.Mac refuses an app not signed alike.
-  if (/signature|not signed|code sign/i.test(message)) {
+  if (code === 'ERR_UPDATER_INVALID_SIGNATURE' || /signature|not signed|code sign/i.test(message)) {
     return { kind: 'signature', why: 'the update was not signed as this app is' };
   }
   if (

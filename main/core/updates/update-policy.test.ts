@@ -132,4 +132,17 @@ describe('update checks', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(installs).toBe(1);
   });
+
+  it('an installer that fails leaves the update on offer and the app running', async () => {
+    const { policy } = setUp();
+    policy.downloaded('1.2.0');
+    await policy.restartToUpdate();
+    await new Promise((resolve) => setImmediate(resolve));
+    policy.failed(new Error('spawn EACCES'));
+    expect(policy.view()).toMatchObject({
+      status: 'ready',
+      restartLabel: 'Restart to update to 1.2.0',
+      canCheck: true,
+    });
+  });
 });

@@ -78,6 +78,8 @@ export class UpdatePolicy {
   private downloading: string | undefined;
   private readyVersion: string | undefined;
   private restart: { generation: number; waitingFor: number } | null = null;
+  /** install() was called: a failure now is the installer's, and the app keeps running. */
+  private installing = false;
   private generation = 0;
   private interval: unknown = null;
   private readonly timers: Timers;
@@ -151,6 +153,11 @@ export class UpdatePolicy {
   failed(error: unknown): void {
     const failure = describeUpdateFailure(error);
     this.deps.log.warn(`Updates: ${failure.kind}: ${failureLogLine(error)}`);
+    if (this.installing) {
+      // The update stays downloaded: "Restart to update" is offered again, or it installs on quit.
+      this.installing = false;
+      this.restart = null;
+    }
     const downloadFailed = this.downloading !== undefined;
     this.downloading = undefined;
     this.message = downloadFailed
@@ -171,6 +178,7 @@ export class UpdatePolicy {
     void this.deps.queue.settled().then(() => {
       if (this.restart?.generation !== generation) return;
       this.deps.log.info(`Updates: the queue is at rest, installing ${this.readyVersion}`);
+      this.installing = true;
       this.deps.install();
     });
     return this.view();
