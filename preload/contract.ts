@@ -49,6 +49,8 @@ export const channelOf = (method: MethodName): string => `trayshare:${method}`;
 
 /** Events from main to the renderer, with their payloads. */
 export interface TrayshareEvents {
+  /** Updates changed (checked, downloaded, restarting…): Settings → About shows it. */
+  'updates-changed': UpdateView;
   'queue-changed': QueueItem[];
   'history-changed': null;
   'settings-changed': Snapshot;
@@ -56,17 +58,15 @@ export interface TrayshareEvents {
   'share-requested': { paths: string[] };
   /** Main asks the window to show a view (from the tray menu or a notification). */
   'show-view': View;
-  /** Updates changed (checked, downloaded, restarting…): Settings → About shows it. */
-  'updates-changed': UpdateView;
 }
 export type EventName = keyof TrayshareEvents;
 export const eventNames: readonly EventName[] = [
+  'updates-changed',
   'queue-changed',
   'history-changed',
   'settings-changed',
   'share-requested',
   'show-view',
-  'updates-changed',
 ];
 export const eventChannelOf = (event: EventName): string => `trayshare:event:${event}`;
 

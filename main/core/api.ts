@@ -45,12 +45,12 @@ const preferencesPatch = z
   .object({
     shortcut: text(100).optional(),
     launchAtLogin: z.boolean().optional(),
+    checkForUpdates: z.boolean().optional(),
     trayDropAction: z.enum(['share-sheet', 'default-preset']).optional(),
     dropWindowPinned: z.boolean().optional(),
     concurrency: z.number().int().min(1).max(8).optional(),
     fileManagerIntegration: z.boolean().optional(),
     copyLinkOnDelivery: z.boolean().optional(),
-    checkForUpdates: z.boolean().optional(),
   })
   .strict();
 const shareTarget = z.union([

@@ -47,6 +47,8 @@ export interface DesktopAppDeps<Image, Menu> {
   checkKeychain(): Promise<string | null>;
   /** The app was started by the login item: stay in the tray. */
   launchedAtLogin: boolean;
+  /** How this build updates (updates.ts); absent: it never updates itself (tests, harnesses). */
+  updates?: DesktopUpdatesDeps;
   /**
    * Wayland: the desktop's portal approves global shortcuts itself and `register` reports
    * success either way, so the person is told to approve it rather than told it is set.
@@ -56,8 +58,6 @@ export interface DesktopAppDeps<Image, Menu> {
   desktopNotes?: readonly string[];
   /** False on Wayland: no window can stay on top (windows.ts keepsOnTop). */
   keepsDropWindowOnTop?: boolean;
-  /** How this build updates (updates.ts); absent: it never updates itself (tests, harnesses). */
-  updates?: DesktopUpdatesDeps;
   quit(): void;
   log(message: string): void;
 }

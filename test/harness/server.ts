@@ -45,6 +45,8 @@ export interface HarnessOptions {
   throttleBytesPerSecond?: number | null;
   /** Retry policy of the queue; tests pass small delays. */
   retry?: Partial<RetryPolicy>;
+  /** How the build updates, as index.ts gives it (default: a development run, no updater). */
+  updates?: DesktopUpdatesDeps;
   /**
    * Accelerators that count as taken by another app, as the shell's globalShortcut would
    * report. Default: CommandOrControl+Alt+T (a terminal on Ubuntu).
@@ -56,8 +58,6 @@ export interface HarnessOptions {
   serviceConfig?: Partial<ServiceConfig>;
   /** False for a Wayland desktop, where no window stays on top (default true). */
   keepsDropWindowOnTop?: boolean;
-  /** How the build updates, as index.ts gives it (default: a development run, no updater). */
-  updates?: DesktopUpdatesDeps;
 }
 
 export interface Harness {

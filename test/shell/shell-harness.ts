@@ -41,6 +41,8 @@ export interface HarnessOptions {
   /** Shortcuts another app holds. */
   taken?: string[];
   keychainProblem?: string | null;
+  /** How the build updates (index.ts passes electron-updater's); default: it does not. */
+  updates?: DesktopUpdatesDeps;
   launchedAtLogin?: boolean;
   fileManagerIntegration?: boolean;
   /** Notifications the OS refuses to show ('failed'), with this error. */
@@ -50,8 +52,6 @@ export interface HarnessOptions {
   /** A Wayland desktop, whose portal approves global shortcuts itself. */
   shortcutNeedsApproval?: boolean;
   desktopNotes?: string[];
-  /** How the build updates (index.ts passes electron-updater's); default: it does not. */
-  updates?: DesktopUpdatesDeps;
 }
 
 export interface ShellHarness {

@@ -1,4 +1,4 @@
-// Settings → About: the version and updates. The state comes from main (getUpdates, then
+// Settings → About's updates. The state comes from main (getUpdates, then
 // 'updates-changed'); failures are a quiet line here, never a dialog.
 import { useEffect, useState } from 'preact/hooks';
 import type { Preferences, UpdateView } from '../../../preload/contract';
@@ -61,7 +61,8 @@ function UpdateControls(props: { view: UpdateView; checkAutomatically: boolean }
   );
 }
 
-export function AboutSection(props: { version: string; preferences: Preferences }) {
+/** The update line and its buttons, inside Settings → About's card. */
+export function AboutUpdates(props: { preferences: Preferences }) {
   const [view, setView] = useState<UpdateView | null>(null);
   useEffect(() => {
     const bridge = api();
@@ -70,23 +71,15 @@ export function AboutSection(props: { version: string; preferences: Preferences 
     return off;
   }, []);
   return (
-    <section class="section" aria-labelledby="about-title">
-      <div class="section__header">
-        <h2 id="about-title" class="section__title">
-          About
-        </h2>
-      </div>
-      <div class="card">
-        <p>Trayshare {props.version}</p>
-        {view?.message ? (
-          <p class="field__help" role="status" id="update-status">
-            {view.message}
-          </p>
-        ) : null}
-        {view && view.status !== 'unavailable' ? (
-          <UpdateControls view={view} checkAutomatically={props.preferences.checkForUpdates} />
-        ) : null}
-      </div>
-    </section>
+    <>
+      {view?.message ? (
+        <p class="field__help" role="status" id="update-status">
+          {view.message}
+        </p>
+      ) : null}
+      {view && view.status !== 'unavailable' ? (
+        <UpdateControls view={view} checkAutomatically={props.preferences.checkForUpdates} />
+      ) : null}
+    </>
   );
 }
