@@ -31,11 +31,11 @@ export interface Boot {
 export async function bootMain(opts: {
   /** The app folder: the checkout, or an app unpacked from a package. */
   appPath: string;
+  /** More environment for the booted process (e.g. APPIMAGE, as an AppImage's runtime sets it). */
+  env?: Record<string, string>;
   platform: NodeJS.Platform;
   packaged: boolean;
   resourcesPath?: string;
-  /** More environment for the booted process (e.g. APPIMAGE, as an AppImage's runtime sets it). */
-  env?: Record<string, string>;
 }): Promise<Boot> {
   const work = await mkdtemp(join(tmpdir(), 'trayshare-boot-'));
   const journalFile = join(work, 'journal.jsonl');

@@ -46,10 +46,10 @@ describe('settings file round trip', () => {
       comment: 'For Thursday',
     });
     await first.setPreferences({
+      checkForUpdates: false,
       concurrency: 5,
       trayDropAction: 'default-preset',
       copyLinkOnDelivery: true,
-      checkForUpdates: false,
     });
 
     const second = fx.open();
@@ -67,12 +67,12 @@ describe('settings file round trip', () => {
     expect(second.preferences()).toEqual({
       shortcut: defaultShortcut(process.platform),
       launchAtLogin: false,
+      checkForUpdates: false,
       trayDropAction: 'default-preset',
       dropWindowPinned: false,
       concurrency: 5,
       fileManagerIntegration: false,
       copyLinkOnDelivery: true,
-      checkForUpdates: false,
     });
     expect(second.path).toBe(join(fx.dir, 'config.json'));
     expect(JSON.parse(await fx.configText())).toMatchObject({ version: 2 });
