@@ -36,7 +36,7 @@ export function createDesktopUpdates(deps: {
     ...build,
     automatic: state.snapshot.preferences.checkForUpdates,
     queue: {
-      // The queue's own settle watch (settle-watch.ts): every upload finished, or waiting for
+      // The queue's own wait for rest (queue/queue-events.ts): every upload finished, or waiting for
       // the person (a pause, a token); those resume from the journal after the restart.
       settled: () => service.settled(),
       running: () =>
