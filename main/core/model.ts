@@ -34,6 +34,8 @@ export interface Preferences {
   /** Electron accelerator, e.g. "CommandOrControl+Shift+U"; empty string disables it. */
   shortcut: string;
   launchAtLogin: boolean;
+  /** Look for a new version at start and every 6 hours (main/core/updates/update-policy.ts). */
+  checkForUpdates: boolean;
   trayDropAction: TrayDropAction;
   dropWindowPinned: boolean;
   /** Uploads in flight at once, per workspace. */

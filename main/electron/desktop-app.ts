@@ -18,6 +18,7 @@ import { createShellApi } from './shell-api';
 import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
 import type { TrayDeps } from './tray';
 import { createTrayWiring } from './tray-wiring';
+import { createDesktopUpdates, type DesktopUpdatesDeps } from './updates-wiring';
 import { windowApi } from './window-api';
 import type { Windows } from './windows';
 
@@ -46,6 +47,8 @@ export interface DesktopAppDeps<Image, Menu> {
   checkKeychain(): Promise<string | null>;
   /** The app was started by the login item: stay in the tray. */
   launchedAtLogin: boolean;
+  /** How this build updates (updates.ts); absent: it never updates itself (tests, harnesses). */
+  updates?: DesktopUpdatesDeps;
   /**
    * Wayland: the desktop's portal approves global shortcuts itself and `register` reports
    * success either way, so the person is told to approve it rather than told it is set.
@@ -173,9 +176,15 @@ export async function startDesktopApp<Image, Menu>(
     return shellApi.pickFiles();
   };
   const preferences = createPreferencesSync({ ...deps, shortcuts: () => shortcuts, notify });
+  const updates = createDesktopUpdates({
+    ...deps,
+    state,
+    refresh: () => tray.refresh(),
+  });
   const tray = createTrayWiring({
     ...deps,
     state,
+    updates,
     routing,
     describeChannels: labels.describe,
     pickFiles,
@@ -199,6 +208,7 @@ export async function startDesktopApp<Image, Menu>(
     state,
     setPreferences: preferences.set,
     refresh: tray.refresh,
+    updates,
   });
   const unbind = bindWindowApi(deps, api);
   const unsubscribe = fanOutCoreEvents({
@@ -216,6 +226,7 @@ export async function startDesktopApp<Image, Menu>(
   tray.refresh();
   void labels.load().then(tray.refresh);
   await tellAtStart(deps, state, notify);
+  updates.start();
 
   return {
     requestShare: routing.requestShare,
@@ -223,6 +234,7 @@ export async function startDesktopApp<Image, Menu>(
     activate: () => windows.showMain(),
     dispose() {
       unsubscribe();
+      updates.dispose();
       unbind();
       shortcuts.dispose();
       tray.destroy();

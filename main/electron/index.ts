@@ -2,6 +2,7 @@
 // single-instance lock, collects handed-over paths, builds the app service and starts the
 // desktop app (desktop-app.ts) with the real Electron APIs. Everything it wires is tested with
 // fakes elsewhere.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   app,
@@ -20,6 +21,7 @@ import {
   Tray,
 } from 'electron';
 import ElectronStore from 'electron-store';
+import electronUpdater from 'electron-updater';
 import type { AppService } from '../core/api';
 import { createAppService } from '../core/app-service';
 import { xdgConfigHome } from '../core/autostart/xdg-autostart';
@@ -27,6 +29,7 @@ import { createFileManagerIntegration, launcherPath } from '../core/integration/
 import { createKeychainStore } from '../core/secrets/keychain-store';
 import { KeychainError, type SecretStore } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
+import { updateSource } from '../core/updates/update-source';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
 import { applyAppIdentity } from './app-identity';
@@ -42,6 +45,7 @@ import { hardenSession } from './session-security';
 import type { HandOffData } from './share-argv';
 import { checkExternalUrl } from './shell-api';
 import { installTestHooks } from './test-hooks';
+import type { DesktopUpdatesDeps } from './updates-wiring';
 import { createWindows, guardWebContents } from './windows';
 
 const log = (message: string) => console.log(`[trayshare] ${message}`);
@@ -144,6 +148,33 @@ async function openService(secrets: SecretStore): Promise<AppService | null> {
     await showStartError('Trayshare could not open its settings and queue', error);
     return null;
   }
+}
+
+/** resources/package-type: electron-builder writes it into deb, rpm and pacman packages only. */
+function packageType(): string | null {
+  if (!app.isPackaged) return null;
+  try {
+    return readFileSync(join(process.resourcesPath, 'package-type'), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** How this build updates; electron-updater's updater is made only when it updates itself. */
+function updates(): DesktopUpdatesDeps {
+  return {
+    source: updateSource({
+      platform: process.platform,
+      isPackaged: app.isPackaged,
+      packageType: packageType(),
+      env: process.env,
+    }),
+    // The CommonJS module's own getter: NsisUpdater, MacUpdater or AppImageUpdater for this OS,
+    // reading resources/app-update.yml (electron-builder writes it from `publish`).
+    createUpdater: () => electronUpdater.autoUpdater,
+    // One line each for checks and failures, never a feed's credentials (it has none).
+    log: { info: log, warn: log },
+  };
 }
 
 /** The tray's Electron factories; test/e2e's hooks get the tray and its menu. */
@@ -293,6 +324,7 @@ async function start(
     setFileManagerIntegration: fileManagerIntegration(appImage?.icon),
     checkKeychain: () => checkKeychain(service, secrets),
     launchedAtLogin,
+    updates: updates(),
     quit: () => app.quit(),
     log,
   });

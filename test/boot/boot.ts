@@ -31,6 +31,8 @@ export interface Boot {
 export async function bootMain(opts: {
   /** The app folder: the checkout, or an app unpacked from a package. */
   appPath: string;
+  /** More environment for the booted process (e.g. APPIMAGE, as an AppImage's runtime sets it). */
+  env?: Record<string, string>;
   platform: NodeJS.Platform;
   packaged: boolean;
   resourcesPath?: string;
@@ -57,6 +59,7 @@ export async function bootMain(opts: {
             TRAYSHARE_BOOT_DATA: join(work, 'data'),
             TRAYSHARE_BOOT_JOURNAL: journalFile,
             ...(opts.resourcesPath ? { TRAYSHARE_BOOT_RESOURCES: opts.resourcesPath } : {}),
+            ...opts.env,
           },
         },
       ));

@@ -15,6 +15,8 @@ import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { RetryPolicy } from '../../main/core/upload/retry';
 import { shortcutRefusedMessage } from '../../main/electron/shortcut';
+import { createUpdates, type Updates } from '../../main/electron/updates';
+import type { DesktopUpdatesDeps } from '../../main/electron/updates-wiring';
 import { isActiveState } from '../../main/portable/item-states';
 import {
   type EventName,
@@ -43,6 +45,8 @@ export interface HarnessOptions {
   throttleBytesPerSecond?: number | null;
   /** Retry policy of the queue; tests pass small delays. */
   retry?: Partial<RetryPolicy>;
+  /** How the build updates, as index.ts gives it (default: a development run, no updater). */
+  updates?: DesktopUpdatesDeps;
   /**
    * Accelerators that count as taken by another app, as the shell's globalShortcut would
    * report. Default: CommandOrControl+Alt+T (a terminal on Ubuntu).
@@ -75,6 +79,8 @@ export interface Harness {
   setThrottle(bytesPerSecond: number | null): void;
   /** Resolves once nothing is queued, waiting or sending (rejects after `timeoutMs`). */
   settled(timeoutMs?: number): Promise<void>;
+  /** Updates as main/electron/updates.ts runs them, started as the app starts them. */
+  updates: Updates;
   /** What the page asked the shell to copy and to open. */
   copied: string[];
   opened: string[];
@@ -204,6 +210,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const unsubscribe = (['queue-changed', 'history-changed', 'settings-changed'] as const).map(
     (event) => app.on(event, (payload) => emit(event, payload)),
   );
+  const updates = harnessUpdates(app, options.updates, (view) => emit('updates-changed', view));
+  unsubscribe.push(() => updates.dispose());
 
   async function rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Large enough for a pasted image as base64 (savePastedImage).
@@ -218,9 +226,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     if (!parsed.success) return sendJson(res, 400, { error: `Invalid arguments for ${method}.` });
     const target = (method in shell
       ? shell
-      : method === 'setPreferences'
-        ? { setPreferences }
-        : app) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      : method in updates
+        ? updates
+        : method === 'setPreferences'
+          ? { setPreferences }
+          : app) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
     try {
       const result = await target[method]!(...(parsed.data as unknown[]));
       sendJson(res, 200, { result });
@@ -343,6 +353,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     demo,
     renderer,
     filesDir,
+    updates,
     pick: (paths) => void pickQueue.push(paths),
     setPending: (paths) => {
       pending = paths;
@@ -384,6 +395,49 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await app.close();
       await reference.close();
       await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The app's update module over the harness's app service (updates-wiring.ts does the same in the shell). */
+function harnessUpdates(
+  app: AppService,
+  build: DesktopUpdatesDeps | undefined,
+  onChange: Parameters<typeof createUpdates>[0]['onChange'],
+): Updates {
+  let running = 0;
+  const off = app.on('queue-changed', (items) => {
+    running = items.filter((i) => isActiveState(i.state)).length;
+    updates.queueChanged();
+  });
+  const updates = createUpdates({
+    ...(build ?? {
+      source: {
+        updatesItself: false,
+        reason: 'This is a development run: it updates with your checkout, not by itself.',
+      },
+      createUpdater: () => {
+        throw new Error('no updater in a development run');
+      },
+    }),
+    automatic: true,
+    queue: { settled: () => app.settled(), running: () => running },
+    log: { info: () => undefined, warn: () => undefined },
+    onChange,
+  });
+  void app.getSnapshot().then((snapshot) => {
+    updates.setAutomatic(snapshot.preferences.checkForUpdates);
+    updates.start();
+  });
+  const offSettings = app.on('settings-changed', (s) =>
+    updates.setAutomatic(s.preferences.checkForUpdates),
+  );
+  return {
+    ...updates,
+    dispose() {
+      off();
+      offSettings();
+      updates.dispose();
     },
   };
 }

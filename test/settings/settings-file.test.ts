@@ -46,6 +46,7 @@ describe('settings file round trip', () => {
       comment: 'For Thursday',
     });
     await first.setPreferences({
+      checkForUpdates: false,
       concurrency: 5,
       trayDropAction: 'default-preset',
       copyLinkOnDelivery: true,
@@ -66,6 +67,7 @@ describe('settings file round trip', () => {
     expect(second.preferences()).toEqual({
       shortcut: defaultShortcut(process.platform),
       launchAtLogin: false,
+      checkForUpdates: false,
       trayDropAction: 'default-preset',
       dropWindowPinned: false,
       concurrency: 5,

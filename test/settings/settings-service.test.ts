@@ -376,6 +376,7 @@ describe('preferences and channel checks', () => {
       preferences: {
         shortcut: 'Alt+Shift+S',
         launchAtLogin: false,
+        checkForUpdates: true,
         trayDropAction: 'share-sheet',
         dropWindowPinned: false,
         concurrency: 8,

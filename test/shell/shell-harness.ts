@@ -10,6 +10,7 @@ import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { type DesktopApp, startDesktopApp } from '../../main/electron/desktop-app';
 import type { RendererLocation } from '../../main/electron/renderer-location';
+import type { DesktopUpdatesDeps } from '../../main/electron/updates-wiring';
 import { createWindows } from '../../main/electron/windows';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { type DemoIds, seedDemo } from '../harness/seed';
@@ -40,6 +41,8 @@ export interface HarnessOptions {
   /** Shortcuts another app holds. */
   taken?: string[];
   keychainProblem?: string | null;
+  /** How the build updates (index.ts passes electron-updater's); default: it does not. */
+  updates?: DesktopUpdatesDeps;
   launchedAtLogin?: boolean;
   fileManagerIntegration?: boolean;
   /** Notifications the OS refuses to show ('failed'), with this error. */
@@ -187,6 +190,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
     shortcutNeedsApproval: options.shortcutNeedsApproval ?? false,
     desktopNotes: options.desktopNotes ?? [],
     keepsDropWindowOnTop: !options.noWindowOnTop,
+    ...(options.updates ? { updates: options.updates } : {}),
     quit: () => {
       quits++;
     },

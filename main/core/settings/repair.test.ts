@@ -110,6 +110,15 @@ describe('repairSettings', () => {
     ]);
   });
 
+  it('a file from before update checks existed gets them on, quietly', () => {
+    const { checkForUpdates: _new, ...before } = DEFAULT_PREFERENCES;
+    const repair = repairSettings({ ...valid, preferences: before });
+    expect(repair.settings.preferences.checkForUpdates).toBe(true);
+    expect(repair.problems).toEqual([]);
+    const off = repairSettings({ ...valid, preferences: { ...before, checkForUpdates: false } });
+    expect(off.settings.preferences.checkForUpdates).toBe(false);
+  });
+
   it('a bad preference resets only itself; a missing one takes its default quietly', () => {
     // copyLinkOnDelivery is missing from every file written before that setting existed.
     const {

@@ -23,6 +23,7 @@ export function defaultShortcut(platform: NodeJS.Platform): string {
 export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   shortcut: defaultShortcut(process.platform),
   launchAtLogin: false,
+  checkForUpdates: true,
   trayDropAction: 'share-sheet',
   dropWindowPinned: false,
   concurrency: 3,
@@ -90,6 +91,7 @@ export const presetSchema = z.object({
 export const preferenceSchemas = {
   shortcut: z.string().max(100),
   launchAtLogin: z.boolean(),
+  checkForUpdates: z.boolean(),
   trayDropAction: z.enum(['share-sheet', 'default-preset']),
   dropWindowPinned: z.boolean(),
   concurrency: z.number().int().min(1).max(8),

@@ -1,5 +1,6 @@
 import type { QueueItem, Snapshot, View } from '../../../preload/contract';
 import { Notice } from '../ui/notice';
+import { AboutUpdates } from './about-updates';
 import { SetupSteps } from './first-run';
 import { PreferencesSection } from './preferences-section';
 import { WorkspacesSection } from './workspaces-section';
@@ -32,6 +33,7 @@ export function SettingsView(props: {
         </div>
         <div class="card">
           <p>Trayshare {props.snapshot.version}</p>
+          <AboutUpdates preferences={props.snapshot.preferences} />
         </div>
       </section>
     </section>
