@@ -21,15 +21,19 @@ import {
 } from 'electron';
 import ElectronStore from 'electron-store';
 import type { AppService } from '../core/api';
-import { createAppService } from '../core/app-service';
 import { xdgConfigHome } from '../core/autostart/xdg-autostart';
 import { createFileManagerIntegration, launcherPath } from '../core/integration/integration';
+import { diagnosticsText } from '../core/log/about';
+import type { FileLog } from '../core/log/file-log';
+import { loggedProxyResolver } from '../core/log/logged-parts';
+import { createLoggedAppService } from '../core/log/logged-service';
 import { createKeychainStore } from '../core/secrets/keychain-store';
 import { KeychainError, type SecretStore } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
 import { applyAppIdentity } from './app-identity';
+import { openAppLog } from './app-log';
 import { applicationMenuTemplate } from './app-menu';
 import { installAppImageIdentity } from './appimage-identity';
 import { type DesktopApp, type DesktopAppDeps, startDesktopApp } from './desktop-app';
@@ -44,7 +48,13 @@ import { checkExternalUrl } from './shell-api';
 import { installTestHooks } from './test-hooks';
 import { createWindows, guardWebContents } from './windows';
 
-const log = (message: string) => console.log(`[trayshare] ${message}`);
+/** Opened first thing in main(), once the app's identity (and so its folders) is set. */
+let appLog: FileLog | undefined;
+
+const log = (message: string) => {
+  console.log(`[trayshare] ${message}`);
+  appLog?.info(message);
+};
 
 const electronStoreFactory: StoreFactory = (options) =>
   new ElectronStore<Record<string, unknown>>(options);
@@ -123,19 +133,25 @@ async function appImageIdentity(): Promise<
 }
 
 /** The app service on the user-data folder; null after telling the person it could not open. */
-async function openService(secrets: SecretStore): Promise<AppService | null> {
+async function openService(secrets: SecretStore, appLog: FileLog): Promise<AppService | null> {
   try {
-    return await createAppService({
-      dataDir: app.getPath('userData'),
-      secrets,
-      // DIRECT requests use Node's stack (exact Content-Length); proxied ones Chromium's `net`.
-      transport: createProxyRoutingTransport({
-        resolveProxy: (url) => session.defaultSession.resolveProxy(url),
-        direct: createNodeTransport({ client: 'app' }),
-        proxied: createNetTransport(net),
-      }),
-      storeFactory: electronStoreFactory,
-    });
+    return await createLoggedAppService(
+      {
+        dataDir: app.getPath('userData'),
+        secrets,
+        // DIRECT requests use Node's stack (exact Content-Length); proxied ones Chromium's `net`.
+        transport: createProxyRoutingTransport({
+          resolveProxy: loggedProxyResolver(
+            (url) => session.defaultSession.resolveProxy(url),
+            appLog,
+          ),
+          direct: createNodeTransport({ client: 'app' }),
+          proxied: createNetTransport(net),
+        }),
+        storeFactory: electronStoreFactory,
+      },
+      appLog,
+    );
   } catch (error) {
     await showStartError('Trayshare could not open its settings and queue', error);
     return null;
@@ -218,6 +234,7 @@ async function checkKeychain(service: AppService, secrets: SecretStore): Promise
 
 async function start(
   handOff: HandOff,
+  appLog: FileLog,
 ): Promise<{ desktop: DesktopApp; service: AppService } | null> {
   const appPath = app.getAppPath();
   const renderer = rendererLocation({
@@ -231,7 +248,7 @@ async function start(
   const appImage = await appImageIdentity();
 
   const secrets = createKeychainStore();
-  const service = await openService(secrets);
+  const service = await openService(secrets, appLog);
   if (!service) return null;
 
   // Electron's own choice of display server, which a --ozone-platform switch overrides.
@@ -288,6 +305,11 @@ async function start(
     }),
     setFileManagerIntegration: fileManagerIntegration(appImage?.icon),
     checkKeychain: () => checkKeychain(service, secrets),
+    logs: {
+      dir: appLog.dir,
+      openPath: (path) => electronShell.openPath(path),
+      diagnostics: () => diagnosticsText({ service, log: appLog }),
+    },
     launchedAtLogin,
     quit: () => app.quit(),
     log,
@@ -297,6 +319,8 @@ async function start(
 }
 
 function main(): void {
+  const opened = openAppLog(app.getPath('logs'));
+  appLog = opened;
   let running: { desktop: DesktopApp; service: AppService } | null = null;
   const handOff = listenForHandOff(app, {
     argv: process.argv,
@@ -339,7 +363,7 @@ function main(): void {
       // Before any window: Windows and Linux windows get no menu bar, macOS a minimal one.
       const template = applicationMenuTemplate(process.platform);
       Menu.setApplicationMenu(template ? Menu.buildFromTemplate(template) : null);
-      return start(handOff);
+      return start(handOff, opened);
     })
     .then((started) => {
       running = started;
