@@ -68,7 +68,7 @@ export async function diagnosticsText(deps: {
     `Queue: ${counts}${snapshot.paused ? ' (paused)' : ''}`,
     `Detailed logs: ${snapshot.preferences.detailedLogs ? 'on' : 'off'}`,
     '',
-    `Last ${lines.length} log lines:`,
+    `Last ${lines.length} log line${lines.length === 1 ? '' : 's'}:`,
     ...lines,
     '',
   ].join('\n');

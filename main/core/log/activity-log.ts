@@ -10,7 +10,7 @@ import type { QueueItem } from '../model';
 import { describeFile, withoutName } from './describe-file';
 import { errorText, type Log } from './log';
 
-type Watched = Pick<AppService, 'on' | 'getSnapshot' | 'listQueue'>;
+type Watched = Pick<AppService, 'on' | 'getSnapshot'>;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 100) / 10)} s`;
@@ -48,13 +48,17 @@ export function logActivity(service: Watched, log: Log): () => void {
     }
   };
 
+  // The queue as its last change event showed it: a share's outcome is told from it at once
+  // when its last file finishes (a CLI command ends as soon as the queue settles).
+  let latest = new Map<string, QueueItem>();
   const told = new Map<string, string>();
-  const shareDone = async (shareId: string) => {
-    const members = (await service.listQueue()).filter((i) => i.shareId === shareId);
-    if (members.length === 0 || members.some((i) => isActiveState(i.state))) return;
+  const shareDone = (finished: QueueItem) => {
+    latest.set(finished.id, finished);
+    const members = [...latest.values()].filter((i) => i.shareId === finished.shareId);
+    if (members.some((i) => isActiveState(i.state))) return;
     const key = members.map((i) => `${i.id}:${i.state}:${i.updatedAt}`).join(',');
-    if (told.get(shareId) === key) return;
-    told.set(shareId, key);
+    if (told.get(finished.shareId) === key) return;
+    told.set(finished.shareId, key);
     log[members.every((i) => i.state === 'delivered') ? 'info' : 'warn'](shareLine(members));
   };
   const shareLine = (members: QueueItem[]) => {
@@ -87,13 +91,19 @@ export function logActivity(service: Watched, log: Log): () => void {
 
   const off = [
     service.on('settings-changed', settingsChanged),
-    service.on('queue-changed', retried),
-    service.on('needs-token', (e) => refused(e.workspaceId, e.message)),
-    service.on('item-finished', (item) => {
-      shareDone(item.shareId).catch((error: unknown) =>
-        log.error(`Could not log a share's outcome: ${errorText(error)}`),
-      );
+    service.on('queue-changed', (items) => {
+      const before = latest;
+      latest = new Map(items.map((i) => [i.id, i]));
+      retried(items);
+      // Told here, not only on 'item-finished': that comes after the history is written, and
+      // a CLI command may close the queue as soon as it sees the outcome here.
+      for (const item of items) {
+        const was = before.get(item.id);
+        if (was && isActiveState(was.state) && !isActiveState(item.state)) shareDone(item);
+      }
     }),
+    service.on('needs-token', (e) => refused(e.workspaceId, e.message)),
+    service.on('item-finished', shareDone),
   ];
   service
     .getSnapshot()

@@ -47,6 +47,10 @@ export function openFileLog(options: FileLogOptions): FileLog {
   // One instance per log: the app's, the CLI's, and each test's are kept apart.
   const logger = electronLog.create({ logId: `trayshare-${process.pid}-${++instances}` });
   const transports = logger.transports;
+  // The path is ours, but electron-log still looks up an app name for its path variables, from
+  // the nearest package.json of the working folder: without one (an installed CLI run from any
+  // folder, the app started from the desktop) no line would be written.
+  transports.file.setAppName('Trayshare');
   transports.file.resolvePathFn = () => file;
   transports.file.maxSize = options.maxBytes ?? DEFAULT_LOG_MAX_BYTES;
   // Readable by the person only: the lines say where and when they shared.
