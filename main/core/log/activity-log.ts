@@ -8,19 +8,19 @@ import { isActiveState } from '../../portable/item-states';
 import type { AppService, Snapshot } from '../api';
 import type { QueueItem } from '../model';
 import { describeFile, withoutName } from './describe-file';
-import { errorText, type Log } from './log';
+import type { Log } from './log';
+import type { LogSettings } from './settings-on-disk';
 
-type Watched = Pick<AppService, 'on' | 'getSnapshot'>;
+type Watched = Pick<AppService, 'on'>;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 100) / 10)} s`;
 
 /** Starts logging the service's activity; returns the unsubscriber. */
-export function logActivity(service: Watched, log: Log): () => void {
-  let snapshot: Snapshot | undefined;
-  const detailed = () => snapshot?.preferences.detailedLogs === true;
+export function logActivity(service: Watched, log: Log, settings: () => LogSettings): () => void {
+  const detailed = () => settings().detailed;
   const protocolOf = (workspaceId: string) =>
-    snapshot?.workspaces.find((w) => w.id === workspaceId)?.protocol ?? 'an unknown protocol';
+    settings().workspace(workspaceId)?.protocol ?? 'an unknown protocol';
   const file = (item: QueueItem) => describeFile(item.name, item.size, detailed());
   const why = (item: QueueItem) => {
     const e = item.error;
@@ -78,11 +78,10 @@ export function logActivity(service: Watched, log: Log): () => void {
   const refused = (workspaceId: string, message: string) => {
     if (refusals.get(workspaceId) === message) return;
     refusals.set(workspaceId, message);
-    const name = snapshot?.workspaces.find((w) => w.id === workspaceId)?.name ?? workspaceId;
+    const name = settings().workspace(workspaceId)?.name ?? workspaceId;
     log.warn(`Token refused for workspace “${name}”: ${message}`);
   };
   const settingsChanged = (next: Snapshot) => {
-    snapshot = next;
     for (const w of next.workspaces) {
       if (w.tokenRefused) refused(w.id, w.tokenRefused);
       else refusals.delete(w.id);
@@ -105,12 +104,6 @@ export function logActivity(service: Watched, log: Log): () => void {
     service.on('needs-token', (e) => refused(e.workspaceId, e.message)),
     service.on('item-finished', shareDone),
   ];
-  service
-    .getSnapshot()
-    .then((s) => {
-      if (!snapshot) settingsChanged(s);
-    })
-    .catch((error: unknown) => log.error(`Could not read the settings: ${errorText(error)}`));
   return () => {
     for (const unsubscribe of off) unsubscribe();
   };

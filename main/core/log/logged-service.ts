@@ -6,6 +6,7 @@ import { type AppServiceDeps, createAppService } from '../app-service';
 import { logActivity } from './activity-log';
 import type { Log } from './log';
 import { loggedSecrets, loggedTransport } from './logged-parts';
+import { settingsOnDisk } from './settings-on-disk';
 
 export async function createLoggedAppService(deps: AppServiceDeps, log: Log): Promise<AppService> {
   const service = await createAppService({
@@ -14,6 +15,6 @@ export async function createLoggedAppService(deps: AppServiceDeps, log: Log): Pr
     transport: loggedTransport(deps.transport, log),
   });
   // The service's close() clears its listeners, these among them.
-  logActivity(service, log);
+  logActivity(service, log, settingsOnDisk(deps.dataDir));
   return service;
 }
