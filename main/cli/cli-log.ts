@@ -9,12 +9,12 @@ import { type Log, silentLog } from '../core/log/log';
 import { defaultUserDataDir } from '../core/paths';
 import { say } from './terminal';
 
-export const CLI_LOG_NAME = 'trayshare-cli.log';
+const CLI_LOG_NAME = 'trayshare-cli.log';
 
 let current: FileLog | undefined;
 
 /** The folder of the CLI's log files. */
-export function cliLogDir(): string {
+function cliLogDir(): string {
   return join(defaultUserDataDir(), 'logs');
 }
 

@@ -4,7 +4,7 @@
 import { startLine } from '../core/log/about';
 import { type FileLog, openFileLog } from '../core/log/file-log';
 
-export const APP_LOG_NAME = 'trayshare.log';
+const APP_LOG_NAME = 'trayshare.log';
 
 export function openAppLog(logsDir: string): FileLog {
   const log = openFileLog({ dir: logsDir, name: APP_LOG_NAME });

@@ -34,7 +34,7 @@ export function startLine(
   return `${who} ${APP_VERSION} started: ${runtime(versions)}, ${osLine()}`;
 }
 
-export const DIAGNOSTIC_LINES = 50;
+const DIAGNOSTIC_LINES = 50;
 
 /** The text "Copy diagnostics" puts on the clipboard. */
 export async function diagnosticsText(deps: {

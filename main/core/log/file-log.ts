@@ -12,7 +12,7 @@ import electronLog from 'electron-log/node';
 import type { Log } from './log';
 import { redactSecrets } from './redact';
 
-export const DEFAULT_LOG_MAX_BYTES = 1024 * 1024;
+const DEFAULT_LOG_MAX_BYTES = 1024 * 1024;
 
 export interface FileLog extends Log {
   /** The folder the log files are in (Settings → About opens it). */
