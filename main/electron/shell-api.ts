@@ -43,7 +43,7 @@ export interface LogsDeps {
 }
 
 /** The native file picker's options: files, and folders where one dialog can offer both. */
-export function pickerOptions(platform: NodeJS.Platform): OpenDialogOptions {
+function pickerOptions(platform: NodeJS.Platform): OpenDialogOptions {
   return {
     title: 'Choose files to share',
     buttonLabel: 'Share',
