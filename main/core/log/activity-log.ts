@@ -11,26 +11,40 @@ import { describeFile, withoutName } from './describe-file';
 import type { Log } from './log';
 import type { LogSettings } from './settings-on-disk';
 
-type Watched = Pick<AppService, 'on'>;
-
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 100) / 10)} s`;
+/** A share's id, short: enough to match the lines of one share. */
+const short = (id: string) => id.slice(0, 8);
 
-/** Starts logging the service's activity; returns the unsubscriber. */
-export function logActivity(service: Watched, log: Log, settings: () => LogSettings): () => void {
-  const detailed = () => settings().detailed;
-  const protocolOf = (workspaceId: string) =>
-    settings().workspace(workspaceId)?.protocol ?? 'an unknown protocol';
-  const file = (item: QueueItem) => describeFile(item.name, item.size, detailed());
-  const why = (item: QueueItem) => {
+/** How the lines name things, as the settings say now. */
+class Wording {
+  constructor(private readonly settings: () => LogSettings) {}
+
+  file(item: QueueItem): string {
+    return describeFile(item.name, item.size, this.settings().detailed);
+  }
+
+  /** The failure policy's reason: code, class and message (with the file's name cut out). */
+  why(item: QueueItem): string {
     const e = item.error;
     if (!e) return 'no reason given';
-    const message = detailed() ? e.message : withoutName(e.message, item);
+    const message = this.settings().detailed ? e.message : withoutName(e.message, item);
     return `${e.code} (${e.class}): ${message}`;
-  };
+  }
 
+  protocol(workspaceId: string): string {
+    return this.settings().workspace(workspaceId)?.protocol ?? 'an unknown protocol';
+  }
+
+  workspace(workspaceId: string): string {
+    return this.settings().workspace(workspaceId)?.name ?? workspaceId;
+  }
+}
+
+/** Each wait before another try, once. */
+function retryWatch(log: Log, say: Wording): (items: QueueItem[]) => void {
   const waits = new Map<string, string>();
-  const retried = (items: QueueItem[]) => {
+  return (items) => {
     const present = new Set(items.map((i) => i.id));
     for (const id of waits.keys()) if (!present.has(id)) waits.delete(id);
     for (const item of items) {
@@ -43,73 +57,92 @@ export function logActivity(service: Watched, log: Log, settings: () => LogSetti
           ? `; the service asked to wait ${seconds(item.error.retryAfterMs)} (Retry-After)`
           : '';
       log.warn(
-        `Retry: ${file(item)} (share ${short(item.shareId)}, attempt ${item.attempts}) tries again in ${seconds(item.retryAt - item.updatedAt)} after ${why(item)}${asked}`,
+        `Retry: ${say.file(item)} (share ${short(item.shareId)}, attempt ${item.attempts}) tries again in ${seconds(item.retryAt - item.updatedAt)} after ${say.why(item)}${asked}`,
       );
     }
   };
+}
 
-  // The queue as its last change event showed it: a share's outcome is told from it at once
-  // when its last file finishes (a CLI command ends as soon as the queue settles).
+function shareLine(members: QueueItem[], say: Wording): string {
+  const first = members[0] as QueueItem;
+  const head = `Share ${short(first.shareId)} via ${say.protocol(first.workspaceId)}, ${plural(members.length, 'file')} to ${plural(first.channels.length, 'channel')}`;
+  const parts = (['delivered', 'failed', 'unknown', 'cancelled'] as const).flatMap((state) => {
+    const some = members.filter((i) => i.state === state);
+    if (some.length === 0) return [];
+    const label = state === 'unknown' ? 'may have been delivered' : state;
+    const each = some.map((i) =>
+      state === 'delivered' ? say.file(i) : `${say.file(i)}: ${say.why(i)}`,
+    );
+    return [`${some.length} ${label} (${each.join('; ')})`];
+  });
+  return `${head}: ${parts.join(', ')}`;
+}
+
+/**
+ * A share's outcome, once its last file has finished. Told from the queue's change event (a
+ * CLI command closes the queue as soon as it sees the outcome there) and from 'item-finished'
+ * (which follows the history write), whichever comes first.
+ */
+function shareWatch(log: Log, say: Wording) {
   let latest = new Map<string, QueueItem>();
   const told = new Map<string, string>();
-  const shareDone = (finished: QueueItem) => {
-    latest.set(finished.id, finished);
-    const members = [...latest.values()].filter((i) => i.shareId === finished.shareId);
+  const finished = (item: QueueItem) => {
+    latest.set(item.id, item);
+    const members = [...latest.values()].filter((i) => i.shareId === item.shareId);
     if (members.some((i) => isActiveState(i.state))) return;
     const key = members.map((i) => `${i.id}:${i.state}:${i.updatedAt}`).join(',');
-    if (told.get(finished.shareId) === key) return;
-    told.set(finished.shareId, key);
-    log[members.every((i) => i.state === 'delivered') ? 'info' : 'warn'](shareLine(members));
+    if (told.get(item.shareId) === key) return;
+    told.set(item.shareId, key);
+    log[members.every((i) => i.state === 'delivered') ? 'info' : 'warn'](shareLine(members, say));
   };
-  const shareLine = (members: QueueItem[]) => {
-    const first = members[0] as QueueItem;
-    const head = `Share ${short(first.shareId)} via ${protocolOf(first.workspaceId)}, ${plural(members.length, 'file')} to ${plural(first.channels.length, 'channel')}`;
-    const parts = (['delivered', 'failed', 'unknown', 'cancelled'] as const).flatMap((state) => {
-      const some = members.filter((i) => i.state === state);
-      if (some.length === 0) return [];
-      const label = state === 'unknown' ? 'may have been delivered' : state;
-      const each = some.map((i) => (state === 'delivered' ? file(i) : `${file(i)}: ${why(i)}`));
-      return [`${some.length} ${label} (${each.join('; ')})`];
-    });
-    return `${head}: ${parts.join(', ')}`;
+  const changed = (items: QueueItem[]) => {
+    const before = latest;
+    latest = new Map(items.map((i) => [i.id, i]));
+    for (const item of items) {
+      const was = before.get(item.id);
+      if (was && isActiveState(was.state) && !isActiveState(item.state)) finished(item);
+    }
   };
+  return { changed, finished };
+}
 
+/** A token the service refused (an upload stopped for it, or Settings' check), once. */
+function refusalWatch(log: Log, say: Wording) {
   const refusals = new Map<string, string>();
   const refused = (workspaceId: string, message: string) => {
     if (refusals.get(workspaceId) === message) return;
     refusals.set(workspaceId, message);
-    const name = settings().workspace(workspaceId)?.name ?? workspaceId;
-    log.warn(`Token refused for workspace “${name}”: ${message}`);
+    log.warn(`Token refused for workspace “${say.workspace(workspaceId)}”: ${message}`);
   };
-  const settingsChanged = (next: Snapshot) => {
-    for (const w of next.workspaces) {
+  const settingsChanged = (snapshot: Snapshot) => {
+    for (const w of snapshot.workspaces) {
       if (w.tokenRefused) refused(w.id, w.tokenRefused);
       else refusals.delete(w.id);
     }
   };
+  return { refused, settingsChanged };
+}
 
+/** Starts logging the service's activity; returns the unsubscriber. */
+export function logActivity(
+  service: Pick<AppService, 'on'>,
+  log: Log,
+  settings: () => LogSettings,
+): () => void {
+  const say = new Wording(settings);
+  const retried = retryWatch(log, say);
+  const shares = shareWatch(log, say);
+  const tokens = refusalWatch(log, say);
   const off = [
-    service.on('settings-changed', settingsChanged),
+    service.on('settings-changed', tokens.settingsChanged),
     service.on('queue-changed', (items) => {
-      const before = latest;
-      latest = new Map(items.map((i) => [i.id, i]));
       retried(items);
-      // Told here, not only on 'item-finished': that comes after the history is written, and
-      // a CLI command may close the queue as soon as it sees the outcome here.
-      for (const item of items) {
-        const was = before.get(item.id);
-        if (was && isActiveState(was.state) && !isActiveState(item.state)) shareDone(item);
-      }
+      shares.changed(items);
     }),
-    service.on('needs-token', (e) => refused(e.workspaceId, e.message)),
-    service.on('item-finished', shareDone),
+    service.on('needs-token', (e) => tokens.refused(e.workspaceId, e.message)),
+    service.on('item-finished', shares.finished),
   ];
   return () => {
     for (const unsubscribe of off) unsubscribe();
   };
-}
-
-/** A share's id, short: enough to match lines of one share. */
-function short(id: string): string {
-  return id.slice(0, 8);
 }
