@@ -15,7 +15,8 @@ const TOKEN = `xoxb-cli-logs-${randomUUID().slice(0, 8)}`;
 const COMMENT = 'Comment-Hx5 about the launch, never logged';
 const CONTENTS = 'Contents-Pp7 of the launch plan';
 const NAMES = ['Launch-Plan-2Wd.txt', 'Launch-Retry-6Yc.txt', 'Launch-Fail-8Nm.txt'];
-const SECRETS = [TOKEN, COMMENT, 'Comment-Hx5', CONTENTS, 'Contents-Pp7'];
+const PROXY_PASSWORD = 'Proxy-Pw-3Jf';
+const SECRETS = [TOKEN, COMMENT, 'Comment-Hx5', CONTENTS, 'Contents-Pp7', PROXY_PASSWORD];
 
 let service: ReferenceService;
 let dir: string;
@@ -146,6 +147,33 @@ describe('the CLI log', () => {
     expect(direct.code, direct.stderr).toBe(0);
     expect(await cliLog()).toMatch(
       /\[info\] +Send --base-url via files\.upload, 1 file: 1 delivered\n/,
+    );
+  });
+
+  it('a proxy that refuses: its address without the password, and the network failure', async () => {
+    const proxied = await runCli(
+      [
+        'send',
+        '--workspace',
+        'Acme',
+        '--channels',
+        'C0GENERAL',
+        '--max-wait',
+        '0',
+        '--json',
+        await file(NAMES[1] as string),
+      ],
+      // Port 9 (discard) on loopback: nothing listens there, so the proxy refuses at once.
+      { env: { ...env, HTTP_PROXY: `http://proxyuser:${PROXY_PASSWORD}@127.0.0.1:9` }, cwd: dir },
+    );
+    expect(jsonLines(proxied.stdout)).toMatchObject([
+      { outcome: 'queued', error: 'connection_refused' },
+    ]);
+    const text = await cliLog();
+    expect(text).toContain('Proxy from the environment: HTTP_PROXY=http://[redacted]@127.0.0.1:9');
+    expect(text).toMatch(/\[warn\] +Network: connection_refused reaching 127\.0\.0\.1:\d+: /);
+    expect(text).toMatch(
+      /\[warn\] +Retry: a \.txt of 32 bytes .* after connection_refused \(transient\)/,
     );
   });
 
