@@ -74,7 +74,7 @@ afterAll(async () => {
 describe('the CLI log', () => {
   it('starts each command with its versions, never its arguments', async () => {
     expect(await cliLog()).toMatch(
-      /\[info\] +Trayshare CLI \d+\.\d+\.\d+\S* started: Node \d+\.\d+\.\d+, .+; command: login\n/,
+      /\[info\] +Trayshare CLI \d+\.\d+\.\d+\S* started: Node \d+\.\d+\.\d+, .+; command: login\r?\n/,
     );
   });
 
@@ -101,18 +101,18 @@ describe('the CLI log', () => {
     expect(text).toMatch(
       /\[warn\] +Share [0-9a-f-]{8} via files\.upload, 1 file to 1 channel: 1 failed \(a \.txt of 32 bytes: channel_not_found \(target\): /,
     );
-    expect(text).toMatch(/\[warn\] +Ended with exit code 1\n/);
+    expect(text).toMatch(/\[warn\] +Ended with exit code 1\r?\n/);
   });
 
   it('says the token was refused, and --verbose prints the same lines to stderr', async () => {
     service.injectFault({ fault: { kind: 'error', error: 'token_revoked' }, times: 5 });
-    const before = (await cliLog()).split('\n').length - 1;
+    const before = (await cliLog()).split(/\r?\n/).length - 1;
     const refused = await send(NAMES[0] as string, ['--verbose']);
     expect(refused.code).toBe(4);
-    const added = (await cliLog()).split('\n').slice(before, -1);
+    const added = (await cliLog()).split(/\r?\n/).slice(before, -1);
     expect(added.join('\n')).toMatch(/\[warn\] +Token refused for workspace “Acme”: /);
     // Each line of this run, as the file has it without its time stamp, is on stderr.
-    const stderr = refused.stderr.split('\n');
+    const stderr = refused.stderr.split(/\r?\n/);
     expect(added.length).toBeGreaterThanOrEqual(3);
     for (const line of added) {
       expect(stderr).toContain(line.replace(/^\[[^\]]+\] /, ''));
@@ -127,7 +127,7 @@ describe('the CLI log', () => {
   it('without --verbose, prints no log line', async () => {
     const quiet = await runCli(['queue'], { env, cwd: dir });
     expect(quiet.stderr).not.toMatch(/\[(info|warn|error)\]/);
-    expect(await cliLog()).toMatch(/command: queue\n/);
+    expect(await cliLog()).toMatch(/command: queue\r?\n/);
   });
 
   it('send --base-url (no queue) says its outcome too', async () => {
@@ -146,7 +146,7 @@ describe('the CLI log', () => {
     );
     expect(direct.code, direct.stderr).toBe(0);
     expect(await cliLog()).toMatch(
-      /\[info\] +Send --base-url via files\.upload, 1 file: 1 delivered\n/,
+      /\[info\] +Send --base-url via files\.upload, 1 file: 1 delivered\r?\n/,
     );
   });
 

@@ -31,7 +31,7 @@ describe('the proxy route in the log', () => {
     await resolve('https://files.slack.com/upload/v1/def');
     expect(await resolve('https://files.slack.com/upload/v1/ghi')).toBe('DIRECT');
     await expect(resolve('https://files.slack.com/x')).rejects.toThrow('the PAC script failed');
-    const lines = (await readFile(log.file, 'utf8')).trim().split('\n');
+    const lines = (await readFile(log.file, 'utf8')).trim().split(/\r?\n/);
     expect(lines.map((l) => l.replace(/^\[[^\]]+\] /, ''))).toEqual([
       '[info]  Proxy: requests to files.slack.com go PROXY proxy.corp:3128',
       '[info]  Proxy: requests to files.slack.com go DIRECT',
