@@ -228,7 +228,10 @@ async function checkKeychain(service: AppService, secrets: SecretStore): Promise
     await secrets.get(snapshot.workspaces[0]?.id ?? 'trayshare-keychain-check');
     return null;
   } catch (error) {
-    return error instanceof KeychainError ? error.message : String(error);
+    const message = error instanceof KeychainError ? error.message : String(error);
+    // Into the log too: with no workspace yet, nothing else reads the keychain at start.
+    log(`Keychain at start: ${message}`);
+    return message;
   }
 }
 
