@@ -133,7 +133,7 @@ async function appImageIdentity(): Promise<
 }
 
 /** The app service on the user-data folder; null after telling the person it could not open. */
-async function openService(secrets: SecretStore, appLog: FileLog): Promise<AppService | null> {
+async function openService(secrets: SecretStore, fileLog: FileLog): Promise<AppService | null> {
   try {
     return await createLoggedAppService(
       {
@@ -143,14 +143,14 @@ async function openService(secrets: SecretStore, appLog: FileLog): Promise<AppSe
         transport: createProxyRoutingTransport({
           resolveProxy: loggedProxyResolver(
             (url) => session.defaultSession.resolveProxy(url),
-            appLog,
+            fileLog,
           ),
           direct: createNodeTransport({ client: 'app' }),
           proxied: createNetTransport(net),
         }),
         storeFactory: electronStoreFactory,
       },
-      appLog,
+      fileLog,
     );
   } catch (error) {
     await showStartError('Trayshare could not open its settings and queue', error);
@@ -237,7 +237,7 @@ async function checkKeychain(service: AppService, secrets: SecretStore): Promise
 
 async function start(
   handOff: HandOff,
-  appLog: FileLog,
+  fileLog: FileLog,
 ): Promise<{ desktop: DesktopApp; service: AppService } | null> {
   const appPath = app.getAppPath();
   const renderer = rendererLocation({
@@ -251,7 +251,7 @@ async function start(
   const appImage = await appImageIdentity();
 
   const secrets = createKeychainStore();
-  const service = await openService(secrets, appLog);
+  const service = await openService(secrets, fileLog);
   if (!service) return null;
 
   // Electron's own choice of display server, which a --ozone-platform switch overrides.
@@ -309,9 +309,9 @@ async function start(
     setFileManagerIntegration: fileManagerIntegration(appImage?.icon),
     checkKeychain: () => checkKeychain(service, secrets),
     logs: {
-      dir: appLog.dir,
+      dir: fileLog.dir,
       openPath: (path) => electronShell.openPath(path),
-      diagnostics: () => diagnosticsText({ service, log: appLog }),
+      diagnostics: () => diagnosticsText({ service, log: fileLog }),
     },
     launchedAtLogin,
     quit: () => app.quit(),
