@@ -4,8 +4,9 @@
 // app's IPC rules forbid (every channel is sender-checked in main/electron/ipc.ts); the app only
 // needs a file, and gives the folder (app.getPath('logs')) itself.
 //
-// Rotation is electron-log's: past maxSize the file is renamed NAME.old.log (replacing the one
-// before) and a new one is begun, so at most two files of about maxSize each are kept.
+// Rotation is electron-log's (maxSize and the default archiveLogFn, docs/transports/file.md in
+// megahertz/electron-log): past maxSize the file is renamed NAME.old.log, replacing the one
+// before, and a new one is begun, so at most two files of about maxSize each are kept.
 import { readFile } from 'node:fs/promises';
 import { join, parse } from 'node:path';
 import electronLog from 'electron-log/node';

@@ -2,10 +2,11 @@
 // through here before it is written (file and stderr), so a token that slips into an error
 // message (a service echoing a request, a URL with ?code=, a proxy URL with a password) is cut.
 //
-// Token shapes are Slack's (https://api.slack.com/authentication/token-types): xoxb- bot,
-// xoxp- user, xoxa-/xoxr- legacy workspace app and refresh, xoxe- rotating refresh tokens and
-// xoxe.xoxp- rotating access tokens (https://api.slack.com/authentication/rotation), xapp-
-// app-level tokens. OAuth's own secrets are the fields of RFC 6749 §4.1 and RFC 7636 (code,
+// Token shapes are Slack's: xoxb- bot and xoxp- user tokens (the examples of
+// https://api.slack.com/methods/oauth.v2.exchange), xoxe- refresh tokens and xoxe.xoxp- expiring
+// access tokens (https://api.slack.com/methods/tooling.tokens.rotate's answer;
+// https://docs.slack.dev/authentication/using-token-rotation), xapp- app-level tokens, and any
+// other xox?- kind. OAuth's own secrets are the fields of RFC 6749 §4.1 and RFC 7636 (code,
 // code_verifier, refresh_token, client_secret, access_token).
 
 const SECRET_FIELDS = 'token|access_token|refresh_token|client_secret|code|code_verifier';
