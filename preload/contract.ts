@@ -21,6 +21,8 @@ const shellMethodArgs = {
   takePendingPaths: z.tuple([]),
   desktopNotes: z.tuple([]),
   keepsDropWindowOnTop: z.tuple([]),
+  openLogsFolder: z.tuple([]),
+  copyDiagnostics: z.tuple([]),
 } as const;
 
 /** Methods the Electron shell implements itself (they need OS APIs). */
@@ -36,6 +38,13 @@ export interface ShellApi {
   desktopNotes(): Promise<string[]>;
   /** False where the OS lets no app keep a window on top (Wayland): the setting says so. */
   keepsDropWindowOnTop(): Promise<boolean>;
+  /** Opens the folder of the log files in the file manager (the folder is main's, not asked). */
+  openLogsFolder(): Promise<void>;
+  /**
+   * Puts the diagnostics on the clipboard: versions, protocols, the queue's counts and the last
+   * log lines, redacted. Built and copied in main: the text never passes through the page.
+   */
+  copyDiagnostics(): Promise<void>;
 }
 
 /** What the renderer can call. */

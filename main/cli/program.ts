@@ -7,6 +7,7 @@ import { RefusedError } from '../core/refused-error';
 import { KeychainError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-error';
 import { APP_VERSION } from '../core/version';
+import { cliLog, openCliLog } from './cli-log';
 import { registerChannelsCommand } from './commands/channels-command';
 import { registerQueueCommands } from './commands/queue-commands';
 import { registerSend } from './commands/send';
@@ -34,9 +35,20 @@ const program = new Command()
   .name('trayshare')
   .description('Share files to team channels from the command line.')
   .version(APP_VERSION, '-V, --version', 'print the version (as in package.json) and exit')
+  .option('--verbose', 'also print the log lines to stderr (the log file is written either way)')
   .addHelpText('after', EXIT_CODES)
   .showHelpAfterError()
-  .exitOverride();
+  .exitOverride()
+  .hook('preAction', (root, command) =>
+    openCliLog(root.opts<{ verbose?: boolean }>().verbose === true, commandPath(command)),
+  );
+
+/** "presets list": the command's names below the program's. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
 
 registerSend(program);
 registerSettingsCommands(program);
@@ -69,6 +81,8 @@ try {
     process.exitCode = usage ? 2 : 1;
   }
 }
+// Only the code and the kind: an error's message may name a file.
+if (process.exitCode) cliLog().warn(`Ended with exit code ${process.exitCode}`);
 
 /** A read-only or full disk under Trayshare's folders: name the folder and what to do. */
 function diskProblem(error: unknown): string | undefined {

@@ -51,6 +51,7 @@ const preferencesPatch = z
     concurrency: z.number().int().min(1).max(8).optional(),
     fileManagerIntegration: z.boolean().optional(),
     copyLinkOnDelivery: z.boolean().optional(),
+    detailedLogs: z.boolean().optional(),
   })
   .strict();
 const shareTarget = z.union([

@@ -44,6 +44,8 @@ export interface Preferences {
   fileManagerIntegration: boolean;
   /** Put the link of a delivered upload on the clipboard, for people who paste links elsewhere. */
   copyLinkOnDelivery: boolean;
+  /** File names in the log (else only their kind and size); off unless the person turns it on. */
+  detailedLogs: boolean;
 }
 
 /** Why an upload did not (or may not have) reach the service. `code` is stable, `message` is for people. */

@@ -14,7 +14,7 @@ import type { NotificationContent, NotifierDeps } from './notifications';
 import { createPreferencesSync } from './preferences-sync';
 import { describeSender, isRendererUrl, type RendererLocation } from './renderer-location';
 import { createShareRouting, type ShareRouting } from './share-routing';
-import { createShellApi } from './shell-api';
+import { createShellApi, type LogsDeps } from './shell-api';
 import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
 import type { TrayDeps } from './tray';
 import { createTrayWiring } from './tray-wiring';
@@ -58,6 +58,8 @@ export interface DesktopAppDeps<Image, Menu> {
   desktopNotes?: readonly string[];
   /** False on Wayland: no window can stay on top (windows.ts keepsOnTop). */
   keepsDropWindowOnTop?: boolean;
+  /** The log's folder and diagnostics, for Settings → About. */
+  logs?: LogsDeps;
   quit(): void;
   log(message: string): void;
 }
@@ -137,8 +139,18 @@ function osApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, routing: ShareRou
     takePendingPaths: routing.takePendingPaths,
     desktopNotes: deps.desktopNotes ?? [],
     keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
+    logs: deps.logs ?? NO_LOG,
   });
 }
+
+/** A run without a log file (some tests): the About buttons say so. */
+const NO_LOG: LogsDeps = {
+  dir: '',
+  openPath: async () => 'this run keeps no log file',
+  diagnostics: async () => {
+    throw new Error('This run keeps no log file.');
+  },
+};
 
 function bindWindowApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, api: TrayshareApi) {
   const { windows, platform } = deps;

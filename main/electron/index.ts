@@ -23,9 +23,12 @@ import {
 import ElectronStore from 'electron-store';
 import electronUpdater from 'electron-updater';
 import type { AppService } from '../core/api';
-import { createAppService } from '../core/app-service';
 import { xdgConfigHome } from '../core/autostart/xdg-autostart';
 import { createFileManagerIntegration, launcherPath } from '../core/integration/integration';
+import { diagnosticsText } from '../core/log/about';
+import type { FileLog } from '../core/log/file-log';
+import { loggedProxyResolver } from '../core/log/logged-parts';
+import { createLoggedAppService } from '../core/log/logged-service';
 import { createKeychainStore } from '../core/secrets/keychain-store';
 import { KeychainError, type SecretStore } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
@@ -33,6 +36,7 @@ import { updateSource } from '../core/updates/update-source';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
 import { applyAppIdentity } from './app-identity';
+import { openAppLog } from './app-log';
 import { applicationMenuTemplate } from './app-menu';
 import { installAppImageIdentity } from './appimage-identity';
 import { type DesktopApp, type DesktopAppDeps, startDesktopApp } from './desktop-app';
@@ -48,7 +52,13 @@ import { installTestHooks } from './test-hooks';
 import type { DesktopUpdatesDeps } from './updates-wiring';
 import { createWindows, guardWebContents } from './windows';
 
-const log = (message: string) => console.log(`[trayshare] ${message}`);
+/** Opened first thing in main(), once the app's identity (and so its folders) is set. */
+let appLog: FileLog | undefined;
+
+const log = (message: string) => {
+  console.log(`[trayshare] ${message}`);
+  appLog?.info(message);
+};
 
 const electronStoreFactory: StoreFactory = (options) =>
   new ElectronStore<Record<string, unknown>>(options);
@@ -127,23 +137,29 @@ async function appImageIdentity(): Promise<
 }
 
 /** The app service on the user-data folder; null after telling the person it could not open. */
-async function openService(secrets: SecretStore): Promise<AppService | null> {
+async function openService(secrets: SecretStore, fileLog: FileLog): Promise<AppService | null> {
   try {
-    return await createAppService({
-      dataDir: app.getPath('userData'),
-      secrets,
-      // DIRECT requests use Node's stack (exact Content-Length); proxied ones Chromium's `net`.
-      transport: createProxyRoutingTransport({
-        resolveProxy: (url) => session.defaultSession.resolveProxy(url),
-        direct: createNodeTransport({ client: 'app' }),
-        proxied: createNetTransport(net),
-      }),
-      storeFactory: electronStoreFactory,
-      // The CLI may change the settings while the app runs. A share's completion learns from
-      // this change event that the CLI removed its workspace (and fails its files as removed,
-      // as when it is removed in the window) instead of reading the file again.
-      watchSettings: true,
-    });
+    return await createLoggedAppService(
+      {
+        dataDir: app.getPath('userData'),
+        secrets,
+        // DIRECT requests use Node's stack (exact Content-Length); proxied ones Chromium's `net`.
+        transport: createProxyRoutingTransport({
+          resolveProxy: loggedProxyResolver(
+            (url) => session.defaultSession.resolveProxy(url),
+            fileLog,
+          ),
+          direct: createNodeTransport({ client: 'app' }),
+          proxied: createNetTransport(net),
+        }),
+        storeFactory: electronStoreFactory,
+        // The CLI may change the settings while the app runs. A share's completion learns from
+        // this change event that the CLI removed its workspace (and fails its files as removed,
+        // as when it is removed in the window) instead of reading the file again.
+        watchSettings: true,
+      },
+      fileLog,
+    );
   } catch (error) {
     await showStartError('Trayshare could not open its settings and queue', error);
     return null;
@@ -172,8 +188,15 @@ function updates(): DesktopUpdatesDeps {
     // The CommonJS module's own getter: NsisUpdater, MacUpdater or AppImageUpdater for this OS,
     // reading resources/app-update.yml (electron-builder writes it from `publish`).
     createUpdater: () => electronUpdater.autoUpdater,
-    // One line each for checks and failures, never a feed's credentials (it has none).
-    log: { info: log, warn: log },
+    // One line each for checks and failures, never a feed's credentials (it has none); a failed
+    // check is a warning in the log file and no dialog (issue 24: failures are quiet).
+    log: {
+      info: log,
+      warn: (message) => {
+        console.warn(`[trayshare] ${message}`);
+        appLog?.warn(message);
+      },
+    },
   };
 }
 
@@ -247,12 +270,16 @@ async function checkKeychain(service: AppService, secrets: SecretStore): Promise
     await secrets.get(snapshot.workspaces[0]?.id ?? 'trayshare-keychain-check');
     return null;
   } catch (error) {
-    return error instanceof KeychainError ? error.message : String(error);
+    const message = error instanceof KeychainError ? error.message : String(error);
+    // Into the log too: with no workspace yet, nothing else reads the keychain at start.
+    log(`Keychain at start: ${message}`);
+    return message;
   }
 }
 
 async function start(
   handOff: HandOff,
+  fileLog: FileLog,
 ): Promise<{ desktop: DesktopApp; service: AppService } | null> {
   const appPath = app.getAppPath();
   const renderer = rendererLocation({
@@ -266,7 +293,7 @@ async function start(
   const appImage = await appImageIdentity();
 
   const secrets = createKeychainStore();
-  const service = await openService(secrets);
+  const service = await openService(secrets, fileLog);
   if (!service) return null;
 
   // Electron's own choice of display server, which a --ozone-platform switch overrides.
@@ -323,6 +350,11 @@ async function start(
     }),
     setFileManagerIntegration: fileManagerIntegration(appImage?.icon),
     checkKeychain: () => checkKeychain(service, secrets),
+    logs: {
+      dir: fileLog.dir,
+      openPath: (path) => electronShell.openPath(path),
+      diagnostics: () => diagnosticsText({ service, log: fileLog }),
+    },
     launchedAtLogin,
     updates: updates(),
     quit: () => app.quit(),
@@ -333,6 +365,8 @@ async function start(
 }
 
 function main(): void {
+  const opened = openAppLog(app.getPath('logs'));
+  appLog = opened;
   let running: { desktop: DesktopApp; service: AppService } | null = null;
   const handOff = listenForHandOff(app, {
     argv: process.argv,
@@ -375,7 +409,7 @@ function main(): void {
       // Before any window: Windows and Linux windows get no menu bar, macOS a minimal one.
       const template = applicationMenuTemplate(process.platform);
       Menu.setApplicationMenu(template ? Menu.buildFromTemplate(template) : null);
-      return start(handOff);
+      return start(handOff, opened);
     })
     .then((started) => {
       running = started;

@@ -11,7 +11,9 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { build as esbuild } from 'esbuild';
 import type { AppService } from '../../main/core/api';
-import { createAppService } from '../../main/core/app-service';
+import { diagnosticsText } from '../../main/core/log/about';
+import { type FileLog, openFileLog } from '../../main/core/log/file-log';
+import { createLoggedAppService } from '../../main/core/log/logged-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { RetryPolicy } from '../../main/core/upload/retry';
 import { shortcutRefusedMessage } from '../../main/electron/shortcut';
@@ -84,6 +86,10 @@ export interface Harness {
   /** What the page asked the shell to copy and to open. */
   copied: string[];
   opened: string[];
+  /** The app's log (a file in the harness's folder), as the app writes it. */
+  log: FileLog;
+  /** Folders the page asked the shell to show (Open logs folder). */
+  openedFolders: string[];
   close(): Promise<void>;
 }
 
@@ -156,18 +162,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.serviceConfig ? { config: options.serviceConfig } : {}),
   });
   let throttle = options.throttleBytesPerSecond ?? null;
-  const app = await createAppService({
-    dataDir: join(root, 'app'),
-    secrets: createMemorySecretStore(),
-    transport: throttleTransport(createNodeTransport(), () => throttle),
-    retry: options.retry,
-  });
+  const log = openFileLog({ dir: join(root, 'logs'), name: 'trayshare.log' });
+  const app = await createLoggedAppService(
+    {
+      dataDir: join(root, 'app'),
+      secrets: createMemorySecretStore(),
+      transport: throttleTransport(createNodeTransport(), () => throttle),
+      retry: options.retry,
+    },
+    log,
+  );
   const demo = await seedDemo(app, reference.url);
 
   const pickQueue: string[][] = [];
   let pending: string[] = [];
   const copied: string[] = [];
   const opened: string[] = [];
+  const openedFolders: string[] = [];
   const shell: ShellApi = {
     pickFiles: async () => pickQueue.shift() ?? [],
     copyText: async (text) => {
@@ -185,6 +196,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     desktopNotes: async () => [...(options.desktopNotes ?? [])],
     keepsDropWindowOnTop: async () => options.keepsDropWindowOnTop ?? true,
+    // As main/electron/shell-api.ts: the folder is the log's, the text built by the core.
+    openLogsFolder: async () => {
+      openedFolders.push(log.dir);
+    },
+    copyDiagnostics: async () => {
+      copied.push(await diagnosticsText({ service: app, log }));
+    },
   };
 
   // The shell, not the core, registers the global shortcut: like main/electron/preferences-sync.ts, a
@@ -386,6 +404,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }),
     copied,
     opened,
+    log,
+    openedFolders,
     async close() {
       for (const off of unsubscribe) off();
       for (const res of streams) res.end();

@@ -73,6 +73,7 @@ describe('settings file round trip', () => {
       concurrency: 5,
       fileManagerIntegration: false,
       copyLinkOnDelivery: true,
+      detailedLogs: false,
     });
     expect(second.path).toBe(join(fx.dir, 'config.json'));
     expect(JSON.parse(await fx.configText())).toMatchObject({ version: 2 });

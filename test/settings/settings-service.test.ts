@@ -382,6 +382,7 @@ describe('preferences and channel checks', () => {
         concurrency: 8,
         fileManagerIntegration: false,
         copyLinkOnDelivery: false,
+        detailedLogs: false,
       },
     });
     await expect(settings.setPreferences({ concurrency: 9 })).rejects.toMatchObject({

@@ -137,6 +137,19 @@ describe('repairSettings', () => {
     ]);
   });
 
+  it('a file from before "Detailed logs" opens with them off, quietly', () => {
+    const { detailedLogs: _new, ...before } = valid.preferences;
+    const repair = repairSettings({ ...valid, preferences: { ...before, detailedLogs: 'yes' } });
+    expect(repair.settings.preferences.detailedLogs).toBe(false);
+    expect(repair.problems).toEqual([
+      'the preference "detailedLogs" ("yes") was invalid and was reset to false',
+    ]);
+    const quiet = repairSettings({ ...valid, preferences: before });
+    expect(quiet.settings.preferences).toEqual({ ...DEFAULT_PREFERENCES, concurrency: 5 });
+    expect(quiet.settings.preferences.detailedLogs).toBe(false);
+    expect(quiet.problems).toEqual([]);
+  });
+
   it('channels are normalised the way the share sheet does it; the first label wins', () => {
     const repair = repairSettings({
       ...valid,

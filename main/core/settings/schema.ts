@@ -29,6 +29,7 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   concurrency: 3,
   fileManagerIntegration: false,
   copyLinkOnDelivery: false,
+  detailedLogs: false,
 });
 
 const id = z.string().trim().min(1).max(200);
@@ -97,6 +98,7 @@ export const preferenceSchemas = {
   concurrency: z.number().int().min(1).max(8),
   fileManagerIntegration: z.boolean(),
   copyLinkOnDelivery: z.boolean(),
+  detailedLogs: z.boolean(),
 } satisfies { [K in keyof Preferences]: z.ZodType<Preferences[K]> };
 
 const preferencesSchema = z.object(preferenceSchemas);
