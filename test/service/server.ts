@@ -21,11 +21,13 @@ import { ExternalUploads } from './external-uploads';
 import { FaultBook, type FaultRule, parseFaultRule } from './faults';
 import { TokenBucketLimiter } from './rate-limiter';
 import { SharedFiles } from './shared-files';
+import { type Traffic, TrafficCounter } from './traffic';
 
 export type { ServiceConfig } from './config';
 export { defaultTestConfig } from './config';
 export type { RecordedUpload } from './context';
 export type { Fault, FaultRule } from './faults';
+export type { Traffic } from './traffic';
 
 export interface ReferenceService {
   /** http://127.0.0.1:PORT, the base_url. */
@@ -39,6 +41,9 @@ export interface ReferenceService {
   injectFault(rule: FaultRule): void;
   /** Same as DELETE /_test/faults. */
   clearFaults(): void;
+  /** Connections and requests since the start or the last resetTraffic(). */
+  traffic(): Traffic;
+  resetTraffic(): void;
   /** Where the bytes of an accepted upload are stored. */
   storedPath(fileId: string): string;
   readonly config: ServiceConfig;
@@ -77,6 +82,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
+  const traffic = new TrafficCounter();
   let url = '';
 
   const ctx: ServiceContext = {
@@ -126,6 +132,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
   const handle = (req: IncomingMessage, res: ServerResponse, waitsForContinue: boolean): void => {
     // Errors on the request stream (client gone) are handled where the body is read.
     req.on('error', () => {});
+    traffic.request(req, res);
     const ex = new Exchange(req, res, waitsForContinue, linger);
     const work = route(ctx, ex, faults, recorded, messages).catch((err: unknown) => {
       log(`internal error on ${req.method} ${req.url?.split('?')[0]}: ${(err as Error).stack}`);
@@ -139,6 +146,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
   // Answering from here without `100 Continue` lets a refusal skip the body altogether.
   server.on('checkContinue', (req, res) => handle(req, res, true));
   server.on('connection', (socket) => {
+    traffic.connection();
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -166,6 +174,8 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     messages: () => structuredClone(messages),
     injectFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
+    traffic: () => traffic.read(),
+    resetTraffic: () => traffic.reset(),
     storedPath: (fileId) => join(filesDir, fileId),
     close() {
       closing ??= (async () => {

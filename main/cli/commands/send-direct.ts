@@ -146,6 +146,7 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
   }));
   let linksNoted = false;
   const outcomes = await uploadExternalGroup(jobs, {
+    concurrency: paths.length > 1 ? await savedConcurrency() : 1,
     transport: run.transport,
     signal: run.signal,
     blockingReads: true,
@@ -174,6 +175,26 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
     paths.map((path, i) => fromAttempt(display(path), outcomes[i]!)),
     outcomes,
   );
+}
+
+/**
+ * How many files go at once: the person's setting, as the app's queue uses it. Read only for a
+ * share of several files: the settings module costs start-up that one file does not need.
+ */
+async function savedConcurrency(): Promise<number> {
+  const { openCliSettings } = await import('../context');
+  const { DEFAULT_PREFERENCES } = await import('../../core/settings/schema');
+  try {
+    const settings = openCliSettings();
+    try {
+      return settings.preferences().concurrency;
+    } finally {
+      settings.close();
+    }
+  } catch {
+    // Settings that cannot be read stop nothing here: scripts send without them.
+    return DEFAULT_PREFERENCES.concurrency;
+  }
 }
 
 /** files.upload: one request, one message per file. */

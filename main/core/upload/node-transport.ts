@@ -2,9 +2,11 @@
 // passes one over Electron's `net` for the system proxy).
 //
 // Choices:
-// - `agent: false`: one fresh connection per request, closed afterwards. Uploads are few and
-//   long, so pooling saves little, and a pooled socket that the server closed while idle fails
-//   on first write: that would show as a reset, and the connect timeout could not apply.
+// - Connections are kept between requests to the same origin (connection-pool.ts): a share of
+//   many small files, or the external protocol's several requests per file, would otherwise
+//   pay a connection set-up per request. A request that did not end cleanly (an error, an
+//   answer that came before the whole body, a cancel) closes its connection rather than return
+//   it half-used.
 // - The body is pulled only once the connection (and TLS) is up: a refused connection must
 //   never look like "the whole body was handed over".
 // - No total timeout: a connect timeout, then an idle timeout reset by every byte either way.
@@ -20,6 +22,7 @@ import type { Socket } from 'node:net';
 import { userAgent } from '../version';
 import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
+import { type ConnectionPool, createConnectionPool } from './connection-pool';
 import { proxyAgentFor } from './env-proxy';
 import { http, https } from './node-http';
 import { readBeforeWriteErrors } from './read-before-write-error';
@@ -84,18 +87,25 @@ function lowerCaseHeaders(res: IncomingMessage): Record<string, string> {
 }
 
 /** `client` names who is calling in the User-Agent: the CLI, or the app (its direct requests). */
-export function createNodeTransport(opts: { client?: 'app' | 'cli' } = {}): Transport {
+export function createNodeTransport(
+  opts: { client?: 'app' | 'cli' } = {},
+): Transport & { closeIdle(): void } {
   const agentName = userAgent(opts.client ?? 'cli');
+  const pool: ConnectionPool = createConnectionPool();
   return {
-    request: async (req) => send(req, await proxyAgentFor(new URL(req.url)), agentName),
+    request: async (req) => {
+      const url = new URL(req.url);
+      const proxied = await proxyAgentFor(url);
+      return send(req, proxied ?? pool.agentFor(url), agentName);
+    },
+    closeIdle: () => pool.destroy(),
   };
 }
 
-function send(
-  req: TransportRequest,
-  proxyAgent: Agent | undefined,
-  agentName: string,
-): Promise<TransportResponse> {
+/** Sockets whose writes already wait for reads (a pooled socket serves many requests). */
+const guarded = new WeakSet<Socket>();
+
+function send(req: TransportRequest, agent: Agent, agentName: string): Promise<TransportResponse> {
   return new Promise<TransportResponse>((resolve, reject) => {
     const url = new URL(req.url);
     const host = url.host;
@@ -115,6 +125,9 @@ function send(
     }
     const mod = url.protocol === 'https:' ? https : http;
     let settled = false;
+    // The whole request went and its whole answer came: the connection may serve another.
+    let requestEnded = false;
+    let answerEnded = false;
     let response: IncomingMessage | undefined;
     let pumping = false;
     let stopPump = false;
@@ -133,7 +146,7 @@ function send(
         reject(outcome.error);
       }
       // After an early answer the rest of the body is not wanted; after an error nothing is.
-      if (!request.destroyed) request.destroy();
+      if (!(requestEnded && answerEnded) && !request.destroyed) request.destroy();
     };
     const fail = (error: unknown) => finish({ error });
     const deadline = createDeadline({ host, idleTimeoutMs: req.idleTimeoutMs, onTimeout: fail });
@@ -143,13 +156,16 @@ function send(
     const request: ClientRequest = mod.request(url, {
       method: req.method,
       headers,
-      agent: proxyAgent ?? false,
+      agent,
     });
     req.signal?.addEventListener('abort', onAbort, { once: true });
     deadline.arm('connect_timeout', req.connectTimeoutMs);
 
     request.on('socket', (socket: Socket) => {
-      readBeforeWriteErrors(socket);
+      if (!guarded.has(socket)) {
+        guarded.add(socket);
+        readBeforeWriteErrors(socket);
+      }
       const connected = () => {
         touch();
         void pump();
@@ -189,7 +205,10 @@ function send(
           body: body.text(headers['content-encoding']),
         };
       };
-      res.on('end', () => finish({ ok: answer() }));
+      res.on('end', () => {
+        answerEnded = true;
+        finish({ ok: answer() });
+      });
       // The answer's body broke off: what arrived is still the answer (classification will
       // find it is not whole JSON).
       res.on('error', () => finish({ ok: answer() }));
@@ -216,6 +235,7 @@ function send(
       if (pumping) return;
       pumping = true;
       if (!req.body) {
+        requestEnded = true;
         request.end(() => touch());
         return;
       }
@@ -238,7 +258,10 @@ function send(
           }
           return true;
         });
-        if (outcome === 'ended') request.end(() => touch());
+        if (outcome === 'ended') {
+          requestEnded = true;
+          request.end(() => touch());
+        }
       } catch (error) {
         bodyError = error;
         fail(error);
