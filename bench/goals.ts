@@ -1,7 +1,9 @@
 // The targets, checked against the medians and stated plainly: pass, fail (by how
 // much), or not measured in this run. A figure from a case whose load before it was high is
 // marked "noisy", so nobody reads a busy run as a regression.
+import { multiFileGoal } from './multi-file';
 import type { Extras, Goal, ProgressCost, RestingCore, SeriesSummary } from './results';
+import { smallFilesGoals } from './small-files';
 import { formatRatio, formatRss, rssMegabytes, sizeLabel } from './stats';
 
 const TIME_RATIO_LIMIT = 1.1;
@@ -210,6 +212,8 @@ export function evaluateGoals(summaries: SeriesSummary[], extras: Extras = {}): 
       sdkText,
     ),
     smallGoal(summaries),
+    ...smallFilesGoals(extras.smallFiles),
+    multiFileGoal(extras.multiFile),
     progressGoal(extras.progress),
     coreGoal(extras.core),
   ];

@@ -9,6 +9,7 @@ import {
   retryTransient,
   type UploadJob,
 } from '../core/upload/attempt';
+import { eachAtMost } from '../core/upload/each-at-most';
 import { completeExternalShare, MAX_FILES_PER_COMPLETION } from '../core/upload/external/complete';
 import {
   attemptOf,
@@ -19,22 +20,6 @@ import {
 import { uploadBytes } from '../core/upload/external/upload-bytes';
 
 /**
- * Runs `work` for every index, at most `limit` at a time; each worker takes the next index
- * when it is done, so one slow file never holds the others back.
- */
-export async function eachAtMost(
-  count: number,
-  limit: number,
-  work: (index: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, count)) }, worker));
-}
-
-/**
  * For scripts: a share of several files as one message per group of at most 10. Steps 1 and 2
  * go per file, at most `concurrency` files at once (transient failures tried again); then one
  * completion per group with the one comment. A file whose bytes could not be sent fails alone;
@@ -43,8 +28,7 @@ export async function eachAtMost(
  */
 export async function uploadExternalGroup(
   jobs: readonly UploadJob[],
-  opts: ExternalAttemptOptions &
-    RetryOptions & { onFile?: (index: number) => void; concurrency?: number },
+  opts: ExternalAttemptOptions & RetryOptions & { onFile?: (index: number) => void },
 ): Promise<AttemptResult[]> {
   const results: AttemptResult[] = new Array(jobs.length);
   const uploaded: { index: number; fileId: string; uploadedAt: number }[] = [];

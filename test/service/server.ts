@@ -63,6 +63,11 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** After an early answer, how much of the rest of the body is read and dropped. */
   linger?: Partial<LingerBudget>;
+  /**
+   * The base URL clients reach it at, when that is not where it listens (the bench puts a
+   * latency proxy in front): upload_url, permalinks and `url` use it.
+   */
+  publicUrl?: string;
 }
 
 export async function startReferenceService(opts: StartOptions): Promise<ReferenceService> {
@@ -163,7 +168,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     });
   });
   const port = (server.address() as AddressInfo).port;
-  url = `http://127.0.0.1:${port}`;
+  url = opts.publicUrl?.replace(/\/+$/, '') ?? `http://127.0.0.1:${port}`;
 
   let closing: Promise<void> | undefined;
   return {

@@ -6,6 +6,8 @@ import { listConversations } from '../../core/conversations/conversations-list';
 import { parseThread } from '../../core/conversations/thread-link';
 import { listUsers } from '../../core/conversations/users-list';
 import type { Protocol } from '../../core/model';
+import { defaultUserDataDir } from '../../core/paths';
+import { savedConcurrency } from '../../core/settings/saved-concurrency';
 import type { AttemptResult } from '../../core/upload/attempt';
 import { uploadWithRetries } from '../../core/upload/engine';
 import { LINKS_NEED_FILES_READ } from '../../core/upload/file-links';
@@ -146,7 +148,8 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
   }));
   let linksNoted = false;
   const outcomes = await uploadExternalGroup(jobs, {
-    concurrency: paths.length > 1 ? await savedConcurrency() : 1,
+    // The person's setting, as the app's queue uses it.
+    concurrency: savedConcurrency(defaultUserDataDir()),
     transport: run.transport,
     signal: run.signal,
     blockingReads: true,
@@ -175,26 +178,6 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
     paths.map((path, i) => fromAttempt(display(path), outcomes[i]!)),
     outcomes,
   );
-}
-
-/**
- * How many files go at once: the person's setting, as the app's queue uses it. Read only for a
- * share of several files: the settings module costs start-up that one file does not need.
- */
-async function savedConcurrency(): Promise<number> {
-  const { openCliSettings } = await import('../context');
-  const { DEFAULT_PREFERENCES } = await import('../../core/settings/schema');
-  try {
-    const settings = openCliSettings();
-    try {
-      return settings.preferences().concurrency;
-    } finally {
-      settings.close();
-    }
-  } catch {
-    // Settings that cannot be read stop nothing here: scripts send without them.
-    return DEFAULT_PREFERENCES.concurrency;
-  }
 }
 
 /** files.upload: one request, one message per file. */
