@@ -9,7 +9,6 @@
 // Prints one JSON line per file ({"outcome"}), as `trayshare send --json` does.
 import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
-import { isFinishedState } from '../../main/portable/item-states';
 import { createMemorySecretStore } from '../../test/harness/memory-secrets';
 
 const [dataDir, url, channel, ...paths] = process.argv.slice(2);
@@ -26,16 +25,22 @@ const app = await createAppService({
 });
 try {
   const ws = await app.addWorkspace({ name: 'Bench', baseUrl: url });
+  // Told as each file finishes (as the tray is), rather than asking for the whole list.
+  const finished = new Map<string, string>();
+  let wake = () => {};
+  const stop = app.on('item-finished', (item) => {
+    finished.set(item.id, item.state);
+    wake();
+  });
   const { items } = await app.share({ target: { workspaceId: ws.id, channels: [channel] }, paths });
-  const ids = new Set(items.map((i) => i.id));
-  for (;;) {
-    const mine = (await app.listQueue()).filter((i) => ids.has(i.id));
-    if (mine.every((i) => isFinishedState(i.state))) {
-      for (const i of mine) process.stdout.write(`${JSON.stringify({ outcome: i.state })}\n`);
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  while (!items.every((i) => finished.has(i.id))) {
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
   }
+  stop();
+  for (const i of items)
+    process.stdout.write(`${JSON.stringify({ outcome: finished.get(i.id) })}\n`);
 } finally {
   await app.close();
 }

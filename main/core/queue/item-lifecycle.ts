@@ -8,6 +8,7 @@ import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { attemptHooks, cancelNote, internalErrorResult, shareHooks } from './attempt-hooks';
 import { decideOnFailure } from './failure-policy';
 import { historyRecord, writeHistory } from './finished-history';
+import { copyItem } from './item-copy';
 import { ItemStore, JournalWriteError } from './item-store';
 import { hasCheckpoint, type ItemMeta, type ItemPatch } from './journal';
 import type { QueueDeps } from './queue-api';
@@ -373,6 +374,6 @@ export abstract class ItemLifecycle {
   }
 
   protected copy(item: QueueItem): QueueItem {
-    return structuredClone(item);
+    return copyItem(item);
   }
 }
