@@ -1,5 +1,5 @@
-// Many small files reuse one connection: `trayshare send` of a folder of screenshots pays one
-// TCP set-up, not one per file. A request that did not end cleanly (the service refused a file
+// Many small files reuse connections: `trayshare send` of a folder of screenshots pays one TCP
+// set-up per file sent at once (the concurrency setting), not one per file. A request that did not end cleanly (the service refused a file
 // before reading it, and cut the connection with the rest of the body unread) does not hand
 // that connection to the next file. The built CLI
 // against the reference service over real HTTP; the service counts the connections it accepted.
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../cli/run-cli';
-import { makeFile, sharedCounts, type TestFile, TOKEN } from '../external/helpers';
+import { makeFile, openApp, sharedCounts, type TestFile, TOKEN } from '../external/helpers';
 import { type ReferenceService, startReferenceService } from '../service/server';
 
 let dir: string;
@@ -29,6 +29,16 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The app's "uploads at once" setting, which `send --base-url` follows too. */
+async function saveConcurrency(concurrency: number): Promise<void> {
+  const app = await openApp({ dataDir: join(dir, 'data') });
+  try {
+    await app.setPreferences({ concurrency });
+  } finally {
+    await app.close();
+  }
+}
+
 function send(files: TestFile[], protocol: 'files.upload' | 'external' = 'files.upload') {
   return runCli(
     [
@@ -46,11 +56,17 @@ function send(files: TestFile[], protocol: 'files.upload' | 'external' = 'files.
   );
 }
 
+async function smallFiles(prefix: string, n: number): Promise<TestFile[]> {
+  const files: TestFile[] = [];
+  for (let i = 0; i < n; i++)
+    files.push(await makeFile(join(dir, prefix), `${prefix}${i}.png`, 10_240));
+  return files;
+}
+
 describe('connections kept between requests', () => {
-  it('sends 40 small files over one connection, each delivered once', async () => {
-    const files: TestFile[] = [];
-    for (let i = 0; i < 40; i++)
-      files.push(await makeFile(join(dir, 'forty'), `s${i}.png`, 10_240));
+  it('one file at a time: 40 small files over one connection, each delivered once', async () => {
+    await saveConcurrency(1);
+    const files = await smallFiles('one', 40);
     service.resetTraffic();
     const run = await send(files);
     expect(run.code).toBe(0);
@@ -59,7 +75,24 @@ describe('connections kept between requests', () => {
     expect(service.traffic()).toMatchObject({ connections: 1, requests: 40 });
   });
 
+  it('three at a time (the default): 40 small files over at most three connections, each delivered once, in file order on stdout', async () => {
+    await saveConcurrency(3);
+    const files = await smallFiles('three', 40);
+    service.resetTraffic();
+    const run = await send(files);
+    expect(run.code).toBe(0);
+    const lines = jsonLines(run.stdout);
+    expect(lines.map((l) => l.outcome)).toEqual(Array(40).fill('delivered'));
+    expect(lines.map((l) => l.file)).toEqual(files.map((f) => f.path));
+    expect(sharedCounts(service.uploads(), files)).toEqual(Array(40).fill(1));
+    const { connections, requests, peakInFlight } = service.traffic();
+    expect(requests).toBe(40);
+    expect(connections).toBeLessThanOrEqual(3);
+    expect(peakInFlight).toBeLessThanOrEqual(3);
+  });
+
   it('a file refused before its body was read: that connection is not used again; the next file opens a fresh one and is delivered', async () => {
+    await saveConcurrency(1);
     const files = [
       await makeFile(join(dir, 'refused'), 'a.png', 10_000),
       await makeFile(join(dir, 'refused'), 'too-big.png', 8 * 1024 * 1024),
@@ -77,15 +110,15 @@ describe('connections kept between requests', () => {
   });
 
   it('the external protocol’s three steps per file reuse connections too', async () => {
-    const files: TestFile[] = [];
-    for (let i = 0; i < 4; i++) files.push(await makeFile(join(dir, 'ext'), `e${i}.png`, 10_000));
+    await saveConcurrency(3);
+    const files = await smallFiles('ext', 4);
     service.resetTraffic();
     const run = await send(files, 'external');
     expect(run.code).toBe(0);
     const { connections, requests } = service.traffic();
     // Steps 1–2 for each file, one completion, then files.info for each file's link.
     expect(requests).toBe(4 * 2 + 1 + 4);
-    // At most one connection per file going at once (the concurrency setting, 3 by default).
+    // At most one connection per file going at once (the concurrency setting).
     expect(connections).toBeLessThanOrEqual(3);
   });
 });
