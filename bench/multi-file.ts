@@ -19,7 +19,7 @@ import type { BenchContext } from './scenarios';
 import { rotate } from './scenarios';
 import { median } from './stats';
 
-export const MULTI_FILE_LIMIT = 0.8;
+const MULTI_FILE_LIMIT = 0.8;
 const FILES = 10;
 const FILE_BYTES = 2_000_000;
 const ONE_WAY_MS = 25;

@@ -16,7 +16,7 @@ import { rotate } from './scenarios';
 import { median, sizeLabel } from './stats';
 
 /** The target: at least half of curl --next's rate. */
-export const SMALL_RATE_OF_CURL_NEXT = 0.5;
+const SMALL_RATE_OF_CURL_NEXT = 0.5;
 
 type Client = 'cli' | 'queue' | 'curl-next';
 

@@ -27,7 +27,6 @@ export type { ServiceConfig } from './config';
 export { defaultTestConfig } from './config';
 export type { RecordedUpload } from './context';
 export type { Fault, FaultRule } from './faults';
-export type { Traffic } from './traffic';
 
 export interface ReferenceService {
   /** http://127.0.0.1:PORT, the base_url. */
