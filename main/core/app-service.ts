@@ -13,14 +13,13 @@ import {
 } from './conversations/directory';
 import { withPeople } from './conversations/people-cache';
 import { CoreEventHub, relayEvents } from './core-events';
-import { openDelivery } from './delivery/delivery';
-import { tokenLookup } from './delivery/sending-as';
+import { openDelivery, tokenLookup } from './delivery/delivery';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import { OnceNotices } from './once-notices';
 import { openPastedImages } from './pasted-images';
 import { pauseMarker } from './pause-marker';
 import { describePaths } from './queue/file-checks';
-import { queueSettings } from './queue/queue-settings';
+import { queueSettings, settingsOncePerTurn, workspaceNow } from './queue/queue-settings';
 import { refusedTogether, sendToOthers } from './queue/send-to-others';
 import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { RefusedError } from './refused-error';
@@ -32,7 +31,7 @@ import {
   type StoreFactory,
 } from './settings/settings-service';
 import { type Intake, openIntake } from './share/intake';
-import { openTokenStatus } from './token-status';
+import { openTokenStatus, type TokenStatus } from './token-status';
 import { probeProtocol } from './upload/protocol-probe';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
@@ -87,6 +86,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       watch: deps.watchSettings ?? false,
     });
     const s = settings;
+    const now = settingsOncePerTurn(s);
     const token = tokenLookup(s, deps.tokenOverride);
     const d = openDirectory({
       stateDir,
@@ -98,17 +98,17 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     directory = d;
     history = await openHistoryStore({
       dir: join(stateDir, 'history'),
-      ...historyNames(s, d),
+      ...historyNames(workspaceNow(now), d),
     });
     queue = await openUploadQueue({
       dir: join(stateDir, 'queue'),
       history,
-      ...queueSettings(s),
+      ...queueSettings(now),
       retry: deps.retry,
       startPaused,
       keepTokenWaits: deps.keepTokenWaits === true,
       ...openDelivery({
-        settings: s,
+        settings: workspaceNow(now),
         token,
         dataDir: deps.dataDir,
         transport: deps.transport,
@@ -146,7 +146,7 @@ interface Parts {
 }
 
 function bindService(parts: Parts): AppService {
-  const { settings, queue, history, intake, pasted, notices, pause, deps } = parts;
+  const { settings, queue, history, pasted, notices, pause, deps } = parts;
   const { conversations, people } = parts.directory;
   const events = new CoreEventHub();
   const tokens = openTokenStatus({
@@ -170,55 +170,8 @@ function bindService(parts: Parts): AppService {
 
   return {
     getSnapshot: tokens.snapshot,
-    addWorkspace: (input) => settings.addWorkspace(input),
-    updateWorkspace: async (id, patch) => {
-      const updated = await settings.updateWorkspace(id, patch);
-      // Another address may list other channels, and a refusal from the old one no longer holds.
-      if (patch.baseUrl !== undefined) forgetLists(parts.directory, id);
-      return updated;
-    },
-    removeWorkspace: async (id) => {
-      await settings.removeWorkspace(id);
-      forgetLists(parts.directory, id);
-    },
-    setToken: tokens.setToken,
-    saveToken: tokens.saveToken,
-    probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
-    clearToken: tokens.clearToken,
-    testConnection: tokens.testConnection,
-    addPreset: (input) => settings.addPreset(input),
-    updatePreset: (id, patch) => settings.updatePreset(id, patch),
-    removePreset: (id) => settings.removePreset(id),
-    reorderPresets: (ids) => settings.reorderPresets(ids),
-    setDefaultPreset: (id) => settings.setDefaultPreset(id),
-    setPreferences: async (patch) => {
-      const result = await settings.setPreferences(patch);
-      if (patch.concurrency !== undefined) queue.reschedule();
-      return result;
-    },
-    checkChannels: (text) => settings.checkChannels(text),
-    describePaths: ({ paths, workspaceId }) =>
-      describePaths(
-        paths,
-        workspaceId === undefined
-          ? Number.MAX_SAFE_INTEGER
-          : (settings.workspace(workspaceId)?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),
-      ),
-    share: async (request) => queue.enqueue(await intake.take(request)),
-    listQueue: async () => queue.list(),
-    cancelItem: (id) => queue.cancel(id),
-    retryItem: (id) => queue.retry(id),
-    sendToOthers: (id) => sendToOthers(queue, id),
-    changeDestination: async (id, channels) => {
-      const item = queue.list().find((i) => i.id === id);
-      if (!item) throw new RefusedError('That upload is no longer in the queue.');
-      const ids = await intake.destination(item.workspaceId, channels, item.threadTs);
-      // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
-      await queue.retryTogether(item.state === 'failed' ? refusedTogether(queue, item) : [id], {
-        channels: ids,
-      });
-    },
-    clearFinished: () => queue.clearFinished(),
+    ...settingsMethods(parts, tokens),
+    ...shareMethods(parts),
     setPaused: async (paused) => {
       await pause.write(paused);
       queue.setPaused(paused);
@@ -256,5 +209,100 @@ function bindService(parts: Parts): AppService {
       await pasted.idle();
       await history.close();
     },
+  };
+}
+
+/** Settings: workspaces and their tokens, presets, preferences, the checks of what is typed. */
+function settingsMethods(
+  parts: Parts,
+  tokens: TokenStatus,
+): Pick<
+  AppService,
+  | 'addWorkspace'
+  | 'updateWorkspace'
+  | 'removeWorkspace'
+  | 'setToken'
+  | 'saveToken'
+  | 'probeProtocol'
+  | 'clearToken'
+  | 'testConnection'
+  | 'addPreset'
+  | 'updatePreset'
+  | 'removePreset'
+  | 'reorderPresets'
+  | 'setDefaultPreset'
+  | 'setPreferences'
+  | 'checkChannels'
+  | 'describePaths'
+> {
+  const { settings, queue, deps } = parts;
+  return {
+    addWorkspace: (input) => settings.addWorkspace(input),
+    updateWorkspace: async (id, patch) => {
+      const updated = await settings.updateWorkspace(id, patch);
+      // Another address may list other channels, and a refusal from the old one no longer holds.
+      if (patch.baseUrl !== undefined) forgetLists(parts.directory, id);
+      return updated;
+    },
+    removeWorkspace: async (id) => {
+      await settings.removeWorkspace(id);
+      forgetLists(parts.directory, id);
+    },
+    setToken: tokens.setToken,
+    saveToken: tokens.saveToken,
+    probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
+    clearToken: tokens.clearToken,
+    testConnection: tokens.testConnection,
+    addPreset: (input) => settings.addPreset(input),
+    updatePreset: (id, patch) => settings.updatePreset(id, patch),
+    removePreset: (id) => settings.removePreset(id),
+    reorderPresets: (ids) => settings.reorderPresets(ids),
+    setDefaultPreset: (id) => settings.setDefaultPreset(id),
+    setPreferences: async (patch) => {
+      const result = await settings.setPreferences(patch);
+      if (patch.concurrency !== undefined) queue.reschedule();
+      return result;
+    },
+    checkChannels: (text) => settings.checkChannels(text),
+    describePaths: ({ paths, workspaceId }) =>
+      describePaths(
+        paths,
+        workspaceId === undefined
+          ? Number.MAX_SAFE_INTEGER
+          : (settings.workspace(workspaceId)?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),
+      ),
+  };
+}
+
+/** A share: intake, then the queue; and what the person asks of its files afterwards. */
+function shareMethods(
+  parts: Parts,
+): Pick<
+  AppService,
+  | 'share'
+  | 'listQueue'
+  | 'cancelItem'
+  | 'retryItem'
+  | 'sendToOthers'
+  | 'changeDestination'
+  | 'clearFinished'
+> {
+  const { queue, intake } = parts;
+  return {
+    share: async (request) => queue.enqueue(await intake.take(request)),
+    listQueue: async () => queue.list(),
+    cancelItem: (id) => queue.cancel(id),
+    retryItem: (id) => queue.retry(id),
+    sendToOthers: (id) => sendToOthers(queue, id),
+    changeDestination: async (id, channels) => {
+      const item = queue.list().find((i) => i.id === id);
+      if (!item) throw new RefusedError('That upload is no longer in the queue.');
+      const ids = await intake.destination(item.workspaceId, channels, item.threadTs);
+      // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
+      await queue.retryTogether(item.state === 'failed' ? refusedTogether(queue, item) : [id], {
+        channels: ids,
+      });
+    },
+    clearFinished: () => queue.clearFinished(),
   };
 }

@@ -2,7 +2,7 @@
 // starts it, read from this process's argv or from the argv a second launch hands over.
 import { isAbsolute, resolve } from 'node:path';
 
-export const SHARE_FLAG = '--share';
+const SHARE_FLAG = '--share';
 
 /**
  * The paths after `--share`, resolved against `cwd`. Switches after the paths are skipped:

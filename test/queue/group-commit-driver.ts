@@ -11,6 +11,7 @@
 //   node --import tsx test/queue/group-commit-driver.ts <config.json>
 // config: crash-driver's, plus { crash: 'between-records' | 'during-fsync', group: number }.
 import { open, readFile } from 'node:fs/promises';
+import { allFinished } from './finished';
 import { openRealQueue } from './helpers';
 
 interface DriverConfig {
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
     arm();
     process.stderr.write('queued\n');
   }
-  await q.queue.idle();
+  await allFinished(q.queue);
   const items = q.queue.list();
   await q.close();
   process.stdout.write(`${JSON.stringify(items)}\n`);

@@ -105,46 +105,36 @@ export function createNodeTransport(
 /** Sockets whose writes already wait for reads (a pooled socket serves many requests). */
 const guarded = new WeakSet<Socket>();
 
+function guardWrites(socket: Socket): void {
+  if (guarded.has(socket)) return;
+  guarded.add(socket);
+  readBeforeWriteErrors(socket);
+}
+
 function send(req: TransportRequest, agent: Agent, agentName: string): Promise<TransportResponse> {
+  if (req.signal?.aborted) return Promise.reject(abortedError());
+  const url = new URL(req.url);
+  const host = url.host;
   return new Promise<TransportResponse>((resolve, reject) => {
-    const url = new URL(req.url);
-    const host = url.host;
-    if (req.signal?.aborted) {
-      reject(abortedError());
-      return;
-    }
-    const headers: Record<string, string> = {
-      // A service's logs and rate limits can then tell which client and version called.
-      'user-agent': agentName,
-      ...req.headers,
-      connection: 'keep-alive',
-      'accept-encoding': 'identity',
-    };
-    if (req.body || req.contentLength !== undefined) {
-      headers['content-length'] = String(req.contentLength ?? 0);
-    }
     const mod = url.protocol === 'https:' ? https : http;
     let settled = false;
-    // The whole request went and its whole answer came: the connection may serve another.
+    // The whole request went; with the whole answer (finish) the connection may serve another.
     let requestEnded = false;
-    let answerEnded = false;
     let response: IncomingMessage | undefined;
     let pumping = false;
     let stopPump = false;
     // A body that failed (file changed, unreadable) is reported as itself, not as a network error.
     let bodyError: unknown;
 
-    const finish = (outcome: { ok: TransportResponse } | { error: unknown }) => {
+    type Outcome = { ok: TransportResponse } | { error: unknown };
+    const finish = (outcome: Outcome, answerEnded = false) => {
       if (settled) return;
       settled = true;
       deadline.stop();
       req.signal?.removeEventListener('abort', onAbort);
       stopPump = true;
-      if ('ok' in outcome) {
-        resolve(outcome.ok);
-      } else {
-        reject(outcome.error);
-      }
+      if ('ok' in outcome) resolve(outcome.ok);
+      else reject(outcome.error);
       // After an early answer the rest of the body is not wanted; after an error nothing is.
       if (!(requestEnded && answerEnded) && !request.destroyed) request.destroy();
     };
@@ -155,28 +145,29 @@ function send(req: TransportRequest, agent: Agent, agentName: string): Promise<T
 
     const request: ClientRequest = mod.request(url, {
       method: req.method,
-      headers,
+      headers: requestHeaders(req, agentName),
       agent,
     });
     req.signal?.addEventListener('abort', onAbort, { once: true });
     deadline.arm('connect_timeout', req.connectTimeoutMs);
 
-    request.on('socket', (socket: Socket) => {
-      if (!guarded.has(socket)) {
-        guarded.add(socket);
-        readBeforeWriteErrors(socket);
+    const stopped = () => stopPump || settled;
+    const pump = async () => {
+      if (pumping) return;
+      pumping = true;
+      try {
+        requestEnded = await writeBody(request, req, touch, stopped);
+      } catch (error) {
+        bodyError = error;
+        fail(error);
       }
-      const connected = () => {
+    };
+    request.on('socket', (socket: Socket) => {
+      guardWrites(socket);
+      onConnected(socket, url, () => {
         touch();
         void pump();
-      };
-      if (!socket.connecting) {
-        connected();
-      } else if (url.protocol === 'https:') {
-        socket.once('secureConnect', connected);
-      } else {
-        socket.once('connect', connected);
-      }
+      });
     });
 
     request.on('error', (error) => {
@@ -185,87 +176,117 @@ function send(req: TransportRequest, agent: Agent, agentName: string): Promise<T
       } else if (!response) {
         fail(mapNodeError(error, host));
       }
-      // With an answer in hand the response's own events decide (see below).
+      // With an answer in hand the response's own events decide (see readAnswer).
     });
 
     request.on('response', (res) => {
       response = res;
       stopPump = true;
       touch();
-      const body = cappedBody();
-      res.on('data', (chunk: Buffer) => {
-        touch();
-        body.add(chunk);
-      });
-      const answer = (): TransportResponse => {
-        const headers = lowerCaseHeaders(res);
-        return {
-          status: res.statusCode ?? 0,
-          headers,
-          body: body.text(headers['content-encoding']),
-        };
-      };
-      res.on('end', () => {
-        answerEnded = true;
-        finish({ ok: answer() });
-      });
-      // The answer's body broke off: what arrived is still the answer (classification will
-      // find it is not whole JSON).
-      res.on('error', () => finish({ ok: answer() }));
-      res.on('close', () => finish({ ok: answer() }));
+      readAnswer(res, touch, (ok, whole) => finish({ ok }, whole));
     });
+  });
+}
 
-    const drained = () =>
-      new Promise<void>((resolveDrain) => {
-        if (stopped() || request.destroyed) {
-          resolveDrain();
-          return;
-        }
-        const done = () => {
-          request.off('drain', done);
-          request.off('close', done);
-          resolveDrain();
-        };
-        request.on('drain', done);
-        request.on('close', done);
-      });
+function requestHeaders(req: TransportRequest, agentName: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    // A service's logs and rate limits can then tell which client and version called.
+    'user-agent': agentName,
+    ...req.headers,
+    connection: 'keep-alive',
+    'accept-encoding': 'identity',
+  };
+  if (req.body || req.contentLength !== undefined) {
+    headers['content-length'] = String(req.contentLength ?? 0);
+  }
+  return headers;
+}
 
-    const stopped = () => stopPump || settled;
-    const pump = async () => {
-      if (pumping) return;
-      pumping = true;
-      if (!req.body) {
-        requestEnded = true;
-        request.end(() => touch());
+/** Runs `connected` once the socket is connected (after the TLS handshake for https). */
+function onConnected(socket: Socket, url: URL, connected: () => void): void {
+  if (!socket.connecting) {
+    connected();
+  } else if (url.protocol === 'https:') {
+    socket.once('secureConnect', connected);
+  } else {
+    socket.once('connect', connected);
+  }
+}
+
+/** The answer, once it has ended (or broken off: what arrived is still the answer). */
+function readAnswer(
+  res: IncomingMessage,
+  touch: () => void,
+  /** `whole`: the answer ended as HTTP says it should (not broken off). */
+  done: (answer: TransportResponse, whole: boolean) => void,
+): void {
+  const body = cappedBody();
+  res.on('data', (chunk: Buffer) => {
+    touch();
+    body.add(chunk);
+  });
+  const answer = (): TransportResponse => {
+    const headers = lowerCaseHeaders(res);
+    return {
+      status: res.statusCode ?? 0,
+      headers,
+      body: body.text(headers['content-encoding']),
+    };
+  };
+  res.on('end', () => done(answer(), true));
+  // The answer's body broke off: what arrived is still the answer (classification will find
+  // it is not whole JSON).
+  res.on('error', () => done(answer(), false));
+  res.on('close', () => done(answer(), false));
+}
+
+/**
+ * Writes the request's body as the socket takes it; stops when `stopped` (an early answer).
+ * True once the whole request went (its end written).
+ */
+async function writeBody(
+  request: ClientRequest,
+  req: TransportRequest,
+  touch: () => void,
+  stopped: () => boolean,
+): Promise<boolean> {
+  if (!req.body) {
+    request.end(() => touch());
+    return true;
+  }
+  const drained = () =>
+    new Promise<void>((resolveDrain) => {
+      if (stopped() || request.destroyed) {
+        resolveDrain();
         return;
       }
-      const writer = createBodyWriter(req);
-      try {
-        const outcome = await pumpBody(req.body, stopped, async (chunk) => {
-          const slices = writer.slices(chunk);
-          let roomLeft = true;
-          for (let i = 0; i < slices.length; i++) {
-            const slice = slices[i]!;
-            const whole = i === slices.length - 1 ? chunk : undefined;
-            roomLeft = request.write(slice, (error) => {
-              if (error) return;
-              touch();
-              writer.written(slice.length, whole);
-            });
-          }
-          if (!roomLeft) {
-            await drained();
-          }
-          return true;
-        });
-        if (outcome === 'ended') {
-          requestEnded = true;
-          request.end(() => touch());
-        }
-      } catch (error) {
-        bodyError = error;
-        fail(error);
-      }
-    };
+      const done = () => {
+        request.off('drain', done);
+        request.off('close', done);
+        resolveDrain();
+      };
+      request.on('drain', done);
+      request.on('close', done);
+    });
+  const writer = createBodyWriter(req);
+  const outcome = await pumpBody(req.body, stopped, async (chunk) => {
+    const slices = writer.slices(chunk);
+    let roomLeft = true;
+    for (let i = 0; i < slices.length; i++) {
+      const slice = slices[i]!;
+      const whole = i === slices.length - 1 ? chunk : undefined;
+      roomLeft = request.write(slice, (error) => {
+        if (error) return;
+        touch();
+        writer.written(slice.length, whole);
+      });
+    }
+    if (!roomLeft) {
+      await drained();
+    }
+    return true;
   });
+  if (outcome !== 'ended') return false;
+  request.end(() => touch());
+  return true;
 }
