@@ -5,11 +5,11 @@
 // twice; step 3, which shares, stays one call per group, in file order.
 import {
   type AttemptResult,
+  eachAtMost,
   type RetryOptions,
   retryTransient,
   type UploadJob,
 } from '../core/upload/attempt';
-import { eachAtMost } from '../core/upload/each-at-most';
 import { completeExternalShare, MAX_FILES_PER_COMPLETION } from '../core/upload/external/complete';
 import {
   attemptOf,

@@ -2,7 +2,7 @@
 // passes one over Electron's `net` for the system proxy).
 //
 // Choices:
-// - Connections are kept between requests to the same origin (connection-pool.ts): a share of
+// - Connections are kept between requests to the same origin (ConnectionPool below): a share of
 //   many small files, or the external protocol's several requests per file, would otherwise
 //   pay a connection set-up per request. A request that did not end cleanly (an error, an
 //   answer that came before the whole body, a cancel) closes its connection rather than return
@@ -22,7 +22,6 @@ import type { Socket } from 'node:net';
 import { userAgent } from '../version';
 import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
-import { type ConnectionPool, createConnectionPool } from './connection-pool';
 import { proxyAgentFor } from './env-proxy';
 import { http, https } from './node-http';
 import { readBeforeWriteErrors } from './read-before-write-error';
@@ -86,19 +85,46 @@ function lowerCaseHeaders(res: IncomingMessage): Record<string, string> {
   return out;
 }
 
+// Connections kept open between requests to the same service: one keep-alive agent per origin
+// (scheme, host and port), so a share of many small files pays for one TCP (and TLS) set-up
+// instead of one per file. Requests through a proxy keep the proxy's own agent (env-proxy.ts):
+// pooling never routes around the proxy set-up.
+//
+// A pooled connection that the server closes while it sits idle would fail on our next write,
+// and a reset after the body went reads as "may have been delivered". So an idle connection is
+// dropped before the server drops it: after IDLE_MS, or one second before the server's own
+// `Keep-Alive: timeout=N` hint when that is shorter (Node's Agent reads the hint,
+// lib/_http_agent.js keepSocketAlive). A kept connection that breaks anyway is a dropped
+// connection like any other: the file goes again only if it cannot have arrived.
+
+/** Node's own http.Server closes idle connections after 5 s; nginx's default is 75 s. */
+const IDLE_MS = 4000;
+
+/** One keep-alive agent per origin, for one transport's direct requests. */
+function connectionPool(): (url: URL) => Agent {
+  const agents = new Map<string, Agent>();
+  return (url) => {
+    let agent = agents.get(url.origin);
+    if (!agent) {
+      const mod = url.protocol === 'https:' ? https : http;
+      // lifo: the connection used last is the one least likely to have been closed meanwhile.
+      agent = new mod.Agent({ keepAlive: true, timeout: IDLE_MS, scheduling: 'lifo' });
+      agents.set(url.origin, agent);
+    }
+    return agent;
+  };
+}
+
 /** `client` names who is calling in the User-Agent: the CLI, or the app (its direct requests). */
-export function createNodeTransport(
-  opts: { client?: 'app' | 'cli' } = {},
-): Transport & { closeIdle(): void } {
+export function createNodeTransport(opts: { client?: 'app' | 'cli' } = {}): Transport {
   const agentName = userAgent(opts.client ?? 'cli');
-  const pool: ConnectionPool = createConnectionPool();
+  const pooled = connectionPool();
   return {
     request: async (req) => {
       const url = new URL(req.url);
       const proxied = await proxyAgentFor(url);
-      return send(req, proxied ?? pool.agentFor(url), agentName);
+      return send(req, proxied ?? pooled(url), agentName);
     },
-    closeIdle: () => pool.destroy(),
   };
 }
 

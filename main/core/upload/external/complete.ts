@@ -6,9 +6,14 @@
 import { apiUrl } from '../../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../../model';
 import { defaultSleep } from '../../sleep';
-import { type AttemptResult, cancelledTooLate, type UploadJob, withoutToken } from '../attempt';
+import {
+  type AttemptResult,
+  cancelledTooLate,
+  eachAtMost,
+  type UploadJob,
+  withoutToken,
+} from '../attempt';
 import { classifyResponse, classifyTransportError, serviceFile } from '../classify';
-import { eachAtMost } from '../each-at-most';
 import { MAY_BE_DELIVERED } from '../error-messages';
 import { type FileInfo, readFileInfo, sharedVerdict, withLink } from '../file-links';
 import type { ExternalCheckpoint } from './request';
