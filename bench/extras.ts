@@ -163,9 +163,12 @@ export async function runRestingCore(ctx: BenchContext): Promise<RestingCore | u
   }
 }
 
+/** Each extra, saved as bench/results/<key>.json, and how a note names it. */
 const EXTRA_LABELS: Record<keyof Extras, string> = {
   progress: 'progress listener',
   core: 'resting core',
+  startup: 'start-up',
+  appPath: "app's path",
   smallFiles: 'many small files',
   multiFile: 'several-file share',
 };
@@ -188,7 +191,7 @@ export async function latestExtras(
   await mkdir(resultsDir, { recursive: true });
   const extras: Extras = {};
   const notes: string[] = [];
-  for (const key of ['progress', 'core', 'smallFiles', 'multiFile'] as const) {
+  for (const key of Object.keys(EXTRA_LABELS) as (keyof Extras)[]) {
     const path = join(resultsDir, `${key}.json`);
     const value = measured[key];
     if (value) {

@@ -11,6 +11,8 @@ const SCENARIOS = [
   'multi-file',
   'progress',
   'core',
+  'startup',
+  'app-path',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

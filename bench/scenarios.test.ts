@@ -38,6 +38,8 @@ describe('parseOptions', () => {
       'multi-file',
       'progress',
       'core',
+      'startup',
+      'app-path',
     ]);
   });
   it('quick mode takes smaller sizes and fewer runs unless told otherwise', () => {

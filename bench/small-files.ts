@@ -128,7 +128,7 @@ function noisy(x: SmallFiles): string {
 /** One goal per Trayshare path: at least half of curl --next's files per second. */
 export function smallFilesGoals(x: SmallFiles | undefined): Goal[] {
   const paths: ['cli' | 'queue', string][] = [
-    ['cli', 'small-cli-keepalive'],
+    ['cli', 'small-next-rate'],
     ['queue', 'small-queue-keepalive'],
   ];
   return paths.map(([client, id]) => {

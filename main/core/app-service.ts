@@ -11,7 +11,7 @@ import {
   historyNames,
   openDirectory,
 } from './conversations/directory';
-import { withPeople } from './conversations/people-cache';
+import { withPeople } from './conversations/named-lists';
 import { CoreEventHub, relayEvents } from './core-events';
 import { openDelivery, tokenLookup } from './delivery/delivery';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
@@ -19,7 +19,6 @@ import { OnceNotices } from './once-notices';
 import { openPastedImages } from './pasted-images';
 import { pauseMarker } from './pause-marker';
 import { describePaths } from './queue/file-checks';
-import { queueSettings, settingsOncePerTurn, workspaceNow } from './queue/queue-settings';
 import { refusedTogether, sendToOthers } from './queue/send-to-others';
 import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { RefusedError } from './refused-error';
@@ -27,8 +26,11 @@ import type { SecretStore } from './secrets/secret-store';
 import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
 import {
   openSettingsService,
+  queueSettings,
   type SettingsService,
   type StoreFactory,
+  settingsOncePerTurn,
+  workspaceNow,
 } from './settings/settings-service';
 import { type Intake, openIntake } from './share/intake';
 import { openTokenStatus, type TokenStatus } from './token-status';

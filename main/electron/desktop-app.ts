@@ -14,10 +14,11 @@ import type { NotificationContent, NotifierDeps } from './notifications';
 import { createPreferencesSync } from './preferences-sync';
 import { describeSender, isRendererUrl, type RendererLocation } from './renderer-location';
 import { createShareRouting, type ShareRouting } from './share-routing';
-import { createShellApi } from './shell-api';
+import { createShellApi, type LogsDeps } from './shell-api';
 import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
 import type { TrayDeps } from './tray';
 import { createTrayWiring } from './tray-wiring';
+import { createDesktopUpdates, type DesktopUpdatesDeps } from './updates-wiring';
 import { windowApi } from './window-api';
 import type { Windows } from './windows';
 
@@ -46,6 +47,8 @@ export interface DesktopAppDeps<Image, Menu> {
   checkKeychain(): Promise<string | null>;
   /** The app was started by the login item: stay in the tray. */
   launchedAtLogin: boolean;
+  /** How this build updates (updates.ts); absent: it never updates itself (tests, harnesses). */
+  updates?: DesktopUpdatesDeps;
   /**
    * Wayland: the desktop's portal approves global shortcuts itself and `register` reports
    * success either way, so the person is told to approve it rather than told it is set.
@@ -55,6 +58,8 @@ export interface DesktopAppDeps<Image, Menu> {
   desktopNotes?: readonly string[];
   /** False on Wayland: no window can stay on top (windows.ts keepsOnTop). */
   keepsDropWindowOnTop?: boolean;
+  /** The log's folder and diagnostics, for Settings → About. */
+  logs?: LogsDeps;
   quit(): void;
   log(message: string): void;
 }
@@ -134,8 +139,18 @@ function osApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, routing: ShareRou
     takePendingPaths: routing.takePendingPaths,
     desktopNotes: deps.desktopNotes ?? [],
     keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
+    logs: deps.logs ?? NO_LOG,
   });
 }
+
+/** A run without a log file (some tests): the About buttons say so. */
+const NO_LOG: LogsDeps = {
+  dir: '',
+  openPath: async () => 'this run keeps no log file',
+  diagnostics: async () => {
+    throw new Error('This run keeps no log file.');
+  },
+};
 
 function bindWindowApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, api: TrayshareApi) {
   const { windows, platform } = deps;
@@ -173,9 +188,15 @@ export async function startDesktopApp<Image, Menu>(
     return shellApi.pickFiles();
   };
   const preferences = createPreferencesSync({ ...deps, shortcuts: () => shortcuts, notify });
+  const updates = createDesktopUpdates({
+    ...deps,
+    state,
+    refresh: () => tray.refresh(),
+  });
   const tray = createTrayWiring({
     ...deps,
     state,
+    updates,
     routing,
     describeChannels: labels.describe,
     pickFiles,
@@ -199,6 +220,7 @@ export async function startDesktopApp<Image, Menu>(
     state,
     setPreferences: preferences.set,
     refresh: tray.refresh,
+    updates,
   });
   const unbind = bindWindowApi(deps, api);
   const unsubscribe = fanOutCoreEvents({
@@ -216,6 +238,7 @@ export async function startDesktopApp<Image, Menu>(
   tray.refresh();
   void labels.load().then(tray.refresh);
   await tellAtStart(deps, state, notify);
+  updates.start();
 
   return {
     requestShare: routing.requestShare,
@@ -223,6 +246,7 @@ export async function startDesktopApp<Image, Menu>(
     activate: () => windows.showMain(),
     dispose() {
       unsubscribe();
+      updates.dispose();
       unbind();
       shortcuts.dispose();
       tray.destroy();

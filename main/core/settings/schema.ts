@@ -24,11 +24,13 @@ export function defaultShortcut(platform: NodeJS.Platform): string {
 export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   shortcut: defaultShortcut(process.platform),
   launchAtLogin: false,
+  checkForUpdates: true,
   trayDropAction: 'share-sheet',
   dropWindowPinned: false,
   concurrency: DEFAULT_CONCURRENCY,
   fileManagerIntegration: false,
   copyLinkOnDelivery: false,
+  detailedLogs: false,
 });
 
 const id = z.string().trim().min(1).max(200);
@@ -91,11 +93,13 @@ export const presetSchema = z.object({
 export const preferenceSchemas = {
   shortcut: z.string().max(100),
   launchAtLogin: z.boolean(),
+  checkForUpdates: z.boolean(),
   trayDropAction: z.enum(['share-sheet', 'default-preset']),
   dropWindowPinned: z.boolean(),
   concurrency: z.number().int().min(1).max(MAX_CONCURRENCY),
   fileManagerIntegration: z.boolean(),
   copyLinkOnDelivery: z.boolean(),
+  detailedLogs: z.boolean(),
 } satisfies { [K in keyof Preferences]: z.ZodType<Preferences[K]> };
 
 const preferencesSchema = z.object(preferenceSchemas);

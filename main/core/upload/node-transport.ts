@@ -23,7 +23,7 @@ import { userAgent } from '../version';
 import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
-import { http, https } from './node-http';
+import { httpModuleFor } from './node-http';
 import { readBeforeWriteErrors } from './read-before-write-error';
 import {
   cappedBody,
@@ -106,9 +106,12 @@ function connectionPool(): (url: URL) => Agent {
   return (url) => {
     let agent = agents.get(url.origin);
     if (!agent) {
-      const mod = url.protocol === 'https:' ? https : http;
       // lifo: the connection used last is the one least likely to have been closed meanwhile.
-      agent = new mod.Agent({ keepAlive: true, timeout: IDLE_MS, scheduling: 'lifo' });
+      agent = new (httpModuleFor(url.protocol).Agent)({
+        keepAlive: true,
+        timeout: IDLE_MS,
+        scheduling: 'lifo',
+      });
       agents.set(url.origin, agent);
     }
     return agent;
@@ -142,7 +145,7 @@ function send(req: TransportRequest, agent: Agent, agentName: string): Promise<T
   const url = new URL(req.url);
   const host = url.host;
   return new Promise<TransportResponse>((resolve, reject) => {
-    const mod = url.protocol === 'https:' ? https : http;
+    const mod = httpModuleFor(url.protocol);
     let settled = false;
     // The whole request went; with the whole answer (finish) the connection may serve another.
     let requestEnded = false;
