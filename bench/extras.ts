@@ -169,6 +169,8 @@ const EXTRA_LABELS: Record<keyof Extras, string> = {
   core: 'resting core',
   startup: 'start-up',
   appPath: "app's path",
+  smallFiles: 'many small files',
+  multiFile: 'several-file share',
 };
 
 async function readSaved<T>(path: string): Promise<SavedExtra<T> | undefined> {

@@ -2,7 +2,9 @@
 // much), or not measured in this run. A figure from a case whose load before it was high is
 // marked "noisy", so nobody reads a busy run as a regression.
 import { issue25Goals } from './goals-issue25';
+import { multiFileGoal, multiFileParallelGoal } from './multi-file';
 import type { Extras, Goal, ProgressCost, RestingCore, SeriesSummary } from './results';
+import { smallFilesGoals } from './small-files';
 import { formatRatio, formatRss, rssMegabytes, sizeLabel } from './stats';
 
 const TIME_RATIO_LIMIT = 1.1;
@@ -217,6 +219,9 @@ export function evaluateGoals(summaries: SeriesSummary[], extras: Extras = {}): 
       sdkText,
     ),
     smallGoal(summaries),
+    ...smallFilesGoals(extras.smallFiles),
+    multiFileGoal(extras.multiFile),
+    multiFileParallelGoal(extras.multiFile),
     progressGoal(extras.progress),
     coreGoal(extras.core),
   ];

@@ -8,6 +8,7 @@ const SCENARIOS = [
   'small',
   'concurrent',
   'external',
+  'multi-file',
   'progress',
   'core',
   'startup',

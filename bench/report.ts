@@ -28,6 +28,7 @@ const SCENARIO_TITLES: Record<ScenarioName, string> = {
   concurrent: 'Large files at the same time, one process each, files.upload',
   external:
     "Slack's external protocol (getUploadURLExternal → upload_url → completeUploadExternal)",
+  'multi-file': 'A share of ten 2 MB screenshots, external protocol, over a 50 ms round trip',
   progress: 'Progress listeners: the engine in one process, with and without',
   core: "The core's resting cost (createAppService, a stand-in for the tray app's main process)",
   startup: START_UP_TITLE,

@@ -1,7 +1,9 @@
 // The shape of bench/results/latest.json, and the summaries (medians, ratios) built from the
 // raw samples. Pure functions: the run loop only appends samples.
 import type { ToolId } from './clients';
+import type { MultiFile } from './multi-file';
 import type { ScenarioName } from './options';
+import type { SmallFiles } from './small-files';
 import { median, ratio } from './stats';
 import type { TargetName } from './targets';
 
@@ -236,4 +238,6 @@ export interface Extras {
   core?: RestingCore;
   startup?: StartUp;
   appPath?: AppPath;
+  smallFiles?: SmallFiles;
+  multiFile?: MultiFile;
 }

@@ -12,6 +12,7 @@ import { freeBytes } from './files';
 import { evaluateGoals } from './goals';
 import { describeMachine } from './machine';
 import { killRunning, TIME_BIN, useScratchDir } from './measure';
+import { runMultiFile } from './multi-file';
 import { type BenchOptions, parseOptions, USAGE } from './options';
 import { buildPairs } from './pairs';
 import { chartsFor, renderSvg } from './plot';
@@ -24,6 +25,7 @@ import {
   runOneFile,
   runSmallFiles,
 } from './scenarios';
+import { runManySmallFiles } from './small-files';
 import { runAppPath, runStartUp } from './start-up';
 import { sizeLabel } from './stats';
 import { serviceTarget, sinkTarget, type Target, type TargetName } from './targets';
@@ -212,10 +214,17 @@ async function main(): Promise<void> {
     if (startup) measuredExtras.startup = startup;
     const appPath = await runAppPath(ctx);
     if (appPath) measuredExtras.appPath = appPath;
+    const smallFiles = await runManySmallFiles(ctx);
+    if (smallFiles) measuredExtras.smallFiles = smallFiles;
+    const multiFile = await runMultiFile(ctx);
+    if (multiFile) measuredExtras.multiFile = multiFile;
     const date = new Date().toISOString();
     const latest = await latestExtras(resultsDir, measuredExtras, date, commandLine);
     if (ctx.series.length === 0) {
       // Only extras were asked for: the last full run's latest.json stays as it is.
+      for (const g of evaluateGoals([], measuredExtras).filter((g) => g.pass !== undefined)) {
+        log(`${g.pass ? 'PASS' : 'FAIL'}  ${g.target}: ${g.measured}`);
+      }
       log('Wrote bench/results/<extra>.json for what was measured.');
       if (options.report) await renderSaved();
       return;

@@ -35,6 +35,7 @@ describe('parseOptions', () => {
       'small',
       'concurrent',
       'external',
+      'multi-file',
       'progress',
       'core',
       'startup',

@@ -1,8 +1,11 @@
 // The CLI's direct mode on Slack's external protocol (`send --base-url … --protocol external`):
-// no queue, so the files are uploaded one after the other with transient failures tried again,
-// then completed in groups through the same completion the queue uses.
+// no queue, so the files are uploaded here, up to `concurrency` at once (the app's setting), with
+// transient failures tried again, then completed in groups through the same completion the
+// queue uses. Steps 1–2 share nothing, so running them side by side cannot post anything
+// twice; step 3, which shares, stays one call per group, in file order.
 import {
   type AttemptResult,
+  eachAtMost,
   type RetryOptions,
   retryTransient,
   type UploadJob,
@@ -18,9 +21,10 @@ import { uploadBytes } from '../core/upload/external/upload-bytes';
 
 /**
  * For scripts: a share of several files as one message per group of at most 10. Steps 1 and 2
- * go per file (transient failures tried again); then one completion per group with the one
- * comment. A file whose bytes could not be sent fails alone; a completion whose answer is lost
- * leaves the whole group "may have been delivered", and it is never completed again.
+ * go per file, at most `concurrency` files at once (transient failures tried again); then one
+ * completion per group with the one comment. A file whose bytes could not be sent fails alone;
+ * a completion whose answer is lost leaves the whole group "may have been delivered", and it is
+ * never completed again.
  */
 export async function uploadExternalGroup(
   jobs: readonly UploadJob[],
@@ -28,7 +32,8 @@ export async function uploadExternalGroup(
 ): Promise<AttemptResult[]> {
   const results: AttemptResult[] = new Array(jobs.length);
   const uploaded: { index: number; fileId: string; uploadedAt: number }[] = [];
-  for (const [index, job] of jobs.entries()) {
+  await eachAtMost(jobs.length, opts.concurrency ?? 1, async (index) => {
+    const job = jobs[index]!;
     opts.onFile?.(index);
     let fileId: string | undefined;
     let uploadedAt = 0;
@@ -51,7 +56,9 @@ export async function uploadExternalGroup(
     }, opts);
     if (result.kind !== 'delivered' || fileId === undefined) results[index] = result;
     else uploaded.push({ index, fileId, uploadedAt });
-  }
+  });
+  // Finished in any order; the message lists the files in the order they were given.
+  uploaded.sort((a, b) => a.index - b.index);
   // The share's comment goes with its first message only: once a group was (or may have been)
   // posted, the later groups go without it.
   let commented = false;

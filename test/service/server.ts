@@ -24,6 +24,7 @@ import { authorizePage, decide } from './oauth-consent';
 import { OAuthGrants, type RefreshStatus } from './oauth-grants';
 import { TokenBucketLimiter } from './rate-limiter';
 import { SharedFiles } from './shared-files';
+import { type Traffic, TrafficCounter } from './traffic';
 
 export type { ServiceConfig } from './config';
 export { defaultTestConfig } from './config';
@@ -42,6 +43,9 @@ export interface ReferenceService {
   injectFault(rule: FaultRule): void;
   /** Same as DELETE /_test/faults. */
   clearFaults(): void;
+  /** Connections and requests since the start or the last resetTraffic(). */
+  traffic(): Traffic;
+  resetTraffic(): void;
   /** Where the bytes of an accepted upload are stored. */
   storedPath(fileId: string): string;
   /** Whether a refresh token from Sign in with Slack is the current one of its sign-in (not spent). */
@@ -69,6 +73,11 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** After an early answer, how much of the rest of the body is read and dropped. */
   linger?: Partial<LingerBudget>;
+  /**
+   * The base URL clients reach it at, when that is not where it listens (the bench puts a
+   * latency proxy in front): upload_url, permalinks and `url` use it.
+   */
+  publicUrl?: string;
 }
 
 export async function startReferenceService(opts: StartOptions): Promise<ReferenceService> {
@@ -88,6 +97,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
+  const traffic = new TrafficCounter();
   let url = '';
 
   const ctx: ServiceContext = {
@@ -139,6 +149,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
   const handle = (req: IncomingMessage, res: ServerResponse, waitsForContinue: boolean): void => {
     // Errors on the request stream (client gone) are handled where the body is read.
     req.on('error', () => {});
+    traffic.request(req, res);
     const ex = new Exchange(req, res, waitsForContinue, linger);
     const work = route(ctx, ex, faults, recorded, messages).catch((err: unknown) => {
       log(`internal error on ${req.method} ${req.url?.split('?')[0]}: ${(err as Error).stack}`);
@@ -152,6 +163,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
   // Answering from here without `100 Continue` lets a refusal skip the body altogether.
   server.on('checkContinue', (req, res) => handle(req, res, true));
   server.on('connection', (socket) => {
+    traffic.connection();
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -168,7 +180,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     });
   });
   const port = (server.address() as AddressInfo).port;
-  url = `http://127.0.0.1:${port}`;
+  url = opts.publicUrl?.replace(/\/+$/, '') ?? `http://127.0.0.1:${port}`;
 
   let closing: Promise<void> | undefined;
   return {
@@ -179,6 +191,8 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     messages: () => structuredClone(messages),
     injectFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
+    traffic: () => traffic.read(),
+    resetTraffic: () => traffic.reset(),
     storedPath: (fileId) => join(filesDir, fileId),
     refreshStatus: (token) => ctx.oauth.refreshStatus(token),
     renewals: () => ctx.oauth.renewals,

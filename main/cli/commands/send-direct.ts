@@ -7,7 +7,9 @@ import { parseThread } from '../../core/conversations/thread-link';
 import { listUsers } from '../../core/conversations/users-list';
 import { loggedTransport } from '../../core/log/logged-parts';
 import type { Protocol } from '../../core/model';
-import type { AttemptResult } from '../../core/upload/attempt';
+import { defaultUserDataDir } from '../../core/paths';
+import { savedConcurrency } from '../../core/settings/saved-concurrency';
+import { type AttemptResult, eachAtMost } from '../../core/upload/attempt';
 import { uploadWithRetries } from '../../core/upload/engine';
 import { LINKS_NEED_FILES_READ } from '../../core/upload/file-links';
 import { createNodeTransport } from '../../core/upload/node-transport';
@@ -149,6 +151,8 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
   }));
   let linksNoted = false;
   const outcomes = await uploadExternalGroup(jobs, {
+    // The person's setting, as the app's queue uses it.
+    concurrency: savedConcurrency(defaultUserDataDir()),
     transport: run.transport,
     signal: run.signal,
     blockingReads: true,
@@ -179,46 +183,58 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
   );
 }
 
-/** files.upload: one request, one message per file. */
+/**
+ * files.upload: one request, one message per file. The first file goes alone, with the comment,
+ * so its message comes first; the rest go up to the concurrency setting at once, as the app's
+ * queue sends them (their messages may then appear in any order). Outcomes print in file order.
+ */
 async function sendEachFile(run: DirectRun): Promise<SendOutcome> {
-  const { paths, options, display, progress, threadTs } = run;
-  const results: FileResult[] = [];
-  const attempts: AttemptResult[] = [];
-  for (const [index, path] of paths.entries()) {
-    const name = basename(display(path));
-    const attempt = await uploadWithRetries(
-      {
-        baseUrl: run.baseUrl,
-        token: run.token,
-        channels: run.ids,
-        // One message per file: the comment goes with the first file only.
-        comment: index === 0 ? options.comment : undefined,
-        ...(threadTs ? { threadTs } : {}),
-        file: { path, name },
-      },
-      {
-        transport: run.transport,
-        signal: run.signal,
-        // This process only uploads: reading on the main thread costs a third less CPU.
-        blockingReads: true,
-        onProgress: (sent, total) =>
-          progress.update(
-            `${name}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
-          ),
-        maxWaitMs: maxWaitMs(options.maxWait),
-        onRetry: (attempt, delayMs, reason) => {
-          progress.clear();
-          say(
-            `${name}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
-          );
-        },
-      },
-    );
-    progress.clear();
-    attempts.push(attempt);
-    results.push(fromAttempt(display(path), tooLongAWait(retired(attempt), options)));
-  }
+  const { paths, options, display } = run;
+  const attempts: AttemptResult[] = new Array(paths.length);
+  const concurrency = savedConcurrency(defaultUserDataDir());
+  const sendOne = async (index: number) => {
+    attempts[index] = await uploadOneFile(run, index);
+  };
+  if (paths.length > 0) await sendOne(0);
+  await eachAtMost(paths.length - 1, concurrency, (i) => sendOne(i + 1));
+  const results = paths.map((path, i) =>
+    fromAttempt(display(path), tooLongAWait(retired(attempts[i]!), options)),
+  );
   return directOutcome(results, attempts);
+}
+
+function uploadOneFile(run: DirectRun, index: number): Promise<AttemptResult> {
+  const { paths, options, display, progress, threadTs } = run;
+  const path = paths[index]!;
+  const name = basename(display(path));
+  return uploadWithRetries(
+    {
+      baseUrl: run.baseUrl,
+      token: run.token,
+      channels: run.ids,
+      // One message per file: the comment goes with the first file only.
+      comment: index === 0 ? options.comment : undefined,
+      ...(threadTs ? { threadTs } : {}),
+      file: { path, name },
+    },
+    {
+      transport: run.transport,
+      signal: run.signal,
+      // This process only uploads: reading on the main thread costs a third less CPU.
+      blockingReads: true,
+      onProgress: (sent, total) =>
+        progress.update(
+          `${name}  ${total ? Math.floor((sent / total) * 100) : 100}%  ${formatBytes(sent)} of ${formatBytes(total)}`,
+        ),
+      maxWaitMs: maxWaitMs(options.maxWait),
+      onRetry: (attempt, delayMs, reason) => {
+        progress.clear();
+        say(
+          `${name}: ${reason.message} Trying again in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt + 1}).`,
+        );
+      },
+    },
+  ).finally(() => progress.clear());
 }
 
 /**

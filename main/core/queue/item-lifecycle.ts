@@ -10,7 +10,7 @@ import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { attemptHooks, cancelNote, internalErrorResult, shareHooks } from './attempt-hooks';
 import { decideOnFailure } from './failure-policy';
 import type { Entry, FinishedState, Run } from './item-store';
-import { ItemStore, JournalWriteError } from './item-store';
+import { copyItem, ItemStore, JournalWriteError } from './item-store';
 import { hasCheckpoint, type ItemMeta, type ItemPatch } from './journal';
 import type { QueueDeps } from './queue-api';
 import { QueueEvents, SettleWatch } from './queue-events';
@@ -373,7 +373,7 @@ export abstract class ItemLifecycle {
   }
 
   protected copy(item: QueueItem): QueueItem {
-    return structuredClone(item);
+    return copyItem(item);
   }
 }
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MAX_CHANNELS, normaliseChannels } from '../../portable/channels';
 import { checkBaseUrl } from '../../portable/credentials';
 import type { Preferences, Preset, Workspace } from '../model';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './saved-concurrency';
 
 /** The version this build writes. Older files are migrated (migrations.ts); newer ones are refused. */
 export const SETTINGS_VERSION = 2;
@@ -26,7 +27,7 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   checkForUpdates: true,
   trayDropAction: 'share-sheet',
   dropWindowPinned: false,
-  concurrency: 3,
+  concurrency: DEFAULT_CONCURRENCY,
   fileManagerIntegration: false,
   copyLinkOnDelivery: false,
   detailedLogs: false,
@@ -101,7 +102,7 @@ export const preferenceSchemas = {
   checkForUpdates: z.boolean(),
   trayDropAction: z.enum(['share-sheet', 'default-preset']),
   dropWindowPinned: z.boolean(),
-  concurrency: z.number().int().min(1).max(8),
+  concurrency: z.number().int().min(1).max(MAX_CONCURRENCY),
   fileManagerIntegration: z.boolean(),
   copyLinkOnDelivery: z.boolean(),
   detailedLogs: z.boolean(),

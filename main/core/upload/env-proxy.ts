@@ -1,7 +1,7 @@
 // The CLI's proxy: HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY as curl reads them
 // (proxy-from-env), tunnelled by proxy-agent (CONNECT for https and http proxies, SOCKS for
 // socks://). Through a CONNECT tunnel the request is unchanged, Content-Length included.
-// Direct requests keep `agent: false` (one connection per request, see node-transport.ts).
+// Direct requests share kept-alive connections per origin instead (node-transport.ts).
 import type { Agent } from 'node:http';
 
 /**

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-type HttpModule = Pick<typeof import('node:http'), 'request'>;
+type HttpModule = Pick<typeof import('node:http'), 'request' | 'Agent'>;
 
 let http: HttpModule | undefined;
 let https: HttpModule | undefined;

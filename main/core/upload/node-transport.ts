@@ -2,9 +2,11 @@
 // passes one over Electron's `net` for the system proxy).
 //
 // Choices:
-// - `agent: false`: one fresh connection per request, closed afterwards. Uploads are few and
-//   long, so pooling saves little, and a pooled socket that the server closed while idle fails
-//   on first write: that would show as a reset, and the connect timeout could not apply.
+// - Connections are kept between requests to the same origin (ConnectionPool below): a share of
+//   many small files, or the external protocol's several requests per file, would otherwise
+//   pay a connection set-up per request. A request that did not end cleanly (an error, an
+//   answer that came before the whole body, a cancel) closes its connection rather than return
+//   it half-used.
 // - The body is pulled only once the connection (and TLS) is up: a refused connection must
 //   never look like "the whole body was handed over".
 // - No total timeout: a connect timeout, then an idle timeout reset by every byte either way.
@@ -83,44 +85,87 @@ function lowerCaseHeaders(res: IncomingMessage): Record<string, string> {
   return out;
 }
 
-/** `client` names who is calling in the User-Agent: the CLI, or the app (its direct requests). */
-export function createNodeTransport(opts: { client?: 'app' | 'cli' } = {}): Transport {
-  const agentName = userAgent(opts.client ?? 'cli');
-  return {
-    request: async (req) => send(req, await proxyAgentFor(new URL(req.url)), agentName),
+// Connections kept open between requests to the same service: one keep-alive agent per origin
+// (scheme, host and port), so a share of many small files pays for one TCP (and TLS) set-up
+// instead of one per file. Requests through a proxy keep the proxy's own agent (env-proxy.ts):
+// pooling never routes around the proxy set-up.
+//
+// A pooled connection that the server closes while it sits idle would fail on our next write,
+// and a reset after the body went reads as "may have been delivered". So an idle connection is
+// dropped before the server drops it: after IDLE_MS, or one second before the server's own
+// `Keep-Alive: timeout=N` hint when that is shorter (Node's Agent reads the hint,
+// lib/_http_agent.js keepSocketAlive). A kept connection that breaks anyway is a dropped
+// connection like any other: the file goes again only if it cannot have arrived.
+
+/** Node's own http.Server closes idle connections after 5 s; nginx's default is 75 s. */
+const IDLE_MS = 4000;
+
+/** One keep-alive agent per origin, for one transport's direct requests. */
+function connectionPool(): (url: URL) => Agent {
+  const agents = new Map<string, Agent>();
+  return (url) => {
+    let agent = agents.get(url.origin);
+    if (!agent) {
+      // lifo: the connection used last is the one least likely to have been closed meanwhile.
+      agent = new (httpModuleFor(url.protocol).Agent)({
+        keepAlive: true,
+        timeout: IDLE_MS,
+        scheduling: 'lifo',
+      });
+      agents.set(url.origin, agent);
+    }
+    return agent;
   };
 }
 
-function send(
-  req: TransportRequest,
-  proxyAgent: Agent | undefined,
-  agentName: string,
-): Promise<TransportResponse> {
+/** `client` names who is calling in the User-Agent: the CLI, or the app (its direct requests). */
+export function createNodeTransport(opts: { client?: 'app' | 'cli' } = {}): Transport {
+  const agentName = userAgent(opts.client ?? 'cli');
+  const pooled = connectionPool();
+  return {
+    request: async (req) => {
+      const url = new URL(req.url);
+      const proxied = await proxyAgentFor(url);
+      return send(req, proxied ?? pooled(url), agentName);
+    },
+  };
+}
+
+/** Sockets whose writes already wait for reads (a pooled socket serves many requests). */
+const guarded = new WeakSet<Socket>();
+
+function guardWrites(socket: Socket): void {
+  if (guarded.has(socket)) return;
+  guarded.add(socket);
+  readBeforeWriteErrors(socket);
+}
+
+function send(req: TransportRequest, agent: Agent, agentName: string): Promise<TransportResponse> {
   if (req.signal?.aborted) return Promise.reject(abortedError());
   const url = new URL(req.url);
   const host = url.host;
   return new Promise<TransportResponse>((resolve, reject) => {
     const mod = httpModuleFor(url.protocol);
     let settled = false;
+    // The whole request went; with the whole answer (finish) the connection may serve another.
+    let requestEnded = false;
     let response: IncomingMessage | undefined;
     let pumping = false;
     let stopPump = false;
     // A body that failed (file changed, unreadable) is reported as itself, not as a network error.
     let bodyError: unknown;
 
-    const finish = (outcome: { ok: TransportResponse } | { error: unknown }) => {
+    type Outcome = { ok: TransportResponse } | { error: unknown };
+    const finish = (outcome: Outcome, answerEnded = false) => {
       if (settled) return;
       settled = true;
       deadline.stop();
       req.signal?.removeEventListener('abort', onAbort);
       stopPump = true;
-      if ('ok' in outcome) {
-        resolve(outcome.ok);
-      } else {
-        reject(outcome.error);
-      }
+      if ('ok' in outcome) resolve(outcome.ok);
+      else reject(outcome.error);
       // After an early answer the rest of the body is not wanted; after an error nothing is.
-      if (!request.destroyed) request.destroy();
+      if (!(requestEnded && answerEnded) && !request.destroyed) request.destroy();
     };
     const fail = (error: unknown) => finish({ error });
     const deadline = createDeadline({ host, idleTimeoutMs: req.idleTimeoutMs, onTimeout: fail });
@@ -130,7 +175,7 @@ function send(
     const request: ClientRequest = mod.request(url, {
       method: req.method,
       headers: requestHeaders(req, agentName),
-      agent: proxyAgent ?? false,
+      agent,
     });
     req.signal?.addEventListener('abort', onAbort, { once: true });
     deadline.arm('connect_timeout', req.connectTimeoutMs);
@@ -140,14 +185,14 @@ function send(
       if (pumping) return;
       pumping = true;
       try {
-        await writeBody(request, req, touch, stopped);
+        requestEnded = await writeBody(request, req, touch, stopped);
       } catch (error) {
         bodyError = error;
         fail(error);
       }
     };
     request.on('socket', (socket: Socket) => {
-      readBeforeWriteErrors(socket);
+      guardWrites(socket);
       onConnected(socket, url, () => {
         touch();
         void pump();
@@ -167,7 +212,7 @@ function send(
       response = res;
       stopPump = true;
       touch();
-      readAnswer(res, touch, (ok) => finish({ ok }));
+      readAnswer(res, touch, (ok, whole) => finish({ ok }, whole));
     });
   });
 }
@@ -201,7 +246,8 @@ function onConnected(socket: Socket, url: URL, connected: () => void): void {
 function readAnswer(
   res: IncomingMessage,
   touch: () => void,
-  done: (answer: TransportResponse) => void,
+  /** `whole`: the answer ended as HTTP says it should (not broken off). */
+  done: (answer: TransportResponse, whole: boolean) => void,
 ): void {
   const body = cappedBody();
   res.on('data', (chunk: Buffer) => {
@@ -216,23 +262,26 @@ function readAnswer(
       body: body.text(headers['content-encoding']),
     };
   };
-  res.on('end', () => done(answer()));
+  res.on('end', () => done(answer(), true));
   // The answer's body broke off: what arrived is still the answer (classification will find
   // it is not whole JSON).
-  res.on('error', () => done(answer()));
-  res.on('close', () => done(answer()));
+  res.on('error', () => done(answer(), false));
+  res.on('close', () => done(answer(), false));
 }
 
-/** Writes the request's body as the socket takes it; stops when `stopped` (an early answer). */
+/**
+ * Writes the request's body as the socket takes it; stops when `stopped` (an early answer).
+ * True once the whole request went (its end written).
+ */
 async function writeBody(
   request: ClientRequest,
   req: TransportRequest,
   touch: () => void,
   stopped: () => boolean,
-): Promise<void> {
+): Promise<boolean> {
   if (!req.body) {
     request.end(() => touch());
-    return;
+    return true;
   }
   const drained = () =>
     new Promise<void>((resolveDrain) => {
@@ -266,5 +315,7 @@ async function writeBody(
     }
     return true;
   });
-  if (outcome === 'ended') request.end(() => touch());
+  if (outcome !== 'ended') return false;
+  request.end(() => touch());
+  return true;
 }

@@ -6,7 +6,13 @@
 import { apiUrl } from '../../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../../model';
 import { defaultSleep } from '../../sleep';
-import { type AttemptResult, cancelledTooLate, type UploadJob, withoutToken } from '../attempt';
+import {
+  type AttemptResult,
+  cancelledTooLate,
+  eachAtMost,
+  type UploadJob,
+  withoutToken,
+} from '../attempt';
 import { classifyResponse, classifyTransportError, serviceFile } from '../classify';
 import { MAY_BE_DELIVERED } from '../error-messages';
 import { type FileInfo, readFileInfo, sharedVerdict, withLink } from '../file-links';
@@ -289,15 +295,26 @@ async function askFileInfo(a: Attempt, fileId: string): Promise<FileInfo> {
   return readFileInfo(sent.res);
 }
 
-/** files.info for each file, in order; stops asking once the token proves unable to read files. */
+/**
+ * files.info for each file, in order; stops asking once the token proves unable to read files.
+ * The first is asked alone (that is where a token without files:read shows), the rest up to
+ * the concurrency setting at once; the answers end at the first "no scope", as asking one by
+ * one would leave them.
+ */
 async function askAll(a: Attempt, ids: readonly string[]): Promise<FileInfo[]> {
   const infos: FileInfo[] = [];
-  for (const id of ids) {
-    const info = await askFileInfo(a, id);
-    infos.push(info);
-    if (info.kind === 'no-scope') break;
+  if (ids.length > 0) infos.push(await askFileInfo(a, ids[0]!));
+  if (infos[0] && infos[0].kind !== 'no-scope') {
+    const rest = ids.slice(1);
+    await eachAtMost(rest.length, a.opts.concurrency ?? 1, async (i) => {
+      infos[i + 1] = await askFileInfo(a, rest[i]!);
+    });
   }
-  if (infos.some((i) => i.kind === 'no-scope')) a.opts.onLinksUnavailable?.();
+  const noScope = infos.findIndex((i) => i.kind === 'no-scope');
+  if (noScope >= 0) {
+    infos.length = noScope + 1;
+    a.opts.onLinksUnavailable?.();
+  }
   return infos;
 }
 

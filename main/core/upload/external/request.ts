@@ -18,6 +18,11 @@ export interface ExternalAttemptOptions extends AttemptOptions {
   resume?: unknown;
   /** Saves where this attempt got to, durably when the queue runs it; null: nothing to resume. */
   checkpoint?: (data: ExternalCheckpoint | null) => void | Promise<void>;
+  /**
+   * Requests of one kind this many at once at most: a share's steps 1–2 in the CLI, and the
+   * files.info look-ups after a completion (the concurrency setting; default 1).
+   */
+  concurrency?: number;
   /** How long the service keeps bytes never completed; an older checkpoint starts over. */
   uploadTtlMs?: number;
   /**

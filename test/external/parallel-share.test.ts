@@ -1,0 +1,201 @@
+// A share of several files on Slack's external protocol runs steps 1–2 (upload URL, bytes) for
+// several files at once, never more than the person's concurrency setting, and still posts one
+// message with every file, once. The built CLI and the app's queue, over real HTTP; the
+// reference service counts the requests it had open at one time. Each upload's answer is held
+// back a moment (a 'slow' fault) so that files which may overlap do overlap.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AppService } from '../../main/core/api';
+import type { QueueItem } from '../../main/core/model';
+import { jsonLines, runCli } from '../cli/run-cli';
+import { type ReferenceService, startReferenceService } from '../service/server';
+import { calls, makeFile, openApp, sharedCounts, type TestFile, TOKEN } from './helpers';
+
+let dir: string;
+let service: ReferenceService;
+let log: string[];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-parallel-share-'));
+  log = [];
+  service = await startReferenceService({
+    dataDir: join(dir, 'service'),
+    log: (line) => log.push(line),
+  });
+});
+
+afterAll(async () => {
+  await service?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  service.clearFaults();
+  service.resetTraffic();
+});
+
+async function tenFiles(prefix: string): Promise<TestFile[]> {
+  const made: TestFile[] = [];
+  for (let i = 0; i < 10; i += 1) {
+    made.push(await makeFile(join(dir, prefix), `shot-${i}.png`, 20_000 + i));
+  }
+  return made;
+}
+
+/** The messages that hold any of these files. */
+function messagesOf(files: TestFile[]) {
+  const ids = new Set(
+    service
+      .uploads()
+      .filter((u) => files.some((f) => f.sha256 === u.sha256))
+      .map((u) => u.id),
+  );
+  return service.messages().filter((m) => m.files.some((f) => ids.has(f)));
+}
+
+/** The saved concurrency setting, as the app's preferences write it. */
+async function saveConcurrency(dataDir: string, concurrency: number): Promise<void> {
+  const app = await openApp({ dataDir });
+  try {
+    await app.setPreferences({ concurrency });
+  } finally {
+    await app.close();
+  }
+}
+
+function sendExternal(dataDir: string, files: TestFile[]) {
+  return runCli(
+    [
+      'send',
+      '--base-url',
+      service.url,
+      '--protocol',
+      'external',
+      '--channels',
+      'C0DESIGN',
+      '--comment',
+      'Ten screenshots',
+      '--json',
+      ...files.map((f) => f.path),
+    ],
+    { env: { TRAYSHARE_DATA_DIR: dataDir, TRAYSHARE_TOKEN: TOKEN } },
+  );
+}
+
+const slowUploads = (times: number) =>
+  service.injectFault({ method: 'upload', fault: { kind: 'slow', delayMs: 300 }, times });
+
+describe('trayshare send --protocol external with ten files', () => {
+  it('uploads as many files at once as the concurrency setting says, then posts one message with all ten, once', async () => {
+    const files = await tenFiles('cli-three');
+    const dataDir = join(dir, 'cli-three-data');
+    await saveConcurrency(dataDir, 3);
+    const completions = calls(log, 'files.completeUploadExternal');
+    slowUploads(10);
+    service.resetTraffic();
+    const run = await sendExternal(dataDir, files);
+    expect(run.code).toBe(0);
+    expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(Array(10).fill('delivered'));
+    expect(service.traffic().peakInFlight).toBe(3);
+    const messages = messagesOf(files);
+    expect(messages.map((m) => [m.files.length, m.initial_comment])).toEqual([
+      [10, 'Ten screenshots'],
+    ]);
+    expect(sharedCounts(service.uploads(), files)).toEqual(Array(10).fill(1));
+    expect(calls(log, 'files.completeUploadExternal') - completions).toBe(1);
+    // The message lists the files in the order they were given, whichever finished first.
+    const names = messages[0]!.files.map((id) => service.uploads().find((u) => u.id === id)?.name);
+    expect(names).toEqual(files.map((f) => f.name));
+  });
+
+  it('with concurrency 1, one file at a time, as before', async () => {
+    const files = await tenFiles('cli-one');
+    const dataDir = join(dir, 'cli-one-data');
+    await saveConcurrency(dataDir, 1);
+    slowUploads(2);
+    service.resetTraffic();
+    const run = await sendExternal(dataDir, files);
+    expect(run.code).toBe(0);
+    expect(service.traffic().peakInFlight).toBe(1);
+    expect(messagesOf(files).map((m) => m.files.length)).toEqual([10]);
+  });
+
+  it("a file whose step 1 is refused fails alone, with the service's reason; the other nine are posted together, once", async () => {
+    const files = await tenFiles('cli-refused');
+    const dataDir = join(dir, 'cli-refused-data');
+    await saveConcurrency(dataDir, 3);
+    service.injectFault({
+      method: 'files.getUploadURLExternal',
+      fault: { kind: 'error', error: 'invalid_arguments' },
+    });
+    const run = await sendExternal(dataDir, files);
+    expect(run.code).not.toBe(0);
+    const lines = jsonLines(run.stdout);
+    const failed = lines.filter((l) => l.outcome !== 'delivered');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.outcome).toBe('failed');
+    expect(String(failed[0]!.code ?? failed[0]!.error)).toMatch(/invalid_arguments/);
+    expect(lines.filter((l) => l.outcome === 'delivered')).toHaveLength(9);
+    const messages = messagesOf(files);
+    expect(messages.map((m) => [m.files.length, m.initial_comment])).toEqual([
+      [9, 'Ten screenshots'],
+    ]);
+    const counts = sharedCounts(service.uploads(), files);
+    expect(counts.filter((c) => c === 1)).toHaveLength(9);
+    expect(counts.filter((c) => c === 0)).toHaveLength(1);
+  });
+
+  it('an upload cut off mid-body is tried again on its own and still goes in the one message', async () => {
+    const files = await tenFiles('cli-reset');
+    const dataDir = join(dir, 'cli-reset-data');
+    await saveConcurrency(dataDir, 3);
+    service.injectFault({ method: 'upload', fault: { kind: 'reset-mid-body', afterBytes: 1000 } });
+    const run = await sendExternal(dataDir, files);
+    expect(run.code).toBe(0);
+    expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(Array(10).fill('delivered'));
+    expect(messagesOf(files).map((m) => m.files.length)).toEqual([10]);
+    expect(sharedCounts(service.uploads(), files)).toEqual(Array(10).fill(1));
+  });
+});
+
+async function waitFor(app: AppService, check: (items: QueueItem[]) => boolean): Promise<void> {
+  for (;;) {
+    if (check(await app.listQueue())) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('a share of ten files through the queue (the app)', () => {
+  it('keeps to the concurrency setting and posts one message with all ten, once', async () => {
+    const files = await tenFiles('queue-two');
+    const app = await openApp({ dataDir: join(dir, 'queue-two-data') });
+    try {
+      await app.setPreferences({ concurrency: 2 });
+      const ws = await app.addWorkspace({
+        name: 'Acme',
+        baseUrl: service.url,
+        protocol: 'external',
+      });
+      slowUploads(10);
+      service.resetTraffic();
+      const { items } = await app.share({
+        target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
+        paths: files.map((f) => f.path),
+        comment: 'Ten screenshots',
+      });
+      const ids = new Set(items.map((i) => i.id));
+      await waitFor(app, (q) =>
+        q.filter((i) => ids.has(i.id)).every((i) => i.state === 'delivered'),
+      );
+      expect(service.traffic().peakInFlight).toBe(2);
+      expect(messagesOf(files).map((m) => [m.files.length, m.initial_comment])).toEqual([
+        [10, 'Ten screenshots'],
+      ]);
+      expect(sharedCounts(service.uploads(), files)).toEqual(Array(10).fill(1));
+    } finally {
+      await app.close();
+    }
+  });
+});

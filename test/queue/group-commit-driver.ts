@@ -1,0 +1,123 @@
+// The queue's crash driver (crash-driver.ts) with a crash placed inside the journal's group
+// commit, which no SIGKILL from outside can aim at:
+//   between-records  a write that carries several records (a group) reaches the file only up to
+//                    its middle record, then the process dies: the records after it, and the
+//                    group's fsync, never happen.
+//   during-fsync     the process dies while a group's fsync is under way, and the machine with
+//                    it (power loss): everything written since the last fsync that returned is
+//                    gone, but for a torn half line.
+// Armed once the share is queued; it fires at the `group`-th write of several journal records
+// (during-fsync: of several records, one of them a file's "body complete").
+//   node --import tsx test/queue/group-commit-driver.ts <config.json>
+// config: crash-driver's, plus { crash: 'between-records' | 'during-fsync', group: number }.
+import { open, readFile } from 'node:fs/promises';
+import { allFinished } from './finished';
+import { openRealQueue } from './helpers';
+
+interface DriverConfig {
+  dataDir: string;
+  baseUrl: string;
+  channels: string[];
+  paths?: string[];
+  crash?: 'between-records' | 'during-fsync';
+  group?: number;
+}
+
+/** Journal records are lines of {"t":…}; history entries and settings are not. */
+function journalLines(data: unknown): string[] | undefined {
+  if (typeof data !== 'string' || !data.startsWith('{"t":')) return undefined;
+  return data.split('\n').filter(Boolean);
+}
+
+function die(): Promise<never> {
+  process.kill(process.pid, 'SIGKILL');
+  return new Promise<never>(() => {});
+}
+
+async function armCrash(mode: NonNullable<DriverConfig['crash']>, group: number) {
+  const probe = await open(process.execPath, 'r');
+  const proto = Object.getPrototypeOf(probe) as {
+    appendFile: (this: object, data: unknown, opts?: unknown) => Promise<void>;
+    sync: (this: object) => Promise<void>;
+    stat: (this: object) => Promise<{ size: number }>;
+    truncate: (this: object, len: number) => Promise<void>;
+  };
+  await probe.close();
+  const appendFile = proto.appendFile;
+  const sync = proto.sync;
+  let armed = false;
+  let groups = 0;
+  /** Per journal handle: its size when its last fsync returned, and whether a group awaits one. */
+  const synced = new WeakMap<object, number>();
+  const groupPending = new WeakSet<object>();
+  proto.appendFile = async function (data, opts) {
+    const lines = journalLines(data);
+    if (!armed || !lines) return appendFile.call(this, data, opts);
+    if (!synced.has(this)) synced.set(this, (await proto.stat.call(this)).size);
+    // During an fsync: a group that says some file's whole body may go (what a caller told
+    // too early would act on).
+    const eligible =
+      lines.length >= 2 &&
+      (mode === 'between-records' || lines.some((l) => l.includes('"bodySent":true')));
+    if (!eligible || ++groups < group) return appendFile.call(this, data, opts);
+    if (mode === 'between-records') {
+      const whole = lines.slice(0, Math.ceil(lines.length / 2));
+      await appendFile.call(this, `${whole.join('\n')}\n`, opts);
+      return die();
+    }
+    await appendFile.call(this, data, opts);
+    groupPending.add(this);
+  };
+  proto.sync = async function () {
+    if (!groupPending.has(this)) {
+      await sync.call(this);
+      if (armed && synced.has(this)) synced.set(this, (await proto.stat.call(this)).size);
+      return;
+    }
+    // A busy disk takes a while to sync; whoever was told "journaled" too early would already
+    // be sending meanwhile. Then power is lost: the unsynced tail is gone but for half a line.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await proto.truncate.call(this, synced.get(this)!);
+    await appendFile.call(this, '{"t":"set","id":"torn-by-power-loss');
+    await sync.call(this);
+    return die();
+  };
+  return () => {
+    armed = true;
+  };
+}
+
+async function main(): Promise<void> {
+  const configPath = process.argv[2];
+  if (!configPath) throw new Error('usage: group-commit-driver.ts <config.json>');
+  const config = JSON.parse(await readFile(configPath, 'utf8')) as DriverConfig;
+  const token = process.env.TRAYSHARE_TEST_TOKEN;
+  if (!token) throw new Error('TRAYSHARE_TEST_TOKEN is not set');
+  const arm = config.crash ? await armCrash(config.crash, config.group ?? 1) : () => {};
+
+  const q = await openRealQueue({
+    dir: config.dataDir,
+    baseUrl: config.baseUrl,
+    token: () => token,
+  });
+  if (config.paths) {
+    const { refused } = await q.queue.enqueue({
+      workspaceId: 'W1',
+      channels: config.channels,
+      comment: 'group commit crash test',
+      paths: config.paths,
+    });
+    if (refused.length > 0) throw new Error(`refused: ${JSON.stringify(refused)}`);
+    arm();
+    process.stderr.write('queued\n');
+  }
+  await allFinished(q.queue);
+  const items = q.queue.list();
+  await q.close();
+  process.stdout.write(`${JSON.stringify(items)}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
