@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { type CoreApi, coreMethodArgs, type Snapshot } from '../main/core/api';
 import type { QueueItem } from '../main/core/model';
+import type { SetupLink } from '../main/portable/setup-link';
 
 const shellMethodArgs = {
   pickFiles: z.tuple([]),
@@ -14,6 +15,7 @@ const shellMethodArgs = {
   takePendingPaths: z.tuple([]),
   desktopNotes: z.tuple([]),
   keepsDropWindowOnTop: z.tuple([]),
+  takeSetupLink: z.tuple([]),
 } as const;
 
 /** Methods the Electron shell implements itself (they need OS APIs). */
@@ -29,6 +31,8 @@ export interface ShellApi {
   desktopNotes(): Promise<string[]>;
   /** False where the OS lets no app keep a window on top (Wayland): the setting says so. */
   keepsDropWindowOnTop(): Promise<boolean>;
+  /** The team's set-up link that opened the app while the page was loading (then forgotten). */
+  takeSetupLink(): Promise<SetupLink | null>;
 }
 
 /** What the renderer can call. */
@@ -49,6 +53,8 @@ export interface TrayshareEvents {
   'share-requested': { paths: string[] };
   /** Main asks the window to show a view (from the tray menu or a notification). */
   'show-view': View;
+  /** A team's set-up link (trayshare://setup…, checked in main): Settings offers Sign in with Slack with it. */
+  'setup-link': SetupLink;
 }
 export type EventName = keyof TrayshareEvents;
 export const eventNames: readonly EventName[] = [
@@ -57,6 +63,7 @@ export const eventNames: readonly EventName[] = [
   'settings-changed',
   'share-requested',
   'show-view',
+  'setup-link',
 ];
 export const eventChannelOf = (event: EventName): string => `trayshare:event:${event}`;
 
@@ -77,3 +84,4 @@ void contractIsComplete;
 
 export type * from '../main/core/api';
 export type * from '../main/core/model';
+export type { SetupLink } from '../main/portable/setup-link';

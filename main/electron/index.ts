@@ -29,6 +29,7 @@ import { KeychainError, type SecretStore } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
+import { SETUP_SCHEME } from '../portable/setup-link';
 import { applyAppIdentity } from './app-identity';
 import { applicationMenuTemplate } from './app-menu';
 import { installAppImageIdentity } from './appimage-identity';
@@ -40,7 +41,7 @@ import { createNetTransport } from './net-transport';
 import { rendererLocation } from './renderer-location';
 import { hardenSession } from './session-security';
 import type { HandOffData } from './share-argv';
-import { checkExternalUrl } from './shell-api';
+import { checkExternalUrl, checkSignInUrl } from './shell-api';
 import { installTestHooks } from './test-hooks';
 import { createWindows, guardWebContents } from './windows';
 
@@ -56,6 +57,27 @@ function openExternal(url: string): Promise<void> {
     return Promise.resolve();
   }
   return electronShell.openExternal(checked.url); // eng-disable OPEN_EXTERNAL_JS_CHECK (https only, checked above)
+}
+
+/**
+ * Sign in with Slack's consent page, in the person's browser: https, or http on this machine
+ * (a local Slack-style service). Throws when it cannot, so the sign-in says so.
+ */
+async function openBrowser(url: string): Promise<void> {
+  const checked = checkSignInUrl(url);
+  if (!checked.ok) throw new Error(checked.error);
+  await electronShell.openExternal(checked.url); // eng-disable OPEN_EXTERNAL_JS_CHECK (https, or http to a loopback host only, checked above)
+}
+
+/**
+ * Makes this app the handler of trayshare:// set-up links. Unpackaged, the OS must start
+ * Electron with this checkout's folder, or the link would open a bare Electron.
+ */
+function registerSetupScheme(): void {
+  const registered = app.isPackaged
+    ? app.setAsDefaultProtocolClient(SETUP_SCHEME)
+    : app.setAsDefaultProtocolClient(SETUP_SCHEME, process.execPath, [app.getAppPath()]);
+  if (!registered) log('The desktop did not take Trayshare as the handler of trayshare: links.');
 }
 
 /** The program the OS should start: an AppImage runs from $APPIMAGE, not its mount point. */
@@ -135,6 +157,7 @@ async function openService(secrets: SecretStore): Promise<AppService | null> {
         proxied: createNetTransport(net),
       }),
       storeFactory: electronStoreFactory,
+      openBrowser,
     });
   } catch (error) {
     await showStartError('Trayshare could not open its settings and queue', error);
@@ -293,6 +316,8 @@ async function start(
     log,
   });
   handOff.deliverTo((paths) => desktop.requestShare(paths));
+  handOff.deliverLinksTo((link) => desktop.openSetupLink(link));
+  registerSetupScheme();
   return { desktop, service };
 }
 

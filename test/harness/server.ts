@@ -21,6 +21,7 @@ import {
   type MethodName,
   methodArgs,
   type QueueItem,
+  type SetupLink,
   type ShellApi,
   type TrayshareEvents,
 } from '../../preload/contract';
@@ -56,6 +57,9 @@ export interface HarnessOptions {
   keepsDropWindowOnTop?: boolean;
 }
 
+/** What Sign in with Slack's openBrowser does here: a test opens the page in its own Chromium. */
+export type OpenBrowser = (url: string) => Promise<void>;
+
 export interface Harness {
   url: string;
   /** The real core app service the page talks to (tests may also call it directly). */
@@ -70,6 +74,15 @@ export interface Harness {
   pick(paths: string[]): void;
   /** Paths the next takePendingPaths() returns, as if handed over by the tray or file manager. */
   setPending(paths: string[]): void;
+  /** The set-up link the next takeSetupLink() returns, as if the OS handed it over while loading. */
+  setSetupLink(link: SetupLink | null): void;
+  /**
+   * Where the core's openBrowser goes for Sign in with Slack (by default nowhere: the URL is
+   * only kept in `browserOpened`). A test passes a function that follows it in a real page.
+   */
+  setOpenBrowser(open: OpenBrowser | null): void;
+  /** Every URL the core asked the browser to open, in order. */
+  browserOpened: string[];
   /** Sends an event to the page as main would (share-requested, show-view). */
   emit<E extends EventName>(event: E, payload: TrayshareEvents[E]): void;
   setThrottle(bytesPerSecond: number | null): void;
@@ -150,7 +163,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.serviceConfig ? { config: options.serviceConfig } : {}),
   });
   let throttle = options.throttleBytesPerSecond ?? null;
+  const browserOpened: string[] = [];
+  let openBrowser: OpenBrowser | null = null;
   const app = await createAppService({
+    openBrowser: async (url) => {
+      browserOpened.push(url);
+      await openBrowser?.(url);
+    },
     dataDir: join(root, 'app'),
     secrets: createMemorySecretStore(),
     transport: throttleTransport(createNodeTransport(), () => throttle),
@@ -160,6 +179,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   const pickQueue: string[][] = [];
   let pending: string[] = [];
+  let setupLink: SetupLink | null = null;
   const copied: string[] = [];
   const opened: string[] = [];
   const shell: ShellApi = {
@@ -179,6 +199,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     desktopNotes: async () => [...(options.desktopNotes ?? [])],
     keepsDropWindowOnTop: async () => options.keepsDropWindowOnTop ?? true,
+    takeSetupLink: async () => {
+      const taken = setupLink;
+      setupLink = null;
+      return taken;
+    },
   };
 
   // The shell, not the core, registers the global shortcut: like main/electron/preferences-sync.ts, a
@@ -347,6 +372,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     setPending: (paths) => {
       pending = paths;
     },
+    setSetupLink: (link) => {
+      setupLink = link;
+    },
+    setOpenBrowser: (open) => {
+      openBrowser = open;
+    },
+    browserOpened,
     emit: (event, payload) => emit(event, payload),
     setThrottle: (bytesPerSecond) => {
       throttle = bytesPerSecond;
