@@ -6,6 +6,7 @@ import { rescueFocus } from './focus-rescue';
 import { Nav } from './nav';
 import { pasteContent, savePastedImage } from './paste';
 import type { Redirect } from './redirect';
+import { offerSetupLink } from './setup-link-store';
 import { tokenState } from './token-state';
 import { Notice } from './ui/notice';
 import { ChangeDestination } from './views/change-destination';
@@ -85,9 +86,22 @@ export function App() {
       bridge.on('history-changed', () => setHistoryVersion((v) => v + 1)),
       bridge.on('share-requested', ({ paths: shared }) => addPaths(shared)),
       bridge.on('show-view', (next) => setView(next)),
+      bridge.on('setup-link', (link) => {
+        offerSetupLink(link);
+        setView('settings');
+      }),
     ];
     void load();
     bridge.takePendingPaths().then(addPaths, (e) => setDropError(plainError(e)));
+    // A set-up link that opened the app while this page loaded: Settings, filled in from it.
+    bridge.takeSetupLink().then(
+      (link) => {
+        if (!link) return;
+        offerSetupLink(link);
+        setView('settings');
+      },
+      () => undefined,
+    );
     // Notes are a courtesy: a shell that cannot give them shows none.
     bridge.desktopNotes().then(setNotes, () => setNotes([]));
     return () => {
