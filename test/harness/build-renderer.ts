@@ -24,12 +24,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 async function sourceHash(): Promise<string> {
   const hash = createHash('sha256');
-  const files = [
-    ...(await filesUnder(RENDERER)),
-    ...(await filesUnder(PORTABLE)),
-    MODEL,
-    MANIFEST,
-  ];
+  const files = [...(await filesUnder(RENDERER)), ...(await filesUnder(PORTABLE)), MODEL, MANIFEST];
   for (const file of files) {
     hash.update(relative(ROOT, file));
     hash.update('\0');
