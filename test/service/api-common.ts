@@ -5,6 +5,7 @@ import { channelExists, type ServiceConfig, type TokenGrant } from './config';
 import type { ServiceContext } from './context';
 import { type Answer, type Exchange, slackError, textAnswer } from './exchange';
 import { type AfterFault, type EarlyFault, type Fault, isEarlyFault } from './faults';
+import type { OAuthGrants } from './oauth-grants';
 
 export const MAX_CHANNELS = 100;
 /** Room for the multipart framing and text parts on top of the file when judging Content-Length. */
@@ -12,13 +13,28 @@ export const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
 export type Auth = { ok: true; token: string; grant: TokenGrant } | { ok: false; answer: Answer };
 
-/** The token counts only in `Authorization: Bearer …` (contract: never in the form or the URL). */
-export function authenticate(headers: { authorization?: string }, config: ServiceConfig): Auth {
+/**
+ * The token counts only in `Authorization: Bearer …` (contract: never in the form or the URL).
+ * A token from Sign in with Slack is refused with token_expired once its lifetime is over, by
+ * every method (service contract, "Sign-in"), and token_revoked after auth.revoke.
+ */
+export function authenticate(
+  headers: { authorization?: string },
+  config: ServiceConfig,
+  oauth?: OAuthGrants,
+  revoked?: Set<string>,
+): Auth {
   const match = /^Bearer +(\S+) *$/i.exec(headers.authorization ?? '');
   const token = match?.[1];
   if (!token) return { ok: false, answer: slackError('not_authed') };
+  const issued = oauth?.grantOf(token);
+  if (issued) {
+    if ('error' in issued) return { ok: false, answer: slackError(issued.error) };
+    return { ok: true, token, grant: issued.grant };
+  }
   if (!Object.hasOwn(config.tokens, token))
     return { ok: false, answer: slackError('invalid_auth') };
+  if (revoked?.has(token)) return { ok: false, answer: slackError('token_revoked') };
   return { ok: true, token, grant: config.tokens[token]! };
 }
 

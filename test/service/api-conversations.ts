@@ -79,7 +79,7 @@ export async function conversationsList(
   if (fault === 'handled') return;
   const done = (answer: Answer, bodyRead: boolean) => finish(ctx, ex, fault, answer, bodyRead);
 
-  const auth = authenticate(ex.req.headers, ctx.config);
+  const auth = authenticate(ex.req.headers, ctx.config, ctx.oauth, ctx.revokedTokens);
   if (!auth.ok) return done(auth.answer, false);
   const rate = ctx.listLimiter.take(auth.token);
   if (!rate.allowed) return done(rateLimited(rate.retryAfterSeconds), false);

@@ -28,7 +28,7 @@ export async function getUploadUrlExternal(ctx: ServiceContext, ex: Exchange): P
   if (fault === 'handled') return;
   const done = (answer: Answer, bodyRead: boolean) => finish(ctx, ex, fault, answer, bodyRead);
 
-  const auth = authenticate(ex.req.headers, ctx.config);
+  const auth = authenticate(ex.req.headers, ctx.config, ctx.oauth, ctx.revokedTokens);
   if (!auth.ok) return done(auth.answer, false);
   // Starting an upload is what the per-token upload rate counts, in both protocols.
   const rate = ctx.limiter.take(auth.token);
@@ -173,7 +173,7 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
   if (fault === 'handled') return;
   const done = (answer: Answer, bodyRead: boolean) => finish(ctx, ex, fault, answer, bodyRead);
 
-  const auth = authenticate(ex.req.headers, ctx.config);
+  const auth = authenticate(ex.req.headers, ctx.config, ctx.oauth, ctx.revokedTokens);
   if (!auth.ok) return done(auth.answer, false);
   const parsed = await readArgs(ex);
   if (parsed.kind === 'aborted') return;

@@ -21,7 +21,7 @@ export async function filesInfo(
   if (fault === 'handled') return;
   const done = (answer: Answer, bodyRead: boolean) => finish(ctx, ex, fault, answer, bodyRead);
 
-  const auth = authenticate(ex.req.headers, ctx.config);
+  const auth = authenticate(ex.req.headers, ctx.config, ctx.oauth, ctx.revokedTokens);
   if (!auth.ok) return done(auth.answer, false);
   const { scopes } = auth.grant;
   if (scopes && !scopes.includes(SCOPE)) {

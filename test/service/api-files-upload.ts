@@ -24,7 +24,7 @@ export async function filesUpload(ctx: ServiceContext, ex: Exchange): Promise<vo
   if (fault === 'handled') return;
   const done = (answer: Answer, bodyRead: boolean) => finish(ctx, ex, fault, answer, bodyRead);
 
-  const auth = authenticate(ex.req.headers, ctx.config);
+  const auth = authenticate(ex.req.headers, ctx.config, ctx.oauth, ctx.revokedTokens);
   if (!auth.ok) return done(auth.answer, false);
   if (!isMultipart(ex.req)) return done(slackError('invalid_form_data'), false);
   const declared = ex.contentLength;

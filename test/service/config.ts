@@ -2,6 +2,12 @@
 // the contract says the service enforces. One schema serves the CLI's config file and the
 // programmatic `startReferenceService({ config })`, so both refuse the same mistakes.
 import { z } from 'zod';
+import {
+  defaultOAuthConfig,
+  type OAuthConfig,
+  oauthConfigSchema,
+  resolveOAuthConfig,
+} from './oauth-config';
 
 export interface TokenGrant {
   /** Slack-style user ID the token belongs to, e.g. U0TEST. */
@@ -15,6 +21,8 @@ export interface TokenGrant {
   scopes?: string[];
   /** Display name auth.test reports as `user`; defaults to the user ID in lower case. */
   name?: string;
+  /** The team of a token issued by Sign in with Slack; configured tokens are the service's own. */
+  team?: { id: string; name: string };
 }
 
 /** A conversation that exists. `kind` defaults to a channel; a DM (`im`) names its `user`. */
@@ -93,6 +101,8 @@ export interface ServiceConfig {
   repeatCompletion: 'file_not_found' | 'posts-again';
   /** The workspace's members (users.list); a user ID in `channels` shares to the DM with one. */
   users: UserSpec[];
+  /** Sign in with Slack: apps, who approves, token lifetimes (oauth-config.ts). */
+  oauth: OAuthConfig;
 }
 
 const GIB = 1024 * 1024 * 1024;
@@ -132,6 +142,7 @@ export const defaultTestConfig: ServiceConfig = Object.freeze<ServiceConfig>({
     { id: 'U0GONE', name: 'gone', realName: 'Former Colleague', deleted: true },
     { id: 'USLACKBOT', name: 'slackbot', realName: 'Slackbot' },
   ],
+  oauth: defaultOAuthConfig,
 });
 
 /** What `npm run service` uses for fields its config file leaves out: the contract's limits. */
@@ -196,6 +207,7 @@ const serviceConfigSchema = z
     completionAnswer: z.enum(['documented', 'full']),
     repeatCompletion: z.enum(['file_not_found', 'posts-again']),
     users: z.array(userSpec),
+    oauth: oauthConfigSchema,
   })
   .partial()
   .strict();
@@ -222,6 +234,7 @@ export function resolveConfig(
     completionAnswer: given.completionAnswer ?? base.completionAnswer,
     repeatCompletion: given.repeatCompletion ?? base.repeatCompletion,
     users: structuredClone(given.users ?? base.users),
+    oauth: resolveOAuthConfig(given.oauth, base.oauth),
   };
 }
 

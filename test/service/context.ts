@@ -2,6 +2,7 @@
 import type { Conversation, ServiceConfig } from './config';
 import type { ExternalUploads } from './external-uploads';
 import type { FaultBook } from './faults';
+import type { OAuthGrants } from './oauth-grants';
 import type { TokenBucketLimiter } from './rate-limiter';
 import type { SharedFiles } from './shared-files';
 
@@ -46,6 +47,10 @@ export interface ServiceContext {
   readonly external: ExternalUploads;
   /** Every file by ID and where it was shared: what files.info answers from. */
   readonly files: SharedFiles;
+  /** Sign in with Slack: consent requests, codes and rotating tokens handed out. */
+  readonly oauth: OAuthGrants;
+  /** Configured tokens revoked with auth.revoke. */
+  readonly revokedTokens: Set<string>;
   record(upload: RecordedUpload): void;
   /** Posts one message sharing `files` and returns its ts (unique, increasing). */
   postMessage(message: Omit<RecordedMessage, 'ts'>): string;

@@ -13,12 +13,15 @@ import { conversationsList } from './api-conversations';
 import { completeUploadExternal, getUploadUrlExternal, receiveExternalBytes } from './api-external';
 import { filesInfo } from './api-files-info';
 import { filesUpload } from './api-files-upload';
+import { authRevoke, oauthUserAccess } from './api-oauth';
 import { usersList } from './api-users';
 import { conversationsOf, defaultTestConfig, resolveConfig, type ServiceConfig } from './config';
 import type { RecordedMessage, RecordedUpload, ServiceContext } from './context';
 import { Exchange, jsonAnswer, type LingerBudget, slackError, textAnswer } from './exchange';
 import { ExternalUploads } from './external-uploads';
 import { FaultBook, type FaultRule, parseFaultRule } from './faults';
+import { authorizePage, decide } from './oauth-consent';
+import { OAuthGrants, type RefreshStatus } from './oauth-grants';
 import { TokenBucketLimiter } from './rate-limiter';
 import { SharedFiles } from './shared-files';
 
@@ -41,6 +44,12 @@ export interface ReferenceService {
   clearFaults(): void;
   /** Where the bytes of an accepted upload are stored. */
   storedPath(fileId: string): string;
+  /** Whether a refresh token from Sign in with Slack is the current one of its sign-in (not spent). */
+  refreshStatus(refreshToken: string): RefreshStatus;
+  /** How many times a refresh token was exchanged for a new pair. */
+  renewals(): number;
+  /** Ends every sign-in of this user, as a workspace admin can in Slack. */
+  revokeSignIns(user: string): void;
   readonly config: ServiceConfig;
   close(): Promise<void>;
 }
@@ -94,6 +103,8 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     conversations: conversationsOf(config),
     external: new ExternalUploads({ dir: incomingDir, ttlMs: config.uploadUrlTtlMs, now, log }),
     files: new SharedFiles(),
+    oauth: new OAuthGrants(config.oauth, now),
+    revokedTokens: new Set(),
     record(upload) {
       recorded.push(upload);
       log(
@@ -167,6 +178,9 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     injectFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
     storedPath: (fileId) => join(filesDir, fileId),
+    refreshStatus: (token) => ctx.oauth.refreshStatus(token),
+    renewals: () => ctx.oauth.renewals,
+    revokeSignIns: (user) => ctx.oauth.revokeUser(user),
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -211,9 +225,22 @@ async function route(
         return usersList(ctx, ex, searchParams);
       case 'files.info':
         return filesInfo(ctx, ex, searchParams);
+      case 'oauth.v2.user.access':
+        return oauthUserAccess(ctx, ex);
+      case 'auth.revoke':
+        return authRevoke(ctx, ex);
       default:
         return unknownMethod(ctx, ex, method);
     }
+  }
+
+  if (pathname === '/oauth/v2_user/authorize' && req.method === 'GET') {
+    return authorizePage(ctx, ex, searchParams);
+  }
+  if (pathname === '/oauth/v2_user/authorize/decision' && req.method === 'POST') {
+    const parsed = await readArgs(ex);
+    if (parsed.kind !== 'ok') return;
+    return decide(ctx, ex, parsed.args);
   }
 
   const upload = /^\/_upload\/([A-Z0-9]+)$/.exec(pathname);
