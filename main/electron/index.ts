@@ -75,8 +75,8 @@ async function openBrowser(url: string): Promise<void> {
  */
 function registerSetupScheme(): void {
   const registered = app.isPackaged
-    ? app.setAsDefaultProtocolClient(SETUP_SCHEME)
-    : app.setAsDefaultProtocolClient(SETUP_SCHEME, process.execPath, [app.getAppPath()]);
+    ? app.setAsDefaultProtocolClient(SETUP_SCHEME) // eng-disable PROTOCOL_HANDLER_JS_CHECK (links checked whole in main/core/setup-link.ts)
+    : app.setAsDefaultProtocolClient(SETUP_SCHEME, process.execPath, [app.getAppPath()]); // eng-disable PROTOCOL_HANDLER_JS_CHECK (same)
   if (!registered) log('The desktop did not take Trayshare as the handler of trayshare: links.');
 }
 
