@@ -55,6 +55,8 @@ export interface HarnessOptions {
   serviceConfig?: Partial<ServiceConfig>;
   /** False for a Wayland desktop, where no window stays on top (default true). */
   keepsDropWindowOnTop?: boolean;
+  /** The loopback port Sign in with Slack listens on (the service's app must list it). */
+  signInPort?: number;
 }
 
 /** What Sign in with Slack's openBrowser does here: a test opens the page in its own Chromium. */

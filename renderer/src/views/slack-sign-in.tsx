@@ -218,7 +218,7 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
     <div class="field" id={`${prefix}-signed-in`} tabIndex={-1}>
       {expired || signedOut ? (
         <Notice tone={expired ? 'error' : 'info'}>
-          {`${expired ? `Your sign-in to ${w.name} has run out.` : `You are signed out of ${w.name}.`}${waiting > 0 ? ` ${countFiles(waiting)} ${waiting === 1 ? 'waits' : 'wait'} and go once you sign in again.` : ' Sign in again to share there.'}`}
+          {`${expired ? `Your sign-in to ${w.name} has run out.` : `You are signed out of ${w.name}.`}${waiting > 0 ? ` ${countFiles(waiting)} ${waiting === 1 ? 'waits and goes' : 'wait and go'} once you sign in again.` : ' Sign in again to share there.'}`}
         </Notice>
       ) : (
         <p class="field__ok" role="status">
@@ -238,7 +238,8 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
             <button type="button" class="button button--primary" onClick={again}>
               Sign in again
             </button>
-          ) : waiting > 0 ? (
+          ) : null}
+          {signedOut ? null : waiting > 0 ? (
             <ConfirmButton
               label="Sign out"
               ariaLabel={`Sign out of ${w.name}`}
