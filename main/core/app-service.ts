@@ -5,6 +5,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppService } from './api';
+import { openAuthMethods } from './auth/auth-methods';
+import { openRenewal, type Renewal } from './auth/renewal';
 import {
   type Directory,
   forgetLists,
@@ -68,6 +70,13 @@ export interface AppServiceDeps {
    * passes shell.openExternal, the CLI its own opener. Absent or failing: 'no_browser'.
    */
   openBrowser?: (url: string) => Promise<void>;
+  /**
+   * The sign-in's loopback port (default SLACK_REDIRECT_PORT, the one the Slack app lists);
+   * tests pass a free one that their reference service lists.
+   */
+  signInPort?: number;
+  /** How long a sign-in waits for the browser (default 5 minutes; the CLI's --timeout). */
+  signInTimeoutMs?: number;
 }
 
 export async function createAppService(deps: AppServiceDeps): Promise<AppService> {
@@ -76,12 +85,14 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
   const pause = pauseMarker(stateDir);
   const startPaused = await pause.read();
   const notices = new OnceNotices();
+  const signInEnded = { notify: () => {} };
 
   let queue: UploadQueue | undefined;
   let directory: Directory | undefined;
   let history: HistoryStore | undefined;
   let settings: SettingsService | undefined;
   let intake: Intake | undefined;
+  let renewal: Renewal | undefined;
   try {
     settings = openSettingsService({
       dir: deps.dataDir,
@@ -92,7 +103,18 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       watch: deps.watchSettings ?? false,
     });
     const s = settings;
-    const token = tokenLookup(s, deps.tokenOverride);
+    renewal = deps.tokenOverride
+      ? undefined
+      : openRenewal({
+          secrets: deps.secrets,
+          transport: deps.transport,
+          workspace: (id) => s.workspace(id),
+          setTokenExpiry: (id, at) => s.setTokenExpiry(id, at),
+          lockDir: deps.dataDir,
+          // The snapshot's "Sign in again" changed; told once the service is bound.
+          onExpired: () => signInEnded.notify(),
+        });
+    const token = tokenLookup(s, deps.tokenOverride, renewal);
     const d = openDirectory({
       stateDir,
       settings: s,
@@ -115,6 +137,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       ...openDelivery({
         settings: s,
         token,
+        ...(renewal ? { renew: renewal.renew } : {}),
         dataDir: deps.dataDir,
         transport: deps.transport,
         connectTimeoutMs: deps.connectTimeoutMs,
@@ -135,7 +158,19 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
   }
   const pasted = openPastedImages(join(stateDir, 'pasted'));
   await pasted.sweep(queue.list());
-  return bindService({ settings, queue, history, directory, intake, pasted, notices, pause, deps });
+  return bindService({
+    settings,
+    queue,
+    history,
+    directory,
+    intake,
+    pasted,
+    notices,
+    pause,
+    deps,
+    renewal,
+    signInEnded,
+  });
 }
 
 interface Parts {
@@ -148,6 +183,8 @@ interface Parts {
   notices: OnceNotices;
   pause: ReturnType<typeof pauseMarker>;
   deps: AppServiceDeps;
+  renewal: Renewal | undefined;
+  signInEnded: { notify: () => void };
 }
 
 function bindService(parts: Parts): AppService {
@@ -163,6 +200,9 @@ function bindService(parts: Parts): AppService {
     onTokenChanged: (workspaceId) => forgetLists(parts.directory, workspaceId),
     onChanged: (snapshot) => events.emit('settings-changed', snapshot),
   });
+
+  parts.signInEnded.notify = tokens.changed;
+  const auth = openAuthMethods({ ...parts, tokens });
 
   const unsubscribers = relayEvents(events, {
     queue,
@@ -241,13 +281,7 @@ function bindService(parts: Parts): AppService {
       return withPeople(view, folks);
     },
     savePastedImage: (pngBase64) => pasted.save(Buffer.from(pngBase64, 'base64')),
-    signInWithSlack: async () => {
-      throw new Error('Sign in with Slack: not yet');
-    },
-    cancelSignIn: async () => {},
-    signOut: async () => {
-      throw new Error('Sign out: not yet');
-    },
+    ...auth,
     savePastedBytes: (png) => pasted.save(png),
     settled: () => queue.settled(),
     repairNotices: () =>

@@ -20,6 +20,10 @@ export interface Workspace {
   auth?: 'token' | 'slack';
   /** When the access token expires (epoch ms); the tokens themselves live only in the keychain. */
   tokenExpiresAt?: number;
+  /** Who signed in, as auth.test names them ("alice"), to show "Signed in as @alice". */
+  userName?: string;
+  /** The team's name as Slack gives it ("Acme"), to show "in Acme". */
+  teamName?: string;
 }
 
 export interface ChannelRef {

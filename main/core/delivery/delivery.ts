@@ -10,6 +10,7 @@ import type { AttemptResult } from '../upload/attempt';
 import { LINKS_NEED_FILES_READ } from '../upload/file-links';
 import type { RetryPolicy } from '../upload/retry';
 import type { Transport } from '../upload/transport';
+import { retriedAfterRenewal } from './expired-token';
 import { external } from './external';
 import { filesUpload } from './files-upload';
 import { nameRefusedChannels } from './refused-channels';
@@ -55,12 +56,15 @@ export function openDelivery(
     runAttempt: async (item, hooks) => {
       const as = await sendingAs(deps, item);
       if ('kind' in as) return named(as, item);
-      const job = uploadJobFor(item, as.workspace.baseUrl, as.token);
       const protocol = protocolOf(as.workspace);
-      return named(
-        await protocol.send(job, hooks, context(as.workspace.id), { item, ...as }),
-        item,
-      );
+      const send = (token: string) =>
+        protocol.send(
+          uploadJobFor(item, as.workspace.baseUrl, token),
+          hooks,
+          context(as.workspace.id),
+          { item, workspace: as.workspace },
+        );
+      return named(await retriedAfterRenewal(deps, as, send), item);
     },
     completeShare: async (items, hooks) => {
       const as = await sendingAs(deps, items[0]!);
@@ -69,10 +73,12 @@ export function openDelivery(
           ? items.map(() => as)
           : // Through the external protocol whatever the workspace says now: the bytes went
             // that way, and only it completes files together.
-            await external.complete(
-              items.map((item) => uploadJobFor(item, as.workspace.baseUrl, as.token)),
-              hooks,
-              context(as.workspace.id),
+            await retriedAfterRenewal(deps, as, (token) =>
+              external.complete(
+                items.map((item) => uploadJobFor(item, as.workspace.baseUrl, token)),
+                hooks,
+                context(as.workspace.id),
+              ),
             );
       return Promise.all(results.map((r, i) => named(r, items[i]!)));
     },

@@ -1,5 +1,6 @@
 // The workspace and token a queued item is sent with, read when its attempt starts (not when it
 // was queued): the person may have changed either since.
+import { type Renewal, RenewalError } from '../auth/renewal';
 import type { FailureReason, QueueItem, Workspace } from '../model';
 import { KeychainError } from '../secrets/secret-store';
 import { keptCopiesSince } from '../settings/settings-file';
@@ -13,14 +14,27 @@ export interface TokenSource {
   token(workspace: Workspace): Promise<string | null>;
   /** The user-data folder, where a damaged settings file is set aside. */
   dataDir: string;
+  /**
+   * A signed-in workspace's new access token after the service answered token_expired (absent
+   * for a token given to the process, which cannot be renewed); throws RenewalError.
+   */
+  renew?: (workspace: Workspace, staleToken: string) => Promise<string>;
 }
 
-/** The CLI's TRAYSHARE_TOKEN wins over the keychain, so scripts need no login. */
+/**
+ * The CLI's TRAYSHARE_TOKEN wins over the keychain, so scripts need no login. Otherwise the
+ * keychain's, through the renewal when there is one: a signed-in workspace's access token is
+ * renewed before it expires (auth/renewal.ts).
+ */
 export function tokenLookup(
   settings: Pick<SettingsService, 'token'>,
   override: string | undefined,
+  renewal?: Renewal,
 ): (workspace: Workspace) => Promise<string | null> {
-  return async (workspace) => (override ? override : settings.token(workspace.id));
+  return async (workspace) => {
+    if (override) return override;
+    return renewal ? renewal.accessToken(workspace) : settings.token(workspace.id);
+  };
 }
 
 function keychainFailure(error: KeychainError): FailureReason {
@@ -41,6 +55,9 @@ export async function sendingAs(
     token = await source.token(workspace);
   } catch (error) {
     if (error instanceof KeychainError) return { kind: 'failed', reason: keychainFailure(error) };
+    // The sign-in ran out (credential: the workspace waits for "Sign in again") or could not
+    // be renewed just now (transient: tried again later). Nothing was sent either way.
+    if (error instanceof RenewalError) return { kind: 'failed', reason: error.reason };
     throw error;
   }
   if (token === null) {

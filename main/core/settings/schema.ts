@@ -55,6 +55,8 @@ export const workspaceSchema = z.object({
   teamId: z.string().trim().min(1).max(200).optional(),
   auth: z.enum(['token', 'slack']).optional(),
   tokenExpiresAt: z.number().int().nonnegative().optional(),
+  userName: z.string().trim().min(1).max(200).optional(),
+  teamName: z.string().trim().min(1).max(200).optional(),
 });
 
 const channelRefSchema = z.object({

@@ -18,6 +18,7 @@ import { openSettingsAccess } from './settings-access';
 import { confStoreFactory, SettingsFile, type StoreFactory } from './settings-file';
 import { settingsSnapshot } from './settings-snapshot';
 import { type ShareTarget, shareTarget } from './share-target';
+import { type SignInRecord, signInRecords } from './sign-in-records';
 import { workspaceTokens } from './workspace-tokens';
 import {
   type RemovedWorkspace,
@@ -79,6 +80,12 @@ export interface SettingsService
   findPreset(nameOrId: string): Preset;
   /** `trayshare send`: a preset by name, or a workspace by name plus channels as typed. */
   shareTarget(input: { preset?: string; workspace?: string; channels?: string }): ShareTarget;
+
+  // Sign in with Slack (auth/): what the settings file keeps of a sign-in.
+  /** Saves a finished sign-in to this workspace, or to a new one (with this id) named after the team. */
+  recordSignIn(workspace: { id: string; isNew: boolean }, record: SignInRecord): Workspace;
+  setTokenExpiry(workspaceId: string, expiresAt: number): void;
+  clearSignIn(workspaceId: string): void;
 }
 
 export interface OpenSettingsOptions {
@@ -110,6 +117,7 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
   const { setToken, clearToken, testConnection } = workspaceTokens(access, opts.transport);
   const { findPreset, addPreset, updatePreset, removePreset, reorderPresets, setDefaultPreset } =
     presetRules(access);
+  const signIns = signInRecords(access);
 
   return {
     getSnapshot: () =>
@@ -151,5 +159,6 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
     findWorkspace,
     findPreset,
     shareTarget: (input) => shareTarget({ read, findPreset, findWorkspace }, input),
+    ...signIns,
   };
 }

@@ -16,7 +16,12 @@ export async function settingsSnapshot(
   const workspaces: WorkspaceView[] = await Promise.all(
     settings.workspaces.map(async (w) => {
       try {
-        return { ...w, hasToken: (await secrets.get(w.id)) !== null };
+        const hasToken = (await secrets.get(w.id)) !== null;
+        if (w.auth !== 'slack' || !hasToken) return { ...w, hasToken };
+        // The refresh token is removed when the sign-in runs out (auth/renewal.ts).
+        const expired = (await secrets.get(`${w.id}:refresh`)) === null;
+        const signedIn = { user: `@${w.userName ?? 'you'}`, team: w.teamName ?? w.name, expired };
+        return { ...w, hasToken, signedIn };
       } catch (error) {
         // The settings still show; the person learns why tokens look missing.
         keychainNotices.add(

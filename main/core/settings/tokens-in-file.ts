@@ -4,6 +4,8 @@
 
 /** Keys that name a credential. */
 const TOKEN_KEY = /token|secret|password|passwd|authori[sz]ation|bearer|credential/i;
+/** Keys that say something about a token without holding one (when the access token expires). */
+const ABOUT_TOKENS = new Set(['tokenExpiresAt']);
 /** Values that are a credential whatever their key: Slack-style tokens, bearer headers. */
 const TOKEN_VALUE = /\bxox[a-z]-[A-Za-z0-9-]{4,}|^\s*Bearer\s+\S/i;
 
@@ -38,7 +40,14 @@ export function scrubTokens(
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       const here = pathOf(path, key);
-      if (TOKEN_KEY.test(key) && item !== null && item !== '' && typeof item !== 'boolean') {
+      const about = ABOUT_TOKENS.has(key) && typeof item === 'number';
+      if (
+        TOKEN_KEY.test(key) &&
+        !about &&
+        item !== null &&
+        item !== '' &&
+        typeof item !== 'boolean'
+      ) {
         found.push(here);
         if (mode === 'mark') out[key] = REMOVED_MARK;
         continue;

@@ -27,6 +27,8 @@ export async function forgetToken(
   workspaceId: string,
 ): Promise<'removed' | 'none' | 'unknown'> {
   try {
+    // A signed-in workspace's refresh token goes with it (auth/token-store.ts names it).
+    await access.secrets.delete(`${workspaceId}:refresh`);
     return (await access.secrets.delete(workspaceId)) ? 'removed' : 'none';
   } catch (error) {
     if (error instanceof KeychainError && error.problem === 'no-secret-service') return 'unknown';

@@ -1,0 +1,125 @@
+// The access token of a signed-in workspace, renewed when it is about to expire or when the
+// service said token_expired: the one place the queue, the channel lists and the share path get
+// a workspace's token from (delivery/sending-as.ts's tokenLookup). A pasted token is read as
+// before. One renewal at a time: within the process (one promise per workspace) and across
+// processes (renew-lock.ts); after waiting, the keychain is read again, and a token another
+// process renewed meanwhile is used instead of renewing twice.
+import type { FailureReason, Workspace } from '../model';
+import type { SecretStore } from '../secrets/secret-store';
+import type { Transport } from '../upload/transport';
+import { renewTokens } from './oauth-client';
+import { withRenewLock } from './renew-lock';
+import { tokenStore } from './token-store';
+
+/** A renewal that could not give a token; `reason` is what the upload fails or waits with. */
+export class RenewalError extends Error {
+  constructor(readonly reason: FailureReason) {
+    super(reason.message);
+    this.name = 'RenewalError';
+  }
+}
+
+export interface RenewalDeps {
+  secrets: SecretStore;
+  transport: Transport;
+  /** The settings as they are now (another process may have renewed since). */
+  workspace(id: string): Workspace | undefined;
+  setTokenExpiry(workspaceId: string, expiresAt: number): void;
+  /** The user-data folder, shared by the app and the CLI: where the renewal lock is. */
+  lockDir: string;
+  now?: () => number;
+  /**
+   * Renew this long before the access token expires (default 5 minutes), so a long upload does
+   * not start with a token about to run out.
+   */
+  marginMs?: number;
+  /** The sign-in ran out: the workspace now shows "Sign in again". */
+  onExpired?: (workspaceId: string) => void;
+}
+
+export interface Renewal {
+  /** The token to send with: renewed first when it expires within the margin. */
+  accessToken(workspace: Workspace): Promise<string | null>;
+  /** Renews now, unless another process already replaced `staleToken`; the new access token. */
+  renew(workspace: Workspace, staleToken: string): Promise<string>;
+}
+
+export function openRenewal(deps: RenewalDeps): Renewal {
+  const store = tokenStore(deps.secrets);
+  const now = deps.now ?? Date.now;
+  const margin = deps.marginMs ?? 5 * 60_000;
+  const inFlight = new Map<string, Promise<string>>();
+
+  const expired = (workspace: Workspace): RenewalError => {
+    deps.onExpired?.(workspace.id);
+    return new RenewalError({
+      class: 'credential',
+      code: 'sign_in_expired',
+      message: `Your sign-in to ${workspace.name} has run out: sign in again to send the waiting files.`,
+    });
+  };
+
+  async function renewHoldingLock(workspace: Workspace, staleToken: string): Promise<string> {
+    const current = await store.accessToken(workspace.id);
+    if (current !== null && current !== staleToken) return current;
+    const refreshToken = await store.refreshToken(workspace.id);
+    const fresh = deps.workspace(workspace.id) ?? workspace;
+    if (refreshToken === null || !fresh.clientId) throw expired(fresh);
+    const answer = await renewTokens(
+      fresh.baseUrl,
+      { clientId: fresh.clientId, refreshToken },
+      deps.transport,
+    );
+    if (answer.ok) {
+      await store.save(workspace.id, answer.tokens);
+      deps.setTokenExpiry(workspace.id, now() + answer.tokens.expiresIn * 1000);
+      return answer.tokens.accessToken;
+    }
+    if (answer.error === 'unreachable' || answer.error.startsWith('http_')) {
+      // Nothing was spent: the service never answered with new tokens. Try again later.
+      throw new RenewalError({
+        class: 'transient',
+        code: 'renewal_unreachable',
+        message: `The sign-in to ${fresh.name} could not be renewed (${answer.detail ?? answer.error}); trying again.`,
+      });
+    }
+    // invalid_refresh_token (expired after 30 days, revoked, or spent by a process that died
+    // before storing its answer), or the app's client ID is gone: only signing in again helps.
+    await store.forgetRefresh(workspace.id);
+    throw expired(fresh);
+  }
+
+  function renew(workspace: Workspace, staleToken: string): Promise<string> {
+    const running = inFlight.get(workspace.id);
+    if (running) return running;
+    const started = withRenewLock(deps.lockDir, workspace.id, () =>
+      renewHoldingLock(workspace, staleToken),
+    ).finally(() => inFlight.delete(workspace.id));
+    inFlight.set(workspace.id, started);
+    return started;
+  }
+
+  return {
+    async accessToken(workspace) {
+      const token = await store.accessToken(workspace.id);
+      if (workspace.auth !== 'slack' || token === null) return token;
+      const fresh = deps.workspace(workspace.id) ?? workspace;
+      const expiresAt = fresh.tokenExpiresAt;
+      if (expiresAt === undefined || now() < expiresAt - margin) return token;
+      try {
+        return await renew(fresh, token);
+      } catch (error) {
+        // Not renewed now but not run out either: the current token still works until it expires.
+        if (
+          error instanceof RenewalError &&
+          error.reason.class === 'transient' &&
+          now() < expiresAt
+        ) {
+          return token;
+        }
+        throw error;
+      }
+    },
+    renew,
+  };
+}

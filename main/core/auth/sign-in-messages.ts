@@ -1,0 +1,64 @@
+// One plain sentence per way a sign-in can end without signing in, for the window and the CLI.
+
+import { SLACK_REDIRECT_PATH } from '../../portable/slack-sign-in';
+import type { SignInFailure, SignInResult } from '../api';
+
+export function failed(reason: SignInFailure, message: string): SignInResult {
+  return { ok: false, reason, message };
+}
+
+export const signInMessages = {
+  cancelled: () => failed('cancelled', 'The sign-in was cancelled; nothing was saved.'),
+  accessDenied: () =>
+    failed(
+      'access_denied',
+      'You chose not to allow Trayshare in the browser, so nothing was connected.',
+    ),
+  timeout: (minutes: number) =>
+    failed(
+      'timeout',
+      `Nobody approved in the browser within ${minutes === 1 ? 'a minute' : `${minutes} minutes`}, so the sign-in was stopped; nothing was saved.`,
+    ),
+  invalidClientId: (clientId: string) =>
+    failed(
+      'invalid_client_id',
+      `Slack does not know the client ID "${clientId}": ask your team's admin for the Trayshare app's client ID (it looks like 1234567890.1234567890).`,
+    ),
+  badRedirectUri: (port: number) =>
+    failed(
+      'bad_redirect_uri',
+      `The Slack app does not list Trayshare's redirect URL (http://localhost:${port}${SLACK_REDIRECT_PATH}): your team's admin must add it under OAuth & Permissions.`,
+    ),
+  portInUse: (port: number) =>
+    failed(
+      'port_in_use',
+      `Another program is using port ${port}, where Trayshare receives the answer from the browser: close it (or finish the other sign-in) and try again.`,
+    ),
+  noBrowser: (detail: string) =>
+    failed(
+      'no_browser',
+      `No browser could be opened (${detail}): run "trayshare login --slack --no-browser" and open the printed link yourself.`,
+    ),
+  unreachable: (detail: string) =>
+    failed(
+      'service_unreachable',
+      `The service could not be reached to finish signing in (${detail}); nothing was saved: check the connection and try again.`,
+    ),
+  wrongTeam: (got: string, want: string) =>
+    failed(
+      'wrong_team',
+      `You signed in to ${got}, but this workspace is ${want}: sign in to ${want} instead; nothing was changed.`,
+    ),
+  stateMismatch: () =>
+    failed(
+      'state_mismatch',
+      'The browser came back from another sign-in than this one, so Trayshare did not use it and saved nothing: start the sign-in again.',
+    ),
+  keychain: (detail: string) =>
+    failed(
+      'keychain',
+      `The sign-in worked but the keychain refused to keep it, so nothing was saved: ${detail}`,
+    ),
+  other: (detail: string) =>
+    failed('other', `The sign-in did not finish: ${detail} Nothing was saved.`),
+};

@@ -1,0 +1,40 @@
+// token_expired is "refused before processing" (service contract, "Sign-in"): nothing was
+// posted, so a signed-in workspace's attempt is sent once more, and only once, after renewing
+// the access token. Any other answer, or a second token_expired, stands as it came.
+import { RenewalError } from '../auth/renewal';
+import type { Workspace } from '../model';
+import { KeychainError } from '../secrets/secret-store';
+import type { AttemptResult } from '../upload/attempt';
+import type { TokenSource } from './sending-as';
+
+const expired = (r: AttemptResult): boolean =>
+  r.kind === 'failed' && r.reason.code === 'token_expired';
+
+export async function retriedAfterRenewal<R extends AttemptResult | AttemptResult[]>(
+  source: Pick<TokenSource, 'renew'>,
+  as: { workspace: Workspace; token: string },
+  send: (token: string) => Promise<R>,
+): Promise<R> {
+  const first = await send(as.token);
+  const results: AttemptResult[] = Array.isArray(first) ? first : [first];
+  if (!source.renew || as.workspace.auth !== 'slack' || !results.some(expired)) return first;
+  let token: string;
+  try {
+    token = await source.renew(as.workspace, as.token);
+  } catch (error) {
+    const reason =
+      error instanceof RenewalError
+        ? error.reason
+        : error instanceof KeychainError
+          ? {
+              class: 'credential' as const,
+              code: `keychain_${error.problem}`,
+              message: error.message,
+            }
+          : undefined;
+    if (!reason) throw error;
+    const failed: AttemptResult = { kind: 'failed', reason };
+    return (Array.isArray(first) ? first.map((r) => (expired(r) ? failed : r)) : failed) as R;
+  }
+  return send(token);
+}
