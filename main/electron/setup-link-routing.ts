@@ -1,5 +1,5 @@
 // Where a team's set-up link goes once the OS hands it over (hand-off.ts): checked whole
-// (main/core/setup-link.ts), then Settings opens with Sign in with Slack filled in from it. A
+// (main/core/setup-link.ts), then the window shows Sign in with Slack filled in from it. A
 // refused link is said in a notification and nothing of it is used. The link is never logged:
 // it names the team's service, which is nobody else's business.
 import { parseSetupLink } from '../core/setup-link';
@@ -28,7 +28,9 @@ export function createSetupLinkRouting(deps: {
         return;
       }
       pending = checked.link;
-      deps.windows.showMain('settings');
+      // The page picks the view: Settings, unless files already wait on Getting started,
+      // which holds the same sign-in form.
+      deps.windows.showMain();
       if (deps.windows.sendToMain('setup-link', checked.link)) pending = null;
     },
     take() {

@@ -34,6 +34,12 @@ function uniquePaths(existing: string[], added: string[]): string[] {
   return [...existing, ...added.filter((p) => !seen.has(p) && seen.add(p))];
 }
 
+/**
+ * Where a set-up link takes the window: Settings, whose sign-in form it fills in; files waiting
+ * for a first workspace stay where they are, on Getting started, which holds the same form.
+ */
+const viewForSetupLink = (current: View): View => (current === 'share' ? current : 'settings');
+
 export function App() {
   const start = useMemo(initialView, []);
   const [view, setView] = useState<View>(start.view);
@@ -88,7 +94,7 @@ export function App() {
       bridge.on('show-view', (next) => setView(next)),
       bridge.on('setup-link', (link) => {
         offerSetupLink(link);
-        setView('settings');
+        setView(viewForSetupLink);
       }),
     ];
     void load();
@@ -98,7 +104,7 @@ export function App() {
       (link) => {
         if (!link) return;
         offerSetupLink(link);
-        setView('settings');
+        setView(viewForSetupLink);
       },
       () => undefined,
     );

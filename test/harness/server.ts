@@ -172,6 +172,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       browserOpened.push(url);
       await openBrowser?.(url);
     },
+    ...(options.signInPort !== undefined ? { signInPort: options.signInPort } : {}),
     dataDir: join(root, 'app'),
     secrets: createMemorySecretStore(),
     transport: throttleTransport(createNodeTransport(), () => throttle),

@@ -3,7 +3,9 @@
 // in a second real page; Allow (or Deny) there sends the browser to the core's loopback listener,
 // and the window says what happened. Shares then land as the signed-in person, renewals
 // included, each file exactly once.
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
@@ -116,6 +118,7 @@ async function shareOneFile(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
   await pickChannel(page, 'gen', '#general, public channel');
   await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await expect.poll(() => uploadsNamed(name).length, { timeout: 20_000 }).toBeGreaterThan(0);
   await harness.settled(20_000);
 }
 
@@ -160,6 +163,7 @@ describe('Sign in with Slack', () => {
     });
     await pickChannel(page, 'gen', '#general, public channel');
     await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await expect.poll(() => uploadsNamed('first.txt').length, { timeout: 20_000 }).toBe(1);
     await harness.settled(20_000);
     expect(uploadsNamed('first.txt')).toHaveLength(1);
     expect(uploadsNamed('first.txt')[0]!.user).toBe('U0ALICE');
@@ -238,9 +242,9 @@ describe('Sign in with Slack', () => {
 
   it('a sign-in that ran out shows Sign in again; its waiting file goes once signed in again', async () => {
     await emptyApp();
-    // Tokens that run out at once: the refresh token too.
+    // Refresh tokens that last 6 s: the sign-in runs out while a file waits in the queue.
     harness.reference.config.oauth.accessTokenLifetimeSeconds = 1;
-    harness.reference.config.oauth.refreshTokenLifetimeSeconds = 1;
+    harness.reference.config.oauth.refreshTokenLifetimeSeconds = 6;
     personAnswers('Allow');
     const signed = await harness.app.signInWithSlack({
       baseUrl: harness.reference.url,
@@ -248,14 +252,24 @@ describe('Sign in with Slack', () => {
     });
     expect(signed.ok).toBe(true);
     const workspaceId = signed.ok ? signed.workspaceId : '';
-    const expiresAt = (await harness.app.getSnapshot()).workspaces[0]!.tokenExpiresAt!;
-    await expect.poll(() => Date.now() > expiresAt + 1000, { timeout: 10_000 }).toBe(true);
+    await harness.app.setPaused(true);
+    const path = join(harness.filesDir, 'waits.txt');
+    await writeFile(path, 'waits for the sign-in');
+    await harness.app.share({ target: { workspaceId, channels: ['C0GENERAL'] }, paths: [path] });
+    // Past the last refresh token's 6 s (the share renewed once, at most now).
+    const runsOutBy = Date.now() + 7000;
+    await expect.poll(() => Date.now() > runsOutBy, { timeout: 15_000 }).toBe(true);
     harness.reference.config.oauth.accessTokenLifetimeSeconds = 43_200;
     harness.reference.config.oauth.refreshTokenLifetimeSeconds = 30 * 24 * 3600;
+    await harness.app.setPaused(false);
+    await expect
+      .poll(async () => (await harness.app.getSnapshot()).workspaces[0]?.signedIn?.expired, {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    expect(uploadsNamed('waits.txt')).toEqual([]);
 
     const { page, problems } = await openApp(browser, harness);
-    await shareOneFile(page, 'waits.txt');
-    expect(uploadsNamed('waits.txt')).toEqual([]);
     await showView(page, 'settings');
     const card = page.getByRole('article', { name: 'Acme' });
     await card

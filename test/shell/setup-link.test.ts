@@ -41,7 +41,7 @@ describe('set-up links from the OS', () => {
     await h?.close();
   });
 
-  it('a second launch with the link (Windows, Linux) opens Settings and hands it to the page', async () => {
+  it('a second launch with the link (Windows, Linux) opens the window and hands it to the page', async () => {
     h = await startShellHarness();
     h.windows.autoLoad = false;
     const app = new FakeApp();
@@ -50,7 +50,7 @@ describe('set-up links from the OS', () => {
       argv: ['C:\\Trayshare\\Trayshare.exe', link],
       cwd: 'C:\\',
     });
-    const main = h.windows.byHash('settings');
+    const main = h.windows.open()[0];
     expect(main).toBeDefined();
     // Not a bare activation, and no share sheet.
     expect(activations).toEqual([]);
@@ -64,7 +64,7 @@ describe('set-up links from the OS', () => {
     h = await startShellHarness();
     h.windows.autoLoad = false;
     listen(h, new FakeApp(), ['/opt/Trayshare/trayshare', link]);
-    const main = h.windows.byHash('settings')!;
+    const main = h.windows.open()[0]!;
     main.webContents.finishLoad();
     expect(await h.call(main, 'takeSetupLink')).toEqual(team);
   });
