@@ -8,7 +8,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSetupLink } from '../../main/core/setup-link';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
+import { CREATE_SLACK_APP_URL } from '../../renderer/src/views/slack-team-setup';
 import { type Harness, startHarness } from '../harness/server';
 import { axeViolations, dropFiles, launchBrowser, openApp, showView } from './browser';
 
@@ -189,15 +191,25 @@ describe('Sign in with Slack', () => {
     await page.context().close();
   });
 
-  it('a person who denies sees one plain sentence, and nothing is saved', async () => {
+  it('the team-admin path (create the app, copy the set-up link); a person who denies sees one plain sentence, and nothing is saved', async () => {
     await emptyApp();
     const { page, problems } = await openApp(browser, harness);
     await showView(page, 'settings');
     const form = page.getByRole('form', { name: 'Sign in with Slack' });
     // No client ID known: the team-admin path is offered, and the person pastes the ID.
-    await form.getByRole('button', { name: 'Create the Slack app for my team' }).waitFor();
+    const create = form.getByRole('button', { name: 'Create the Slack app for my team' });
+    await create.click();
+    // Slack's "create an app" page, with the repository's manifest filled in.
+    await expect.poll(() => harness.opened.at(-1)).toBe(CREATE_SLACK_APP_URL);
     await form.getByLabel('Client ID').fill(CLIENT_ID);
     await form.getByLabel('Base URL').fill(harness.reference.url);
+    // The admin shares the app with the team: a link with no token, that the app reads back.
+    await form.getByRole('button', { name: 'Copy set-up link for your team' }).click();
+    await form.getByText(/^Set-up link copied\./).waitFor();
+    expect(parseSetupLink(harness.copied.at(-1)!)).toEqual({
+      ok: true,
+      link: { baseUrl: harness.reference.url, clientId: CLIENT_ID },
+    });
     const person = personAnswers('Deny');
     await form.getByRole('button', { name: 'Sign in with Slack' }).click();
     const answer = form.locator('#sign-in-answer');
