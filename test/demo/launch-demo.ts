@@ -43,7 +43,9 @@ export interface Demo {
 }
 
 /** The sign-in way: nothing saved, the app started with the team's set-up link. */
-async function prepareSignInDemo(): Promise<Omit<Demo, 'ids'> & { setupLink: string }> {
+async function prepareSignInDemo(
+  secrets: SecretStore,
+): Promise<Omit<Demo, 'ids'> & { setupLink: string }> {
   const base = await mkdtemp(join(tmpdir(), 'trayshare-demo-'));
   const userDataDir = join(base, 'user-data');
   // The service's Slack app (DEFAULT_CLIENT_ID) lists the redirect the app listens on.
@@ -59,20 +61,40 @@ async function prepareSignInDemo(): Promise<Omit<Demo, 'ids'> & { setupLink: str
     setupLink,
     electronArgs: [projectRoot, `--user-data-dir=${userDataDir}`, setupLink],
     async cleanup() {
+      // The tokens the app kept when the person signed in, under each workspace it saved.
+      await forgetSignedInTokens(userDataDir, secrets).catch(() => undefined);
       await reference.close();
       await rm(base, { recursive: true, force: true });
     },
   };
 }
 
+async function forgetSignedInTokens(userDataDir: string, secrets: SecretStore): Promise<void> {
+  const app = await createAppService({
+    dataDir: userDataDir,
+    secrets,
+    transport: createNodeTransport(),
+    storeFactory: confStoreFactory,
+  });
+  try {
+    for (const w of (await app.getSnapshot()).workspaces) {
+      await secrets.delete(w.id);
+      await secrets.delete(`${w.id}:refresh`);
+    }
+  } finally {
+    await app.close();
+  }
+}
+
 export async function prepareDemo(opts?: { secrets?: SecretStore; how?: 'token' }): Promise<Demo>;
 export async function prepareDemo(opts: {
+  secrets?: SecretStore;
   how: 'sign-in';
 }): Promise<Omit<Demo, 'ids'> & { setupLink: string }>;
 export async function prepareDemo(
   opts: { secrets?: SecretStore; how?: 'token' | 'sign-in' } = {},
 ): Promise<Demo | (Omit<Demo, 'ids'> & { setupLink: string })> {
-  if (opts.how === 'sign-in') return prepareSignInDemo();
+  if (opts.how === 'sign-in') return prepareSignInDemo(opts.secrets ?? createKeychainStore());
   const base = await mkdtemp(join(tmpdir(), 'trayshare-demo-'));
   const userDataDir = join(base, 'user-data');
   const secrets = opts.secrets ?? createKeychainStore();
