@@ -1,10 +1,17 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 
+// A release's default Slack client ID (public, not a secret; build/RELEASE.md), empty when
+// not given: main/portable/build-defaults.ts reads it.
+const buildDefaults = {
+  __TRAYSHARE_SLACK_CLIENT_ID__: JSON.stringify(process.env.TRAYSHARE_SLACK_CLIENT_ID ?? ''),
+};
+
 // main → out/main/index.js (ESM), preload → out/preload/index.cjs (CommonJS: a sandboxed
 // preload cannot load ES modules), renderer → out/renderer/ (static page, strict CSP).
 export default defineConfig({
   main: {
+    define: buildDefaults,
     build: {
       outDir: 'out/main',
       lib: { entry: resolve('main/electron/index.ts'), formats: ['es'] },
@@ -19,6 +26,7 @@ export default defineConfig({
     },
   },
   renderer: {
+    define: buildDefaults,
     root: resolve('renderer'),
     build: {
       outDir: resolve('out/renderer'),

@@ -19,6 +19,10 @@ await build({
   packages: 'external',
   sourcemap: false,
   banner: { js: '#!/usr/bin/env node' },
+  // A release's default Slack client ID (public, not a secret); empty when not given.
+  define: {
+    __TRAYSHARE_SLACK_CLIENT_ID__: JSON.stringify(process.env.TRAYSHARE_SLACK_CLIENT_ID ?? ''),
+  },
   logLevel: 'warning',
 });
 await chmod(outfile, 0o755);

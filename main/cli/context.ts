@@ -24,6 +24,10 @@ export interface CliServiceOptions {
   listMaxWaitMs?: number;
   /** Commands that only look (`queue`, `history`) keep files waiting for a token as they are. */
   lookOnly?: boolean;
+  /** `login --slack`: how the consent page is shown, how long to wait, and on which port. */
+  openBrowser?: (url: string) => Promise<void>;
+  signInTimeoutMs?: number;
+  signInPort?: number;
 }
 
 /** How long a command waits for a lock holder it cannot confirm (TRAYSHARE_LOCK_WAIT, seconds). */
@@ -56,6 +60,9 @@ export async function openCliService(opts: CliServiceOptions = {}): Promise<AppS
         tokenOverride: envToken(),
         ...(opts.listMaxWaitMs !== undefined ? { listMaxWaitMs: opts.listMaxWaitMs } : {}),
         keepTokenWaits: opts.lookOnly === true,
+        ...(opts.openBrowser ? { openBrowser: opts.openBrowser } : {}),
+        ...(opts.signInTimeoutMs !== undefined ? { signInTimeoutMs: opts.signInTimeoutMs } : {}),
+        ...(opts.signInPort !== undefined ? { signInPort: opts.signInPort } : {}),
       });
     } catch (error) {
       if (!(error instanceof QueueLockedError)) throw error;

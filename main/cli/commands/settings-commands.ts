@@ -4,6 +4,7 @@ import type { Protocol } from '../../core/model';
 import { addPresetFromText, login, logout } from '../settings-by-name';
 import { readSecret, say } from '../terminal';
 import { UsageError } from '../usage-error';
+import { slackLogin, slackLogout } from './slack-login';
 
 async function openCliSettings() {
   return (await import('../context')).openCliSettings();
@@ -20,17 +21,44 @@ export function registerSettingsCommands(program: Command): void {
   registerPresetsCommands(program);
 }
 
+interface LoginOptions {
+  workspace: string;
+  baseUrl?: string;
+  protocol?: string;
+  slack?: boolean;
+  clientId?: string;
+  browser: boolean;
+  timeout?: string;
+  port?: string;
+}
+
 function registerLoginCommands(program: Command): void {
   program
     .command('login')
-    .description('Save a workspace and its token (the token goes to the OS keychain only)')
+    .description(
+      'Sign in with Slack (--slack), or save a workspace and its token; tokens go to the OS keychain only',
+    )
     .requiredOption('--workspace <name>', 'a name for the workspace, e.g. Acme')
     .option(
       '--base-url <url>',
-      'the service address, e.g. https://slack.com (needed the first time)',
+      'the service address, e.g. https://slack.com (needed the first time with a token)',
     )
     .option('--protocol <protocol>', 'files.upload (default) or external (Slack since 2025)')
-    .action(async (options: { workspace: string; baseUrl?: string; protocol?: string }) => {
+    .option('--slack', 'sign in with Slack in the browser instead of pasting a token')
+    .option('--client-id <id>', "with --slack: the team's Slack app client ID")
+    .option('--no-browser', 'with --slack: print the sign-in link instead of opening a browser')
+    .option('--timeout <seconds>', 'with --slack: how long to wait for the browser (default 300)')
+    .option('--port <port>', 'with --slack: the loopback port the Slack app lists (default 53682)')
+    .action(async (options: LoginOptions) => {
+      if (options.slack) {
+        if (options.protocol)
+          throw new UsageError('--protocol goes with a pasted token, not --slack.');
+        await slackLogin(options);
+        return;
+      }
+      if (options.clientId || !options.browser || options.timeout || options.port) {
+        throw new UsageError('--client-id, --no-browser, --timeout and --port go with --slack.');
+      }
       const protocol = parseProtocol(options.protocol);
       const token = await readSecret(`Token for ${options.workspace}: `);
       const result = await login(await openCliSettings(), {
@@ -48,10 +76,19 @@ function registerLoginCommands(program: Command): void {
 
   program
     .command('logout')
-    .description("Remove a workspace's token from the keychain")
+    .description(
+      "Remove a workspace's token from the keychain (signed in with Slack: revoke it there too)",
+    )
     .requiredOption('--workspace <name>')
-    .action(async (options: { workspace: string }) => {
-      const { workspace, removed } = await logout(await openCliSettings(), options.workspace);
+    .option('--even-if-waiting', 'sign out even while files still wait to be sent there')
+    .action(async (options: { workspace: string; evenIfWaiting?: boolean }) => {
+      const settings = await openCliSettings();
+      const signedIn = settings.findWorkspace(options.workspace);
+      if (signedIn.auth === 'slack') {
+        await slackLogout(signedIn, options.evenIfWaiting === true);
+        return;
+      }
+      const { workspace, removed } = await logout(settings, options.workspace);
       say(
         removed
           ? `Removed the token of ${workspace.name} from the keychain.`

@@ -175,8 +175,8 @@ export async function revokeToken(
   const { json } = answer;
   if (json?.ok === true) return { ok: true };
   const error = typeof json?.error === 'string' ? json.error : `http_${answer.status}`;
-  // Nothing left to revoke: the token is already of no use to anyone.
-  if (['invalid_auth', 'token_revoked', 'token_expired', 'account_inactive'].includes(error))
-    return { ok: true };
+  // Nothing left to revoke: the token is already of no use to anyone. (token_expired is not
+  // that: the sign-in's refresh token still works, so the caller renews and revokes again.)
+  if (['invalid_auth', 'token_revoked', 'account_inactive'].includes(error)) return { ok: true };
   return { ok: false, error };
 }

@@ -29,8 +29,9 @@ export interface RenewalDeps {
   lockDir: string;
   now?: () => number;
   /**
-   * Renew this long before the access token expires (default 5 minutes), so a long upload does
-   * not start with a token about to run out.
+   * Renew this long before the access token expires (default 5 minutes, at most half of the
+   * token's lifetime once it is known), so a long upload does not start with a token about to
+   * run out, and a short-lived token is not renewed at every call.
    */
   marginMs?: number;
   /** The sign-in ran out: the workspace now shows "Sign in again". */
@@ -49,6 +50,10 @@ export function openRenewal(deps: RenewalDeps): Renewal {
   const now = deps.now ?? Date.now;
   const margin = deps.marginMs ?? 5 * 60_000;
   const inFlight = new Map<string, Promise<string>>();
+  // The access tokens' lifetime as last given (expires_in), per workspace.
+  const lifetimes = new Map<string, number>();
+  const marginOf = (workspaceId: string): number =>
+    Math.min(margin, (lifetimes.get(workspaceId) ?? Number.POSITIVE_INFINITY) / 2);
 
   const expired = (workspace: Workspace): RenewalError => {
     deps.onExpired?.(workspace.id);
@@ -72,6 +77,7 @@ export function openRenewal(deps: RenewalDeps): Renewal {
     );
     if (answer.ok) {
       await store.save(workspace.id, answer.tokens);
+      lifetimes.set(workspace.id, answer.tokens.expiresIn * 1000);
       deps.setTokenExpiry(workspace.id, now() + answer.tokens.expiresIn * 1000);
       return answer.tokens.accessToken;
     }
@@ -105,7 +111,7 @@ export function openRenewal(deps: RenewalDeps): Renewal {
       if (workspace.auth !== 'slack' || token === null) return token;
       const fresh = deps.workspace(workspace.id) ?? workspace;
       const expiresAt = fresh.tokenExpiresAt;
-      if (expiresAt === undefined || now() < expiresAt - margin) return token;
+      if (expiresAt === undefined || now() < expiresAt - marginOf(workspace.id)) return token;
       try {
         return await renew(fresh, token);
       } catch (error) {

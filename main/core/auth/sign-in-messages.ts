@@ -7,6 +7,13 @@ export function failed(reason: SignInFailure, message: string): SignInResult {
   return { ok: false, reason, message };
 }
 
+function waited(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  if (seconds < 60) return seconds === 1 ? 'a second' : `${seconds} seconds`;
+  const minutes = Math.round(seconds / 60);
+  return minutes === 1 ? 'a minute' : `${minutes} minutes`;
+}
+
 export const signInMessages = {
   cancelled: () => failed('cancelled', 'The sign-in was cancelled; nothing was saved.'),
   accessDenied: () =>
@@ -14,10 +21,10 @@ export const signInMessages = {
       'access_denied',
       'You chose not to allow Trayshare in the browser, so nothing was connected.',
     ),
-  timeout: (minutes: number) =>
+  timeout: (ms: number) =>
     failed(
       'timeout',
-      `Nobody approved in the browser within ${minutes === 1 ? 'a minute' : `${minutes} minutes`}, so the sign-in was stopped; nothing was saved.`,
+      `Nobody approved in the browser within ${waited(ms)}, so the sign-in was stopped; nothing was saved.`,
     ),
   invalidClientId: (clientId: string) =>
     failed(

@@ -124,7 +124,7 @@ export function openSignIn(deps: SignInDeps) {
     const waited = await waitForBrowser(a.listener);
     switch (waited.kind) {
       case 'timeout':
-        return say.timeout(Math.max(1, Math.round(timeoutMs / 60_000)));
+        return say.timeout(timeoutMs);
       case 'cancelled':
         return say.cancelled();
       case 'state_mismatch':

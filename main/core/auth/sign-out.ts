@@ -38,7 +38,11 @@ export function openSignOut(deps: {
     ).catch(() => store.accessToken(workspaceId).catch(() => null));
     // Only a token from Sign in with Slack is revoked: a pasted one may be the team's bot token.
     if (token && workspace.auth === 'slack') {
-      await revokeToken(workspace.baseUrl, token, deps.transport);
+      const revoked = await revokeToken(workspace.baseUrl, token, deps.transport);
+      if (!revoked.ok && revoked.error === 'token_expired' && deps.renewal) {
+        const renewed = await deps.renewal.renew(workspace, token).catch(() => undefined);
+        if (renewed) await revokeToken(workspace.baseUrl, renewed, deps.transport);
+      }
     }
     await store.forgetBoth(workspaceId);
     deps.settings.clearSignIn(workspaceId);

@@ -1,6 +1,8 @@
 // token_expired is "refused before processing" (service contract, "Sign-in"): nothing was
 // posted, so a signed-in workspace's attempt is sent once more, and only once, after renewing
-// the access token. Any other answer, or a second token_expired, stands as it came.
+// the access token. token_revoked is refused before processing too; renewing then finds out
+// whether the whole sign-in was ended (an admin, or signing out elsewhere: "Sign in again") or
+// only the access token. Any other answer, or a second refusal, stands as it came.
 import { RenewalError } from '../auth/renewal';
 import type { Workspace } from '../model';
 import { KeychainError } from '../secrets/secret-store';
@@ -8,7 +10,7 @@ import type { AttemptResult } from '../upload/attempt';
 import type { TokenSource } from './sending-as';
 
 const expired = (r: AttemptResult): boolean =>
-  r.kind === 'failed' && r.reason.code === 'token_expired';
+  r.kind === 'failed' && (r.reason.code === 'token_expired' || r.reason.code === 'token_revoked');
 
 export async function retriedAfterRenewal<R extends AttemptResult | AttemptResult[]>(
   source: Pick<TokenSource, 'renew'>,

@@ -7,6 +7,7 @@ import { normaliseChannels } from '../../portable/channels';
 import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import { looksLikeUserId, threadDestination } from '../../portable/people-names';
 import type { ShareRequest } from '../api';
+import { RenewalError } from '../auth/renewal';
 import { looksLikeId, resolveChannelNames } from '../conversations/channel-names';
 import type { ConversationCache } from '../conversations/conversation-cache';
 import type { PeopleCache } from '../conversations/people-cache';
@@ -118,6 +119,14 @@ async function requireToken(deps: IntakeDeps, workspace: Workspace): Promise<voi
     token = await deps.token(workspace);
   } catch (error) {
     if (error instanceof KeychainError) throw new RefusedError(error.message, { cause: error });
+    // A run-out sign-in is refused like a missing token ("sign in again"); a renewal that only
+    // could not reach the service now is tried again when the files are sent.
+    if (error instanceof RenewalError) {
+      if (error.reason.class === 'credential') {
+        throw new RefusedError(error.reason.message, { cause: error });
+      }
+      return;
+    }
     throw error;
   }
   const tokenCheck = checkToken(token);

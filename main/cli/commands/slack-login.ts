@@ -1,0 +1,121 @@
+// `trayshare login --slack` and signing out: Sign in with Slack from the terminal, through the
+// same core flow as the app (main/core/auth/). The browser opens on the consent page, or with
+// --no-browser the link is printed (stdout) for the person to open; the command waits for the
+// answer, then says "Signed in as @alice in Acme". Ctrl+C cancels; nothing is saved then.
+import type { AppService } from '../../core/api';
+import { BUILT_IN_SLACK_CLIENT_ID } from '../../portable/build-defaults';
+import { openBrowser } from '../open-browser';
+import { say } from '../terminal';
+import { UsageError } from '../usage-error';
+
+export interface SlackLoginOptions {
+  workspace: string;
+  clientId?: string;
+  baseUrl?: string;
+  /** commander's --no-browser. */
+  browser: boolean;
+  /** Seconds to wait for the browser (default 300). */
+  timeout?: string;
+  port?: string;
+}
+
+function positive(value: string | undefined, what: string, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > max)
+    throw new UsageError(`${what} is a whole number from 1 to ${max}.`);
+  return n;
+}
+
+async function withCliService<T>(
+  extra: {
+    openBrowser: (url: string) => Promise<void>;
+    signInTimeoutMs?: number;
+    signInPort?: number;
+  },
+  body: (service: AppService) => Promise<T>,
+): Promise<T> {
+  const { withService } = await import('../context');
+  return withService(body, { lookOnly: true, ...extra });
+}
+
+const printLink = async (url: string): Promise<void> => {
+  say('Open this link in a browser to sign in (waiting for you to approve; Ctrl+C cancels):');
+  process.stdout.write(`${url}\n`);
+};
+
+export async function slackLogin(options: SlackLoginOptions): Promise<void> {
+  const timeout = positive(options.timeout, '--timeout', 3600);
+  const port = positive(options.port, '--port', 65_535);
+  const opener = options.browser
+    ? async (url: string) => {
+        await openBrowser(url);
+        say("Your browser shows Slack's consent page: approve there (Ctrl+C cancels).");
+      }
+    : printLink;
+  await withCliService(
+    {
+      openBrowser: opener,
+      ...(timeout ? { signInTimeoutMs: timeout * 1000 } : {}),
+      ...(port ? { signInPort: port } : {}),
+    },
+    async (service) => {
+      const existing = (await service.getSnapshot()).workspaces.find(
+        (w) =>
+          w.name.toLowerCase() === options.workspace.trim().toLowerCase() ||
+          w.id === options.workspace,
+      );
+      const clientId = options.clientId ?? existing?.clientId ?? BUILT_IN_SLACK_CLIENT_ID;
+      if (!clientId) {
+        throw new UsageError(
+          "Give the Slack app's client ID with --client-id (your team's admin has it): this build carries no default.",
+        );
+      }
+      const cancel = () => void service.cancelSignIn();
+      process.once('SIGINT', cancel);
+      const result = await service
+        .signInWithSlack({
+          baseUrl: options.baseUrl ?? existing?.baseUrl ?? 'https://slack.com',
+          clientId,
+          ...(existing ? { workspaceId: existing.id } : {}),
+        })
+        .finally(() => process.off('SIGINT', cancel));
+      if (!result.ok) {
+        say(result.message);
+        process.exitCode = 1;
+        return;
+      }
+      // A new workspace is named after the team; the name the person gave wins.
+      if (!existing && result.team !== options.workspace.trim()) {
+        await service
+          .updateWorkspace(result.workspaceId, { name: options.workspace.trim() })
+          .catch(() => undefined);
+      }
+      say(`Signed in as ${result.user} in ${result.team}.`);
+    },
+  );
+}
+
+/** `trayshare logout` of a signed-in workspace: revoked at the service, both tokens removed. */
+export async function slackLogout(
+  workspace: { id: string; name: string },
+  evenIfWaiting: boolean,
+): Promise<void> {
+  const { withService } = await import('../context');
+  await withService(
+    async (service) => {
+      const result = await service.signOut(workspace.id, { evenIfWaiting });
+      if (result.ok) {
+        say(
+          `Signed out of ${workspace.name}: the sign-in was revoked and both tokens removed from the keychain.`,
+        );
+        return;
+      }
+      say(
+        `${result.waiting === 1 ? '1 file still waits' : `${result.waiting} files still wait`} to be sent to ${workspace.name}: send ${result.waiting === 1 ? 'it' : 'them'} first (trayshare queue --run), or sign out anyway with --even-if-waiting.`,
+      );
+      process.exitCode = 1;
+    },
+    { lookOnly: true },
+  );
+}

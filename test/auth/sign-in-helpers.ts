@@ -1,0 +1,82 @@
+// What the Sign in with Slack tests share: a free loopback port that the reference service's
+// Slack app lists as its redirect URL (the real one is fixed, but tests run side by side), the
+// real app service on it, and a person at the browser who acts on the consent page.
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { AppService } from '../../main/core/api';
+import { createAppService } from '../../main/core/app-service';
+import type { SecretStore } from '../../main/core/secrets/secret-store';
+import { createNodeTransport } from '../../main/core/upload/node-transport';
+import { slackRedirectUri } from '../../main/portable/slack-sign-in';
+import { type ConsentChoice, type ConsentOutcome, consent } from '../service/consent-client';
+import { DEFAULT_CLIENT_ID, type OAuthConfig } from '../service/oauth-config';
+import { defaultTestConfig, type ReferenceService, startReferenceService } from '../service/server';
+
+export { DEFAULT_CLIENT_ID };
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function serviceFor(
+  dir: string,
+  port: number,
+  oauth: Partial<OAuthConfig> = {},
+  now?: () => number,
+): Promise<ReferenceService> {
+  return startReferenceService({
+    dataDir: join(dir, 'service'),
+    ...(now ? { now } : {}),
+    config: {
+      oauth: {
+        ...defaultTestConfig.oauth,
+        apps: [{ clientId: DEFAULT_CLIENT_ID, redirectUrls: [slackRedirectUri(port)] }],
+        ...oauth,
+      },
+    },
+  });
+}
+
+/** A browser the app opens: the person then does `choice` on the page (unless it is 'away'). */
+export function browser(choice: ConsentChoice | 'away' = {}) {
+  const opened: string[] = [];
+  const outcomes: Promise<ConsentOutcome>[] = [];
+  return {
+    opened,
+    /** What the person saw, in order. */
+    outcomes,
+    open: async (url: string) => {
+      opened.push(url);
+      if (choice !== 'away') outcomes.push(consent(url, choice));
+    },
+    set choice(next: ConsentChoice | 'away') {
+      choice = next;
+    },
+  };
+}
+
+export async function openApp(opts: {
+  root: string;
+  dataDir?: string;
+  port: number;
+  secrets: SecretStore;
+  openBrowser?: (url: string) => Promise<void>;
+  timeoutMs?: number;
+}): Promise<{ app: AppService; dataDir: string }> {
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(opts.root, 'app-')));
+  const app = await createAppService({
+    dataDir,
+    secrets: opts.secrets,
+    transport: createNodeTransport(),
+    retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 10 },
+    signInPort: opts.port,
+    ...(opts.openBrowser ? { openBrowser: opts.openBrowser } : {}),
+    ...(opts.timeoutMs ? { signInTimeoutMs: opts.timeoutMs } : {}),
+  });
+  return { app, dataDir };
+}

@@ -1,0 +1,272 @@
+// Sign in with Slack through the real app service, the real loopback listener and the reference
+// service over real HTTP; the person at the browser is consent-client.ts following the page.
+// Every way it can end without signing in leaves nothing saved.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppService } from '../../main/core/api';
+import { refreshAccount } from '../../main/core/auth/token-store';
+import { slackRedirectUri } from '../../main/portable/slack-sign-in';
+import { createMemorySecretStore } from '../harness/memory-secrets';
+import { visit } from '../service/consent-client';
+import type { ReferenceService } from '../service/server';
+import { browser, DEFAULT_CLIENT_ID, freePort, openApp, serviceFor } from './sign-in-helpers';
+
+let root: string;
+let port: number;
+let service: ReferenceService;
+let app: AppService | undefined;
+let dataDir: string;
+const secrets = () => createMemorySecretStore();
+let store: ReturnType<typeof createMemorySecretStore>;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'trayshare-sign-in-'));
+  port = await freePort();
+  service = await serviceFor(root, port);
+  store = secrets();
+});
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await service.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+async function start(openBrowser?: (url: string) => Promise<void>, timeoutMs?: number) {
+  const opened = await openApp({
+    root,
+    port,
+    secrets: store,
+    ...(openBrowser ? { openBrowser } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
+  app = opened.app;
+  dataDir = opened.dataDir;
+  return opened.app;
+}
+
+const request = { baseUrl: '', clientId: DEFAULT_CLIENT_ID };
+const signIn = (a: AppService, extra: { workspaceId?: string; clientId?: string } = {}) =>
+  a.signInWithSlack({ ...request, baseUrl: service.url, ...extra });
+
+async function nothingSaved(a: AppService) {
+  expect((await a.getSnapshot()).workspaces).toEqual([]);
+  const settings = await readFile(join(dataDir, 'config.json'), 'utf8').catch(() => '');
+  expect(settings).not.toMatch(/xox/);
+}
+
+describe('signing in', () => {
+  it('approves in the browser: "@alice in Trayshare Reference", a new workspace named after the team, tokens in the keychain only', async () => {
+    const person = browser();
+    const a = await start(person.open);
+    const result = await signIn(a);
+    expect(result).toEqual({
+      ok: true,
+      workspaceId: expect.any(String),
+      user: '@alice',
+      team: 'Trayshare Reference',
+    });
+    if (!result.ok) return;
+    const [w] = (await a.getSnapshot()).workspaces;
+    expect(w).toMatchObject({
+      id: result.workspaceId,
+      name: 'Trayshare Reference',
+      auth: 'slack',
+      clientId: DEFAULT_CLIENT_ID,
+      teamId: 'T0REFERENCE',
+      hasToken: true,
+      signedIn: { user: '@alice', team: 'Trayshare Reference', expired: false },
+    });
+    expect(w!.tokenExpiresAt).toBeGreaterThan(Date.now() + 43_000_000);
+    // The tab tells the person it worked.
+    const outcome = await person.outcomes[0]!;
+    expect(outcome.landing?.html).toContain('Trayshare is connected. You can close this tab.');
+    // The authorize URL: PKCE S256, the user scopes, the loopback redirect; no secret in it.
+    const url = new URL(person.opened[0]!);
+    expect(url.pathname).toBe('/oauth/v2_user/authorize');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('redirect_uri')).toBe(slackRedirectUri(port));
+    expect(url.searchParams.get('user_scope')).toBe(
+      'files:write,channels:read,groups:read,im:read,mpim:read,users:read',
+    );
+    const access = await store.get(result.workspaceId);
+    const refresh = await store.get(refreshAccount(result.workspaceId));
+    expect(access).toMatch(/^xoxe\.xoxp-/);
+    expect(service.refreshStatus(refresh!)).toBe('current');
+    const settingsText = await readFile(join(dataDir, 'config.json'), 'utf8');
+    expect(settingsText).not.toContain(access!);
+    expect(settingsText).not.toContain(refresh!);
+    expect(settingsText).not.toContain(outcome.redirectedTo!.split('code=')[1]!.split('&')[0]!);
+    // A share lands, posted as alice.
+    const file = join(root, 'hello.txt');
+    await writeFile(file, 'hello');
+    await a.share({
+      target: { workspaceId: result.workspaceId, channels: ['C0GENERAL'] },
+      paths: [file],
+    });
+    await a.settled();
+    expect(service.uploads().map((u) => [u.name, u.user])).toEqual([['hello.txt', 'U0ALICE']]);
+  });
+
+  it('uses a fresh state and verifier for each attempt', async () => {
+    const person = browser();
+    const a = await start(person.open);
+    await signIn(a);
+    await signIn(a);
+    const [one, two] = person.opened.map((u) => new URL(u).searchParams);
+    expect(one!.get('state')).not.toBe(two!.get('state'));
+    expect(one!.get('code_challenge')).not.toBe(two!.get('code_challenge'));
+  });
+});
+
+describe('ending without signing in, nothing saved', () => {
+  it('Deny: access_denied, and the tab says so plainly', async () => {
+    const person = browser({ decision: 'deny' });
+    const a = await start(person.open);
+    expect(await signIn(a)).toMatchObject({
+      ok: false,
+      reason: 'access_denied',
+      message: expect.stringMatching(/not to allow/),
+    });
+    expect((await person.outcomes[0]!).landing?.html).toContain('You chose not to allow Trayshare');
+    await nothingSaved(a);
+  });
+
+  it('nobody approves in time: timeout', async () => {
+    const a = await start(browser('away').open, 300);
+    expect(await signIn(a)).toMatchObject({ ok: false, reason: 'timeout' });
+    await nothingSaved(a);
+    // The listener is gone: the port is free again.
+    expect((await visit(`${slackRedirectUri(port)}?code=x&state=y`)).status).toBe(0);
+  });
+
+  it('Cancel while waiting: cancelled', async () => {
+    const a = await start(browser('away').open);
+    const waiting = signIn(a);
+    await new Promise((r) => setTimeout(r, 100));
+    await a.cancelSignIn();
+    expect(await waiting).toMatchObject({ ok: false, reason: 'cancelled' });
+    await nothingSaved(a);
+  });
+
+  it('the loopback port is taken: port_in_use, naming the port, and the browser never opens', async () => {
+    const squatter: Server = createServer((_q, r) => r.end());
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      const person = browser();
+      const a = await start(person.open);
+      const result = await signIn(a);
+      expect(result).toMatchObject({
+        ok: false,
+        reason: 'port_in_use',
+        message: expect.stringContaining(String(port)),
+      });
+      expect(person.opened).toEqual([]);
+      await nothingSaved(a);
+    } finally {
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    }
+  });
+
+  it('no browser can be opened: no_browser, suggesting --no-browser', async () => {
+    const a = await start(async () => {
+      throw new Error('xdg-open: not found');
+    });
+    expect(await signIn(a)).toMatchObject({
+      ok: false,
+      reason: 'no_browser',
+      message: expect.stringContaining('--no-browser'),
+    });
+    await nothingSaved(a);
+  });
+
+  it('a client ID that is not one: invalid_client_id before the browser opens', async () => {
+    const person = browser();
+    const a = await start(person.open);
+    expect(await signIn(a, { clientId: 'my-app' })).toMatchObject({
+      ok: false,
+      reason: 'invalid_client_id',
+    });
+    expect(person.opened).toEqual([]);
+  });
+
+  it('a client ID the service does not know: the page says invalid_client_id, and Cancel ends it', async () => {
+    const person = browser();
+    const a = await start(person.open);
+    const waiting = signIn(a, { clientId: '9999999999.9999999999' });
+    await new Promise((r) => setTimeout(r, 50));
+    const outcome = await person.outcomes[0]!;
+    expect(outcome.page.html).toContain('data-error="invalid_client_id"');
+    await a.cancelSignIn();
+    expect(await waiting).toMatchObject({ ok: false, reason: 'cancelled' });
+    await nothingSaved(a);
+  });
+
+  it('the Slack app does not list the redirect URL: the page says bad_redirect_uri', async () => {
+    await service.close();
+    service = await serviceFor(root, port, {
+      apps: [{ clientId: DEFAULT_CLIENT_ID, redirectUrls: ['http://localhost:1/slack/callback'] }],
+    });
+    const person = browser();
+    const a = await start(person.open, 2000);
+    const result = await signIn(a);
+    expect((await person.outcomes[0]!).page.html).toContain('data-error="bad_redirect_uri"');
+    expect(result).toMatchObject({ ok: false, reason: 'timeout' });
+    await nothingSaved(a);
+  });
+
+  it('a callback with a foreign state: state_mismatch, the tab says so, and nothing else is taken', async () => {
+    const a = await start(async (url) => {
+      const own = new URL(url).searchParams.get('state');
+      void visit(`${slackRedirectUri(port)}?code=stolen&state=not-${own}`).then((page) => {
+        pages.push(page);
+      });
+    });
+    const pages: { status: number; html: string }[] = [];
+    expect(await signIn(a)).toMatchObject({ ok: false, reason: 'state_mismatch' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pages[0]?.html).toContain('belongs to another sign-in');
+    await nothingSaved(a);
+  });
+
+  it('the callback twice: the second visit finds nothing listening', async () => {
+    const person = browser();
+    const a = await start(person.open);
+    expect((await signIn(a)).ok).toBe(true);
+    const outcome = await person.outcomes[0]!;
+    expect((await visit(outcome.redirectedTo!)).status).toBe(0);
+    expect((await a.getSnapshot()).workspaces).toHaveLength(1);
+  });
+
+  it('the service is down during the exchange: service_unreachable', async () => {
+    service.injectFault({ method: 'oauth.v2.user.access', fault: { kind: 'reset-after-body' } });
+    const a = await start(browser().open);
+    expect(await signIn(a)).toMatchObject({ ok: false, reason: 'service_unreachable' });
+    await nothingSaved(a);
+  });
+
+  it('signing a workspace in again with another team: wrong_team, the workspace and its tokens unchanged', async () => {
+    const person = browser();
+    const a = await start(person.open);
+    const first = await signIn(a);
+    if (!first.ok) throw new Error(first.message);
+    const before = await store.get(first.workspaceId);
+    person.choice = { as: 'U0BOB' };
+    const again = await signIn(a, { workspaceId: first.workspaceId });
+    expect(again).toMatchObject({
+      ok: false,
+      reason: 'wrong_team',
+      message: expect.stringMatching(/Elsewhere Inc.*Trayshare Reference/),
+    });
+    expect(await store.get(first.workspaceId)).toBe(before);
+    expect((await a.getSnapshot()).workspaces[0]).toMatchObject({
+      teamId: 'T0REFERENCE',
+      signedIn: { user: '@alice' },
+    });
+    // The team ID was sent to preselect the team.
+    expect(new URL(person.opened[1]!).searchParams.get('team')).toBe('T0REFERENCE');
+  });
+});

@@ -1,0 +1,175 @@
+// `trayshare login --slack` and `logout` as a person runs them, against the reference service
+// over real HTTP and the real keychain (run under build/scripts/with-keyring.mjs): with
+// --no-browser the CLI prints the consent link, and a small script plays the person at the
+// browser (test/service/consent-client.ts): it opens the link, clicks Allow or Deny, and
+// follows the redirect to the CLI's loopback listener.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeychainStore } from '../../main/core/secrets/keychain-store';
+import { freePort, serviceFor } from '../auth/sign-in-helpers';
+import { type ConsentChoice, consent } from '../service/consent-client';
+import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
+import type { ReferenceService } from '../service/server';
+import { CLI, type CliRun, filesUnder, runCli } from './run-cli';
+
+let dir: string;
+let dataDir: string;
+let port: number;
+let service: ReferenceService;
+let env: NodeJS.ProcessEnv;
+const keychain = createKeychainStore();
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-slack-login-'));
+  dataDir = join(dir, 'data');
+  port = await freePort();
+  service = await serviceFor(dir, port);
+  env = { TRAYSHARE_DATA_DIR: dataDir };
+});
+afterAll(async () => {
+  for (const name of ['Acme', 'Denied', 'Late']) {
+    await runCli(['logout', '--workspace', name, '--even-if-waiting'], { env });
+  }
+  await service.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs the CLI; once it prints the consent link, the person does `choice` (or nothing). */
+function loginWith(
+  args: string[],
+  choice: ConsentChoice | 'away',
+): Promise<CliRun & { argv: string[] }> {
+  const argv = [
+    CLI,
+    'login',
+    '--slack',
+    '--no-browser',
+    '--client-id',
+    DEFAULT_CLIENT_ID,
+    '--base-url',
+    service.url,
+    '--port',
+    String(port),
+    ...args,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, {
+      env: { ...process.env, TRAYSHARE_TOKEN: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let followed = false;
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const link = /^(http\S+\/oauth\/v2_user\/authorize\S+)$/m.exec(stdout)?.[1];
+      if (link && !followed && choice !== 'away') {
+        followed = true;
+        void consent(link, choice);
+      }
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, argv });
+    });
+  });
+}
+
+describe('trayshare login --slack', () => {
+  it('prints the link, waits, and says "Signed in as @alice in Trayshare Reference"; a send then lands as alice', async () => {
+    const run = await loginWith(['--workspace', 'Acme'], {});
+    expect(run.stderr).toContain('Signed in as @alice in Trayshare Reference.');
+    expect(run.code).toBe(0);
+    const [w] = JSON.parse((await runCli(['workspaces', '--json'], { env })).stdout);
+    expect(w).toMatchObject({
+      name: 'Acme',
+      auth: 'slack',
+      hasToken: true,
+      signedIn: { user: '@alice', team: 'Trayshare Reference', expired: false },
+    });
+    const access = await keychain.get(w.id);
+    const refresh = await keychain.get(`${w.id}:refresh`);
+    expect(service.refreshStatus(refresh!)).toBe('current');
+    // Neither token is in any file, the output or the command line.
+    for (const file of await filesUnder(dataDir)) {
+      const text = await readFile(file, 'utf8');
+      expect(text).not.toContain(access!);
+      expect(text).not.toContain(refresh!);
+    }
+    for (const secret of [access!, refresh!]) {
+      expect(run.stdout + run.stderr + run.argv.join(' ')).not.toContain(secret);
+    }
+    const file = join(dir, 'report.txt');
+    await writeFile(file, 'quarterly');
+    const sent = await runCli(['send', '--workspace', 'Acme', '--channels', 'C0GENERAL', file], {
+      env,
+    });
+    expect(sent.code).toBe(0);
+    expect(service.uploads().map((u) => [u.name, u.user])).toEqual([['report.txt', 'U0ALICE']]);
+  });
+
+  it('Deny: one plain sentence, exit 1, no workspace saved', async () => {
+    const run = await loginWith(['--workspace', 'Denied'], { decision: 'deny' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'You chose not to allow Trayshare in the browser, so nothing was connected.',
+    );
+    const names = JSON.parse((await runCli(['workspaces', '--json'], { env })).stdout).map(
+      (w: { name: string }) => w.name,
+    );
+    expect(names).not.toContain('Denied');
+  });
+
+  it('nobody approves: --timeout 1 ends it, exit 1, nothing saved', async () => {
+    const run = await loginWith(['--workspace', 'Late', '--timeout', '1'], 'away');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'Nobody approved in the browser within a second, so the sign-in was stopped; nothing was saved.',
+    );
+    const names = JSON.parse((await runCli(['workspaces', '--json'], { env })).stdout).map(
+      (w: { name: string }) => w.name,
+    );
+    expect(names).not.toContain('Late');
+  });
+
+  it('refuses the --slack options without --slack, and --protocol with it', async () => {
+    const run = await runCli(['login', '--workspace', 'X', '--client-id', '1.2'], { env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/go with --slack/);
+  });
+
+  it('logout asks first while files wait, then revokes at the service and empties the keychain', async () => {
+    const [w] = JSON.parse((await runCli(['workspaces', '--json'], { env })).stdout);
+    const access = (await keychain.get(w.id))!;
+    // A file left waiting: the service refuses its upload as it would a bad token.
+    service.injectFault({
+      method: 'files.getUploadURLExternal',
+      fault: { kind: 'error', error: 'invalid_auth' },
+    });
+    const file = join(dir, 'waiting.txt');
+    await writeFile(file, 'later');
+    await runCli(['send', '--workspace', 'Acme', '--channels', 'C0GENERAL', file], { env });
+    const refused = await runCli(['logout', '--workspace', 'Acme'], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/1 file still waits to be sent to Acme: .*--even-if-waiting/);
+    expect(await keychain.get(w.id)).toBe(access);
+    const out = await runCli(['logout', '--workspace', 'Acme', '--even-if-waiting'], { env });
+    expect(out.stderr).toContain('Signed out of Acme');
+    expect(out.code).toBe(0);
+    expect(await keychain.get(w.id)).toBeNull();
+    expect(await keychain.get(`${w.id}:refresh`)).toBeNull();
+    const check = await fetch(`${service.url}/api/auth.test`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access}` },
+    });
+    expect(await check.json()).toEqual({ ok: false, error: 'token_revoked' });
+  });
+});
