@@ -3,6 +3,7 @@
 // sentence saying why not (the core's, per reason; nothing is saved then). The same waiting
 // and answers serve a new workspace and "Sign in again" on one whose sign-in ran out.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { BUILT_IN_SLACK_CLIENT_ID } from '../../../main/portable/build-defaults';
 import { checkBaseUrl } from '../../../main/portable/credentials';
 import type { SetupLink } from '../../../main/portable/setup-link';
 import type {
@@ -19,9 +20,6 @@ import { ActionError, Notice } from '../ui/notice';
 import { TextField } from '../ui/text-field';
 import { useAction } from '../use-action';
 import { CopySetupLink, CreateSlackApp } from './slack-team-setup';
-
-/** A client ID a packaged build carries (build/RELEASE.md); none in a plain checkout. */
-const BUILT_IN_CLIENT_ID: string | undefined = undefined;
 
 type Failure = Extract<SignInResult, { ok: false }>;
 
@@ -87,7 +85,8 @@ export function SignInWithSlack(props: {
 }) {
   const [offered, takeOffered] = useOfferedSetupLink();
   const [link, setLink] = useState<SetupLink | null>(offered);
-  const known = link?.clientId ?? BUILT_IN_CLIENT_ID ?? '';
+  // A packaged build may carry the team's client ID (build/RELEASE.md); a link's wins.
+  const known = link?.clientId ?? BUILT_IN_SLACK_CLIENT_ID;
   const [baseUrl, setBaseUrl] = useState(link?.baseUrl ?? 'https://slack.com');
   const [clientId, setClientId] = useState(known);
   const [attempted, setAttempted] = useState(false);
@@ -118,6 +117,29 @@ export function SignInWithSlack(props: {
     void signIn.start({ baseUrl: baseUrl.trim(), clientId: clientId.trim() });
   };
 
+  const fields = (
+    <div class="field-row">
+      <TextField
+        id="sign-in-client-id"
+        label="Client ID"
+        mono
+        value={clientId}
+        placeholder="1234567890.1234567890123"
+        error={idError}
+        onInput={setClientId}
+      />
+      <TextField
+        id="sign-in-url"
+        label="Base URL"
+        grow
+        mono
+        value={baseUrl}
+        error={urlError}
+        onInput={setBaseUrl}
+      />
+    </div>
+  );
+
   return (
     <form class="card card--new" onSubmit={submit} noValidate aria-labelledby="sign-in-title">
       <h3 id="sign-in-title" class="card__title">
@@ -131,26 +153,15 @@ export function SignInWithSlack(props: {
         and you never see or paste a token.
       </p>
       {known === '' ? <CreateSlackApp /> : null}
-      <div class="field-row">
-        <TextField
-          id="sign-in-client-id"
-          label="Client ID"
-          mono
-          value={clientId}
-          placeholder="1234567890.1234567890123"
-          error={idError}
-          onInput={setClientId}
-        />
-        <TextField
-          id="sign-in-url"
-          label="Base URL"
-          grow
-          mono
-          value={baseUrl}
-          error={urlError}
-          onInput={setBaseUrl}
-        />
-      </div>
+      {known === '' ? (
+        fields
+      ) : (
+        // Nothing to ask when the client ID is known: the details stay folded away.
+        <details class="sign-in__details" open={!ready}>
+          <summary>Service and Slack app</summary>
+          {fields}
+        </details>
+      )}
       {known === '' && ready ? (
         <CopySetupLink link={{ baseUrl: baseUrl.trim(), clientId: clientId.trim() }} />
       ) : null}
