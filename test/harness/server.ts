@@ -60,7 +60,7 @@ export interface HarnessOptions {
 }
 
 /** What Sign in with Slack's openBrowser does here: a test opens the page in its own Chromium. */
-export type OpenBrowser = (url: string) => Promise<void>;
+type OpenBrowser = (url: string) => Promise<void>;
 
 export interface Harness {
   url: string;
