@@ -16,6 +16,7 @@ const shellMethodArgs = {
   desktopNotes: z.tuple([]),
   keepsDropWindowOnTop: z.tuple([]),
   takeSetupLink: z.tuple([]),
+  readSetupLink: z.tuple([z.string().max(4096)]),
 } as const;
 
 /** Methods the Electron shell implements itself (they need OS APIs). */
@@ -33,6 +34,8 @@ export interface ShellApi {
   keepsDropWindowOnTop(): Promise<boolean>;
   /** The team's set-up link that opened the app while the page was loading (then forgotten). */
   takeSetupLink(): Promise<SetupLink | null>;
+  /** A set-up link pasted in the window, checked as one from the OS; refused with why. */
+  readSetupLink(link: string): Promise<SetupLink>;
 }
 
 /** What the renderer can call. */

@@ -1,6 +1,7 @@
 // The contract methods that need OS user-interface APIs (ShellApi in preload/contract.ts).
 import type { OpenDialogOptions } from 'electron';
 import type { SetupLink, ShellApi } from '../../preload/contract';
+import { parseSetupLink } from '../core/setup-link';
 import { isLoopbackHost } from '../portable/credentials';
 
 /** Only https links leave the app; file:, javascript:, http: and the rest are refused. */
@@ -96,6 +97,11 @@ export function createShellApi(deps: ShellApiDeps): ShellApi {
     },
     async takeSetupLink() {
       return deps.takeSetupLink();
+    },
+    async readSetupLink(link) {
+      const checked = parseSetupLink(link.trim());
+      if (!checked.ok) throw new Error(checked.error);
+      return checked.link;
     },
   };
 }

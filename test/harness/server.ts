@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { build as esbuild } from 'esbuild';
 import type { AppService } from '../../main/core/api';
 import { createAppService } from '../../main/core/app-service';
+import { parseSetupLink } from '../../main/core/setup-link';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { RetryPolicy } from '../../main/core/upload/retry';
 import { shortcutRefusedMessage } from '../../main/electron/shortcut';
@@ -206,6 +207,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const taken = setupLink;
       setupLink = null;
       return taken;
+    },
+    // The same check as the shell's (main/electron/shell-api.ts).
+    readSetupLink: async (link) => {
+      const checked = parseSetupLink(link.trim());
+      if (!checked.ok) throw new Error(checked.error);
+      return checked.link;
     },
   };
 

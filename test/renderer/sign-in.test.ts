@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSetupLink } from '../../main/core/setup-link';
+import { setupLinkFor } from '../../main/portable/setup-link';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { CREATE_SLACK_APP_URL } from '../../renderer/src/views/slack-team-setup';
 import { type Harness, startHarness } from '../harness/server';
@@ -224,6 +225,38 @@ describe('Sign in with Slack', () => {
     // The button is there again for another try.
     expect(await form.getByRole('button', { name: 'Sign in with Slack' }).isEnabled()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a set-up link pasted in the form fills it in; a malformed one is refused at the field', async () => {
+    await emptyApp();
+    const { page, problems } = await openApp(browser, harness);
+    await showView(page, 'settings');
+    const form = page.getByRole('form', { name: 'Sign in with Slack' });
+    const field = form.getByLabel('Set-up link from your team');
+    const good = setupLinkFor({
+      baseUrl: harness.reference.url,
+      clientId: CLIENT_ID,
+      name: 'Acme',
+    });
+    await field.fill(`${good}&token=xoxb-1-2`);
+    await field.press('Enter');
+    const refusal = form.locator('#sign-in-setup-link-error');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toBe(
+      'This set-up link cannot be used: it carries token, which a set-up link never has. Ask for a new one from whoever shared it.',
+    );
+    expect(await form.getByLabel('Client ID').inputValue()).toBe('');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await field.fill(good);
+    await form.getByRole('button', { name: 'Use link' }).click();
+    await form.getByText('Set up from your team’s link for Acme.').waitFor();
+    expect(await form.getByLabel('Client ID').inputValue()).toBe(CLIENT_ID);
+    expect(await form.getByLabel('Base URL').inputValue()).toBe(harness.reference.url);
+    // Nothing is saved before the person signs in.
+    expect((await harness.app.getSnapshot()).workspaces).toEqual([]);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -113,6 +113,28 @@ describe('set-up links from the OS', () => {
   );
 });
 
+describe('a set-up link pasted in the window', () => {
+  let h: ShellHarness;
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  it('is checked in main like one from the OS: fields back, or the refusal', async () => {
+    h = await startShellHarness();
+    h.shell.activate();
+    const main = h.windows.open()[0]!;
+    main.webContents.finishLoad();
+    expect(await h.call(main, 'readSetupLink', ` ${link} `)).toEqual(team);
+    await expect(h.call(main, 'readSetupLink', `${link}&token=xoxb-1`)).rejects.toThrow(
+      /This set-up link cannot be used: it carries token/,
+    );
+    // The argument is schema-checked first, as for every method.
+    await expect(h.call(main, 'readSetupLink', 'x'.repeat(5000))).rejects.toThrow(
+      /Refused readSetupLink/,
+    );
+  });
+});
+
 describe('where Sign in with Slack may send the browser', () => {
   it('https anywhere, plain http only to this machine, never with credentials', () => {
     expect(checkSignInUrl('https://slack.com/oauth/v2_user/authorize?client_id=1.2')).toEqual({

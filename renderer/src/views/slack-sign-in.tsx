@@ -19,7 +19,7 @@ import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
 import { TextField } from '../ui/text-field';
 import { useAction } from '../use-action';
-import { CopySetupLink, CreateSlackApp } from './slack-team-setup';
+import { CopySetupLink, CreateSlackApp, PasteSetupLink } from './slack-team-setup';
 
 type Failure = Extract<SignInResult, { ok: false }>;
 
@@ -153,6 +153,7 @@ export function SignInWithSlack(props: {
         and you never see or paste a token.
       </p>
       {known === '' ? <CreateSlackApp /> : null}
+      {known === '' ? <PasteSetupLink /> : null}
       {known === '' ? (
         fields
       ) : (

@@ -6,7 +6,9 @@ import { useState } from 'preact/hooks';
 import manifest from '../../../build/slack-app-manifest.json';
 import { type SetupLink, setupLinkFor } from '../../../main/portable/setup-link';
 import { api } from '../bridge';
+import { offerSetupLink } from '../setup-link-store';
 import { ActionError, Notice } from '../ui/notice';
+import { TextField } from '../ui/text-field';
 import { useAction } from '../use-action';
 
 /**
@@ -69,6 +71,50 @@ export function CopySetupLink(props: { link: SetupLink }) {
         </Notice>
       ) : null}
       <ActionError error={copy.error} />
+    </div>
+  );
+}
+
+/**
+ * A set-up link pasted rather than opened: where the desktop does not hand trayshare: links to
+ * the app, the link still works. Main checks it as one from the OS; a good one fills the form.
+ */
+export function PasteSetupLink() {
+  const [text, setText] = useState('');
+  const read = useAction();
+  const use = async () => {
+    if (text.trim() === '') return;
+    const link = await read.run(() => api().readSetupLink(text));
+    if (!link) return;
+    setText('');
+    offerSetupLink(link);
+  };
+  return (
+    <div class="field-row">
+      <TextField
+        id="sign-in-setup-link"
+        label="Set-up link from your team"
+        grow
+        mono
+        value={text}
+        placeholder="trayshare://setup?…"
+        error={read.error}
+        onEnter={() => void use()}
+        onInput={(value) => {
+          setText(value);
+          read.clear();
+        }}
+      />
+      <div class="field field--end">
+        <button
+          type="button"
+          class="button"
+          disabled={text.trim() === ''}
+          onClick={() => void use()}
+        >
+          Use link
+        </button>
+      </div>
     </div>
   );
 }
