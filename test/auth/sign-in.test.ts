@@ -111,6 +111,22 @@ describe('signing in', () => {
     expect(service.uploads().map((u) => [u.name, u.user])).toEqual([['hello.txt', 'U0ALICE']]);
   });
 
+  it('signing a workspace in again replaces its tokens and ends the old sign-in at the service', async () => {
+    const a = await start(browser().open);
+    const first = await signIn(a);
+    if (!first.ok) throw new Error(first.message);
+    const oldAccess = (await store.get(first.workspaceId))!;
+    const oldRefresh = (await store.get(refreshAccount(first.workspaceId)))!;
+    const again = await signIn(a, { workspaceId: first.workspaceId });
+    expect(again).toMatchObject({ ok: true, workspaceId: first.workspaceId });
+    expect(await store.get(first.workspaceId)).not.toBe(oldAccess);
+    expect(service.refreshStatus(oldRefresh)).toBe('revoked');
+    expect(service.refreshStatus((await store.get(refreshAccount(first.workspaceId)))!)).toBe(
+      'current',
+    );
+    expect((await a.getSnapshot()).workspaces).toHaveLength(1);
+  });
+
   it('uses a fresh state and verifier for each attempt', async () => {
     const person = browser();
     const a = await start(person.open);

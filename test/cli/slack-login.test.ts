@@ -104,8 +104,14 @@ describe('trayshare login --slack', () => {
       expect(text).not.toContain(access!);
       expect(text).not.toContain(refresh!);
     }
-    for (const secret of [access!, refresh!]) {
+    // Nor the code and the verifier: every secret of the sign-in, from the service itself.
+    const secrets = service.signInSecrets();
+    expect(secrets).toContain(access);
+    for (const secret of secrets) {
       expect(run.stdout + run.stderr + run.argv.join(' ')).not.toContain(secret);
+      for (const file of await filesUnder(dataDir)) {
+        expect(await readFile(file, 'utf8')).not.toContain(secret);
+      }
     }
     const file = join(dir, 'report.txt');
     await writeFile(file, 'quarterly');
@@ -144,6 +150,11 @@ describe('trayshare login --slack', () => {
     const run = await runCli(['login', '--workspace', 'X', '--client-id', '1.2'], { env });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/go with --slack/);
+    const both = await runCli(['login', '--slack', '--workspace', 'X', '--protocol', 'external'], {
+      env,
+    });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--protocol goes with a pasted token/);
   });
 
   it('logout asks first while files wait, then revokes at the service and empties the keychain', async () => {

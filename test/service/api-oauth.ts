@@ -57,6 +57,7 @@ function answerFor(ctx: ServiceContext, args: Args) {
   }
   if (code.request.codeChallenge !== undefined) {
     const verifier = stringArg(args, 'code_verifier') ?? '';
+    if (verifier) ctx.oauth.secrets.add(verifier);
     // RFC 7636 §4.6; Slack names no error code for a wrong verifier: the code is refused.
     if (s256(verifier) !== code.request.codeChallenge) return slackError('invalid_code');
   }

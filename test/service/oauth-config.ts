@@ -2,9 +2,9 @@
 // with PKCE on, and their redirect URLs), the people who can approve on the consent page, and
 // the lifetimes Slack documents. Slack's facts behind each default are cited where they are set.
 import { z } from 'zod';
-import { SLACK_USER_SCOPES, slackRedirectUri } from '../../main/portable/slack-sign-in';
+import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 
-export interface OAuthApp {
+interface OAuthApp {
   /** e.g. 1111111111.2222222222 */
   clientId: string;
   /** The app's configured redirect URLs, matched exactly (port included). */
@@ -63,9 +63,6 @@ export const defaultOAuthConfig: OAuthConfig = {
   codeLifetimeSeconds: 600,
   refreshReuseSeconds: 0,
 };
-
-/** The scopes a sign-in asks for by default (what Trayshare asks). */
-export const DEFAULT_USER_SCOPES: readonly string[] = SLACK_USER_SCOPES;
 
 export const oauthConfigSchema = z
   .object({

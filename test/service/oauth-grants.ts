@@ -66,6 +66,8 @@ export class OAuthGrants {
   private readonly refresh = new Map<string, RefreshToken>();
   /** Test view: every exchange of a refresh token, in order (counting renewals). */
   renewals = 0;
+  /** Test view: every code, verifier and token that passed through, for leak tests to grep for. */
+  readonly secrets = new Set<string>();
 
   constructor(
     private readonly config: OAuthConfig,
@@ -87,6 +89,7 @@ export class OAuthGrants {
   issueCode(request: ConsentRequest, signer: OAuthSigner): string {
     // Slack's codes look like "4724469134.4644010092847.232b…" (oauth.v2.user.access docs).
     const code = `${Date.now()}.${randomBytes(20).toString('hex')}`;
+    this.secrets.add(code);
     this.codes.set(code, {
       request,
       signer,
@@ -112,6 +115,7 @@ export class OAuthGrants {
     // The shapes of Slack's rotating user tokens: xoxe.xoxp-… and xoxe-1-…
     const accessToken = secret('xoxe.xoxp-1-');
     const refreshToken = secret('xoxe-1-');
+    this.secrets.add(accessToken).add(refreshToken);
     const now = this.now();
     this.access.set(accessToken, {
       signer: chain.signer,

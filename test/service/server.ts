@@ -50,6 +50,8 @@ export interface ReferenceService {
   renewals(): number;
   /** Ends every sign-in of this user, as a workspace admin can in Slack. */
   revokeSignIns(user: string): void;
+  /** Every authorization code, PKCE verifier, access and refresh token of Sign in with Slack so far. */
+  signInSecrets(): string[];
   readonly config: ServiceConfig;
   close(): Promise<void>;
 }
@@ -181,6 +183,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     refreshStatus: (token) => ctx.oauth.refreshStatus(token),
     renewals: () => ctx.oauth.renewals,
     revokeSignIns: (user) => ctx.oauth.revokeUser(user),
+    signInSecrets: () => [...ctx.oauth.secrets],
     close() {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,7 +3,7 @@
 import { SLACK_REDIRECT_PATH } from '../../portable/slack-sign-in';
 import type { SignInFailure, SignInResult } from '../api';
 
-export function failed(reason: SignInFailure, message: string): SignInResult {
+function failed(reason: SignInFailure, message: string): SignInResult {
   return { ok: false, reason, message };
 }
 

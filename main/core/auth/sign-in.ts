@@ -157,8 +157,10 @@ export function openSignIn(deps: SignInDeps) {
     if (error === 'invalid_client_id') return say.invalidClientId(clientId);
     if (error === 'bad_redirect_uri') return say.badRedirectUri(port);
     if (error === 'no_refresh_token') {
+      // Slack gives rotating tokens to a loopback redirect only with "token rotation" on
+      // (https://docs.slack.dev/changelog/2026/03/30/pkce); Trayshare's manifest turns it on.
       return say.other(
-        'The Slack app gave a token that does not renew itself: its admin must turn on PKCE.',
+        "The Slack app gave a token that does not renew itself: its admin must turn on token rotation (Trayshare's manifest does).",
       );
     }
     return say.other(`Slack refused the sign-in (${error}).`);
@@ -188,6 +190,8 @@ export function openSignIn(deps: SignInDeps) {
       ? { id: existing.id, isNew: false }
       : { id: randomUUID(), isNew: true };
     const store = tokenStore(deps.secrets);
+    const replaced =
+      existing?.auth === 'slack' ? await store.accessToken(existing.id).catch(() => null) : null;
     try {
       await store.save(workspace.id, tokens);
     } catch (error) {
@@ -208,6 +212,8 @@ export function openSignIn(deps: SignInDeps) {
       if (workspace.isNew) await store.forgetBoth(workspace.id).catch(() => undefined);
       return say.other(error instanceof Error ? error.message : String(error));
     }
+    // The sign-in this one replaces ends at the service too, not only here.
+    if (replaced) await revokeToken(baseUrl, replaced, deps.transport);
     return { ok: true, workspaceId: workspace.id, user: `@${userName}`, team: teamName };
   }
 

@@ -32,5 +32,3 @@ export function tokenStore(secrets: SecretStore) {
     },
   };
 }
-
-export type TokenStore = ReturnType<typeof tokenStore>;
