@@ -325,6 +325,9 @@ describe('Sign in with Slack', () => {
     personAnswers('Allow');
     await card.getByRole('button', { name: 'Sign in again' }).click();
     await card.getByText('Signed in as @alice in Acme.').waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id ?? ''))
+      .toBe(`ws-${workspaceId}-signed-in`);
     await expect.poll(() => uploadsNamed('waits.txt').length, { timeout: 20_000 }).toBe(1);
     await harness.settled(20_000);
     expect(uploadsNamed('waits.txt')).toHaveLength(1);
@@ -368,6 +371,10 @@ describe('Sign in with Slack', () => {
     await card.getByRole('button', { name: 'Sign out of Acme' }).click();
     await card.getByRole('button', { name: 'Sign out', exact: true }).click();
     await card.getByText(/^You are signed out of Acme\./).waitFor();
+    // The button pressed is gone: focus is on what the card now says, not on nothing.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id ?? ''))
+      .toMatch(/^ws-.+-signed-in$/);
     expect((await harness.app.getSnapshot()).workspaces[0]!.hasToken).toBe(false);
     expect(await card.getByRole('button', { name: 'Sign in again' }).isVisible()).toBe(true);
     expect(problems).toEqual([]);

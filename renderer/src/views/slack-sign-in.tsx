@@ -205,7 +205,12 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
   const w = props.workspace;
   const prefix = `ws-${w.id}`;
   const out = useAction();
-  const signIn = useSignIn(() => undefined);
+  // Signed in again or out, the button pressed is gone: focus goes to what the card now says.
+  const [answered, setAnswered] = useState(0);
+  useLayoutEffect(() => {
+    if (answered > 0) document.getElementById(`${prefix}-signed-in`)?.focus();
+  }, [answered, prefix]);
+  const signIn = useSignIn(() => setAnswered((n) => n + 1));
   const expired = w.signedIn?.expired === true;
   const signedOut = !expired && !w.hasToken;
   const waiting = props.waiting.length;
@@ -219,6 +224,7 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
       const result = await api().signOut(w.id, { evenIfWaiting });
       // Files were queued since the card was drawn: the question comes with the next press.
       if (!result.ok) throw new Error(`${filesWait(result.waiting, w.name)} Sign out anyway?`);
+      setAnswered((n) => n + 1);
     });
 
   const again = () => {
