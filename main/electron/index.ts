@@ -70,13 +70,13 @@ async function openBrowser(url: string): Promise<void> {
 }
 
 /**
- * Makes this app the handler of trayshare:// set-up links. Unpackaged, the OS must start
- * Electron with this checkout's folder, or the link would open a bare Electron.
+ * Makes the installed app the handler of trayshare:// set-up links. A development run does not
+ * take them over, as it keeps its own name and data folder (app-identity.ts): it would repoint
+ * the installed app's links at this checkout. It still reads a link it is started with.
  */
 function registerSetupScheme(): void {
-  const registered = app.isPackaged
-    ? app.setAsDefaultProtocolClient(SETUP_SCHEME) // eng-disable PROTOCOL_HANDLER_JS_CHECK (links checked whole in main/core/setup-link.ts)
-    : app.setAsDefaultProtocolClient(SETUP_SCHEME, process.execPath, [app.getAppPath()]); // eng-disable PROTOCOL_HANDLER_JS_CHECK (same)
+  if (!app.isPackaged) return;
+  const registered = app.setAsDefaultProtocolClient(SETUP_SCHEME); // eng-disable PROTOCOL_HANDLER_JS_CHECK (links checked whole in main/core/setup-link.ts)
   if (!registered) log('The desktop did not take Trayshare as the handler of trayshare: links.');
 }
 

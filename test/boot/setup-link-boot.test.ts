@@ -1,7 +1,7 @@
 // The built main process started by the OS with a team's set-up link on its command line (how
-// Windows and Linux open trayshare:// links), under the recording Electron fake: it registers
-// itself for the scheme and opens Settings, where the page takes the checked link; a malformed
-// link is refused with a notification and never reaches the page. Needs `npm run build`.
+// Windows and Linux open trayshare:// links), under the recording Electron fake: it opens
+// Settings, where the page takes the checked link; a malformed link is refused with a
+// notification and never reaches the page. Needs `npm run build`.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { setupLinkFor } from '../../main/portable/setup-link';
@@ -17,13 +17,12 @@ const link = setupLinkFor({
 
 describe('a set-up link on the command line', () => {
   for (const platform of ['win32', 'linux'] as const) {
-    it(`opens Settings with it and registers the trayshare: scheme (${platform})`, async () => {
+    it(`opens the window on it, leaving the scheme to the installed app (${platform})`, async () => {
       const boot = await bootMain({ appPath: root, platform, packaged: false, args: [link] });
       expectHealthyBoot(boot, platform);
-      // Unpackaged, the OS must start Electron with this checkout, not a bare Electron.
-      expect(boot.calls('app.setAsDefaultProtocolClient')).toMatchObject([
-        { args: ['trayshare', process.execPath, [root]], beforeReady: false },
-      ]);
+      // A development run reads the link but leaves the scheme to the installed app, as it
+      // keeps its own name and data folder (test/boot/boot.test.ts).
+      expect(boot.calls('app.setAsDefaultProtocolClient')).toEqual([]);
       const windows = boot.calls('BrowserWindow.loadFile');
       expect(windows.some((w) => JSON.stringify(w.args[1]).includes('settings'))).toBe(true);
       // The page, still loading when the link came, takes it (test/shell/setup-link.test.ts
