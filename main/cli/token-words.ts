@@ -15,6 +15,9 @@ export function waitsForToken(reason: FailureReason | undefined): boolean {
 
 /** What a file waiting for a token says on the command line. */
 export function tokenWait(reason: FailureReason): string {
+  if (reason.code === 'sign_in_expired') {
+    return 'the sign-in has run out: run `trayshare login --slack` for this workspace, then `trayshare queue --run`.';
+  }
   const what =
     reason.code === 'no_token'
       ? 'no token is saved for this workspace'
@@ -33,7 +36,11 @@ export function inCliWords(message: string): string {
       'add it in Settings to send the waiting files.',
       'save it with `trayshare login`, then run `trayshare queue --run`.',
     )
-    .replace('paste the new token in Settings.', 'save the new token with `trayshare login`.');
+    .replace('paste the new token in Settings.', 'save the new token with `trayshare login`.')
+    .replace(
+      'sign in again to send the waiting files.',
+      'run `trayshare login --slack` for it, then `trayshare queue --run`.',
+    );
 }
 
 /** Exit code of a command that left files waiting for a token the service refused (or that was removed). */

@@ -129,6 +129,18 @@ describe('renewal', () => {
     expect((await a.getSnapshot()).workspaces[0]).toMatchObject({ signedIn: { expired: false } });
   });
 
+  it('known to need renewing and run out: a share is refused saying so, and the channel list says why', async () => {
+    const { a, id } = await setUp({ accessTokenLifetimeSeconds: 120 });
+    service.revokeSignIns('U0ALICE');
+    await expect(share(a, id, 'refused.txt')).rejects.toThrow(
+      /sign-in to Trayshare Reference has run out/,
+    );
+    const view = await a.listConversations(id, { refresh: true, wait: true });
+    expect(view.problem?.message).toMatch(/has run out: sign in again/);
+    expect((await a.getSnapshot()).workspaces[0]).toMatchObject({ signedIn: { expired: true } });
+    expect(await a.listQueue()).toEqual([]);
+  });
+
   it('a revoked sign-in (an admin ended it) shows "Sign in again" too', async () => {
     const { a, id } = await setUp();
     service.revokeSignIns('U0ALICE');

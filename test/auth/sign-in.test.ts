@@ -127,6 +127,18 @@ describe('signing in', () => {
     expect((await a.getSnapshot()).workspaces).toHaveLength(1);
   });
 
+  it('a second Sign in while one waits ends the first (cancelled) and signs in', async () => {
+    const person = browser('away');
+    const a = await start(person.open);
+    const first = signIn(a);
+    await new Promise((r) => setTimeout(r, 100));
+    person.choice = {};
+    const second = signIn(a);
+    expect(await first).toMatchObject({ ok: false, reason: 'cancelled' });
+    expect(await second).toMatchObject({ ok: true, user: '@alice' });
+    expect((await a.getSnapshot()).workspaces).toHaveLength(1);
+  });
+
   it('uses a fresh state and verifier for each attempt', async () => {
     const person = browser();
     const a = await start(person.open);

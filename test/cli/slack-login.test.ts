@@ -88,6 +88,9 @@ describe('trayshare login --slack', () => {
     const run = await loginWith(['--workspace', 'Acme'], {});
     expect(run.stderr).toContain('Signed in as @alice in Trayshare Reference.');
     expect(run.code).toBe(0);
+    expect((await runCli(['workspaces'], { env })).stdout).toContain(
+      `Acme\t${service.url}\texternal\tsigned in as @alice\n`,
+    );
     const [w] = JSON.parse((await runCli(['workspaces', '--json'], { env })).stdout);
     expect(w).toMatchObject({
       name: 'Acme',
@@ -120,6 +123,22 @@ describe('trayshare login --slack', () => {
     });
     expect(sent.code).toBe(0);
     expect(service.uploads().map((u) => [u.name, u.user])).toEqual([['report.txt', 'U0ALICE']]);
+  });
+
+  it('a sign-in an admin ended: send exits 4 saying to run login --slack; after it, queue --run sends the file once', async () => {
+    service.revokeSignIns('U0ALICE');
+    const file = join(dir, 'after-revoke.txt');
+    await writeFile(file, 'second');
+    const sent = await runCli(['send', '--workspace', 'Acme', '--channels', 'C0GENERAL', file], {
+      env,
+    });
+    expect(sent.code).toBe(4);
+    expect(sent.stderr).toMatch(/run `trayshare login --slack`/);
+    const again = await loginWith(['--workspace', 'Acme'], {});
+    expect(again.stderr).toContain('Signed in as @alice in Trayshare Reference.');
+    const run = await runCli(['queue', '--run'], { env });
+    expect(run.code).toBe(0);
+    expect(service.uploads().filter((u) => u.name === 'after-revoke.txt')).toHaveLength(1);
   });
 
   it('Deny: one plain sentence, exit 1, no workspace saved', async () => {

@@ -112,9 +112,11 @@ function registerWorkspacesCommand(program: Command): void {
       if (snapshot.workspaces.length === 0)
         say('No workspaces yet: add one with `trayshare login`.');
       for (const w of snapshot.workspaces) {
-        process.stdout.write(
-          `${w.name}\t${w.baseUrl}\t${w.protocol}\t${w.hasToken ? 'token saved' : 'no token'}\n`,
-        );
+        const signedIn = w.signedIn
+          ? `signed in as ${w.signedIn.user}${w.signedIn.expired ? ' (ran out: run login --slack again)' : ''}`
+          : undefined;
+        const token = signedIn ?? (w.hasToken ? 'token saved' : 'no token');
+        process.stdout.write(`${w.name}\t${w.baseUrl}\t${w.protocol}\t${token}\n`);
       }
     });
 }

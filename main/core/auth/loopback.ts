@@ -4,7 +4,7 @@
 // finished, so the tab can say how it ended, then the listener closes and any later visit finds
 // nothing listening. A callback whose `state` is not this attempt's ends the attempt (nothing
 // is saved) and the tab says why.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SLACK_REDIRECT_PATH, slackRedirectUri } from '../../portable/slack-sign-in';
 
@@ -45,6 +45,27 @@ function page(res: ServerResponse, status: number, title: string, text: string):
   res.end(
     `<!doctype html><html><head><meta charset="utf-8"><title>${html(title)}</title></head><body style="font:16px system-ui,sans-serif;margin:3em"><h1>${html(title)}</h1><p>${html(text)}</p></body></html>`,
   );
+}
+
+/** Listens on 127.0.0.1 only (never another interface); a taken port is PortInUseError. */
+function listenOn(server: Server, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new PortInUseError(port) : error,
+      );
+    });
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/** What the browser tab says once the sign-in has ended. */
+function endingPage(res: ServerResponse, outcome: { ok: boolean; message: string }): void {
+  if (outcome.ok) {
+    page(res, 200, 'Trayshare is connected', 'Trayshare is connected. You can close this tab.');
+  } else {
+    page(res, 200, 'Trayshare could not sign in', `${outcome.message} You can close this tab.`);
+  }
 }
 
 export async function openLoopback(opts: {
@@ -94,26 +115,13 @@ export async function openLoopback(opts: {
     settle(code ? { kind: 'code', code } : { kind: 'error', error: error ?? 'no_code' });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE' || error.code === 'EACCES'
-          ? new PortInUseError(opts.port)
-          : error,
-      );
-    });
-    server.listen(opts.port, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOn(server, opts.port);
 
   function answerTab(outcome: { ok: boolean; message: string }): void {
     if (!held) return;
     const res = held;
     held = undefined;
-    if (outcome.ok)
-      page(res, 200, 'Trayshare is connected', 'Trayshare is connected. You can close this tab.');
-    else
-      page(res, 200, 'Trayshare could not sign in', `${outcome.message} You can close this tab.`);
+    endingPage(res, outcome);
   }
 
   let closing: Promise<void> | undefined;

@@ -45,6 +45,56 @@ export interface Renewal {
   renew(workspace: Workspace, staleToken: string): Promise<string>;
 }
 
+function ranOut(deps: RenewalDeps, workspace: Workspace): RenewalError {
+  deps.onExpired?.(workspace.id);
+  return new RenewalError({
+    class: 'credential',
+    code: 'sign_in_expired',
+    message: `Your sign-in to ${workspace.name} has run out: sign in again to send the waiting files.`,
+  });
+}
+
+/**
+ * One renewal, holding the lock: the keychain read again first (another process may have
+ * renewed while this one waited), then the refresh token exchanged and the new pair stored.
+ * Gives the new access token and its lifetime (ms).
+ */
+async function renewHoldingLock(
+  deps: RenewalDeps,
+  workspace: Workspace,
+  staleToken: string,
+): Promise<{ token: string; lifetimeMs?: number }> {
+  const store = tokenStore(deps.secrets);
+  const current = await store.accessToken(workspace.id);
+  if (current !== null && current !== staleToken) return { token: current };
+  const refreshToken = await store.refreshToken(workspace.id);
+  const fresh = deps.workspace(workspace.id) ?? workspace;
+  if (refreshToken === null || !fresh.clientId) throw ranOut(deps, fresh);
+  const answer = await renewTokens(
+    fresh.baseUrl,
+    { clientId: fresh.clientId, refreshToken },
+    deps.transport,
+  );
+  if (answer.ok) {
+    const lifetimeMs = answer.tokens.expiresIn * 1000;
+    await store.save(workspace.id, answer.tokens);
+    deps.setTokenExpiry(workspace.id, (deps.now ?? Date.now)() + lifetimeMs);
+    return { token: answer.tokens.accessToken, lifetimeMs };
+  }
+  if (answer.error === 'unreachable' || answer.error.startsWith('http_')) {
+    // Nothing was spent: the service never answered with new tokens. Try again later.
+    throw new RenewalError({
+      class: 'transient',
+      code: 'renewal_unreachable',
+      message: `The sign-in to ${fresh.name} could not be renewed (${answer.detail ?? answer.error}); trying again.`,
+    });
+  }
+  // invalid_refresh_token (expired after 30 days, revoked, or spent by a process that died
+  // before storing its answer), or the app's client ID is gone: only signing in again helps.
+  await store.forgetRefresh(workspace.id);
+  throw ranOut(deps, fresh);
+}
+
 export function openRenewal(deps: RenewalDeps): Renewal {
   const store = tokenStore(deps.secrets);
   const now = deps.now ?? Date.now;
@@ -55,52 +105,17 @@ export function openRenewal(deps: RenewalDeps): Renewal {
   const marginOf = (workspaceId: string): number =>
     Math.min(margin, (lifetimes.get(workspaceId) ?? Number.POSITIVE_INFINITY) / 2);
 
-  const expired = (workspace: Workspace): RenewalError => {
-    deps.onExpired?.(workspace.id);
-    return new RenewalError({
-      class: 'credential',
-      code: 'sign_in_expired',
-      message: `Your sign-in to ${workspace.name} has run out: sign in again to send the waiting files.`,
-    });
-  };
-
-  async function renewHoldingLock(workspace: Workspace, staleToken: string): Promise<string> {
-    const current = await store.accessToken(workspace.id);
-    if (current !== null && current !== staleToken) return current;
-    const refreshToken = await store.refreshToken(workspace.id);
-    const fresh = deps.workspace(workspace.id) ?? workspace;
-    if (refreshToken === null || !fresh.clientId) throw expired(fresh);
-    const answer = await renewTokens(
-      fresh.baseUrl,
-      { clientId: fresh.clientId, refreshToken },
-      deps.transport,
-    );
-    if (answer.ok) {
-      await store.save(workspace.id, answer.tokens);
-      lifetimes.set(workspace.id, answer.tokens.expiresIn * 1000);
-      deps.setTokenExpiry(workspace.id, now() + answer.tokens.expiresIn * 1000);
-      return answer.tokens.accessToken;
-    }
-    if (answer.error === 'unreachable' || answer.error.startsWith('http_')) {
-      // Nothing was spent: the service never answered with new tokens. Try again later.
-      throw new RenewalError({
-        class: 'transient',
-        code: 'renewal_unreachable',
-        message: `The sign-in to ${fresh.name} could not be renewed (${answer.detail ?? answer.error}); trying again.`,
-      });
-    }
-    // invalid_refresh_token (expired after 30 days, revoked, or spent by a process that died
-    // before storing its answer), or the app's client ID is gone: only signing in again helps.
-    await store.forgetRefresh(workspace.id);
-    throw expired(fresh);
-  }
-
   function renew(workspace: Workspace, staleToken: string): Promise<string> {
     const running = inFlight.get(workspace.id);
     if (running) return running;
     const started = withRenewLock(deps.lockDir, workspace.id, () =>
-      renewHoldingLock(workspace, staleToken),
-    ).finally(() => inFlight.delete(workspace.id));
+      renewHoldingLock(deps, workspace, staleToken),
+    )
+      .then(({ token, lifetimeMs }) => {
+        if (lifetimeMs !== undefined) lifetimes.set(workspace.id, lifetimeMs);
+        return token;
+      })
+      .finally(() => inFlight.delete(workspace.id));
     inFlight.set(workspace.id, started);
     return started;
   }

@@ -1,9 +1,7 @@
 // Sign in with Slack (OAuth 2.0 authorization code with PKCE S256 through a loopback redirect,
 // RFC 8252): a fresh state and verifier per attempt, the browser on the consent page, one
 // callback, the code exchanged at oauth.v2.user.access, then auth.test for "@alice in Acme".
-// Nothing is saved unless every step succeeded; then the tokens go to the keychain first and
-// the workspace (new, named after the team, or the one being signed in again) to settings.
-import { randomUUID } from 'node:crypto';
+// Nothing is saved unless every step succeeded (sign-in-keep.ts keeps what was given).
 import { checkBaseUrl } from '../../portable/credentials';
 import {
   looksLikeSlackClientId,
@@ -13,10 +11,8 @@ import {
 import type { SignInRequest, SignInResult } from '../api';
 import type { Workspace } from '../model';
 import type { SecretStore } from '../secrets/secret-store';
-import { KeychainError } from '../secrets/secret-store';
 import { parseArgs } from '../settings/input-rules';
 import type { SettingsService } from '../settings/settings-service';
-import { authTest } from '../upload/auth-test';
 import type { Transport } from '../upload/transport';
 import {
   type CallbackOutcome,
@@ -24,10 +20,10 @@ import {
   openLoopback,
   PortInUseError,
 } from './loopback';
-import { authorizeUrl, exchangeCode, type IssuedTokens, revokeToken } from './oauth-client';
+import { authorizeUrl, exchangeCode } from './oauth-client';
 import { newPkcePair, newState } from './pkce';
+import { exchangeFailure, keepSignIn } from './sign-in-keep';
 import { signInMessages as say } from './sign-in-messages';
-import { tokenStore } from './token-store';
 
 export interface SignInDeps {
   settings: SettingsService;
@@ -44,12 +40,115 @@ export interface SignInDeps {
 
 const FIVE_MINUTES = 5 * 60_000;
 
+interface Context {
+  deps: SignInDeps & { port: number; timeoutMs: number };
+  waitForBrowser: (listener: LoopbackListener) => Promise<Waited>;
+}
+
+interface Attempt {
+  baseUrl: string;
+  clientId: string;
+  existing: Workspace | undefined;
+  listener: LoopbackListener;
+  url: string;
+  verifier: string;
+}
+
+/** The browser, its answer, and the exchange; then keeping what was given (sign-in-keep.ts). */
+async function attempt(
+  deps: SignInDeps & { port: number; timeoutMs: number },
+  waitForBrowser: (listener: LoopbackListener) => Promise<Waited>,
+  a: Attempt,
+): Promise<SignInResult> {
+  if (!deps.openBrowser) return say.noBrowser('this program has no browser to open');
+  try {
+    await deps.openBrowser(a.url);
+  } catch (error) {
+    return say.noBrowser(error instanceof Error ? error.message : String(error));
+  }
+  const waited = await waitForBrowser(a.listener);
+  switch (waited.kind) {
+    case 'timeout':
+      return say.timeout(deps.timeoutMs);
+    case 'cancelled':
+      return say.cancelled();
+    case 'state_mismatch':
+      return say.stateMismatch();
+    case 'error':
+      return waited.error === 'access_denied'
+        ? say.accessDenied()
+        : say.other(`Slack answered "${waited.error}" instead of signing in.`);
+  }
+  const exchanged = await exchangeCode(
+    a.baseUrl,
+    {
+      clientId: a.clientId,
+      code: waited.code,
+      verifier: a.verifier,
+      redirectUri: a.listener.redirectUri,
+    },
+    deps.transport,
+  );
+  if (!exchanged.ok) {
+    return exchangeFailure(exchanged.error, exchanged.detail, a.clientId, deps.port);
+  }
+  return keepSignIn(deps, { ...a, tokens: exchanged.tokens });
+}
+
 type Waited = CallbackOutcome | { kind: 'timeout' } | { kind: 'cancelled' };
+
+async function run(
+  ctx: Context,
+  baseUrl: string,
+  clientId: string,
+  existing: Workspace | undefined,
+): Promise<SignInResult> {
+  const { deps, waitForBrowser } = ctx;
+  const { port } = deps;
+  const pkce = newPkcePair();
+  const state = newState();
+  let listener: LoopbackListener;
+  try {
+    listener = await openLoopback({ port, expectedState: state });
+  } catch (error) {
+    if (error instanceof PortInUseError) return say.portInUse(port);
+    throw error;
+  }
+  const url = authorizeUrl(baseUrl, {
+    clientId,
+    scopes: SLACK_USER_SCOPES,
+    redirectUri: listener.redirectUri,
+    state,
+    challenge: pkce.challenge,
+    ...(existing?.teamId ? { team: existing.teamId } : {}),
+  });
+  let result: SignInResult;
+  try {
+    result = await attempt(deps, waitForBrowser, {
+      baseUrl,
+      clientId,
+      existing,
+      listener,
+      url,
+      verifier: pkce.verifier,
+    });
+  } catch (error) {
+    // Never left listening on the port, whatever went wrong.
+    await listener.finish({ ok: false, message: 'Trayshare could not finish signing in.' });
+    throw error;
+  }
+  await listener.finish(
+    result.ok ? { ok: true, message: '' } : { ok: false, message: result.message },
+  );
+  if (result.ok) deps.onSignedIn(result.workspaceId);
+  return result;
+}
 
 export function openSignIn(deps: SignInDeps) {
   const port = deps.port ?? SLACK_REDIRECT_PORT;
   const timeoutMs = deps.timeoutMs ?? FIVE_MINUTES;
   let cancelCurrent: (() => void) | undefined;
+  let running: Promise<SignInResult> | undefined;
 
   function waitForBrowser(listener: LoopbackListener): Promise<Waited> {
     let timer: NodeJS.Timeout | undefined;
@@ -72,149 +171,21 @@ export function openSignIn(deps: SignInDeps) {
     if (!looksLikeSlackClientId(clientId)) return say.invalidClientId(clientId);
     const existing = checked.workspaceId ? deps.settings.workspace(checked.workspaceId) : undefined;
     if (checked.workspaceId && !existing) return say.other('That workspace no longer exists.');
-    // One sign-in at a time: the port is one. A new attempt ends the waiting one.
+    // One sign-in at a time: the port is one. A new attempt ends the waiting one, and starts
+    // once it has closed its listener.
     cancelCurrent?.();
-
-    const pkce = newPkcePair();
-    const state = newState();
-    let listener: LoopbackListener;
-    try {
-      listener = await openLoopback({ port, expectedState: state });
-    } catch (error) {
-      if (error instanceof PortInUseError) return say.portInUse(port);
-      throw error;
-    }
-    const url = authorizeUrl(baseUrl, {
-      clientId,
-      scopes: SLACK_USER_SCOPES,
-      redirectUri: listener.redirectUri,
-      state,
-      challenge: pkce.challenge,
-      ...(existing?.teamId ? { team: existing.teamId } : {}),
-    });
-    const result = await attempt({
-      baseUrl,
-      clientId,
-      existing,
-      listener,
-      url,
-      verifier: pkce.verifier,
-    });
-    await listener.finish(
-      result.ok ? { ok: true, message: '' } : { ok: false, message: result.message },
-    );
-    if (result.ok) deps.onSignedIn(result.workspaceId);
-    return result;
-  }
-
-  async function attempt(a: {
-    baseUrl: string;
-    clientId: string;
-    existing: Workspace | undefined;
-    listener: LoopbackListener;
-    url: string;
-    verifier: string;
-  }): Promise<SignInResult> {
-    if (!deps.openBrowser) return say.noBrowser('this program has no browser to open');
-    try {
-      await deps.openBrowser(a.url);
-    } catch (error) {
-      return say.noBrowser(error instanceof Error ? error.message : String(error));
-    }
-    const waited = await waitForBrowser(a.listener);
-    switch (waited.kind) {
-      case 'timeout':
-        return say.timeout(timeoutMs);
-      case 'cancelled':
-        return say.cancelled();
-      case 'state_mismatch':
-        return say.stateMismatch();
-      case 'error':
-        return waited.error === 'access_denied'
-          ? say.accessDenied()
-          : say.other(`Slack answered "${waited.error}" instead of signing in.`);
-    }
-    const exchanged = await exchangeCode(
-      a.baseUrl,
-      {
-        clientId: a.clientId,
-        code: waited.code,
-        verifier: a.verifier,
-        redirectUri: a.listener.redirectUri,
-      },
-      deps.transport,
-    );
-    if (!exchanged.ok) return exchangeFailure(exchanged.error, exchanged.detail, a.clientId);
-    return finishSignIn(a.baseUrl, a.clientId, a.existing, exchanged.tokens);
-  }
-
-  function exchangeFailure(
-    error: string,
-    detail: string | undefined,
-    clientId: string,
-  ): SignInResult {
-    if (error === 'unreachable') return say.unreachable(detail ?? 'no answer');
-    if (error === 'invalid_client_id') return say.invalidClientId(clientId);
-    if (error === 'bad_redirect_uri') return say.badRedirectUri(port);
-    if (error === 'no_refresh_token') {
-      // Slack gives rotating tokens to a loopback redirect only with "token rotation" on
-      // (https://docs.slack.dev/changelog/2026/03/30/pkce); Trayshare's manifest turns it on.
-      return say.other(
-        "The Slack app gave a token that does not renew itself: its admin must turn on token rotation (Trayshare's manifest does).",
-      );
-    }
-    return say.other(`Slack refused the sign-in (${error}).`);
-  }
-
-  async function finishSignIn(
-    baseUrl: string,
-    clientId: string,
-    existing: Workspace | undefined,
-    tokens: IssuedTokens,
-  ): Promise<SignInResult> {
-    const teamId = tokens.team?.id ?? '';
-    if (existing?.teamId && teamId !== existing.teamId) {
-      // Not kept, so not left valid at the service either.
-      await revokeToken(baseUrl, tokens.accessToken, deps.transport);
-      return say.wrongTeam(tokens.team?.name ?? teamId, existing.teamName ?? existing.name);
-    }
-    const who = await authTest(baseUrl, tokens.accessToken, deps.transport);
-    if (!who.ok) {
-      return who.reason.class === 'transient'
-        ? say.unreachable(who.reason.message)
-        : say.other(who.reason.message);
-    }
-    const teamName = who.team ?? tokens.team?.name ?? 'Slack';
-    const userName = who.user ?? tokens.userId ?? 'you';
-    const workspace = existing
-      ? { id: existing.id, isNew: false }
-      : { id: randomUUID(), isNew: true };
-    const store = tokenStore(deps.secrets);
-    const replaced =
-      existing?.auth === 'slack' ? await store.accessToken(existing.id).catch(() => null) : null;
-    try {
-      await store.save(workspace.id, tokens);
-    } catch (error) {
-      await store.forgetBoth(workspace.id).catch(() => undefined);
-      if (error instanceof KeychainError) return say.keychain(error.message);
-      throw error;
-    }
-    try {
-      deps.settings.recordSignIn(workspace, {
+    const before = running;
+    const mine = (async () => {
+      await before?.catch(() => undefined);
+      return run(
+        { deps: { ...deps, port, timeoutMs }, waitForBrowser },
         baseUrl,
         clientId,
-        teamId,
-        teamName,
-        userName,
-        tokenExpiresAt: Date.now() + tokens.expiresIn * 1000,
-      });
-    } catch (error) {
-      if (workspace.isNew) await store.forgetBoth(workspace.id).catch(() => undefined);
-      return say.other(error instanceof Error ? error.message : String(error));
-    }
-    // The sign-in this one replaces ends at the service too, not only here.
-    if (replaced) await revokeToken(baseUrl, replaced, deps.transport);
-    return { ok: true, workspaceId: workspace.id, user: `@${userName}`, team: teamName };
+        existing,
+      );
+    })();
+    running = mine;
+    return mine;
   }
 
   return {

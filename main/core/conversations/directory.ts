@@ -1,7 +1,9 @@
 // The channel list and the people list of each workspace, cached on disk and fetched with the
 // workspace's token; and the name History shows for a destination, from those lists.
+
 import { join } from 'node:path';
 import { personName } from '../../portable/people-names';
+import { RenewalError } from '../auth/renewal';
 import type { Workspace } from '../model';
 import type { SettingsService } from '../settings/settings-service';
 import type { Transport } from '../upload/transport';
@@ -34,7 +36,14 @@ export function openDirectory(deps: {
     ) =>
     async (workspaceId: string, signal: AbortSignal) => {
       const workspace = deps.settings.workspace(workspaceId);
-      const token = workspace ? await deps.token(workspace) : null;
+      let token: string | null;
+      try {
+        token = workspace ? await deps.token(workspace) : null;
+      } catch (error) {
+        // A signed-in workspace whose token could not be renewed: the list says why.
+        if (!(error instanceof RenewalError)) throw error;
+        return { ok: false as const, code: 'other' as const, message: error.reason.message };
+      }
       if (!workspace || !token) {
         return {
           ok: false as const,

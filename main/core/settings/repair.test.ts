@@ -31,6 +31,30 @@ describe('repairSettings', () => {
     expect(repair.settings).toEqual(valid);
   });
 
+  it('a workspace signed in with Slack keeps its fields; tokenExpiresAt is not taken for a token', () => {
+    const signedIn = {
+      ...acme,
+      clientId: '1111111111.2222222222',
+      teamId: 'T0ACME',
+      auth: 'slack',
+      tokenExpiresAt: 1_800_000_000_000,
+      userName: 'alice',
+      teamName: 'Acme',
+    };
+    const file = { ...structuredClone(valid), workspaces: [signedIn] };
+    const repair = repairSettings(file);
+    expect(repair).toMatchObject({ problems: [], tokenFields: [], rewrite: false });
+    expect(repair.settings.workspaces[0]).toEqual(signedIn);
+  });
+
+  it('a token pasted under a tokenExpiresAt key is still found and removed', () => {
+    const file = {
+      ...structuredClone(valid),
+      workspaces: [{ ...acme, tokenExpiresAt: 'xoxp-1234-pasted' }],
+    };
+    expect(repairSettings(file).tokenFields).toEqual(['workspaces[0].tokenExpiresAt']);
+  });
+
   it('no file yet: defaults, nothing to report', () => {
     const repair = repairSettings(undefined);
     expect(repair.problems).toEqual([]);

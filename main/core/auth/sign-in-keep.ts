@@ -1,0 +1,88 @@
+// The end of a sign-in whose code was exchanged: the team checked (signing a workspace in
+// again must pick the same one), auth.test for "@alice in Acme", then the tokens to the
+// keychain and the workspace to settings. Whatever fails, nothing is half-kept: a new workspace
+// leaves no token behind, and tokens that are not kept are revoked at the service.
+import { randomUUID } from 'node:crypto';
+import type { SignInResult } from '../api';
+import type { Workspace } from '../model';
+import { KeychainError, type SecretStore } from '../secrets/secret-store';
+import type { SettingsService } from '../settings/settings-service';
+import { authTest } from '../upload/auth-test';
+import type { Transport } from '../upload/transport';
+import { type IssuedTokens, revokeToken } from './oauth-client';
+import { signInMessages as say } from './sign-in-messages';
+import { tokenStore } from './token-store';
+
+export interface KeepDeps {
+  settings: SettingsService;
+  secrets: SecretStore;
+  transport: Transport;
+}
+
+/** What a failed code exchange says. */
+export function exchangeFailure(
+  error: string,
+  detail: string | undefined,
+  clientId: string,
+  port: number,
+): SignInResult {
+  if (error === 'unreachable') return say.unreachable(detail ?? 'no answer');
+  if (error === 'invalid_client_id') return say.invalidClientId(clientId);
+  if (error === 'bad_redirect_uri') return say.badRedirectUri(port);
+  if (error === 'no_refresh_token') {
+    // Slack gives rotating tokens to a loopback redirect only with "token rotation" on
+    // (https://docs.slack.dev/changelog/2026/03/30/pkce); Trayshare's manifest turns it on.
+    return say.other(
+      "The Slack app gave a token that does not renew itself: its admin must turn on token rotation (Trayshare's manifest does).",
+    );
+  }
+  return say.other(`Slack refused the sign-in (${error}).`);
+}
+
+export async function keepSignIn(
+  deps: KeepDeps,
+  a: { baseUrl: string; clientId: string; existing: Workspace | undefined; tokens: IssuedTokens },
+): Promise<SignInResult> {
+  const { baseUrl, existing, tokens } = a;
+  const drop = () => revokeToken(baseUrl, tokens.accessToken, deps.transport);
+  const teamId = tokens.team?.id ?? '';
+  if (existing?.teamId && teamId !== existing.teamId) {
+    await drop();
+    return say.wrongTeam(tokens.team?.name ?? teamId, existing.teamName ?? existing.name);
+  }
+  const who = await authTest(baseUrl, tokens.accessToken, deps.transport);
+  if (!who.ok) {
+    await drop();
+    return who.reason.class === 'transient'
+      ? say.unreachable(who.reason.message)
+      : say.other(who.reason.message);
+  }
+  const teamName = who.team ?? tokens.team?.name ?? 'Slack';
+  const userName = who.user ?? tokens.userId ?? 'you';
+  const workspace = existing
+    ? { id: existing.id, isNew: false }
+    : { id: randomUUID(), isNew: true };
+  const store = tokenStore(deps.secrets);
+  const replaced =
+    existing?.auth === 'slack' ? await store.accessToken(existing.id).catch(() => null) : null;
+  try {
+    await store.save(workspace.id, tokens);
+    deps.settings.recordSignIn(workspace, {
+      baseUrl,
+      clientId: a.clientId,
+      teamId,
+      teamName,
+      userName,
+      tokenExpiresAt: Date.now() + tokens.expiresIn * 1000,
+    });
+  } catch (error) {
+    // A workspace signed in again keeps what it had (its old sign-in still works).
+    if (workspace.isNew) await store.forgetBoth(workspace.id).catch(() => undefined);
+    await drop();
+    if (error instanceof KeychainError) return say.keychain(error.message);
+    return say.other(error instanceof Error ? error.message : String(error));
+  }
+  // The sign-in this one replaces ends at the service too, not only here.
+  if (replaced) await revokeToken(baseUrl, replaced, deps.transport);
+  return { ok: true, workspaceId: workspace.id, user: `@${userName}`, team: teamName };
+}
