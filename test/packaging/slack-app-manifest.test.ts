@@ -39,6 +39,8 @@ describe('the Slack app manifest', () => {
     const manifest = JSON.parse(await readFile(path, 'utf8')) as Manifest;
     // Slack matches the loopback port exactly (main/portable/slack-sign-in.ts).
     expect(manifest.oauth_config.redirect_urls).toEqual([slackRedirectUri()]);
+    // The field as Slack's manifest export names it (node-slack-sdk
+    // packages/web-api/src/types/response/AppsManifestExportResponse.ts, OauthConfig.pkce_enabled).
     expect(manifest.oauth_config.pkce_enabled).toBe(true);
     // A localhost redirect gets rotating tokens only with token rotation on (Slack's PKCE changelog).
     expect(manifest.settings.token_rotation_enabled).toBe(true);
