@@ -227,9 +227,9 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
       setAnswered((n) => n + 1);
     });
 
+  const clientId = w.clientId ?? BUILT_IN_SLACK_CLIENT_ID;
   const again = () => {
-    if (!w.clientId) return;
-    void signIn.start({ workspaceId: w.id, baseUrl: w.baseUrl, clientId: w.clientId });
+    void signIn.start({ workspaceId: w.id, baseUrl: w.baseUrl, clientId });
   };
 
   return (
@@ -253,7 +253,12 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
       ) : (
         <div class="inline">
           {expired || signedOut ? (
-            <button type="button" class="button button--primary" onClick={again}>
+            <button
+              type="button"
+              class="button button--primary"
+              disabled={clientId === ''}
+              onClick={again}
+            >
               Sign in again
             </button>
           ) : null}
