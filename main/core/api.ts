@@ -209,7 +209,7 @@ export interface TokenSaved extends ConnectionCheck {
   saved: boolean;
 }
 
-export type ChannelCheck = { ok: true; channels: string[] } | { ok: false; error: string };
+type ChannelCheck = { ok: true; channels: string[] } | { ok: false; error: string };
 
 export interface ShareResult {
   shareId: string;

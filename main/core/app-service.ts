@@ -15,14 +15,13 @@ import {
 } from './conversations/directory';
 import { withPeople } from './conversations/people-cache';
 import { CoreEventHub, relayEvents } from './core-events';
-import { openDelivery } from './delivery/delivery';
-import { tokenLookup } from './delivery/sending-as';
+import { openDelivery, tokenLookup } from './delivery/delivery';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import { OnceNotices } from './once-notices';
 import { openPastedImages } from './pasted-images';
 import { pauseMarker } from './pause-marker';
 import { describePaths } from './queue/file-checks';
-import { queueSettings } from './queue/queue-settings';
+import { queueSettings, settingsOncePerTurn, workspaceNow } from './queue/queue-settings';
 import { refusedTogether, sendToOthers } from './queue/send-to-others';
 import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { RefusedError } from './refused-error';
@@ -34,7 +33,7 @@ import {
   type StoreFactory,
 } from './settings/settings-service';
 import { type Intake, openIntake } from './share/intake';
-import { openTokenStatus } from './token-status';
+import { openTokenStatus, type TokenStatus } from './token-status';
 import { probeProtocol } from './upload/protocol-probe';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
@@ -103,17 +102,8 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       watch: deps.watchSettings ?? false,
     });
     const s = settings;
-    renewal = deps.tokenOverride
-      ? undefined
-      : openRenewal({
-          secrets: deps.secrets,
-          transport: deps.transport,
-          workspace: (id) => s.workspace(id),
-          setTokenExpiry: (id, at) => s.setTokenExpiry(id, at),
-          lockDir: deps.dataDir,
-          // The snapshot's "Sign in again" changed; told once the service is bound.
-          onExpired: () => signInEnded.notify(),
-        });
+    renewal = renewalFor(s, deps, signInEnded);
+    const now = settingsOncePerTurn(s);
     const token = tokenLookup(s, deps.tokenOverride, renewal);
     const d = openDirectory({
       stateDir,
@@ -125,17 +115,17 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     directory = d;
     history = await openHistoryStore({
       dir: join(stateDir, 'history'),
-      ...historyNames(s, d),
+      ...historyNames(workspaceNow(now), d),
     });
     queue = await openUploadQueue({
       dir: join(stateDir, 'queue'),
       history,
-      ...queueSettings(s),
+      ...queueSettings(now),
       retry: deps.retry,
       startPaused,
       keepTokenWaits: deps.keepTokenWaits === true,
       ...openDelivery({
-        settings: s,
+        settings: workspaceNow(now),
         token,
         ...(renewal ? { renew: renewal.renew } : {}),
         dataDir: deps.dataDir,
@@ -158,18 +148,25 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
   }
   const pasted = openPastedImages(join(stateDir, 'pasted'));
   await pasted.sweep(queue.list());
-  return bindService({
-    settings,
-    queue,
-    history,
-    directory,
-    intake,
-    pasted,
-    notices,
-    pause,
-    deps,
-    renewal,
-    signInEnded,
+  const parts = { settings, queue, history, directory, intake, pasted, notices, pause, deps };
+  return bindService({ ...parts, renewal, signInEnded });
+}
+
+/** A signed-in workspace's token renewal; none for a token given to the process (TRAYSHARE_TOKEN). */
+function renewalFor(
+  s: SettingsService,
+  deps: AppServiceDeps,
+  signInEnded: { notify: () => void },
+): Renewal | undefined {
+  if (deps.tokenOverride) return undefined;
+  return openRenewal({
+    secrets: deps.secrets,
+    transport: deps.transport,
+    workspace: (id) => s.workspace(id),
+    setTokenExpiry: (id, at) => s.setTokenExpiry(id, at),
+    lockDir: deps.dataDir,
+    // The snapshot's "Sign in again" changed; told once the service is bound.
+    onExpired: () => signInEnded.notify(),
   });
 }
 
@@ -188,7 +185,7 @@ interface Parts {
 }
 
 function bindService(parts: Parts): AppService {
-  const { settings, queue, history, intake, pasted, notices, pause, deps } = parts;
+  const { settings, queue, history, pasted, notices, pause, deps } = parts;
   const { conversations, people } = parts.directory;
   const events = new CoreEventHub();
   const tokens = openTokenStatus({
@@ -215,55 +212,8 @@ function bindService(parts: Parts): AppService {
 
   return {
     getSnapshot: tokens.snapshot,
-    addWorkspace: (input) => settings.addWorkspace(input),
-    updateWorkspace: async (id, patch) => {
-      const updated = await settings.updateWorkspace(id, patch);
-      // Another address may list other channels, and a refusal from the old one no longer holds.
-      if (patch.baseUrl !== undefined) forgetLists(parts.directory, id);
-      return updated;
-    },
-    removeWorkspace: async (id) => {
-      await settings.removeWorkspace(id);
-      forgetLists(parts.directory, id);
-    },
-    setToken: tokens.setToken,
-    saveToken: tokens.saveToken,
-    probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
-    clearToken: tokens.clearToken,
-    testConnection: tokens.testConnection,
-    addPreset: (input) => settings.addPreset(input),
-    updatePreset: (id, patch) => settings.updatePreset(id, patch),
-    removePreset: (id) => settings.removePreset(id),
-    reorderPresets: (ids) => settings.reorderPresets(ids),
-    setDefaultPreset: (id) => settings.setDefaultPreset(id),
-    setPreferences: async (patch) => {
-      const result = await settings.setPreferences(patch);
-      if (patch.concurrency !== undefined) queue.reschedule();
-      return result;
-    },
-    checkChannels: (text) => settings.checkChannels(text),
-    describePaths: ({ paths, workspaceId }) =>
-      describePaths(
-        paths,
-        workspaceId === undefined
-          ? Number.MAX_SAFE_INTEGER
-          : (settings.workspace(workspaceId)?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),
-      ),
-    share: async (request) => queue.enqueue(await intake.take(request)),
-    listQueue: async () => queue.list(),
-    cancelItem: (id) => queue.cancel(id),
-    retryItem: (id) => queue.retry(id),
-    sendToOthers: (id) => sendToOthers(queue, id),
-    changeDestination: async (id, channels) => {
-      const item = queue.list().find((i) => i.id === id);
-      if (!item) throw new RefusedError('That upload is no longer in the queue.');
-      const ids = await intake.destination(item.workspaceId, channels, item.threadTs);
-      // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
-      await queue.retryTogether(item.state === 'failed' ? refusedTogether(queue, item) : [id], {
-        channels: ids,
-      });
-    },
-    clearFinished: () => queue.clearFinished(),
+    ...settingsMethods(parts, tokens),
+    ...shareMethods(parts),
     setPaused: async (paused) => {
       await pause.write(paused);
       queue.setPaused(paused);
@@ -302,5 +252,100 @@ function bindService(parts: Parts): AppService {
       await pasted.idle();
       await history.close();
     },
+  };
+}
+
+/** Settings: workspaces and their tokens, presets, preferences, the checks of what is typed. */
+function settingsMethods(
+  parts: Parts,
+  tokens: TokenStatus,
+): Pick<
+  AppService,
+  | 'addWorkspace'
+  | 'updateWorkspace'
+  | 'removeWorkspace'
+  | 'setToken'
+  | 'saveToken'
+  | 'probeProtocol'
+  | 'clearToken'
+  | 'testConnection'
+  | 'addPreset'
+  | 'updatePreset'
+  | 'removePreset'
+  | 'reorderPresets'
+  | 'setDefaultPreset'
+  | 'setPreferences'
+  | 'checkChannels'
+  | 'describePaths'
+> {
+  const { settings, queue, deps } = parts;
+  return {
+    addWorkspace: (input) => settings.addWorkspace(input),
+    updateWorkspace: async (id, patch) => {
+      const updated = await settings.updateWorkspace(id, patch);
+      // Another address may list other channels, and a refusal from the old one no longer holds.
+      if (patch.baseUrl !== undefined) forgetLists(parts.directory, id);
+      return updated;
+    },
+    removeWorkspace: async (id) => {
+      await settings.removeWorkspace(id);
+      forgetLists(parts.directory, id);
+    },
+    setToken: tokens.setToken,
+    saveToken: tokens.saveToken,
+    probeProtocol: (baseUrl, token) => probeProtocol(baseUrl, token, deps.transport),
+    clearToken: tokens.clearToken,
+    testConnection: tokens.testConnection,
+    addPreset: (input) => settings.addPreset(input),
+    updatePreset: (id, patch) => settings.updatePreset(id, patch),
+    removePreset: (id) => settings.removePreset(id),
+    reorderPresets: (ids) => settings.reorderPresets(ids),
+    setDefaultPreset: (id) => settings.setDefaultPreset(id),
+    setPreferences: async (patch) => {
+      const result = await settings.setPreferences(patch);
+      if (patch.concurrency !== undefined) queue.reschedule();
+      return result;
+    },
+    checkChannels: (text) => settings.checkChannels(text),
+    describePaths: ({ paths, workspaceId }) =>
+      describePaths(
+        paths,
+        workspaceId === undefined
+          ? Number.MAX_SAFE_INTEGER
+          : (settings.workspace(workspaceId)?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),
+      ),
+  };
+}
+
+/** A share: intake, then the queue; and what the person asks of its files afterwards. */
+function shareMethods(
+  parts: Parts,
+): Pick<
+  AppService,
+  | 'share'
+  | 'listQueue'
+  | 'cancelItem'
+  | 'retryItem'
+  | 'sendToOthers'
+  | 'changeDestination'
+  | 'clearFinished'
+> {
+  const { queue, intake } = parts;
+  return {
+    share: async (request) => queue.enqueue(await intake.take(request)),
+    listQueue: async () => queue.list(),
+    cancelItem: (id) => queue.cancel(id),
+    retryItem: (id) => queue.retry(id),
+    sendToOthers: (id) => sendToOthers(queue, id),
+    changeDestination: async (id, channels) => {
+      const item = queue.list().find((i) => i.id === id);
+      if (!item) throw new RefusedError('That upload is no longer in the queue.');
+      const ids = await intake.destination(item.workspaceId, channels, item.threadTs);
+      // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
+      await queue.retryTogether(item.state === 'failed' ? refusedTogether(queue, item) : [id], {
+        channels: ids,
+      });
+    },
+    clearFinished: () => queue.clearFinished(),
   };
 }

@@ -9,10 +9,7 @@ import { checkAndSaveToken } from './settings/token-save';
 import { SERVICE_ERRORS } from './upload/error-messages';
 import type { Transport } from './upload/transport';
 
-export type TokenMethods = Pick<
-  AppService,
-  'setToken' | 'saveToken' | 'clearToken' | 'testConnection'
->;
+type TokenMethods = Pick<AppService, 'setToken' | 'saveToken' | 'clearToken' | 'testConnection'>;
 
 export interface TokenStatus extends TokenMethods {
   /** The settings, each workspace marked with why its token was refused, if it was. */

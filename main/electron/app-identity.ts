@@ -18,7 +18,10 @@ export const APP_ID = 'app.trayshare.desktop';
 export const DESKTOP_ID = 'app.trayshare.Trayshare';
 /** The name of a development run: its data folder, and on Windows its Start-menu entry. */
 export const DEVELOPMENT_NAME = 'Trayshare (development)';
-/** The folder name an unpackaged run keeps its data in, beside the installed app's. */
+/**
+ * The folder name an unpackaged run keeps its data in, beside the installed app's.
+ * @alias of DEVELOPMENT_NAME by choice (knip reports one value exported twice): same value, another job.
+ */
 export const DEVELOPMENT_DATA_FOLDER = DEVELOPMENT_NAME;
 /** A development run's AppUserModelID on Windows, apart from the installer's. */
 export const DEVELOPMENT_APP_ID = `${APP_ID}.development`;

@@ -146,12 +146,9 @@ function send(
   setTimer: (fn: () => void, ms: number) => unknown,
   clearTimer: (handle: unknown) => void,
 ): Promise<TransportResponse> {
+  if (req.signal?.aborted) return Promise.reject(abortedError());
+  const host = new URL(req.url).host;
   return new Promise<TransportResponse>((resolve, reject) => {
-    const host = new URL(req.url).host;
-    if (req.signal?.aborted) {
-      reject(abortedError());
-      return;
-    }
     let settled = false;
     let answered = false;
     let bodyDone = !req.body;
@@ -160,15 +157,7 @@ function send(
       stopPump = () => r('stopped');
     });
 
-    const request = net.request({
-      method: req.method,
-      url: req.url,
-      redirect: 'manual',
-      useSessionCookies: false,
-      cache: 'no-store',
-      referrerPolicy: 'no-referrer',
-    });
-
+    const request = net.request(requestOptions(req));
     const finish = (outcome: { ok: TransportResponse } | { error: unknown }) => {
       if (settled) return;
       settled = true;
@@ -181,68 +170,35 @@ function send(
       if (!answered || !bodyDone || 'error' in outcome) request.abort();
     };
     const fail = (error: unknown) => finish({ error });
+    const timers = { setTimer, clearTimer };
     const deadline = createDeadline({
       host,
       idleTimeoutMs: req.idleTimeoutMs,
       onTimeout: fail,
-      setTimer,
-      clearTimer,
+      ...timers,
     });
     const touch = deadline.touch;
     const onAbort = () => fail(abortedError());
     req.signal?.addEventListener('abort', onAbort, { once: true });
 
     try {
-      // Chromium's own User-Agent names Electron and Chrome; a service's logs should name the app.
-      request.setHeader('user-agent', userAgent('app'));
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (!FORBIDDEN_HEADERS.has(name.toLowerCase())) request.setHeader(name, value);
-      }
-      // Answers are read as text: ask for them plain. Chromium may still decode (or receive)
-      // an encoded answer; cappedBody undoes an encoding that is left.
-      request.setHeader('accept-encoding', 'identity');
-      if (req.body) request.chunkedEncoding = true;
+      setHeaders(request, req);
     } catch (error) {
       fail(error);
       return;
     }
 
     request.on('redirect', (statusCode, _method, redirectUrl, responseHeaders) => {
-      const headers: Record<string, string> = {};
-      for (const [name, values] of Object.entries(responseHeaders)) {
-        headers[name.toLowerCase()] = values.join(', ');
-      }
-      headers.location ??= redirectUrl;
-      finish({ ok: { status: statusCode, headers, body: '' } });
+      finish({ ok: redirectAnswer(statusCode, redirectUrl, responseHeaders) });
     });
-
     request.on('error', (error) => {
       if (!answered) fail(mapNetError(error, host));
     });
-
     request.on('response', (response) => {
       answered = true;
       stopPump();
       touch();
-      const body = cappedBody();
-      response.on('data', (chunk) => {
-        touch();
-        body.add(chunk);
-      });
-      const answer = () => {
-        const headers = flatHeaders(response.headers);
-        finish({
-          ok: {
-            status: response.statusCode,
-            headers,
-            body: body.text(headers['content-encoding']),
-          },
-        });
-      };
-      response.on('end', answer);
-      // The answer's body broke off: what arrived is still the answer (it will not parse).
-      response.on('error', answer);
-      response.on('aborted', answer);
+      readAnswer(response, touch, (ok) => finish({ ok }));
     });
 
     // With a body, the connect phase ends when Chromium takes the first chunk; without one
@@ -262,6 +218,65 @@ function send(
       },
     );
   });
+}
+
+/** Redirects are the caller's to follow; no cookies, cache or referrer go with an upload. */
+function requestOptions(req: TransportRequest): ClientRequestConstructorOptions {
+  return {
+    method: req.method,
+    url: req.url,
+    redirect: 'manual',
+    useSessionCookies: false,
+    cache: 'no-store',
+    referrerPolicy: 'no-referrer',
+  };
+}
+
+function setHeaders(request: NetRequest, req: TransportRequest): void {
+  // Chromium's own User-Agent names Electron and Chrome; a service's logs should name the app.
+  request.setHeader('user-agent', userAgent('app'));
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (!FORBIDDEN_HEADERS.has(name.toLowerCase())) request.setHeader(name, value);
+  }
+  // Answers are read as text: ask for them plain. Chromium may still decode (or receive) an
+  // encoded answer; cappedBody undoes an encoding that is left.
+  request.setHeader('accept-encoding', 'identity');
+  if (req.body) request.chunkedEncoding = true;
+}
+
+/** A redirect is an answer of its own: the caller decides whether to follow it. */
+function redirectAnswer(
+  status: number,
+  redirectUrl: string,
+  responseHeaders: Record<string, string[]>,
+): TransportResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, values] of Object.entries(responseHeaders)) {
+    headers[name.toLowerCase()] = values.join(', ');
+  }
+  headers.location ??= redirectUrl;
+  return { status, headers, body: '' };
+}
+
+/** The answer, once it has ended (or broken off: what arrived is still the answer). */
+function readAnswer(
+  response: NetResponse,
+  touch: () => void,
+  done: (answer: TransportResponse) => void,
+): void {
+  const body = cappedBody();
+  response.on('data', (chunk) => {
+    touch();
+    body.add(chunk);
+  });
+  const answer = () => {
+    const headers = flatHeaders(response.headers);
+    done({ status: response.statusCode, headers, body: body.text(headers['content-encoding']) });
+  };
+  response.on('end', answer);
+  // The answer's body broke off: what arrived is still the answer (it will not parse).
+  response.on('error', answer);
+  response.on('aborted', answer);
 }
 
 async function pump(

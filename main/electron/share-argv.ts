@@ -3,7 +3,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { isSetupLink } from '../core/setup-link';
 
-export const SHARE_FLAG = '--share';
+const SHARE_FLAG = '--share';
 
 /**
  * The paths after `--share`, resolved against `cwd`. Switches after the paths are skipped:

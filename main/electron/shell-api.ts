@@ -60,7 +60,7 @@ export interface ShellApiDeps {
 }
 
 /** The native file picker's options: files, and folders where one dialog can offer both. */
-export function pickerOptions(platform: NodeJS.Platform): OpenDialogOptions {
+function pickerOptions(platform: NodeJS.Platform): OpenDialogOptions {
   return {
     title: 'Choose files to share',
     buttonLabel: 'Share',

@@ -4,6 +4,7 @@
 // config: { dataDir, baseUrl, channels, paths?: string[] }; the token comes from the
 // environment (TRAYSHARE_TEST_TOKEN), never from argv.
 import { readFile } from 'node:fs/promises';
+import { allFinished } from './finished';
 import { openRealQueue } from './helpers';
 
 interface DriverConfig {
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
     if (refused.length > 0) throw new Error(`refused: ${JSON.stringify(refused)}`);
     process.stderr.write('queued\n');
   }
-  await q.queue.idle();
+  await allFinished(q.queue);
   const items = q.queue.list();
   await q.close();
   process.stdout.write(`${JSON.stringify(items)}\n`);

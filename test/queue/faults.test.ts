@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { QueueItem } from '../../main/core/model';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { type ReferenceService, startReferenceService } from '../service/server';
+import { allFinished } from './finished';
 import {
   byPath,
   makeFiles,
@@ -88,7 +89,7 @@ describe('queue + engine + reference service: fault suite', () => {
     ] as const;
     for (const rule of faults) service.injectFault(rule);
     const files = await shareAll(q, 13);
-    await q.queue.idle();
+    await allFinished(q.queue);
 
     const items = byPath(q.queue.list(), files);
     const counts = postedCounts(service.uploads(), files);
@@ -125,7 +126,7 @@ describe('queue + engine + reference service: fault suite', () => {
     const q = await open();
     service.injectFault({ fault: { kind: 'reset-mid-body' } });
     const files = await shareAll(q, 1);
-    await q.queue.idle();
+    await allFinished(q.queue);
     const [item] = byPath(q.queue.list(), files);
     expect(item).toMatchObject({ state: 'delivered', attempts: 2 });
     expect(postedCounts(service.uploads(), files)).toEqual([1]);
@@ -136,7 +137,7 @@ describe('queue + engine + reference service: fault suite', () => {
     const states = recordStates(q);
     service.injectFault({ fault: { kind: 'status', status: 503, retryAfter: 1 } });
     const files = await shareAll(q, 1);
-    await q.queue.idle();
+    await allFinished(q.queue);
     const [item] = byPath(q.queue.list(), files);
     expect(item).toMatchObject({ state: 'delivered', attempts: 2 });
     const waiting = states.get(item!.id)!.find((s) => s.state === 'waiting');
@@ -150,7 +151,7 @@ describe('queue + engine + reference service: fault suite', () => {
     const states = recordStates(q);
     service.injectFault({ fault: { kind: 'ratelimit', retryAfter: 1 }, times: 4 });
     const files = await shareAll(q, 6);
-    await q.queue.idle();
+    await allFinished(q.queue);
     const items = byPath(q.queue.list(), files);
     expect(items.map((i) => i.state)).toEqual(Array(6).fill('delivered'));
     expect(postedCounts(service.uploads(), files)).toEqual(Array(6).fill(1));
@@ -167,7 +168,7 @@ describe('queue + engine + reference service: fault suite', () => {
     const q = await open();
     service.injectFault({ fault });
     const files = await shareAll(q, 1);
-    await q.queue.idle();
+    await allFinished(q.queue);
     const [item] = byPath(q.queue.list(), files);
     expect(item).toMatchObject({
       state: 'unknown',
@@ -182,7 +183,7 @@ describe('queue + engine + reference service: fault suite', () => {
     const q = await open();
     service.injectFault({ fault: { kind: 'slow', delayMs: 300 } });
     const files = await shareAll(q, 1);
-    await q.queue.idle();
+    await allFinished(q.queue);
     expect(byPath(q.queue.list(), files)[0]).toMatchObject({ state: 'delivered', attempts: 1 });
     expect(postedCounts(service.uploads(), files)).toEqual([1]);
   });
@@ -191,7 +192,7 @@ describe('queue + engine + reference service: fault suite', () => {
     const q = await open({ idleTimeoutMs: 150 });
     service.injectFault({ fault: { kind: 'slow', delayMs: 1500 } });
     const files = await shareAll(q, 1);
-    await q.queue.idle();
+    await allFinished(q.queue);
     expect(byPath(q.queue.list(), files)[0]).toMatchObject({
       state: 'unknown',
       attempts: 1,
@@ -206,7 +207,7 @@ describe('queue + engine + reference service: fault suite', () => {
       fault: { kind: 'redirect', location: 'https://moved.test/api/files.upload' },
     });
     const files = await shareAll(q, 1);
-    await q.queue.idle();
+    await allFinished(q.queue);
     expect(byPath(q.queue.list(), files)[0]).toMatchObject({
       state: 'failed',
       attempts: 1,
@@ -225,7 +226,7 @@ describe('queue + engine + reference service: fault suite', () => {
       comment: '',
       paths: allowedFiles.map((f) => f.path),
     });
-    await q.queue.idle();
+    await allFinished(q.queue);
     expect(byPath(q.queue.list(), denied).map((i) => [i.state, i.error?.class])).toEqual([
       ['failed', 'target'],
       ['failed', 'target'],
@@ -252,7 +253,7 @@ describe('queue + engine + reference service: fault suite', () => {
 
     token = TEST_TOKEN;
     q.queue.resumeWorkspace('W1');
-    await q.queue.idle();
+    await allFinished(q.queue);
     expect(byPath(q.queue.list(), files).map((i) => i.state)).toEqual(Array(5).fill('delivered'));
     expect(postedCounts(service.uploads(), files)).toEqual([1, 1, 1, 1, 1]);
   });
@@ -262,7 +263,7 @@ describe('queue + engine + reference service: fault suite', () => {
     const files = await shareAll(q, 1);
     await appendFile(files[0]!.path, 'edited after it was queued');
     q.queue.setPaused(false);
-    await q.queue.idle();
+    await allFinished(q.queue);
     expect(byPath(q.queue.list(), files)[0]).toMatchObject({
       state: 'failed',
       error: { class: 'input', code: 'file_changed' },
@@ -294,7 +295,7 @@ describe('queue + engine + reference service: fault suite', () => {
     await q.queue.cancel(items[0]!.id);
     expect(q.queue.list()[0]).toMatchObject({ state: 'cancelled' });
     expect(q.queue.list()[0]!.error).toBeUndefined();
-    await q.queue.idle();
+    await allFinished(q.queue);
     expect(postedCounts(service.uploads(), files)).toEqual([0]);
     expect(q.history.list()[0]).toMatchObject({ outcome: 'cancelled', name: 'file-00.bin' });
   });

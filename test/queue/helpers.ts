@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { uploadJobFor } from '../../main/core/delivery/upload-job';
+import { uploadJobFor } from '../../main/core/delivery/delivery';
 import { type HistoryStore, openHistoryStore } from '../../main/core/history/history-store';
 import type { QueueItem } from '../../main/core/model';
 import {

@@ -15,6 +15,8 @@ import {
 } from '../../main/core/queue/upload-queue';
 import type { AttemptResult } from '../../main/core/upload/attempt';
 
+export { allFinished, workspacesNeedingToken } from './finished';
+
 export interface QueueTestDirs {
   /** A fresh folder for each test, removed after it. */
   readonly root: string;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonl } from '../../main/core/history/jsonl-file';
 import { JOURNAL_FILE } from '../../main/core/queue/journal';
 import { type ReferenceService, startReferenceService } from '../service/server';
+import { allFinished } from './finished';
 import { byPath, makeFiles, openRealQueue, postedCounts } from './helpers';
 
 let root: string;
@@ -35,7 +36,7 @@ describe('torn journal', () => {
       comment: '',
       paths: sent.map((f) => f.path),
     });
-    await first.queue.idle();
+    await allFinished(first.queue);
     first.queue.setPaused(true);
     const { items } = await first.queue.enqueue({
       workspaceId: 'W1',
@@ -56,7 +57,7 @@ describe('torn journal', () => {
 
     const second = await openRealQueue({ dir: dataDir, baseUrl: service.url });
     try {
-      await second.queue.idle();
+      await allFinished(second.queue);
       const list = second.queue.list();
       expect(byPath(list, sent).map((i) => i.state)).toEqual([
         'delivered',

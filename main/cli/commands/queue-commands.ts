@@ -71,6 +71,26 @@ async function printQueue(
   for (const item of items) process.stdout.write(`${queueLine(item, destination)}\n`);
 }
 
+/**
+ * Opening the queue already resumed unsent items; --run (or a retry) waits until nothing more
+ * can happen without the person (a refused token stops a workspace). Work left waiting on the
+ * keyring (exit 3, as for every keychain problem), on a token or on disk space is not success.
+ */
+async function untilSettled(service: AppService): Promise<void> {
+  service.on('needs-token', (e) => say(inCliWords(e.message)));
+  service.on('notice', (e) => say(e.message));
+  await service.settled();
+  const stuck = (await service.listQueue()).filter(
+    (i) => i.state === 'waiting' && i.error?.class === 'credential',
+  );
+  const heldForDisk = (await service.listQueue()).some(
+    (i) => i.state === 'waiting' && UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''),
+  );
+  if (stuck.some((i) => i.error?.code.startsWith('keychain_'))) process.exitCode = 3;
+  else if (stuck.some((i) => waitsForToken(i.error))) process.exitCode = EXIT_TOKEN_REFUSED;
+  else if (stuck.length > 0 || heldForDisk) process.exitCode = 1;
+}
+
 export function registerQueueCommands(program: Command): void {
   program
     .command('queue')
@@ -101,23 +121,7 @@ export function registerQueueCommands(program: Command): void {
           if (options.clear) await service.clearFinished();
           // Opening the queue already resumed unsent items; --run (or a retry) waits until
           // nothing more can happen without the person (a refused token stops a workspace).
-          if (options.run || options.retry) {
-            service.on('needs-token', (e) => say(inCliWords(e.message)));
-            service.on('notice', (e) => say(e.message));
-            await service.settled();
-            // Work left waiting on the keyring (exit 3, as for every keychain problem) or on a
-            // token is not success.
-            const stuck = (await service.listQueue()).filter(
-              (i) => i.state === 'waiting' && i.error?.class === 'credential',
-            );
-            const heldForDisk = (await service.listQueue()).some(
-              (i) => i.state === 'waiting' && UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''),
-            );
-            if (stuck.some((i) => i.error?.code.startsWith('keychain_'))) process.exitCode = 3;
-            else if (stuck.some((i) => waitsForToken(i.error)))
-              process.exitCode = EXIT_TOKEN_REFUSED;
-            else if (stuck.length > 0 || heldForDisk) process.exitCode = 1;
-          }
+          if (options.run || options.retry) await untilSettled(service);
           await printQueue(service, await service.listQueue(), options);
         });
       },

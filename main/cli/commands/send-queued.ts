@@ -43,20 +43,7 @@ export async function sendQueued(
   options: SendOptions,
   display: (path: string) => string,
 ): Promise<SendOutcome> {
-  const resolved = await savedTarget(options);
-  const target = resolved.preset
-    ? { presetId: resolved.preset.id }
-    : { workspaceId: resolved.workspace.id, channels: resolved.channels };
-  if (!resolved.preset && resolved.channels.some((c) => !looksLikeId(c))) {
-    await freshList(service, resolved.workspace.id);
-  }
-
-  const shared = await service.share({
-    target,
-    comment: options.comment,
-    paths,
-    ...(options.thread !== undefined ? { thread: options.thread } : {}),
-  });
+  const shared = await shareAsAsked(service, paths, options);
   const results: FileResult[] = shared.refused.map((r) => ({
     file: display(r.path),
     outcome: 'failed' as const,
@@ -66,114 +53,29 @@ export async function sendQueued(
     message: r.reason,
   }));
   const mine = new Set(shared.items.map((i) => i.id));
-  const finished = new Map<string, QueueItem>();
-  const progress = createProgressLine();
+  const follow: Follow = {
+    mine,
+    finished: new Map(),
+    latest: new Map(),
+    progress: createProgressLine(),
+    said: { retryAt: new Map(), until: new Set(), unwritable: new Set() },
+    deadline: Date.now() + maxWaitMs(options.maxWait),
+    waitingForPerson: false,
+  };
   const abort = () => {
-    for (const id of mine) if (!finished.has(id)) void service.cancelItem(id);
+    for (const id of mine) if (!follow.finished.has(id)) void service.cancelItem(id);
   };
   process.once('SIGINT', abort);
-  const deadline = Date.now() + maxWaitMs(options.maxWait);
-  const announced = new Map<string, number>();
-  /** The ends of the waits already said. */
-  const saidUntil = new Set<number>();
-  const saidUnwritable = new Set<string>();
-  let refusal: { message: string } | undefined;
-  let waitingForPerson = false;
-  const latest = new Map<string, QueueItem>();
-  const done = new Promise<void>((resolve, reject) => {
-    const check = (items: QueueItem[]) => {
-      for (const item of items) {
-        if (mine.has(item.id)) latest.set(item.id, item);
-        if (mine.has(item.id) && isFinishedState(item.state)) {
-          finished.set(item.id, item);
-        }
-      }
-      if (finished.size === mine.size) resolve();
-    };
-    service.on('queue-changed', (items) => {
-      const active = items.find((i) => mine.has(i.id) && i.state === 'sending');
-      if (active) {
-        progress.update(
-          `${active.name}  ${active.size ? Math.floor((active.sent / active.size) * 100) : 100}%  (${finished.size + 1} of ${mine.size})`,
-        );
-      }
-      for (const waiting of items) {
-        if (!mine.has(waiting.id) || waiting.state !== 'waiting') continue;
-        if (UNWRITABLE_JOURNAL_CODES.has(waiting.error?.code ?? '')) {
-          // The same folder for every file: said once, not again at each try.
-          const message = waiting.error?.message ?? '';
-          if (!saidUnwritable.has(message)) {
-            saidUnwritable.add(message);
-            progress.clear();
-            say(printable(message));
-          }
-          continue;
-        }
-        if (!waiting.retryAt || !waiting.error || announced.get(waiting.id) === waiting.retryAt) {
-          continue;
-        }
-        announced.set(waiting.id, waiting.retryAt);
-        // Files that were in flight when the limit came join its pause: the pause is said
-        // once, when it starts, never again as "next try in 0 s" when it is nearly over.
-        const inS = seconds(waiting.retryAt - Date.now());
-        const retryAt = waiting.retryAt;
-        if (inS < 1 || [...saidUntil].some((until) => Math.abs(until - retryAt) < 1000)) continue;
-        saidUntil.add(retryAt);
-        // A line, not the progress line: it must reach a piped stderr too, and the wait is long
-        // enough that a frozen percentage would look like a hang.
-        progress.clear();
-        say(
-          waiting.error.code === 'ratelimited' || waiting.error.code === 'http_429'
-            ? `${printable(waiting.name)}: rate limited by the service; next try in ${inS} s.`
-            : `${printable(waiting.name)}: ${printable(waiting.error.message)} Next try in ${inS} s.`,
-        );
-      }
-      check(items);
-      // Past --max-wait the command stops holding the process; the rest stays queued.
-      // Never while one is being sent: stopping then could leave it "may have been delivered".
-      const left = items.filter((i) => mine.has(i.id) && !finished.has(i.id));
-      const pastDeadline = (i: QueueItem) => i.state === 'waiting' && (i.retryAt ?? 0) > deadline;
-      const noneSending = left.every((i) => i.state !== 'sending');
-      if (noneSending && (refusal || left.some(pastDeadline))) {
-        resolve();
-      } else if (
-        !waitingForPerson &&
-        left.some((i) => pastDeadline(i) && UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''))
-      ) {
-        // Files of the share already uploaded wait for the held ones and are 'sending' all the
-        // while; the queue knows when nothing more can happen until the person frees space.
-        waitingForPerson = true;
-        void service.settled().then(resolve);
-      }
-    });
-    service.on('notice', (notice) => {
-      progress.clear();
-      say(printable(notice.message));
-    });
-    service.on('needs-token', (event) => {
-      // Earlier uploads of another workspace waiting on theirs are not this send's concern.
-      if (!shared.items.some((i) => i.workspaceId === event.workspaceId)) return;
-      if (refusal) return;
-      refusal = { message: event.message };
-      // Files already on their way end first; the rest of the workspace waits for the person.
-      // Each file still gets its line. Files of a share waiting for the stopped ones count as
-      // 'sending': the queue says when nothing more can happen without the person.
-      void service.settled().then(resolve, reject);
-      void service.listQueue().then((items) => {
-        check(items);
-        const left = items.filter((i) => mine.has(i.id) && !finished.has(i.id));
-        if (left.every((i) => i.state !== 'sending')) resolve();
-      }, reject);
-    });
-    void service.listQueue().then(check);
-  });
   try {
-    await done;
+    await untilEnded(service, shared.items, follow);
   } finally {
     process.off('SIGINT', abort);
-    progress.clear();
+    follow.progress.clear();
   }
-  if (refusal) return withRefusal(results, shared.items, latest, refusal.message, display);
+  const { latest, finished } = follow;
+  if (follow.refusal) {
+    return withRefusal(results, shared.items, latest, follow.refusal.message, display);
+  }
   // Files already uploaded wait for the share's files held by an unwritable journal: say why.
   const held = [...latest.values()].find((i) =>
     UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''),
@@ -184,6 +86,142 @@ export async function sendQueued(
     results.push(fromItem(display(item.path), why));
   }
   return { results };
+}
+
+/** The preset, or the workspace and channels, as the options name them, shared through the queue. */
+async function shareAsAsked(service: AppService, paths: string[], options: SendOptions) {
+  const resolved = await savedTarget(options);
+  const target = resolved.preset
+    ? { presetId: resolved.preset.id }
+    : { workspaceId: resolved.workspace.id, channels: resolved.channels };
+  if (!resolved.preset && resolved.channels.some((c) => !looksLikeId(c))) {
+    await freshList(service, resolved.workspace.id);
+  }
+  return service.share({
+    target,
+    comment: options.comment,
+    paths,
+    ...(options.thread !== undefined ? { thread: options.thread } : {}),
+  });
+}
+
+/** What the command knows of its files while it follows them, and what it has said. */
+interface Follow {
+  mine: Set<string>;
+  finished: Map<string, QueueItem>;
+  latest: Map<string, QueueItem>;
+  progress: ReturnType<typeof createProgressLine>;
+  said: {
+    /** The retry time said for each file. */
+    retryAt: Map<string, number>;
+    /** The ends of the waits already said. */
+    until: Set<number>;
+    unwritable: Set<string>;
+  };
+  /** --max-wait's end (epoch ms). */
+  deadline: number;
+  waitingForPerson: boolean;
+  refusal?: { message: string };
+}
+
+/** Until every file of the share has ended, --max-wait has passed, or the token was refused. */
+function untilEnded(service: AppService, shared: QueueItem[], f: Follow): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const check = (items: QueueItem[]) => {
+      for (const item of items) {
+        if (f.mine.has(item.id)) f.latest.set(item.id, item);
+        if (f.mine.has(item.id) && isFinishedState(item.state)) {
+          f.finished.set(item.id, item);
+        }
+      }
+      if (f.finished.size === f.mine.size) resolve();
+    };
+    service.on('queue-changed', (items) => {
+      showProgress(items, f);
+      sayWaits(items, f);
+      check(items);
+      // Past --max-wait the command stops holding the process; the rest stays queued.
+      // Never while one is being sent: stopping then could leave it "may have been delivered".
+      const left = items.filter((i) => f.mine.has(i.id) && !f.finished.has(i.id));
+      const pastDeadline = (i: QueueItem) => i.state === 'waiting' && (i.retryAt ?? 0) > f.deadline;
+      const noneSending = left.every((i) => i.state !== 'sending');
+      if (noneSending && (f.refusal || left.some(pastDeadline))) {
+        resolve();
+      } else if (
+        !f.waitingForPerson &&
+        left.some((i) => pastDeadline(i) && UNWRITABLE_JOURNAL_CODES.has(i.error?.code ?? ''))
+      ) {
+        // Files of the share already uploaded wait for the held ones and are 'sending' all the
+        // while; the queue knows when nothing more can happen until the person frees space.
+        f.waitingForPerson = true;
+        void service.settled().then(resolve);
+      }
+    });
+    service.on('notice', (notice) => {
+      f.progress.clear();
+      say(printable(notice.message));
+    });
+    service.on('needs-token', (event) => {
+      // Earlier uploads of another workspace waiting on theirs are not this send's concern.
+      if (!shared.some((i) => i.workspaceId === event.workspaceId)) return;
+      if (f.refusal) return;
+      f.refusal = { message: event.message };
+      // Files already on their way end first; the rest of the workspace waits for the person.
+      // Each file still gets its line. Files of a share waiting for the stopped ones count as
+      // 'sending': the queue says when nothing more can happen without the person.
+      void service.settled().then(resolve, reject);
+      void service.listQueue().then((items) => {
+        check(items);
+        const left = items.filter((i) => f.mine.has(i.id) && !f.finished.has(i.id));
+        if (left.every((i) => i.state !== 'sending')) resolve();
+      }, reject);
+    });
+    void service.listQueue().then(check);
+  });
+}
+
+function showProgress(items: QueueItem[], f: Follow): void {
+  const active = items.find((i) => f.mine.has(i.id) && i.state === 'sending');
+  if (!active) return;
+  f.progress.update(
+    `${active.name}  ${active.size ? Math.floor((active.sent / active.size) * 100) : 100}%  (${f.finished.size + 1} of ${f.mine.size})`,
+  );
+}
+
+/** Each wait of the share's files said once: a journal that cannot be written, a retry later. */
+function sayWaits(items: QueueItem[], f: Follow): void {
+  const { said, progress } = f;
+  for (const waiting of items) {
+    if (!f.mine.has(waiting.id) || waiting.state !== 'waiting') continue;
+    if (UNWRITABLE_JOURNAL_CODES.has(waiting.error?.code ?? '')) {
+      // The same folder for every file: said once, not again at each try.
+      const message = waiting.error?.message ?? '';
+      if (!said.unwritable.has(message)) {
+        said.unwritable.add(message);
+        progress.clear();
+        say(printable(message));
+      }
+      continue;
+    }
+    if (!waiting.retryAt || !waiting.error || said.retryAt.get(waiting.id) === waiting.retryAt) {
+      continue;
+    }
+    said.retryAt.set(waiting.id, waiting.retryAt);
+    // Files that were in flight when the limit came join its pause: the pause is said
+    // once, when it starts, never again as "next try in 0 s" when it is nearly over.
+    const inS = seconds(waiting.retryAt - Date.now());
+    const retryAt = waiting.retryAt;
+    if (inS < 1 || [...said.until].some((until) => Math.abs(until - retryAt) < 1000)) continue;
+    said.until.add(retryAt);
+    // A line, not the progress line: it must reach a piped stderr too, and the wait is long
+    // enough that a frozen percentage would look like a hang.
+    progress.clear();
+    say(
+      waiting.error.code === 'ratelimited' || waiting.error.code === 'http_429'
+        ? `${printable(waiting.name)}: rate limited by the service; next try in ${inS} s.`
+        : `${printable(waiting.name)}: ${printable(waiting.error.message)} Next try in ${inS} s.`,
+    );
+  }
 }
 
 /**

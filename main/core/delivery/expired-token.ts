@@ -7,19 +7,18 @@ import { RenewalError } from '../auth/renewal';
 import type { Workspace } from '../model';
 import { KeychainError } from '../secrets/secret-store';
 import type { AttemptResult } from '../upload/attempt';
-import type { TokenSource } from './sending-as';
 
 const expired = (r: AttemptResult): boolean =>
   r.kind === 'failed' && (r.reason.code === 'token_expired' || r.reason.code === 'token_revoked');
 
 export async function retriedAfterRenewal<R extends AttemptResult | AttemptResult[]>(
-  source: Pick<TokenSource, 'renew'>,
+  source: { renew?: (workspace: Workspace, staleToken: string) => Promise<string> },
   as: { workspace: Workspace; token: string },
   send: (token: string) => Promise<R>,
 ): Promise<R> {
   const first = await send(as.token);
   const results: AttemptResult[] = Array.isArray(first) ? first : [first];
-  if (!source.renew || as.workspace.auth !== 'slack' || !results.some(expired)) return first;
+  if (!source.renew || !results.some(expired)) return first;
   let token: string;
   try {
     token = await source.renew(as.workspace, as.token);

@@ -1,8 +1,14 @@
-// The one interface both ways of delivering a file implement (files-upload.ts, external.ts), so
-// delivery picks a protocol once instead of branching on it at every step.
-import type { QueueItem, Workspace } from '../model';
+// The one interface both ways of delivering a file implement, and the two that do: files.upload
+// (one request per file, one message each) and Slack's external upload protocol (each file's
+// bytes on their own, then the files of a share completed together as one message). Delivery
+// picks a protocol once instead of branching on it at every step.
+import type { FailureReason, QueueItem, Workspace } from '../model';
 import type { AttemptHooks, ShareHooks } from '../queue/queue-api';
 import type { AttemptResult, UploadJob } from '../upload/attempt';
+import { uploadOnce } from '../upload/engine';
+import { completeExternalShare } from '../upload/external/complete';
+import { asExternalCheckpoint, type ExternalCheckpoint } from '../upload/external/request';
+import { uploadExternal } from '../upload/external/send-file';
 import type { RetryPolicy } from '../upload/retry';
 import type { Transport } from '../upload/transport';
 
@@ -17,7 +23,7 @@ export interface ProtocolContext {
 }
 
 /** Who the attempt is for, so what went wrong can name the file and the workspace. */
-export interface Sending {
+interface Sending {
   item: QueueItem;
   workspace: Workspace;
 }
@@ -35,3 +41,86 @@ export interface UploadProtocol {
   /** Files of one share whose bytes are on the service, shared together; one result each. */
   complete(jobs: UploadJob[], hooks: ShareHooks, ctx: ProtocolContext): Promise<AttemptResult[]>;
 }
+
+export const filesUpload: UploadProtocol = {
+  commentOnFirstOnly: true,
+  async send(job, hooks, ctx, { item, workspace }) {
+    if (asExternalCheckpoint(hooks.resume)?.completing) {
+      // Switched away from the external protocol while a share of this file was unanswered:
+      // sending it through files.upload now could share it twice.
+      return {
+        kind: 'unknown',
+        reason: {
+          class: 'unknown-outcome',
+          code: 'protocol_changed',
+          message: `A request sharing ${item.name} through Slack's external protocol got no answer, and ${workspace.name} has been switched to files.upload since. It may have been delivered: check the channel before sending it again.`,
+        },
+      };
+    }
+    const result: AttemptResult = await uploadOnce(job, {
+      transport: ctx.transport,
+      signal: hooks.signal,
+      onProgress: (sent: number) => hooks.onProgress(sent),
+      beforeBodyComplete: hooks.beforeBodyComplete,
+      connectTimeoutMs: ctx.connectTimeoutMs,
+      idleTimeoutMs: ctx.idleTimeoutMs,
+    });
+    if (result.kind === 'failed' && result.reason.class === 'retired') {
+      return { kind: 'failed', reason: retiredReason(workspace, result.reason) };
+    }
+    return result;
+  },
+  async complete() {
+    // The queue hands a file over for completing only when its attempt asked it to, and a
+    // files.upload attempt never does: each request shares its file.
+    throw new Error('files.upload shares each file on its own: there is nothing to complete.');
+  },
+};
+
+/**
+ * files.upload is gone from this service. `class: 'retired'` with the service's own code is the
+ * marker the UI acts on: it offers to switch the workspace to the external protocol
+ * (updateWorkspace(id, { protocol: 'external' })) and to send the item again (retryItem).
+ */
+function retiredReason(workspace: Workspace, reason: FailureReason): FailureReason {
+  return {
+    ...reason,
+    message: `${workspace.name} no longer offers files.upload (the service answered ${reason.code}). Switching the workspace to Slack's external upload protocol fixes this: change its protocol to "external" in Settings, then send the file again.`,
+  };
+}
+
+export const external: UploadProtocol = {
+  commentOnFirstOnly: false,
+  send(job, hooks, ctx) {
+    return uploadExternal(job, {
+      transport: ctx.transport,
+      signal: hooks.signal,
+      onProgress: (sent: number) => hooks.onProgress(sent),
+      beforeBodyComplete: hooks.beforeBodyComplete,
+      connectTimeoutMs: ctx.connectTimeoutMs,
+      idleTimeoutMs: ctx.idleTimeoutMs,
+      ...(hooks.resume !== undefined ? { resume: hooks.resume } : {}),
+      checkpoint: hooks.checkpoint,
+      onLinksUnavailable: ctx.onLinksUnavailable,
+      ...(hooks.awaitShare ? { awaitShare: hooks.awaitShare } : {}),
+      ...(ctx.retry ? { retry: ctx.retry } : {}),
+    });
+  },
+  complete(jobs, hooks, ctx) {
+    const uploaded = hooks.resumes.map(asExternalCheckpoint);
+    if (uploaded.some((cp) => cp === undefined)) {
+      throw new Error('A file of the share has no upload to complete.');
+    }
+    return completeExternalShare(jobs, uploaded as ExternalCheckpoint[], {
+      transport: ctx.transport,
+      signal: hooks.signal,
+      beforeBodyComplete: hooks.beforeBodyComplete,
+      saveAll: hooks.checkpoint,
+      withComment: hooks.withComment,
+      onLinksUnavailable: ctx.onLinksUnavailable,
+      ...(ctx.connectTimeoutMs !== undefined ? { connectTimeoutMs: ctx.connectTimeoutMs } : {}),
+      ...(ctx.idleTimeoutMs !== undefined ? { idleTimeoutMs: ctx.idleTimeoutMs } : {}),
+      ...(ctx.retry ? { retry: ctx.retry } : {}),
+    });
+  },
+};

@@ -3,10 +3,9 @@
 // to act for an attempt that is over, so a late callback cannot change a newer attempt's record.
 import type { FailureReason } from '../model';
 import type { AttemptResult } from '../upload/attempt';
-import type { ItemStore } from './item-store';
+import type { Entry, ItemStore, Run } from './item-store';
 import { hasCheckpoint } from './journal';
 import type { AttemptHooks, ShareHooks } from './queue-api';
-import type { Entry, Run } from './queue-entry';
 import type { CompletionRun } from './share-groups';
 
 export function attemptHooks(

@@ -4,6 +4,7 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  allFinished,
   delivered,
   type FakeQueue,
   type FakeQueueOptions,
@@ -60,7 +61,7 @@ describe('upload queue: checkpoints', () => {
     const second = await s.fake.attempt(1);
     expect(second.hooks.resume).toEqual(CP);
     second.answer(delivered('F123'));
-    await s.queue.idle();
+    await allFinished(s.queue);
     expect(s.queue.list().find((i) => i.id === id)?.state).toBe('delivered');
     // Finished: reopening rewrites the journal from what it holds, with no checkpoint left.
     const copy = await crashCopy(s.dir);
@@ -82,7 +83,7 @@ describe('upload queue: checkpoints', () => {
     expect(lines.at(-1)).toMatchObject({ t: 'set', meta: { resume: { fileId: 'F123' } } });
     expect(JSON.stringify(s.queue.list())).not.toContain('upload.example');
     first.answer(delivered());
-    await s.queue.idle();
+    await allFinished(s.queue);
   });
 
   it('resumes from the checkpoint after a crash before the body was complete', async () => {
@@ -97,7 +98,7 @@ describe('upload queue: checkpoints', () => {
     expect(resumed.item.id).toBe(id);
     expect(resumed.hooks.resume).toEqual(CP);
     resumed.answer(delivered('F123'));
-    await after.queue.idle();
+    await allFinished(after.queue);
     expect(after.history.list().map((h) => [h.outcome, h.fileId])).toEqual([['delivered', 'F123']]);
   });
 
@@ -115,7 +116,7 @@ describe('upload queue: checkpoints', () => {
     expect(resumed.hooks.resume).toEqual(CP);
     expect(resumed.item.state).toBe('sending');
     resumed.answer(delivered('F123'));
-    await after.queue.idle();
+    await allFinished(after.queue);
     expect(after.queue.list()[0]?.state).toBe('delivered');
   });
 
@@ -150,7 +151,7 @@ describe('upload queue: checkpoints', () => {
     expect(resumed.item.id).toBe(id);
     expect(resumed.hooks.resume).toEqual(CP);
     resumed.answer(delivered('F123'));
-    await after.queue.idle();
+    await allFinished(after.queue);
     expect(after.history.list().map((h) => h.outcome)).toEqual(['delivered']);
   });
 
@@ -163,12 +164,12 @@ describe('upload queue: checkpoints', () => {
       kind: 'unknown',
       reason: { class: 'unknown-outcome', code: 'completed_earlier', message: 'may be there' },
     });
-    await s.queue.idle();
+    await allFinished(s.queue);
     await s.queue.retry(id);
     const second = await s.fake.attempt(1);
     expect(second.hooks.resume).toBeUndefined();
     second.answer(delivered());
-    await s.queue.idle();
+    await allFinished(s.queue);
   });
 
   it('refuses a checkpoint from an attempt that is already over', async () => {
@@ -176,7 +177,7 @@ describe('upload queue: checkpoints', () => {
     await oneFile(s);
     const first = await s.fake.attempt(0);
     first.answer(delivered());
-    await s.queue.idle();
+    await allFinished(s.queue);
     await expect(first.hooks.checkpoint(CP)).rejects.toThrow(/over/);
     expect(await journalText(s.dir)).not.toContain('F123');
   });

@@ -1,20 +1,20 @@
 // The item's lifecycle: an item is started, its attempt runs with hooks into the journal, and
 // its outcome is decided (delivered, waiting to try again, needing a token, or finished) and
-// journaled before anyone hears of it. The queue's public side (upload-queue.ts) builds on it.
-import type { FailureReason, QueueItem } from '../model';
+// journaled before anyone hears of it, then handed to History. The queue's public side
+// (upload-queue.ts) builds on it.
+import type { HistoryStore } from '../history/history-store';
+import type { FailureReason, HistoryEntry, QueueItem } from '../model';
 import { defaultSleep } from '../sleep';
 import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { attemptHooks, cancelNote, internalErrorResult, shareHooks } from './attempt-hooks';
 import { decideOnFailure } from './failure-policy';
-import { historyRecord, writeHistory } from './finished-history';
+import type { Entry, FinishedState, Run } from './item-store';
 import { ItemStore, JournalWriteError } from './item-store';
 import { hasCheckpoint, type ItemMeta, type ItemPatch } from './journal';
 import type { QueueDeps } from './queue-api';
-import type { Entry, FinishedState, Run } from './queue-entry';
-import { QueueEvents } from './queue-events';
+import { QueueEvents, SettleWatch } from './queue-events';
 import { Scheduler } from './scheduler';
-import { SettleWatch } from './settle-watch';
 import { type CompletionRun, ShareGroups } from './share-groups';
 import { unrecordedReason, unwritableReason } from './unwritable-journal';
 
@@ -55,7 +55,7 @@ export abstract class ItemLifecycle {
     return [...this.store.values()].map((e) => this.copy(e.item));
   }
 
-  /** Wakes whoever waits for the queue to be idle or settled, when it is. */
+  /** Wakes whoever waits for the queue to be settled, when it is. */
   protected abstract checkWaiters(): void;
 
   // ---- scheduling ----
@@ -64,7 +64,7 @@ export abstract class ItemLifecycle {
     if (this.closing) return;
     const start = this.scheduler.pick(this.startable(), {
       now: this.now(),
-      limit: Math.max(1, Math.floor(this.deps.concurrency())),
+      limit: () => Math.max(1, Math.floor(this.deps.concurrency())),
       paused: this.globalPause,
       // A file waiting for the rest of its share gave its slot back.
       holdsNoSlot: (item) => this.groups.isWaiting(item),
@@ -375,4 +375,53 @@ export abstract class ItemLifecycle {
   protected copy(item: QueueItem): QueueItem {
     return structuredClone(item);
   }
+}
+
+// The hand-off of a finished item to History. The journal marks it "history pending" with its
+// outcome; the line goes to History, then the mark is cleared. A line History could not take
+// stays pending and is written on the next open, so no outcome is missing from History and a
+// replay never writes one twice (each finish has its own id).
+export function historyRecord(
+  entry: Entry,
+  workspaceName: ((workspaceId: string) => string | undefined) | undefined,
+): HistoryEntry {
+  const { item, meta } = entry;
+  return {
+    // Numbered by finish: an item the person retried gets a second entry, a replay does not.
+    id: `${item.id}.${meta.finishes}`,
+    shareId: item.shareId,
+    at: item.updatedAt,
+    workspaceId: item.workspaceId,
+    // As the share's intake read it; else now. Empty: the history store names it (its own
+    // resolver, else the id).
+    workspaceName: meta.workspaceName ?? workspaceName?.(item.workspaceId) ?? '',
+    channels: [...item.channels],
+    comment: item.comment,
+    path: item.path,
+    name: item.name,
+    size: item.size,
+    outcome: item.state as FinishedState,
+    ...(item.error ? { error: structuredClone(item.error) } : {}),
+    ...(item.file?.permalink ? { permalink: item.file.permalink } : {}),
+    ...(item.file?.id ? { fileId: item.file.id } : {}),
+  };
+}
+
+async function writeHistory(
+  entry: Entry,
+  record: HistoryEntry,
+  to: { history: HistoryStore; store: ItemStore<Entry>; compact: () => Promise<void> },
+): Promise<void> {
+  try {
+    await to.history.append(record);
+  } catch {
+    // Kept pending: the next open writes it.
+    return;
+  }
+  if (record.id !== `${entry.item.id}.${entry.meta.finishes}`) return;
+  entry.meta.historyPending = false;
+  await to.store
+    .append([{ t: 'set', id: entry.item.id, meta: { historyPending: false } }], false)
+    .catch(() => {});
+  await to.compact();
 }

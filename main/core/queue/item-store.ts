@@ -4,6 +4,7 @@
 // repairs a damaged file (keeping a copy beside it) and rewrites it clean.
 import { copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { FinishedState } from '../../portable/item-states';
 import { JsonlAppender, readJsonl } from '../history/jsonl-file';
 import {
   type ItemMeta,
@@ -15,6 +16,32 @@ import {
   replayJournal,
   snapshotRecords,
 } from './journal';
+
+/** What is under way for a running item now. */
+export interface Run {
+  controller: AbortController;
+  /** The person cancelled it. */
+  cancel: boolean;
+  /** Aborted because the queue is closing: the journal keeps it as it was. */
+  closing: boolean;
+  done: Promise<void>;
+}
+
+export type { FinishedState } from '../../portable/item-states';
+
+/**
+ * One queued item as the queue holds it while it runs: the journaled item and meta, and what
+ * is under way for it now. Shared by the queue's parts; not part of its interface.
+ */
+export interface Entry extends JournalEntry {
+  run?: Run;
+  /** An outcome known but not yet journaled (the disk was full): recorded before anything else. */
+  unrecorded?: { state: FinishedState; patch: ItemPatch };
+  /** Its outcome is being journaled: not to be started meanwhile. */
+  finishing?: boolean;
+  /** Tries since the journal last took a record for it (spaces out the next ones). */
+  unwritableTries?: number;
+}
 
 export interface Opened<E> {
   /** Items that recovery just finished (their history is still to be written). */

@@ -22,6 +22,11 @@ export interface ItemMeta {
   /** Finished, but its history entry may not be written yet. */
   historyPending: boolean;
   /**
+   * The workspace's name as the share's intake read it (the share's one read of the settings),
+   * for its History entries; absent (an older journal, a retry): History reads it then.
+   */
+  workspaceName?: string;
+  /**
    * The last checkpoint of an attempt at this item (opaque to the queue; null or absent: none).
    * Handed to the next attempt; cleared when the item finishes or the person retries it.
    */

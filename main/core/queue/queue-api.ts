@@ -88,6 +88,10 @@ export interface EnqueueRequest {
   threadTs?: string;
   /** files.upload makes one message per file: the comment goes with the first file only. */
   commentOnFirstOnly?: boolean;
+  /** The workspace's file size limit as intake read it; else the queue reads the settings. */
+  maxFileBytes?: number;
+  /** The workspace's name as intake read it, for the share's History entries. */
+  workspaceName?: string;
 }
 
 export interface EnqueueResult {
@@ -118,8 +122,6 @@ export interface UploadQueue {
   paused(): boolean;
   /** After a new token: the workspace's waiting items go again. */
   resumeWorkspace(workspaceId: string): void;
-  /** Workspaces stopped until a new token is given. */
-  workspacesNeedingToken(): string[];
   /** Fill free slots again (call after the concurrency setting changed). */
   reschedule(): void;
   /** State changes at once; progress at most 10 times a second. */
@@ -127,11 +129,9 @@ export interface UploadQueue {
   onFinished(listener: (item: QueueItem) => void): () => void;
   /** Once per stop of a workspace for a refused token. */
   onNeedsToken(listener: (e: { workspaceId: string; message: string }) => void): () => void;
-  /** Resolves when nothing is queued, waiting or sending (and history is written). */
-  idle(): Promise<void>;
   /**
    * Resolves when nothing more can happen without the person: every unfinished item waits for
-   * a new token or for the pause to be lifted (idle() would wait for them).
+   * a new token or for the pause to be lifted (and the finished ones' history is written).
    */
   settled(): Promise<void>;
   /** Stops starting items, aborts requests whose body is not complete (they go again on next open). */

@@ -8,8 +8,8 @@ import type { Sleep } from '../sleep';
 
 export interface Pick {
   now: number;
-  /** Items in flight at once per workspace. */
-  limit: number;
+  /** Items in flight at once per workspace; asked only when an item could start. */
+  limit: () => number;
   /** The tray's pause. */
   paused: boolean;
   /** A sending item that gave its slot back (it waits for the rest of its share). */
@@ -39,6 +39,8 @@ export class Scheduler {
       }
     }
     const start: E[] = [];
+    // The limit is a setting: a pass with nothing to start does not read the settings.
+    let limit: number | undefined;
     let nextWake = Number.POSITIVE_INFINITY;
     for (const entry of all) {
       const { item } = entry;
@@ -62,7 +64,8 @@ export class Scheduler {
       }
       if (p.paused) continue;
       const inFlight = running.get(ws) ?? 0;
-      if (inFlight >= (this.probing.has(ws) ? 1 : p.limit)) continue;
+      limit ??= p.limit();
+      if (inFlight >= (this.probing.has(ws) ? 1 : limit)) continue;
       running.set(ws, inFlight + 1);
       start.push(entry);
     }
@@ -113,10 +116,6 @@ export class Scheduler {
 
   needsToken(workspaceId: string): boolean {
     return this.tokenNeeded.has(workspaceId);
-  }
-
-  workspacesNeedingToken(): string[] {
-    return [...this.tokenNeeded];
   }
 
   stop(): void {

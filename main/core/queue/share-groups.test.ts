@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  allFinished,
   delivered,
   type FakeAttempt,
   type FakeQueue,
@@ -84,7 +85,7 @@ describe('upload queue: files of one share complete together', () => {
       // One slot: the next file can only start because the one before gave its slot back.
       await handOver(await s.fake.attempt(n), `F${n}`);
     }
-    await s.queue.idle();
+    await allFinished(s.queue);
     expect(s.completions).toHaveLength(1);
     expect(s.completions[0]!.items.map((i) => i.name)).toEqual(['f0.txt', 'f1.txt', 'f2.txt']);
     expect(s.completions[0]!.hooks.resumes).toEqual([
@@ -100,7 +101,7 @@ describe('upload queue: files of one share complete together', () => {
     const s = await setup(3);
     await share(s, 12);
     for (let n = 0; n < 12; n++) await handOver(await s.fake.attempt(n), `F${n}`);
-    await s.queue.idle();
+    await allFinished(s.queue);
     expect(s.completions.map((c) => c.items.length)).toEqual([10, 2]);
   });
 
@@ -114,7 +115,7 @@ describe('upload queue: files of one share complete together', () => {
     expect(s.completions).toHaveLength(0);
     s.clock.advance(10_000);
     await handOver(await s.fake.attempt(3), 'F1');
-    await s.queue.idle();
+    await allFinished(s.queue);
     expect(s.completions.map((c) => c.items.map((i) => i.name))).toEqual([
       ['f0.txt', 'f1.txt', 'f2.txt'],
     ]);
@@ -126,7 +127,7 @@ describe('upload queue: files of one share complete together', () => {
     await handOver(await s.fake.attempt(0), 'F0');
     (await s.fake.attempt(1)).answer(failure('input', 'file_changed'));
     await handOver(await s.fake.attempt(2), 'F2');
-    await s.queue.idle();
+    await allFinished(s.queue);
     expect(states(s.queue)).toEqual(['delivered', 'failed', 'delivered']);
     expect(s.completions.map((c) => c.items.map((i) => i.name))).toEqual([['f0.txt', 'f2.txt']]);
   });
@@ -138,7 +139,7 @@ describe('upload queue: files of one share complete together', () => {
     await handOver(await s.fake.attempt(1), 'F1');
     await s.queue.cancel(ids[0]!);
     await handOver(await s.fake.attempt(2), 'F2');
-    await s.queue.idle();
+    await allFinished(s.queue);
     expect(states(s.queue)).toEqual(['cancelled', 'delivered', 'delivered']);
     expect(s.completions.map((c) => c.items.map((i) => i.name))).toEqual([['f1.txt', 'f2.txt']]);
   });
@@ -154,7 +155,7 @@ describe('upload queue: files of one share complete together', () => {
     await waitFor(() => s.completions.length === 1, 'the first completion');
     await s.queue.cancel(ids[11]!);
     release();
-    await s.queue.idle();
+    await allFinished(s.queue);
     expect(s.completions.map((c) => c.items.map((i) => i.name))).toEqual([
       [
         'f0.txt',
@@ -184,7 +185,7 @@ describe('upload queue: files of one share complete together', () => {
     expect(s.completions).toHaveLength(0);
     s.queue.resumeWorkspace('W1');
     await handOver(await s.fake.attempt(2), 'F1');
-    await s.queue.idle();
+    await allFinished(s.queue);
     expect(s.completions.map((c) => c.items.length)).toEqual([2]);
   });
 
@@ -206,7 +207,7 @@ describe('upload queue: files of one share complete together', () => {
       if (n === 0) expect(a.hooks.resume).toEqual({ fileId: 'F0' });
       await handOver(a, a.hooks.resume ? 'F0' : 'F1');
     }
-    await again.queue.idle();
+    await allFinished(again.queue);
     expect(again.completions.map((c) => c.items.length)).toEqual([2]);
     expect(states(again.queue)).toEqual(['delivered', 'delivered']);
   });
@@ -217,7 +218,7 @@ describe('upload queue: files of one share complete together', () => {
     const a = await s.fake.attempt(0);
     expect(a.hooks.awaitShare).toBeUndefined();
     a.answer(delivered());
-    await s.queue.idle();
+    await allFinished(s.queue);
     expect(s.completions).toHaveLength(0);
   });
 });

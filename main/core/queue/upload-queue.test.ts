@@ -2,6 +2,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  allFinished,
   delivered,
   type FakeQueue,
   type FakeQueueOptions,
@@ -9,6 +10,7 @@ import {
   openFakeQueue,
   useQueueTestDirs,
   waitFor,
+  workspacesNeedingToken,
 } from '../../../test/queue/kit';
 import { parseJsonl } from '../history/jsonl-file';
 import type { QueueItem } from '../model';
@@ -101,7 +103,7 @@ describe('upload queue: scheduling', () => {
     expect(w1InFlight()).toBe(2);
 
     for (let n = 0; n < 7; n++) (await fake.attempt(n)).answer(delivered(`F${n}`));
-    await queue.idle();
+    await allFinished(queue);
     expect(
       fake.started.map((a) => a.item.id).filter((id) => items.some((i) => i.id === id)),
     ).toEqual(items.map((i) => i.id));
@@ -140,7 +142,7 @@ describe('upload queue: scheduling', () => {
     expect(itemOf(queue, itemA!.id)).toMatchObject({ attempts: 3, error: { code: 'http_503' } });
 
     (await fake.attempt(1)).answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
     expect(stateOf(queue, itemB!.id)).toBe('delivered');
   });
 
@@ -178,7 +180,7 @@ describe('upload queue: scheduling', () => {
     expect(resumed.item.id).toBe(items[0]!.id);
     resumed.answer(delivered());
     (await fake.attempt(3)).answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
     expect(queue.list().map((i) => i.state)).toEqual(['delivered', 'delivered', 'delivered']);
   });
 
@@ -198,14 +200,14 @@ describe('upload queue: scheduling', () => {
     (await fake.attempt(1)).answer(failure('credential', 'invalid_auth'));
     await queue.settled();
     expect(asked).toEqual([{ workspaceId: 'W1', message: 'test failure invalid_auth' }]);
-    expect(queue.workspacesNeedingToken()).toEqual(['W1']);
+    expect(workspacesNeedingToken(queue.list())).toEqual(['W1']);
     expect(fake.started).toHaveLength(2);
     expect(queue.list().map((i) => i.state)).toEqual(['waiting', 'waiting', 'queued', 'queued']);
     expect(itemOf(queue, items[0]!.id).error?.code).toBe('invalid_auth');
 
     queue.resumeWorkspace('W1');
     for (let n = 2; n < 6; n++) (await fake.attempt(n)).answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
     expect(fake.started.slice(2).map((a) => a.item.id)).toEqual(items.map((i) => i.id));
     expect(queue.list().every((i) => i.state === 'delivered')).toBe(true);
     expect(asked).toHaveLength(1);
@@ -223,7 +225,7 @@ describe('upload queue: scheduling', () => {
     (await fake.attempt(0)).answer(failure('target', 'channel_not_found'));
     (await fake.attempt(1)).answer(failure('content', 'blocked_file_type'));
     (await fake.attempt(2)).answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
     expect(queue.list().map((i) => [i.state, i.error?.code])).toEqual([
       ['failed', 'channel_not_found'],
       ['failed', 'blocked_file_type'],
@@ -248,7 +250,7 @@ describe('upload queue: scheduling', () => {
       kind: 'unknown',
       reason: { class: 'unknown-outcome', code: 'http_502', message: 'may have been delivered' },
     });
-    await queue.idle();
+    await allFinished(queue);
     clock.advance(3_600_000);
     expect(fake.started).toHaveLength(1);
     expect(itemOf(queue, items[0]!.id)).toMatchObject({
@@ -276,7 +278,7 @@ describe('upload queue: scheduling', () => {
     expect(stateOf(queue, items[0]!.id)).toBe('queued');
     queue.setPaused(false);
     (await fake.attempt(1)).answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
     expect(stateOf(queue, items[0]!.id)).toBe('delivered');
   });
 
@@ -302,7 +304,7 @@ describe('upload queue: the person’s actions', () => {
     await queue.cancel(items[1]!.id);
     expect(stateOf(queue, items[1]!.id)).toBe('cancelled');
     (await fake.attempt(0)).answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
     expect(fake.started.map((x) => x.item.id)).toEqual([items[0]!.id]);
     expect(history.list().map((h) => h.outcome)).toEqual(['delivered', 'cancelled']);
   });
@@ -321,7 +323,7 @@ describe('upload queue: the person’s actions', () => {
     await queue.cancel(items[0]!.id);
     expect(stateOf(queue, items[0]!.id)).toBe('cancelled');
     clock.advance(60_000);
-    await queue.idle();
+    await allFinished(queue);
     expect(fake.started).toHaveLength(1);
   });
 
@@ -369,7 +371,7 @@ describe('upload queue: the person’s actions', () => {
       paths: [a!],
     });
     (await fake.attempt(0)).answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
     await queue.cancel(items[0]!.id);
     expect(stateOf(queue, items[0]!.id)).toBe('delivered');
     await expect(queue.cancel('no-such-id')).rejects.toThrow(/No upload/);
@@ -385,13 +387,13 @@ describe('upload queue: the person’s actions', () => {
       paths: [a!],
     });
     (await fake.attempt(0)).answer(failure('target', 'not_in_channel'));
-    await queue.idle();
+    await allFinished(queue);
     await queue.retry(items[0]!.id);
     const again = await fake.attempt(1);
     expect(again.item).toMatchObject({ id: items[0]!.id, attempts: 1 });
     expect(again.item.error).toBeUndefined();
     again.answer(delivered('F9'));
-    await queue.idle();
+    await allFinished(queue);
     expect(queue.list()).toHaveLength(1);
     expect(itemOf(queue, items[0]!.id)).toMatchObject({ state: 'delivered', file: { id: 'F9' } });
     // A retry of the same item updates its one history row.
@@ -414,7 +416,7 @@ describe('upload queue: the person’s actions', () => {
       kind: 'unknown',
       reason: { class: 'unknown-outcome', code: 'reset_after_body', message: 'x' },
     });
-    await queue.idle();
+    await allFinished(queue);
     await writeFile(a!, 'longer contents than before\n');
     await queue.retry(items[0]!.id);
     await queue.retry(items[1]!.id);
@@ -422,7 +424,7 @@ describe('upload queue: the person’s actions', () => {
     expect(retried.item.size).toBe('longer contents than before\n'.length);
     retried.answer(delivered());
     (await fake.attempt(2)).answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
     expect(queue.list().map((i) => i.state)).toEqual(['delivered', 'delivered']);
   });
 
@@ -436,12 +438,12 @@ describe('upload queue: the person’s actions', () => {
       paths: [a!],
     });
     (await fake.attempt(0)).answer(failure('content', 'blocked_file_type'));
-    await queue.idle();
+    await allFinished(queue);
     await rm(a!);
     await mkdir(a!);
     await writeFile(join(a!, 'inner.txt'), 'not the file that was shared');
     await queue.retry(items[0]!.id);
-    await queue.idle();
+    await allFinished(queue);
     expect(fake.started).toHaveLength(1);
     expect(itemOf(queue, items[0]!.id)).toMatchObject({
       state: 'failed',
@@ -469,7 +471,7 @@ describe('upload queue: the person’s actions', () => {
     expect(queue.list().map((i) => i.id)).toEqual([items[1]!.id]);
     expect(history.list()).toHaveLength(1);
     fake.started[1]!.answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
   });
 });
 
@@ -495,7 +497,7 @@ describe('upload queue: events', () => {
     // A thousand progress calls in one go make one or two events, not a thousand.
     expect(seen.length - before).toBeLessThanOrEqual(2);
     attempt.answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
     expect(seen.at(-1)?.[0]?.state).toBe('delivered');
     expect(finished.map((i) => [i.id, i.state])).toEqual([[items[0]!.id, 'delivered']]);
   });
@@ -510,7 +512,7 @@ describe('upload queue: events', () => {
       paths: [a!],
     });
     (await fake.attempt(0)).answer(delivered('F77'));
-    await queue.idle();
+    await allFinished(queue);
     expect(history.list()).toEqual([
       expect.objectContaining({
         workspaceId: 'W1',
@@ -567,7 +569,7 @@ describe('upload queue: file checks when queued', () => {
     ]);
     expect(queue.list()).toHaveLength(3);
     for (let n = 0; n < 3; n++) (await fake.attempt(n)).answer(delivered());
-    await queue.idle();
+    await allFinished(queue);
   });
 });
 
@@ -601,7 +603,7 @@ describe('upload queue: journal and restart', () => {
       error: { class: 'unknown-outcome', code: 'interrupted_after_body' },
     });
     for (const a of second.fake.started) a.answer(delivered());
-    await second.queue.idle();
+    await allFinished(second.queue);
     expect(second.fake.started).toHaveLength(2);
     expect(
       second.history
@@ -621,7 +623,7 @@ describe('upload queue: journal and restart', () => {
     await first.queue.enqueue({ workspaceId: 'W1', channels: ['C1'], comment: '', paths });
     (await first.fake.attempt(0)).answer(delivered('F1'));
     (await first.fake.attempt(1)).answer(failure('target', 'channel_not_found'));
-    await first.queue.idle();
+    await allFinished(first.queue);
     const before = first.queue.list();
     const copy = await crashCopy(first.dir);
 
@@ -653,7 +655,7 @@ describe('upload queue: journal and restart', () => {
     expect(text.endsWith('\n')).toBe(true);
     expect(parseJsonl(text)).toMatchObject({ torn: false, bad: 0 });
     for (const a of second.fake.started) a.answer(delivered());
-    await second.queue.idle();
+    await allFinished(second.queue);
     expect(second.queue.list().map((i) => i.state)).toEqual(['delivered', 'delivered']);
   });
 
@@ -662,7 +664,7 @@ describe('upload queue: journal and restart', () => {
     const paths = await files(12);
     await first.queue.enqueue({ workspaceId: 'W1', channels: ['C1'], comment: '', paths });
     for (let n = 0; n < 12; n++) (await first.fake.attempt(n)).answer(delivered(`F${n}`));
-    await first.queue.idle();
+    await allFinished(first.queue);
     const records = await journalRecords(first.dir);
     // 12 items went through ~5 records each; after compaction far fewer remain.
     expect(records.length).toBeLessThan(12 + 10 + 12);

@@ -5,27 +5,25 @@
 // workspace; a refused token pauses it until `resumeWorkspace`.
 // This file is the queue's public side: what people and the app ask of it (enqueue, cancel,
 // retry, pause, close). Its parts hold the rest: item-lifecycle.ts (an item's attempts and
-// outcomes), item-store.ts (items in memory and in the journal), scheduler.ts (which item
-// starts when), attempt-hooks.ts (what an attempt may journal), share-groups.ts (files of one
-// share completed together), finished-history.ts (the hand-off to History), settle-watch.ts
-// (waiting for the queue to come to rest), queue-events.ts (listeners), queue-api.ts (the
-// interface, hooks and dependencies).
+// outcomes, and the hand-off of finished ones to History), item-store.ts (items in memory and
+// in the journal), scheduler.ts (which item starts when), attempt-hooks.ts (what an attempt may
+// journal), share-groups.ts (files of one share completed together), queue-events.ts
+// (listeners, and waiting for the queue to come to rest), queue-settings.ts (what it reads of
+// the settings), queue-api.ts (the interface, hooks and dependencies).
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { isActiveState, isFinishedState } from '../../portable/item-states';
 import type { QueueItem } from '../model';
 import { checkFile, checkPaths } from './file-checks';
 import { ItemLifecycle } from './item-lifecycle';
+import type { Entry } from './item-store';
 import { type ItemMeta, newMeta } from './journal';
 import type { EnqueueRequest, EnqueueResult, QueueDeps, UploadQueue } from './queue-api';
-import type { Entry } from './queue-entry';
+import { countOpen } from './queue-events';
 import { acquireQueueLock, type QueueLock } from './queue-lock';
-import { countOpen } from './settle-watch';
 
 export type {
   AttemptHooks,
-  EnqueueRequest,
-  EnqueueResult,
   QueueDeps,
   ShareHooks,
   UploadQueue,
@@ -81,7 +79,8 @@ class Queue extends ItemLifecycle implements UploadQueue {
   async enqueue(req: EnqueueRequest): Promise<EnqueueResult> {
     this.assertOpen();
     const shareId = randomUUID();
-    const { files, refused } = await checkPaths(req.paths, this.deps.maxFileBytes(req.workspaceId));
+    const limit = req.maxFileBytes ?? this.deps.maxFileBytes(req.workspaceId);
+    const { files, refused } = await checkPaths(req.paths, limit);
     this.assertOpen();
     const now = this.now();
     const added: Entry[] = files.map((file, i) => ({
@@ -102,7 +101,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
         createdAt: now,
         updatedAt: now,
       },
-      meta: newMeta(),
+      meta: { ...newMeta(), ...(req.workspaceName ? { workspaceName: req.workspaceName } : {}) },
     }));
     // Durable before the items can start: a crash from here on cannot lose them.
     await this.store.add(added);
@@ -213,10 +212,6 @@ class Queue extends ItemLifecycle implements UploadQueue {
     this.pump();
   }
 
-  workspacesNeedingToken(): string[] {
-    return this.scheduler.workspacesNeedingToken();
-  }
-
   reschedule(): void {
     this.pump();
   }
@@ -231,10 +226,6 @@ class Queue extends ItemLifecycle implements UploadQueue {
 
   onNeedsToken(listener: (e: { workspaceId: string; message: string }) => void): () => void {
     return this.events.onNeedsToken(listener);
-  }
-
-  idle(): Promise<void> {
-    return this.watch.idle();
   }
 
   settled(): Promise<void> {

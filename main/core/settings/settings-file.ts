@@ -21,7 +21,7 @@ import { emptySettings, type Settings } from './schema';
 import { scrubTokens, scrubTokensInText } from './tokens-in-file';
 
 /** What openSettingsService hands the store factory. Both conf and electron-store accept it. */
-export interface StoreOptions {
+interface StoreOptions {
   cwd: string;
   /** conf's name for the file (config → config.json). */
   configName: string;

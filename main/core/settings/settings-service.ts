@@ -14,6 +14,7 @@ import { watchFile } from './file-watcher';
 import { parseArgs, sameName } from './input-rules';
 import { setPreferences } from './preferences';
 import { presets as presetRules } from './presets';
+import type { Settings } from './schema';
 import { openSettingsAccess } from './settings-access';
 import { confStoreFactory, SettingsFile, type StoreFactory } from './settings-file';
 import { settingsSnapshot } from './settings-snapshot';
@@ -26,11 +27,9 @@ import {
   workspaces as workspaceRules,
 } from './workspaces';
 
-export { SettingsError } from './settings-error';
-export type { ConfLike, StoreFactory, StoreOptions } from './settings-file';
+export type { StoreFactory } from './settings-file';
 export { confStoreFactory } from './settings-file';
-export type { ShareTarget } from './share-target';
-export type { RemovedWorkspace, UpdatedWorkspace } from './workspaces';
+export type { UpdatedWorkspace } from './workspaces';
 
 export interface SettingsService
   extends Pick<
@@ -58,6 +57,8 @@ export interface SettingsService
   /** Whether there was a token to remove (the core API resolves to nothing). */
   clearToken(workspaceId: string): Promise<boolean>;
 
+  /** The whole file, as one read (queue/queue-settings.ts shares one read per turn). */
+  read(): Settings;
   workspace(id: string): Workspace | undefined;
   /** Case-insensitive. */
   workspaceByName(name: string): Workspace | undefined;
@@ -145,6 +146,7 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
       const [value] = parseArgs('checkChannels', [text]);
       return normaliseChannels(value);
     },
+    read,
     workspace: (id) => read().workspaces.find((w) => w.id === id),
     workspaceByName: (name) => read().workspaces.find((w) => sameName(w.name, name.trim())),
     preset: (id) => read().presets.find((p) => p.id === id),

@@ -17,6 +17,7 @@ import type { Workspace } from '../model';
 import type { EnqueueRequest } from '../queue/queue-api';
 import { RefusedError } from '../refused-error';
 import { KeychainError } from '../secrets/secret-store';
+import { DEFAULT_MAX_FILE_BYTES } from '../settings/schema';
 import type { SettingsService } from '../settings/settings-service';
 import { presetDestination } from './target';
 
@@ -167,6 +168,9 @@ async function take(deps: IntakeDeps, request: ShareRequest): Promise<EnqueueReq
     // files.upload makes one message per file: the comment goes with the first only. The
     // external protocol shares the files together, each message with the one comment.
     commentOnFirstOnly: protocolOf(workspace).commentOnFirstOnly,
+    // The limit as the share's one read of the settings found it (the queue need not read again).
+    maxFileBytes: workspace.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    workspaceName: workspace.name,
   };
 }
 

@@ -131,7 +131,24 @@ export function classifyResponse(res: TransportResponse, ctx: ClassifyContext): 
   const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now);
 
   if (status >= 300 && status < 400) return redirect(res, ctx);
+  const busy = busyAnswer(res, ctx, retryAfterMs);
+  if (busy) return busy;
 
+  const answer = slackAnswer(res.body);
+  if (answer && !answer.ok) return fromServiceCode(answer, ctx, retryAfterMs);
+  if (answer?.ok && status >= 200 && status < 300) {
+    return { kind: 'delivered', file: serviceFile(answer.file) };
+  }
+  return withoutSlackAnswer(res, ctx);
+}
+
+/** The service or a gateway in front of it too busy to answer: rate limits, 502, 503, 504. */
+function busyAnswer(
+  res: TransportResponse,
+  ctx: ClassifyContext,
+  retryAfterMs: number | undefined,
+): AttemptResult | undefined {
+  const status = res.status;
   if (status === 429) {
     const wait =
       retryAfterMs !== undefined ? ` It asked to wait ${Math.ceil(retryAfterMs / 1000)} s.` : '';
@@ -160,13 +177,12 @@ export function classifyResponse(res: TransportResponse, ctx: ClassifyContext): 
       message: `${what} before the file was fully sent; nothing was delivered.`,
     });
   }
+  return undefined;
+}
 
-  const answer = slackAnswer(res.body);
-  if (answer && !answer.ok) return fromServiceCode(answer, ctx, retryAfterMs);
-  if (answer?.ok && status >= 200 && status < 300) {
-    return { kind: 'delivered', file: serviceFile(answer.file) };
-  }
-
+/** An HTTP answer with no Slack-style body to read: its status says what happened. */
+function withoutSlackAnswer(res: TransportResponse, ctx: ClassifyContext): AttemptResult {
+  const status = res.status;
   if (status >= 200 && status < 300) {
     return unknownOutcome(
       'invalid_answer',

@@ -96,23 +96,10 @@ function send(
   proxyAgent: Agent | undefined,
   agentName: string,
 ): Promise<TransportResponse> {
+  if (req.signal?.aborted) return Promise.reject(abortedError());
+  const url = new URL(req.url);
+  const host = url.host;
   return new Promise<TransportResponse>((resolve, reject) => {
-    const url = new URL(req.url);
-    const host = url.host;
-    if (req.signal?.aborted) {
-      reject(abortedError());
-      return;
-    }
-    const headers: Record<string, string> = {
-      // A service's logs and rate limits can then tell which client and version called.
-      'user-agent': agentName,
-      ...req.headers,
-      connection: 'keep-alive',
-      'accept-encoding': 'identity',
-    };
-    if (req.body || req.contentLength !== undefined) {
-      headers['content-length'] = String(req.contentLength ?? 0);
-    }
     const mod = url.protocol === 'https:' ? https : http;
     let settled = false;
     let response: IncomingMessage | undefined;
@@ -142,25 +129,29 @@ function send(
 
     const request: ClientRequest = mod.request(url, {
       method: req.method,
-      headers,
+      headers: requestHeaders(req, agentName),
       agent: proxyAgent ?? false,
     });
     req.signal?.addEventListener('abort', onAbort, { once: true });
     deadline.arm('connect_timeout', req.connectTimeoutMs);
 
+    const stopped = () => stopPump || settled;
+    const pump = async () => {
+      if (pumping) return;
+      pumping = true;
+      try {
+        await writeBody(request, req, touch, stopped);
+      } catch (error) {
+        bodyError = error;
+        fail(error);
+      }
+    };
     request.on('socket', (socket: Socket) => {
       readBeforeWriteErrors(socket);
-      const connected = () => {
+      onConnected(socket, url, () => {
         touch();
         void pump();
-      };
-      if (!socket.connecting) {
-        connected();
-      } else if (url.protocol === 'https:') {
-        socket.once('secureConnect', connected);
-      } else {
-        socket.once('connect', connected);
-      }
+      });
     });
 
     request.on('error', (error) => {
@@ -169,80 +160,111 @@ function send(
       } else if (!response) {
         fail(mapNodeError(error, host));
       }
-      // With an answer in hand the response's own events decide (see below).
+      // With an answer in hand the response's own events decide (see readAnswer).
     });
 
     request.on('response', (res) => {
       response = res;
       stopPump = true;
       touch();
-      const body = cappedBody();
-      res.on('data', (chunk: Buffer) => {
-        touch();
-        body.add(chunk);
-      });
-      const answer = (): TransportResponse => {
-        const headers = lowerCaseHeaders(res);
-        return {
-          status: res.statusCode ?? 0,
-          headers,
-          body: body.text(headers['content-encoding']),
-        };
-      };
-      res.on('end', () => finish({ ok: answer() }));
-      // The answer's body broke off: what arrived is still the answer (classification will
-      // find it is not whole JSON).
-      res.on('error', () => finish({ ok: answer() }));
-      res.on('close', () => finish({ ok: answer() }));
+      readAnswer(res, touch, (ok) => finish({ ok }));
     });
+  });
+}
 
-    const drained = () =>
-      new Promise<void>((resolveDrain) => {
-        if (stopped() || request.destroyed) {
-          resolveDrain();
-          return;
-        }
-        const done = () => {
-          request.off('drain', done);
-          request.off('close', done);
-          resolveDrain();
-        };
-        request.on('drain', done);
-        request.on('close', done);
-      });
+function requestHeaders(req: TransportRequest, agentName: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    // A service's logs and rate limits can then tell which client and version called.
+    'user-agent': agentName,
+    ...req.headers,
+    connection: 'keep-alive',
+    'accept-encoding': 'identity',
+  };
+  if (req.body || req.contentLength !== undefined) {
+    headers['content-length'] = String(req.contentLength ?? 0);
+  }
+  return headers;
+}
 
-    const stopped = () => stopPump || settled;
-    const pump = async () => {
-      if (pumping) return;
-      pumping = true;
-      if (!req.body) {
-        request.end(() => touch());
+/** Runs `connected` once the socket is connected (after the TLS handshake for https). */
+function onConnected(socket: Socket, url: URL, connected: () => void): void {
+  if (!socket.connecting) {
+    connected();
+  } else if (url.protocol === 'https:') {
+    socket.once('secureConnect', connected);
+  } else {
+    socket.once('connect', connected);
+  }
+}
+
+/** The answer, once it has ended (or broken off: what arrived is still the answer). */
+function readAnswer(
+  res: IncomingMessage,
+  touch: () => void,
+  done: (answer: TransportResponse) => void,
+): void {
+  const body = cappedBody();
+  res.on('data', (chunk: Buffer) => {
+    touch();
+    body.add(chunk);
+  });
+  const answer = (): TransportResponse => {
+    const headers = lowerCaseHeaders(res);
+    return {
+      status: res.statusCode ?? 0,
+      headers,
+      body: body.text(headers['content-encoding']),
+    };
+  };
+  res.on('end', () => done(answer()));
+  // The answer's body broke off: what arrived is still the answer (classification will find
+  // it is not whole JSON).
+  res.on('error', () => done(answer()));
+  res.on('close', () => done(answer()));
+}
+
+/** Writes the request's body as the socket takes it; stops when `stopped` (an early answer). */
+async function writeBody(
+  request: ClientRequest,
+  req: TransportRequest,
+  touch: () => void,
+  stopped: () => boolean,
+): Promise<void> {
+  if (!req.body) {
+    request.end(() => touch());
+    return;
+  }
+  const drained = () =>
+    new Promise<void>((resolveDrain) => {
+      if (stopped() || request.destroyed) {
+        resolveDrain();
         return;
       }
-      const writer = createBodyWriter(req);
-      try {
-        const outcome = await pumpBody(req.body, stopped, async (chunk) => {
-          const slices = writer.slices(chunk);
-          let roomLeft = true;
-          for (let i = 0; i < slices.length; i++) {
-            const slice = slices[i]!;
-            const whole = i === slices.length - 1 ? chunk : undefined;
-            roomLeft = request.write(slice, (error) => {
-              if (error) return;
-              touch();
-              writer.written(slice.length, whole);
-            });
-          }
-          if (!roomLeft) {
-            await drained();
-          }
-          return true;
-        });
-        if (outcome === 'ended') request.end(() => touch());
-      } catch (error) {
-        bodyError = error;
-        fail(error);
-      }
-    };
+      const done = () => {
+        request.off('drain', done);
+        request.off('close', done);
+        resolveDrain();
+      };
+      request.on('drain', done);
+      request.on('close', done);
+    });
+  const writer = createBodyWriter(req);
+  const outcome = await pumpBody(req.body, stopped, async (chunk) => {
+    const slices = writer.slices(chunk);
+    let roomLeft = true;
+    for (let i = 0; i < slices.length; i++) {
+      const slice = slices[i]!;
+      const whole = i === slices.length - 1 ? chunk : undefined;
+      roomLeft = request.write(slice, (error) => {
+        if (error) return;
+        touch();
+        writer.written(slice.length, whole);
+      });
+    }
+    if (!roomLeft) {
+      await drained();
+    }
+    return true;
   });
+  if (outcome === 'ended') request.end(() => touch());
 }

@@ -1,15 +1,16 @@
 // Step 3 of the external protocol, the only one that shares anything: files.completeUploadExternal
 // for one file or for a group (one message). Slack documents that it completes an upload once,
 // not what a repeat answers, so a step 3 whose answer was lost is never simply sent again:
-// files.info (share-check.ts) tells whether the files reached their channels first.
+// files.info (below) tells whether the files reached their channels first.
 
 import { apiUrl } from '../../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../../model';
+import { defaultSleep } from '../../sleep';
 import { type AttemptResult, cancelledTooLate, type UploadJob, withoutToken } from '../attempt';
 import { classifyResponse, classifyTransportError, serviceFile } from '../classify';
 import { MAY_BE_DELIVERED } from '../error-messages';
-import type { FileInfo } from '../file-links';
-import type { ExternalCheckpoint } from './checkpoint';
+import { type FileInfo, readFileInfo, sharedVerdict, withLink } from '../file-links';
+import type { ExternalCheckpoint } from './request';
 import {
   type Attempt,
   aborted,
@@ -25,9 +26,8 @@ import {
   send,
   unknownAfterCompleting,
 } from './request';
-import { wereShared, whyUnclear, withLinks } from './share-check';
 
-export const DEFAULT_COMPLETE_ATTEMPTS = 3;
+const DEFAULT_COMPLETE_ATTEMPTS = 3;
 
 /** At most this many files per completion (the contract's bound): one message each. */
 export const MAX_FILES_PER_COMPLETION = 10;
@@ -58,25 +58,9 @@ export async function complete(
   start: ExternalCheckpoint,
   group?: readonly { id: string; title: string }[],
 ): Promise<Completed & { files?: ServiceFile[] }> {
-  const method = 'files.completeUploadExternal';
-  const url = apiUrl(a.base, method);
+  const url = apiUrl(a.base, COMPLETE_METHOD);
   const ids = group ? group.map((g) => g.id) : [start.fileId];
-  const form = new URLSearchParams();
-  form.set('files', JSON.stringify(group ?? [{ id: start.fileId, title: a.name }]));
-  if (a.job.threadTs && a.channels.length === 1) {
-    // A reply goes as channel_id + thread_ts, as both Slack SDKs send it (node-slack-sdk
-    // packages/web-api/src/file-upload.ts getAllFileUploadsToComplete; python-slack-sdk
-    // files_completeUploadExternal).
-    form.set('channel_id', a.channels[0]!);
-  } else {
-    form.set('channels', a.channels.join(','));
-  }
-  // With several channels the service refuses the thread, which says more than dropping it.
-  if (a.job.threadTs) form.set('thread_ts', a.job.threadTs);
-  if (a.withComment !== false && a.job.comment && a.job.comment.trim() !== '') {
-    form.set('initial_comment', a.job.comment);
-  }
-
+  const form = completionForm(a, start, group);
   const delivered = async (files: ServiceFile[], known?: FileInfo[]) => {
     const linked = await withLinks(a, files, known);
     return {
@@ -102,24 +86,9 @@ export async function complete(
   let last: FailureReason | undefined;
   for (let n = 1; ; n++) {
     if (mayBeDone) {
-      const seen = await wereShared(a, ids);
-      if (a.opts.signal?.aborted) return cancelledTooLate();
-      if (seen.kind === 'shared') {
-        return delivered(
-          ids.map((id) => ({ id })),
-          seen.infos,
-        );
-      }
-      if (seen.kind === 'unclear' || n > most) {
-        const why =
-          seen.kind === 'unclear'
-            ? whyUnclear(seen.infos)
-            : `files.info still lists it as not shared after ${most} requests`;
-        return unknownAfterCompleting(
-          last?.code ?? 'interrupted_completing',
-          `Sharing ${a.name} got no usable answer${last ? ` (${last.code})` : ''}, and ${why}. It was not sent again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
-        );
-      }
+      const seen = await askBeforeAgain(a, ids, { tooMany: n > most, most, last });
+      if (seen.kind === 'shared') return delivered(seen.files, seen.infos);
+      if (seen.kind !== 'not-shared') return seen;
       // Clearly not shared: the lost request did nothing, so sending it again is safe.
       mayBeDone = false;
       askedAgain = true;
@@ -151,29 +120,98 @@ export async function complete(
       last = result.reason;
       continue;
     }
-    if (askedAgain && result.reason.class !== 'transient') {
-      // files.info said "not shared", yet the service refuses now (file_not_found, say): the
-      // earlier request may have shared it after all. A refusal is never read as "done".
-      return unknownAfterCompleting(
-        result.reason.code,
-        `An earlier request sharing ${a.name} got no answer${last ? ` (${last.code})` : ''}; the service then listed it as not shared, but refused to share it now: ${result.reason.message} ${MAY_BE_DELIVERED}`,
-      );
-    }
-    if (result.reason.code === 'file_not_found') {
-      // A definite answer to the only request: the service no longer holds the bytes.
-      return {
-        startOver: {
-          class: 'transient',
-          code: 'file_not_found',
-          message: `The service no longer holds the uploaded bytes (file_not_found): they expired before the file was shared. ${NOTHING_SHARED}`,
-        },
-      };
-    }
-    // A definite answer: this request shared nothing (and any earlier one was seen not to).
-    await notCompleting();
-    if (result.reason.class === 'retired') return retiredHere(result.reason.code, method);
-    return result;
+    return refused(a, result, { askedAgain, last, notCompleting });
   }
+}
+
+const COMPLETE_METHOD = 'files.completeUploadExternal';
+
+/** Step 3's form: the files, where they go, and the comment when this message carries it. */
+function completionForm(
+  a: Attempt,
+  start: ExternalCheckpoint,
+  group?: readonly { id: string; title: string }[],
+): URLSearchParams {
+  const form = new URLSearchParams();
+  form.set('files', JSON.stringify(group ?? [{ id: start.fileId, title: a.name }]));
+  if (a.job.threadTs && a.channels.length === 1) {
+    // A reply goes as channel_id + thread_ts, as both Slack SDKs send it (node-slack-sdk
+    // packages/web-api/src/file-upload.ts getAllFileUploadsToComplete; python-slack-sdk
+    // files_completeUploadExternal).
+    form.set('channel_id', a.channels[0]!);
+  } else {
+    form.set('channels', a.channels.join(','));
+  }
+  // With several channels the service refuses the thread, which says more than dropping it.
+  if (a.job.threadTs) form.set('thread_ts', a.job.threadTs);
+  if (a.withComment !== false && a.job.comment && a.job.comment.trim() !== '') {
+    form.set('initial_comment', a.job.comment);
+  }
+  return form;
+}
+
+/**
+ * Before step 3 goes again after a request of ours may have completed the files: files.info
+ * says shared (delivered), clearly not shared (send again), or cannot tell (unknown).
+ */
+async function askBeforeAgain(
+  a: Attempt,
+  ids: string[],
+  p: { tooMany: boolean; most: number; last: FailureReason | undefined },
+): Promise<
+  | { kind: 'shared'; files: ServiceFile[]; infos: FileInfo[] }
+  | { kind: 'not-shared' }
+  | AttemptResult
+> {
+  const seen = await wereShared(a, ids);
+  if (a.opts.signal?.aborted) return cancelledTooLate();
+  if (seen.kind === 'shared') {
+    return { kind: 'shared', files: ids.map((id) => ({ id })), infos: seen.infos };
+  }
+  if (seen.kind === 'unclear' || p.tooMany) {
+    const why =
+      seen.kind === 'unclear'
+        ? whyUnclear(seen.infos)
+        : `files.info still lists it as not shared after ${p.most} requests`;
+    const { last } = p;
+    return unknownAfterCompleting(
+      last?.code ?? 'interrupted_completing',
+      `Sharing ${a.name} got no usable answer${last ? ` (${last.code})` : ''}, and ${why}. It was not sent again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
+    );
+  }
+  return { kind: 'not-shared' };
+}
+
+/** A definite refusal of step 3, read for what it means after what was asked before it. */
+async function refused(
+  a: Attempt,
+  result: Extract<AttemptResult, { kind: 'failed' }>,
+  p: { askedAgain: boolean; last: FailureReason | undefined; notCompleting: () => Promise<void> },
+): Promise<Completed> {
+  const { last } = p;
+  const { reason } = result;
+  if (p.askedAgain && reason.class !== 'transient') {
+    // files.info said "not shared", yet the service refuses now (file_not_found, say): the
+    // earlier request may have shared it after all. A refusal is never read as "done".
+    return unknownAfterCompleting(
+      reason.code,
+      `An earlier request sharing ${a.name} got no answer${last ? ` (${last.code})` : ''}; the service then listed it as not shared, but refused to share it now: ${reason.message} ${MAY_BE_DELIVERED}`,
+    );
+  }
+  if (reason.code === 'file_not_found') {
+    // A definite answer to the only request: the service no longer holds the bytes.
+    return {
+      startOver: {
+        class: 'transient',
+        code: 'file_not_found',
+        message: `The service no longer holds the uploaded bytes (file_not_found): they expired before the file was shared. ${NOTHING_SHARED}`,
+      },
+    };
+  }
+  // A definite answer: this request shared nothing (and any earlier one was seen not to).
+  await p.notCompleting();
+  if (reason.class === 'retired') return retiredHere(reason.code, COMPLETE_METHOD);
+  return result;
 }
 
 /**
@@ -234,4 +272,96 @@ export async function completeExternalShare(
     kind: 'delivered',
     file: done.files?.[i] ?? { id: u.fileId },
   }));
+}
+
+// After a step 3 whose answer was lost, and for links Slack's answer leaves out: files.info
+// says whether each file reached its channels (file-links.ts reads its answer).
+
+const DEFAULT_SHARE_CHECK_DELAY_MS = 1000;
+
+/** One files.info request; any failure to get an answer is "unreadable", never thrown. */
+async function askFileInfo(a: Attempt, fileId: string): Promise<FileInfo> {
+  const url = apiUrl(a.base, 'files.info');
+  const state = { bodyComplete: false };
+  const form = formBody(new URLSearchParams({ file: fileId }), state);
+  const sent = await send(a, url, apiHeaders(a), form.body, form.length, state);
+  if ('error' in sent) return { kind: 'unreadable', code: sent.error.code };
+  return readFileInfo(sent.res);
+}
+
+/** files.info for each file, in order; stops asking once the token proves unable to read files. */
+async function askAll(a: Attempt, ids: readonly string[]): Promise<FileInfo[]> {
+  const infos: FileInfo[] = [];
+  for (const id of ids) {
+    const info = await askFileInfo(a, id);
+    infos.push(info);
+    if (info.kind === 'no-scope') break;
+  }
+  if (infos.some((i) => i.kind === 'no-scope')) a.opts.onLinksUnavailable?.();
+  return infos;
+}
+
+/**
+ * The files were shared: each gets its permalink and message ts from files.info when the
+ * completion's answer had none (Slack's documented answer has none). A link that cannot be had
+ * leaves the file delivered without one.
+ */
+export async function withLinks(
+  a: Attempt,
+  files: ServiceFile[],
+  known?: readonly FileInfo[],
+): Promise<ServiceFile[]> {
+  if (a.opts.signal?.aborted) return files;
+  const missing = files.filter((f) => !f.permalink && f.id);
+  if (missing.length === 0) return files;
+  const infos =
+    known ??
+    (await askAll(
+      a,
+      missing.map((f) => f.id!),
+    ));
+  const byId = new Map<string, FileInfo>();
+  const ids = known ? files.map((f) => f.id) : missing.map((f) => f.id);
+  for (const [i, info] of infos.entries()) {
+    const id = ids[i];
+    if (id) byId.set(id, info);
+  }
+  return files.map((f) => {
+    const info = f.id ? byId.get(f.id) : undefined;
+    return info ? withLink(f, info, a.channels) : f;
+  });
+}
+
+type Verdict =
+  | { kind: 'shared'; infos: FileInfo[] }
+  | { kind: 'not-shared' }
+  | { kind: 'unclear'; infos?: FileInfo[] };
+
+/**
+ * After a step 3 whose answer was lost: did it share the files? Asked of files.info's
+ * `shares`. "Not shared" must hold twice, a moment apart, since a share may be listed late:
+ * sending step 3 again on a wrong "not shared" would post the files twice.
+ */
+export async function wereShared(a: Attempt, ids: readonly string[]): Promise<Verdict> {
+  const sleep = a.opts.sleep ?? defaultSleep;
+  for (let look = 1; ; look++) {
+    const infos = await askAll(a, ids);
+    const verdict = infos.length === ids.length ? sharedVerdict(infos, a.channels) : 'unclear';
+    if (verdict === 'shared') return { kind: 'shared', infos };
+    if (verdict === 'unclear') return { kind: 'unclear', infos };
+    if (look === 2) return { kind: 'not-shared' };
+    try {
+      await sleep(a.opts.shareCheckDelayMs ?? DEFAULT_SHARE_CHECK_DELAY_MS, a.opts.signal);
+    } catch (error) {
+      if (a.opts.signal?.aborted) return { kind: 'unclear' };
+      throw error;
+    }
+  }
+}
+
+export function whyUnclear(infos: readonly FileInfo[] | undefined): string {
+  if (infos?.some((i) => i.kind === 'no-scope')) {
+    return 'the token lacks the files:read scope, so Trayshare cannot ask whether it was shared';
+  }
+  return 'asking the service whether it was shared (files.info) gave no clear answer';
 }

@@ -12,8 +12,8 @@ import {
   type TransportRequest,
   type TransportResponse,
 } from '../transport';
-import { asExternalCheckpoint, type ExternalCheckpoint } from './checkpoint';
 import type { ExternalAttemptOptions } from './request';
+import { asExternalCheckpoint, type ExternalCheckpoint } from './request';
 import { uploadExternal } from './send-file';
 
 const BASE = 'http://127.0.0.1:8000';

@@ -10,19 +10,20 @@
 // cannot be told, the outcome stays unknown. The same question is asked when an item resumes at
 // step 3 after a crash, instead of sending its bytes again.
 // This file is one queued file's attempt; the steps are upload-bytes.ts (1, 2), complete.ts (3)
-// and share-check.ts (files.info), over request.ts.
+// with files.info after it, over request.ts.
 import { type AttemptResult, checkedAttempt, type UploadJob } from '../attempt';
 import { MAY_BE_DELIVERED } from '../error-messages';
-import { asExternalCheckpoint, DEFAULT_UPLOAD_TTL_MS, type ExternalCheckpoint } from './checkpoint';
-import { complete } from './complete';
+import { complete, wereShared, whyUnclear, withLinks } from './complete';
 import {
   type Attempt,
+  asExternalCheckpoint,
+  DEFAULT_UPLOAD_TTL_MS,
   type ExternalAttemptOptions,
+  type ExternalCheckpoint,
   failed,
   normalBase,
   unknownAfterCompleting,
 } from './request';
-import { wereShared, whyUnclear, withLinks } from './share-check';
 import { uploadBytes } from './upload-bytes';
 
 export async function uploadExternal(
