@@ -11,9 +11,16 @@ import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { type DesktopApp, startDesktopApp } from '../../main/electron/desktop-app';
 import type { RendererLocation } from '../../main/electron/renderer-location';
 import { createWindows } from '../../main/electron/windows';
+import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { type DemoIds, seedDemo } from '../harness/seed';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
+import {
+  defaultTestConfig,
+  type ReferenceService,
+  type ServiceConfig,
+  startReferenceService,
+} from '../service/server';
 import {
   eventFrom,
   FakeClipboard,
@@ -49,6 +56,15 @@ export interface HarnessOptions {
   /** A Wayland desktop, whose portal approves global shortcuts itself. */
   shortcutNeedsApproval?: boolean;
   desktopNotes?: string[];
+  /**
+   * Sign in with Slack: the loopback port (the service's Slack app lists its redirect) and
+   * what the person's browser does with the consent page.
+   */
+  signIn?: {
+    port: number;
+    openBrowser(url: string): Promise<void>;
+    oauth?: Partial<ServiceConfig['oauth']>;
+  };
 }
 
 export interface ShellHarness {
@@ -87,12 +103,29 @@ export interface ShellHarness {
 export async function startShellHarness(options: HarnessOptions = {}): Promise<ShellHarness> {
   const platform = options.platform ?? 'linux';
   const dir = await mkdtemp(join(tmpdir(), 'trayshare-shell-'));
-  const reference = await startReferenceService({ dataDir: join(dir, 'service') });
+  const signIn = options.signIn;
+  const reference = await startReferenceService({
+    dataDir: join(dir, 'service'),
+    ...(signIn
+      ? {
+          config: {
+            oauth: {
+              ...defaultTestConfig.oauth,
+              apps: [
+                { clientId: DEFAULT_CLIENT_ID, redirectUrls: [slackRedirectUri(signIn.port)] },
+              ],
+              ...signIn.oauth,
+            },
+          },
+        }
+      : {}),
+  });
   const service = await createAppService({
     dataDir: join(dir, 'app'),
     secrets: createMemorySecretStore(),
     transport: createNodeTransport(),
     retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+    ...(signIn ? { signInPort: signIn.port, openBrowser: signIn.openBrowser } : {}),
   });
   const demo = options.seed === false ? undefined : await seedDemo(service, reference.url);
   if (options.preferences) await service.setPreferences(options.preferences);
