@@ -6,6 +6,7 @@ import type { SignInResult } from '../../preload/contract';
 import { freePort } from '../auth/sign-in-helpers';
 import { consent } from '../service/consent-client';
 import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
+import { eventFrom } from './fake-electron';
 import { type ShellHarness, startShellHarness } from './shell-harness';
 
 describe('a signed-in workspace in the shell', () => {
@@ -67,4 +68,32 @@ describe('a signed-in workspace in the shell', () => {
     await h.service.settled();
     expect(h.reference.uploads().map((u) => u.name)).toEqual(['waits.txt']);
   }, 60_000);
+
+  it('takes the three sign-in methods only from its own page, with arguments as the contract says', async () => {
+    const opened: string[] = [];
+    h = await startShellHarness({
+      seed: false,
+      signIn: { port: await freePort(), openBrowser: async (url) => void opened.push(url) },
+    });
+    h.shell.activate();
+    const main = h.windows.open()[0]!;
+    main.webContents.finishLoad();
+    const request = { baseUrl: h.reference.url, clientId: DEFAULT_CLIENT_ID };
+    const foreign = eventFrom(main, { url: 'https://evil.example/steal' });
+    await expect(h.ipc.invoke(foreign, 'trayshare:signInWithSlack', request)).rejects.toThrow(
+      /Refused signInWithSlack/,
+    );
+    for (const [method, args] of [
+      ['signInWithSlack', [{ ...request, token: 'xoxb-1' }]],
+      ['signInWithSlack', [{ baseUrl: h.reference.url, clientId: '' }]],
+      ['cancelSignIn', ['now']],
+      ['signOut', ['', {}]],
+      ['signOut', ['W1', { evenIfWaiting: 'yes' }]],
+    ] as const) {
+      await expect(h.call(main, method, ...args)).rejects.toThrow(new RegExp(`Refused ${method}`));
+    }
+    // Nothing ran: no browser was opened and nothing was saved.
+    expect(opened).toEqual([]);
+    expect((await h.service.getSnapshot()).workspaces).toEqual([]);
+  });
 });
