@@ -16,7 +16,8 @@ export function SetupSteps(props: { snapshot: Snapshot; onShow: (view: View) => 
     {
       title: 'Check its token',
       detail: 'Signing in checks it; a pasted token is checked when saved.',
-      done: workspaces.some((w) => w.hasToken && !w.tokenRefused),
+      // A sign-in that ran out is no more a working token than a refused one.
+      done: workspaces.some((w) => w.hasToken && !w.tokenRefused && !w.signedIn?.expired),
     },
     {
       title: 'Make a preset',
