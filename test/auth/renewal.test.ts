@@ -20,7 +20,9 @@ let clock: number;
 let store: ReturnType<typeof createMemorySecretStore>;
 const DAY = 24 * 3600 * 1000;
 
-async function setUp(oauth: { accessTokenLifetimeSeconds?: number } = {}) {
+async function setUp(
+  oauth: { accessTokenLifetimeSeconds?: number; refreshReuseSeconds?: number } = {},
+) {
   service = await serviceFor(root, port, oauth, () => clock);
   const opened = await openApp({ root, port, secrets: store, openBrowser: browser().open });
   app = opened.app;
@@ -139,6 +141,54 @@ describe('renewal', () => {
     expect(view.problem?.message).toMatch(/has run out: sign in again/);
     expect((await a.getSnapshot()).workspaces[0]).toMatchObject({ signedIn: { expired: true } });
     expect(await a.listQueue()).toEqual([]);
+  });
+
+  it('a process that died after Slack answered a renewal but before storing it: "Sign in again", never silent', async () => {
+    const { a, id } = await setUp();
+    // The renewal the dead process made: the refresh token in the keychain is now spent.
+    const spent = (await store.get(refreshAccount(id)))!;
+    const answer = await fetch(`${service.url}/api/oauth.v2.user.access`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        client_id: DEFAULT_CLIENT_ID,
+        grant_type: 'refresh_token',
+        refresh_token: spent,
+      }),
+    });
+    expect(((await answer.json()) as { ok: boolean }).ok).toBe(true);
+    const asked: string[] = [];
+    a.on('needs-token', (e) => asked.push(e.message));
+    clock += 43_200_000 + 1;
+    await share(a, id, 'after-crash.txt');
+    await a.settled();
+    expect((await a.listQueue())[0]).toMatchObject({
+      state: 'waiting',
+      error: { code: 'sign_in_expired' },
+    });
+    expect(asked).toEqual([expect.stringMatching(/has run out: sign in again/)]);
+    expect((await a.getSnapshot()).workspaces[0]).toMatchObject({ signedIn: { expired: true } });
+  });
+
+  it('the same crash with a service that answers a replayed refresh token within a grace period: recovered, no sign-in needed', async () => {
+    const { a, id } = await setUp({ refreshReuseSeconds: 60 });
+    const stale = (await store.get(id))!;
+    // The token ran out; another process renewed and died before storing the answer.
+    clock += 43_200_000 + 1;
+    const spent = (await store.get(refreshAccount(id)))!;
+    await fetch(`${service.url}/api/oauth.v2.user.access`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        client_id: DEFAULT_CLIENT_ID,
+        grant_type: 'refresh_token',
+        refresh_token: spent,
+      }),
+    });
+    // Half a minute later this process renews with the stored (spent) refresh token again.
+    clock += 30_000;
+    await share(a, id, 'recovered.txt');
+    await a.settled();
+    expect((await a.listQueue())[0]).toMatchObject({ state: 'delivered' });
+    expect(await store.get(id)).not.toBe(stale);
   });
 
   it('a revoked sign-in (an admin ended it) shows "Sign in again" too', async () => {
