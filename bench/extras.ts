@@ -163,6 +163,14 @@ export async function runRestingCore(ctx: BenchContext): Promise<RestingCore | u
   }
 }
 
+/** Each extra, saved as bench/results/<key>.json, and how a note names it. */
+const EXTRA_LABELS: Record<keyof Extras, string> = {
+  progress: 'progress listener',
+  core: 'resting core',
+  startup: 'start-up',
+  appPath: "app's path",
+};
+
 async function readSaved<T>(path: string): Promise<SavedExtra<T> | undefined> {
   if (!existsSync(path)) return undefined;
   return JSON.parse(await readFile(path, 'utf8')) as SavedExtra<T>;
@@ -181,7 +189,7 @@ export async function latestExtras(
   await mkdir(resultsDir, { recursive: true });
   const extras: Extras = {};
   const notes: string[] = [];
-  for (const key of ['progress', 'core'] as const) {
+  for (const key of Object.keys(EXTRA_LABELS) as (keyof Extras)[]) {
     const path = join(resultsDir, `${key}.json`);
     const value = measured[key];
     if (value) {
@@ -195,7 +203,7 @@ export async function latestExtras(
       // Re-rendering the run that measured it: nothing to point out.
       if (saved.date === date) continue;
       notes.push(
-        `The ${key === 'core' ? 'resting core' : 'progress listener'} figures come from an earlier run: \`${saved.command}\` at ${saved.date}.`,
+        `The ${EXTRA_LABELS[key]} figures come from an earlier run: \`${saved.command}\` at ${saved.date}.`,
       );
     }
   }

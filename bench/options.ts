@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { parseSize } from './stats';
 
-const SCENARIOS = ['large', 'small', 'concurrent', 'external', 'progress', 'core'] as const;
+const SCENARIOS = [
+  'large',
+  'small',
+  'concurrent',
+  'external',
+  'progress',
+  'core',
+  'startup',
+  'app-path',
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {

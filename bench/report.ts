@@ -1,6 +1,7 @@
 // Turns results into tables (stdout and REPORT.md share them) and writes REPORT.md.
 import { TOOL_LABELS } from './clients';
 import type { ScenarioName } from './options';
+import { APP_PATH_TITLE, issue25Tables, START_UP_TITLE } from './report-issue25';
 import {
   type Extras,
   type Goal,
@@ -29,6 +30,8 @@ const SCENARIO_TITLES: Record<ScenarioName, string> = {
     "Slack's external protocol (getUploadURLExternal → upload_url → completeUploadExternal)",
   progress: 'Progress listeners: the engine in one process, with and without',
   core: "The core's resting cost (createAppService, a stand-in for the tray app's main process)",
+  startup: START_UP_TITLE,
+  'app-path': APP_PATH_TITLE,
 };
 
 function runsCell(s: SeriesSummary): string {
@@ -140,8 +143,8 @@ function extrasTables(extras: Extras | undefined): Table[] {
           String(p.runs),
           formatSeconds(p.withMs),
           formatSeconds(p.withoutMs),
-          Number.isFinite(p.withMs / p.withoutMs)
-            ? `${((p.withMs / p.withoutMs - 1) * 100).toFixed(1)}%`
+          Number.isFinite(p.pairedRatio ?? p.withMs / p.withoutMs)
+            ? `${(((p.pairedRatio ?? p.withMs / p.withoutMs) - 1) * 100).toFixed(1)}%`
             : (p.error ?? '–'),
           f(p.eventsPerSecond, 1),
           f(p.linkEventsPerSecond ?? Number.NaN, 1),
@@ -179,6 +182,7 @@ function extrasTables(extras: Extras | undefined): Table[] {
       ],
     });
   }
+  out.push(...issue25Tables(extras));
   return out;
 }
 

@@ -163,6 +163,11 @@ export interface ProgressCost {
   /** Median time of one upload, ms. */
   withMs: number;
   withoutMs: number;
+  /** Median over the rounds of with / without (both ran back to back in each round). */
+  pairedRatio?: number;
+  /** Median CPU time (user + system) of one upload, ms. */
+  withCpuMs?: number;
+  withoutCpuMs?: number;
   /** Progress events per second of upload, with listeners (median run). */
   eventsPerSecond: number;
   /** The same over the 1 Gbit/s sink, where an upload takes seconds. */
@@ -191,7 +196,44 @@ export interface RestingCore {
   error?: string;
 }
 
+/** Whole CLI processes, paired run by run against `node -e 0` (bench/start-up.ts). */
+export interface StartUp {
+  pairs: number;
+  /** Medians over the pairs, ms. */
+  versionMs: number;
+  versionNodeMs: number;
+  /** Median over the pairs of `trayshare --version` / `node -e 0`. */
+  versionRatio: number;
+  versionCpuMs?: number;
+  nodeCpuMs?: number;
+  sendBytes: number;
+  sendMs: number;
+  sendNodeMs: number;
+  /** Median over the pairs of (one small send) − (`node -e 0`), ms. */
+  sendOverNodeMs: number;
+  sendCpuMs?: number;
+  /** Runs of ours that failed (left out of the pairs). */
+  failed?: number;
+  loadBefore?: number;
+  cpus?: number;
+  error?: string;
+}
+
+/** A share handed to the running core until its first bytes reach the sink (bench/clients/app-path.ts). */
+export interface AppPath {
+  runs: number;
+  fileBytes: number;
+  /** Median, ms. */
+  firstByteMs: number;
+  samplesMs?: number[];
+  loadBefore?: number;
+  cpus?: number;
+  error?: string;
+}
+
 export interface Extras {
   progress?: ProgressCost;
   core?: RestingCore;
+  startup?: StartUp;
+  appPath?: AppPath;
 }

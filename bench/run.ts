@@ -24,6 +24,7 @@ import {
   runOneFile,
   runSmallFiles,
 } from './scenarios';
+import { runAppPath, runStartUp } from './start-up';
 import { sizeLabel } from './stats';
 import { serviceTarget, sinkTarget, type Target, type TargetName } from './targets';
 
@@ -207,11 +208,15 @@ async function main(): Promise<void> {
     if (progress) measuredExtras.progress = progress;
     const core = await runRestingCore(ctx);
     if (core) measuredExtras.core = core;
+    const startup = await runStartUp(ctx);
+    if (startup) measuredExtras.startup = startup;
+    const appPath = await runAppPath(ctx);
+    if (appPath) measuredExtras.appPath = appPath;
     const date = new Date().toISOString();
     const latest = await latestExtras(resultsDir, measuredExtras, date, commandLine);
     if (ctx.series.length === 0) {
-      // Only progress/core were asked for: the last full run's latest.json stays as it is.
-      log('Wrote bench/results/progress.json / core.json.');
+      // Only extras were asked for: the last full run's latest.json stays as it is.
+      log('Wrote bench/results/<extra>.json for what was measured.');
       if (options.report) await renderSaved();
       return;
     }

@@ -30,7 +30,16 @@ describe('parseOptions', () => {
     expect(o.sizes).toEqual([256 * 2 ** 20, 2 ** 30, 2 ** 31, 2 ** 32]);
     expect(o.smallCount).toBe(500);
     expect(o.runs).toBe(5);
-    expect(o.only).toEqual(['large', 'small', 'concurrent', 'external', 'progress', 'core']);
+    expect(o.only).toEqual([
+      'large',
+      'small',
+      'concurrent',
+      'external',
+      'progress',
+      'core',
+      'startup',
+      'app-path',
+    ]);
   });
   it('quick mode takes smaller sizes and fewer runs unless told otherwise', () => {
     const o = parseOptions(['--quick', '--runs', '3']);

@@ -5,10 +5,17 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { epochNow } from './clock';
 
-interface SinkRequest {
+export interface SinkRequest {
   method: string;
   bodyBytes: number;
+  /**
+   * When the request's first body bytes arrived, as epoch milliseconds with sub-millisecond
+   * precision (performance.timeOrigin + performance.now()), so another process on this machine
+   * can compare it with its own clock (bench/clients/app-path.ts).
+   */
+  firstBodyAt?: number;
 }
 
 export interface Sink {
@@ -94,7 +101,9 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     let headBytes = 0;
     let bytes = 0;
     const started = performance.now();
+    let firstBodyAt: number | undefined;
     req.on('data', (chunk: Buffer) => {
+      firstBodyAt ??= epochNow();
       bytes += chunk.length;
       if (rate) {
         const ahead = started + (bytes / rate) * 1000 - performance.now();
@@ -111,7 +120,7 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
       }
     });
     req.on('end', () => {
-      seen.push({ method, bodyBytes: bytes });
+      seen.push({ method, bodyBytes: bytes, ...(firstBodyAt ? { firstBodyAt } : {}) });
       const first = Buffer.concat(head);
       const base = `http://${req.headers.host ?? '127.0.0.1'}`;
       let answer: unknown;

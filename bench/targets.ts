@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ReferenceService, startReferenceService } from '../test/service/server';
-import { type Sink, startSink } from './sink';
+import { type Sink, type SinkRequest, startSink } from './sink';
 
 export type TargetName = 'sink' | 'service' | 'link';
 
@@ -29,6 +29,8 @@ export interface Target {
   /** Checks what arrived and frees what the run stored; returns why the run does not count. */
   end(expected: Expected): Promise<string | undefined>;
   close(): Promise<void>;
+  /** The sink's record of the requests since begin() (sink targets only). */
+  requests?(): SinkRequest[];
 }
 
 /** Largest multipart overhead accepted around a file's bytes (boundaries, headers, fields). */
@@ -63,6 +65,7 @@ export async function sinkTarget(name: 'sink' | 'link' = 'sink'): Promise<Target
       return undefined;
     },
     close: () => sink.close(),
+    requests: () => sink.requests(),
   };
 }
 

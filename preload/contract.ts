@@ -4,7 +4,14 @@
 // come from main/core/api.ts; the shell methods below need OS user-interface APIs.
 // Nothing here can return the token: it is write-only from the renderer's side.
 import { z } from 'zod';
-import { type CoreApi, coreMethodArgs, type Snapshot } from '../main/core/api';
+import {
+  type CoreApi,
+  coreMethodArgs,
+  type Snapshot,
+  type UpdatesApi,
+  type UpdateView,
+  updateMethodArgs,
+} from '../main/core/api';
 import type { QueueItem } from '../main/core/model';
 import type { SetupLink } from '../main/portable/setup-link';
 
@@ -17,6 +24,8 @@ const shellMethodArgs = {
   keepsDropWindowOnTop: z.tuple([]),
   takeSetupLink: z.tuple([]),
   readSetupLink: z.tuple([z.string().max(4096)]),
+  openLogsFolder: z.tuple([]),
+  copyDiagnostics: z.tuple([]),
 } as const;
 
 /** Methods the Electron shell implements itself (they need OS APIs). */
@@ -36,19 +45,28 @@ export interface ShellApi {
   takeSetupLink(): Promise<SetupLink | null>;
   /** A set-up link pasted in the window, checked as one from the OS; refused with why. */
   readSetupLink(link: string): Promise<SetupLink>;
+  /** Opens the folder of the log files in the file manager (the folder is main's, not asked). */
+  openLogsFolder(): Promise<void>;
+  /**
+   * Puts the diagnostics on the clipboard: versions, protocols, the queue's counts and the last
+   * log lines, redacted. Built and copied in main: the text never passes through the page.
+   */
+  copyDiagnostics(): Promise<void>;
 }
 
 /** What the renderer can call. */
-export interface TrayshareApi extends CoreApi, ShellApi {}
+export interface TrayshareApi extends CoreApi, ShellApi, UpdatesApi {}
 
 /** Argument schemas, one tuple per method. The channel of method `m` is `trayshare:m`. */
-export const methodArgs = { ...coreMethodArgs, ...shellMethodArgs } as const;
+export const methodArgs = { ...coreMethodArgs, ...shellMethodArgs, ...updateMethodArgs } as const;
 export type MethodName = keyof typeof methodArgs;
 export const methodNames = Object.keys(methodArgs) as MethodName[];
 export const channelOf = (method: MethodName): string => `trayshare:${method}`;
 
 /** Events from main to the renderer, with their payloads. */
 export interface TrayshareEvents {
+  /** Updates changed (checked, downloaded, restarting…): Settings → About shows it. */
+  'updates-changed': UpdateView;
   'queue-changed': QueueItem[];
   'history-changed': null;
   'settings-changed': Snapshot;
@@ -61,6 +79,7 @@ export interface TrayshareEvents {
 }
 export type EventName = keyof TrayshareEvents;
 export const eventNames: readonly EventName[] = [
+  'updates-changed',
   'queue-changed',
   'history-changed',
   'settings-changed',

@@ -5,13 +5,15 @@
 
 import { join } from 'node:path';
 import type { AppService } from '../core/api';
-import { createAppService } from '../core/app-service';
+import { loggedSecrets, loggedTransport } from '../core/log/logged-parts';
+import { createLoggedAppService } from '../core/log/logged-service';
 import { defaultUserDataDir } from '../core/paths';
 import { QueueLockedError } from '../core/queue/queue-lock';
 import { createKeychainStore } from '../core/secrets/keychain-store';
 import { openSettingsService, type SettingsService } from '../core/settings/settings-service';
 import { readStateView, type StateView } from '../core/state-view';
 import { createNodeTransport } from '../core/upload/node-transport';
+import { cliLog } from './cli-log';
 import { say } from './terminal';
 import { envToken } from './usage-error';
 
@@ -52,18 +54,21 @@ export async function openCliService(opts: CliServiceOptions = {}): Promise<AppS
   const started = Date.now();
   for (;;) {
     try {
-      return await createAppService({
-        dataDir: defaultUserDataDir(),
-        stateName: CLI_STATE,
-        secrets: createKeychainStore(),
-        transport: createNodeTransport(),
-        tokenOverride: envToken(),
-        ...(opts.listMaxWaitMs !== undefined ? { listMaxWaitMs: opts.listMaxWaitMs } : {}),
-        keepTokenWaits: opts.lookOnly === true,
-        ...(opts.openBrowser ? { openBrowser: opts.openBrowser } : {}),
-        ...(opts.signInTimeoutMs !== undefined ? { signInTimeoutMs: opts.signInTimeoutMs } : {}),
-        ...(opts.signInPort !== undefined ? { signInPort: opts.signInPort } : {}),
-      });
+      return await createLoggedAppService(
+        {
+          dataDir: defaultUserDataDir(),
+          stateName: CLI_STATE,
+          secrets: createKeychainStore(),
+          transport: createNodeTransport(),
+          tokenOverride: envToken(),
+          ...(opts.listMaxWaitMs !== undefined ? { listMaxWaitMs: opts.listMaxWaitMs } : {}),
+          keepTokenWaits: opts.lookOnly === true,
+          ...(opts.openBrowser ? { openBrowser: opts.openBrowser } : {}),
+          ...(opts.signInTimeoutMs !== undefined ? { signInTimeoutMs: opts.signInTimeoutMs } : {}),
+          ...(opts.signInPort !== undefined ? { signInPort: opts.signInPort } : {}),
+        },
+        cliLog(),
+      );
     } catch (error) {
       if (!(error instanceof QueueLockedError)) throw error;
       if (!told) say(`Waiting for another trayshare command (pid ${error.pid}) to finish…`);
@@ -154,7 +159,7 @@ export async function withLookingService<T>(body: (view: StateView) => Promise<T
 export function openCliSettings(): SettingsService {
   return openSettingsService({
     dir: defaultUserDataDir(),
-    secrets: createKeychainStore(),
-    transport: createNodeTransport(),
+    secrets: loggedSecrets(createKeychainStore(), cliLog()),
+    transport: loggedTransport(createNodeTransport(), cliLog()),
   });
 }

@@ -3,15 +3,17 @@
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
-import type { DestinationsView } from './conversations/people-cache';
+import type { DestinationsView } from './conversations/named-lists';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
 import type { PathDescription } from './queue/file-checks';
+import type { UpdateView } from './updates/update-policy';
 import type { ProtocolProbe } from './upload/protocol-probe';
 
 export type { Conversation, ConversationKind } from './conversations/conversations-list';
-export type { DestinationsView } from './conversations/people-cache';
+export type { DestinationsView } from './conversations/named-lists';
 export type { Person } from './conversations/users-list';
 export type { PathDescription } from './queue/file-checks';
+export type { UpdateView } from './updates/update-policy';
 
 const id = z.string().min(1).max(200);
 const text = (max: number) => z.string().max(max);
@@ -43,11 +45,13 @@ const preferencesPatch = z
   .object({
     shortcut: text(100).optional(),
     launchAtLogin: z.boolean().optional(),
+    checkForUpdates: z.boolean().optional(),
     trayDropAction: z.enum(['share-sheet', 'default-preset']).optional(),
     dropWindowPinned: z.boolean().optional(),
     concurrency: z.number().int().min(1).max(8).optional(),
     fileManagerIntegration: z.boolean().optional(),
     copyLinkOnDelivery: z.boolean().optional(),
+    detailedLogs: z.boolean().optional(),
   })
   .strict();
 const shareTarget = z.union([
@@ -129,6 +133,31 @@ export const coreMethodArgs = {
   cancelSignIn: z.tuple([]),
   signOut: z.union([z.tuple([id]), z.tuple([id, signOutOptions])]),
 } as const;
+
+/**
+ * Argument schemas of the update methods: the Electron layer implements them
+ * (main/electron/updates.ts) around the policy in main/core/updates/.
+ */
+export const updateMethodArgs = {
+  getUpdates: z.tuple([]),
+  checkUpdatesNow: z.tuple([]),
+  restartToUpdate: z.tuple([]),
+  cancelRestart: z.tuple([]),
+} as const;
+
+/** Updates as Settings → About uses them; each answers the state after the call. */
+export interface UpdatesApi {
+  getUpdates(): Promise<UpdateView>;
+  /** "Check now": asks the feed whatever the automatic-checks preference says. */
+  checkUpdatesNow(): Promise<UpdateView>;
+  /** Restarts into the downloaded update once the queue is at rest; says it is waiting. */
+  restartToUpdate(): Promise<UpdateView>;
+  /** Keeps running; the downloaded update still installs on the next quit. */
+  cancelRestart(): Promise<UpdateView>;
+}
+
+const updateArgsComplete: Same<keyof typeof updateMethodArgs, keyof UpdatesApi> = true;
+void updateArgsComplete;
 
 export type WorkspaceInput = z.infer<typeof workspaceInput>;
 export type WorkspacePatch = z.infer<typeof workspacePatch>;

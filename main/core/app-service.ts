@@ -13,7 +13,7 @@ import {
   historyNames,
   openDirectory,
 } from './conversations/directory';
-import { withPeople } from './conversations/people-cache';
+import { withPeople } from './conversations/named-lists';
 import { CoreEventHub, relayEvents } from './core-events';
 import { openDelivery, tokenLookup } from './delivery/delivery';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
@@ -21,7 +21,6 @@ import { OnceNotices } from './once-notices';
 import { openPastedImages } from './pasted-images';
 import { pauseMarker } from './pause-marker';
 import { describePaths } from './queue/file-checks';
-import { queueSettings, settingsOncePerTurn, workspaceNow } from './queue/queue-settings';
 import { refusedTogether, sendToOthers } from './queue/send-to-others';
 import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { RefusedError } from './refused-error';
@@ -29,8 +28,11 @@ import type { SecretStore } from './secrets/secret-store';
 import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
 import {
   openSettingsService,
+  queueSettings,
   type SettingsService,
   type StoreFactory,
+  settingsOncePerTurn,
+  workspaceNow,
 } from './settings/settings-service';
 import { type Intake, openIntake } from './share/intake';
 import { openTokenStatus, type TokenStatus } from './token-status';

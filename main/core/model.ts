@@ -46,6 +46,8 @@ export interface Preferences {
   /** Electron accelerator, e.g. "CommandOrControl+Shift+U"; empty string disables it. */
   shortcut: string;
   launchAtLogin: boolean;
+  /** Look for a new version at start and every 6 hours (main/core/updates/update-policy.ts). */
+  checkForUpdates: boolean;
   trayDropAction: TrayDropAction;
   dropWindowPinned: boolean;
   /** Uploads in flight at once, per workspace. */
@@ -54,6 +56,8 @@ export interface Preferences {
   fileManagerIntegration: boolean;
   /** Put the link of a delivered upload on the clipboard, for people who paste links elsewhere. */
   copyLinkOnDelivery: boolean;
+  /** File names in the log (else only their kind and size); off unless the person turns it on. */
+  detailedLogs: boolean;
 }
 
 /** Why an upload did not (or may not have) reach the service. `code` is stable, `message` is for people. */

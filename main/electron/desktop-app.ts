@@ -15,10 +15,11 @@ import { createPreferencesSync } from './preferences-sync';
 import { describeSender, isRendererUrl, type RendererLocation } from './renderer-location';
 import { createSetupLinkRouting, type SetupLinkRouting } from './setup-link-routing';
 import { createShareRouting, type ShareRouting } from './share-routing';
-import { createShellApi } from './shell-api';
+import { createShellApi, type LogsDeps } from './shell-api';
 import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
 import type { TrayDeps } from './tray';
 import { createTrayWiring } from './tray-wiring';
+import { createDesktopUpdates, type DesktopUpdatesDeps } from './updates-wiring';
 import { windowApi } from './window-api';
 import type { Windows } from './windows';
 
@@ -47,6 +48,8 @@ export interface DesktopAppDeps<Image, Menu> {
   checkKeychain(): Promise<string | null>;
   /** The app was started by the login item: stay in the tray. */
   launchedAtLogin: boolean;
+  /** How this build updates (updates.ts); absent: it never updates itself (tests, harnesses). */
+  updates?: DesktopUpdatesDeps;
   /**
    * Wayland: the desktop's portal approves global shortcuts itself and `register` reports
    * success either way, so the person is told to approve it rather than told it is set.
@@ -56,6 +59,8 @@ export interface DesktopAppDeps<Image, Menu> {
   desktopNotes?: readonly string[];
   /** False on Wayland: no window can stay on top (windows.ts keepsOnTop). */
   keepsDropWindowOnTop?: boolean;
+  /** The log's folder and diagnostics, for Settings → About. */
+  logs?: LogsDeps;
   quit(): void;
   log(message: string): void;
 }
@@ -142,8 +147,18 @@ function osApi<Image, Menu>(
     desktopNotes: deps.desktopNotes ?? [],
     keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
     takeSetupLink: setupLinks.take,
+    logs: deps.logs ?? NO_LOG,
   });
 }
+
+/** A run without a log file (some tests): the About buttons say so. */
+const NO_LOG: LogsDeps = {
+  dir: '',
+  openPath: async () => 'this run keeps no log file',
+  diagnostics: async () => {
+    throw new Error('This run keeps no log file.');
+  },
+};
 
 function bindWindowApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, api: TrayshareApi) {
   const { windows, platform } = deps;
@@ -182,9 +197,15 @@ export async function startDesktopApp<Image, Menu>(
     return shellApi.pickFiles();
   };
   const preferences = createPreferencesSync({ ...deps, shortcuts: () => shortcuts, notify });
+  const updates = createDesktopUpdates({
+    ...deps,
+    state,
+    refresh: () => tray.refresh(),
+  });
   const tray = createTrayWiring({
     ...deps,
     state,
+    updates,
     routing,
     describeChannels: labels.describe,
     pickFiles,
@@ -208,6 +229,7 @@ export async function startDesktopApp<Image, Menu>(
     state,
     setPreferences: preferences.set,
     refresh: tray.refresh,
+    updates,
   });
   const unbind = bindWindowApi(deps, api);
   const unsubscribe = fanOutCoreEvents({
@@ -225,6 +247,7 @@ export async function startDesktopApp<Image, Menu>(
   tray.refresh();
   void labels.load().then(tray.refresh);
   await tellAtStart(deps, state, notify);
+  updates.start();
 
   return {
     requestShare: routing.requestShare,
@@ -233,6 +256,7 @@ export async function startDesktopApp<Image, Menu>(
     openSetupLink: setupLinks.open,
     dispose() {
       unsubscribe();
+      updates.dispose();
       unbind();
       shortcuts.dispose();
       tray.destroy();

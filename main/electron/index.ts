@@ -2,6 +2,7 @@
 // single-instance lock, collects handed-over paths, builds the app service and starts the
 // desktop app (desktop-app.ts) with the real Electron APIs. Everything it wires is tested with
 // fakes elsewhere.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   app,
@@ -20,17 +21,23 @@ import {
   Tray,
 } from 'electron';
 import ElectronStore from 'electron-store';
+import electronUpdater from 'electron-updater';
 import type { AppService } from '../core/api';
-import { createAppService } from '../core/app-service';
 import { xdgConfigHome } from '../core/autostart/xdg-autostart';
 import { createFileManagerIntegration, launcherPath } from '../core/integration/integration';
+import { diagnosticsText } from '../core/log/about';
+import type { FileLog } from '../core/log/file-log';
+import { loggedProxyResolver } from '../core/log/logged-parts';
+import { createLoggedAppService } from '../core/log/logged-service';
 import { createKeychainStore } from '../core/secrets/keychain-store';
 import { KeychainError, type SecretStore } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
+import { updateSource } from '../core/updates/update-source';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
 import { SETUP_SCHEME } from '../portable/setup-link';
 import { applyAppIdentity } from './app-identity';
+import { openAppLog } from './app-log';
 import { applicationMenuTemplate } from './app-menu';
 import { installAppImageIdentity } from './appimage-identity';
 import { type DesktopApp, type DesktopAppDeps, startDesktopApp } from './desktop-app';
@@ -43,9 +50,16 @@ import { hardenSession } from './session-security';
 import type { HandOffData } from './share-argv';
 import { checkExternalUrl, checkSignInUrl } from './shell-api';
 import { installTestHooks } from './test-hooks';
+import type { DesktopUpdatesDeps } from './updates-wiring';
 import { createWindows, guardWebContents } from './windows';
 
-const log = (message: string) => console.log(`[trayshare] ${message}`);
+/** Opened first thing in main(), once the app's identity (and so its folders) is set. */
+let appLog: FileLog | undefined;
+
+const log = (message: string) => {
+  console.log(`[trayshare] ${message}`);
+  appLog?.info(message);
+};
 
 const electronStoreFactory: StoreFactory = (options) =>
   new ElectronStore<Record<string, unknown>>(options);
@@ -145,24 +159,68 @@ async function appImageIdentity(): Promise<
 }
 
 /** The app service on the user-data folder; null after telling the person it could not open. */
-async function openService(secrets: SecretStore): Promise<AppService | null> {
+async function openService(secrets: SecretStore, fileLog: FileLog): Promise<AppService | null> {
   try {
-    return await createAppService({
-      dataDir: app.getPath('userData'),
-      secrets,
-      // DIRECT requests use Node's stack (exact Content-Length); proxied ones Chromium's `net`.
-      transport: createProxyRoutingTransport({
-        resolveProxy: (url) => session.defaultSession.resolveProxy(url),
-        direct: createNodeTransport({ client: 'app' }),
-        proxied: createNetTransport(net),
-      }),
-      storeFactory: electronStoreFactory,
-      openBrowser,
-    });
+    return await createLoggedAppService(
+      {
+        dataDir: app.getPath('userData'),
+        secrets,
+        // DIRECT requests use Node's stack (exact Content-Length); proxied ones Chromium's `net`.
+        transport: createProxyRoutingTransport({
+          resolveProxy: loggedProxyResolver(
+            (url) => session.defaultSession.resolveProxy(url),
+            fileLog,
+          ),
+          direct: createNodeTransport({ client: 'app' }),
+          proxied: createNetTransport(net),
+        }),
+        storeFactory: electronStoreFactory,
+        // The CLI may change the settings while the app runs. A share's completion learns from
+        // this change event that the CLI removed its workspace (and fails its files as removed,
+        // as when it is removed in the window) instead of reading the file again.
+        watchSettings: true,
+        openBrowser,
+      },
+      fileLog,
+    );
   } catch (error) {
     await showStartError('Trayshare could not open its settings and queue', error);
     return null;
   }
+}
+
+/** resources/package-type: electron-builder writes it into deb, rpm and pacman packages only. */
+function packageType(): string | null {
+  if (!app.isPackaged) return null;
+  try {
+    return readFileSync(join(process.resourcesPath, 'package-type'), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** How this build updates; electron-updater's updater is made only when it updates itself. */
+function updates(): DesktopUpdatesDeps {
+  return {
+    source: updateSource({
+      platform: process.platform,
+      isPackaged: app.isPackaged,
+      packageType: packageType(),
+      env: process.env,
+    }),
+    // The CommonJS module's own getter: NsisUpdater, MacUpdater or AppImageUpdater for this OS,
+    // reading resources/app-update.yml (electron-builder writes it from `publish`).
+    createUpdater: () => electronUpdater.autoUpdater,
+    // One line each for checks and failures, never a feed's credentials (it has none); a failed
+    // check is a warning in the log file and no dialog (issue 24: failures are quiet).
+    log: {
+      info: log,
+      warn: (message) => {
+        console.warn(`[trayshare] ${message}`);
+        appLog?.warn(message);
+      },
+    },
+  };
 }
 
 /** The tray's Electron factories; test/e2e's hooks get the tray and its menu. */
@@ -235,12 +293,16 @@ async function checkKeychain(service: AppService, secrets: SecretStore): Promise
     await secrets.get(snapshot.workspaces[0]?.id ?? 'trayshare-keychain-check');
     return null;
   } catch (error) {
-    return error instanceof KeychainError ? error.message : String(error);
+    const message = error instanceof KeychainError ? error.message : String(error);
+    // Into the log too: with no workspace yet, nothing else reads the keychain at start.
+    log(`Keychain at start: ${message}`);
+    return message;
   }
 }
 
 async function start(
   handOff: HandOff,
+  fileLog: FileLog,
 ): Promise<{ desktop: DesktopApp; service: AppService } | null> {
   const appPath = app.getAppPath();
   const renderer = rendererLocation({
@@ -254,7 +316,7 @@ async function start(
   const appImage = await appImageIdentity();
 
   const secrets = createKeychainStore();
-  const service = await openService(secrets);
+  const service = await openService(secrets, fileLog);
   if (!service) return null;
 
   // Electron's own choice of display server, which a --ozone-platform switch overrides.
@@ -311,7 +373,13 @@ async function start(
     }),
     setFileManagerIntegration: fileManagerIntegration(appImage?.icon),
     checkKeychain: () => checkKeychain(service, secrets),
+    logs: {
+      dir: fileLog.dir,
+      openPath: (path) => electronShell.openPath(path),
+      diagnostics: () => diagnosticsText({ service, log: fileLog }),
+    },
     launchedAtLogin,
+    updates: updates(),
     quit: () => app.quit(),
     log,
   });
@@ -322,6 +390,8 @@ async function start(
 }
 
 function main(): void {
+  const opened = openAppLog(app.getPath('logs'));
+  appLog = opened;
   let running: { desktop: DesktopApp; service: AppService } | null = null;
   const handOff = listenForHandOff(app, {
     argv: process.argv,
@@ -364,7 +434,7 @@ function main(): void {
       // Before any window: Windows and Linux windows get no menu bar, macOS a minimal one.
       const template = applicationMenuTemplate(process.platform);
       Menu.setApplicationMenu(template ? Menu.buildFromTemplate(template) : null);
-      return start(handOff);
+      return start(handOff, opened);
     })
     .then((started) => {
       running = started;

@@ -199,7 +199,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
 
   const notify = (content: NotificationContent) => {
     if (!deps.isSupported()) {
-      deps.log(`Notification not shown (not supported here): ${content.title}`);
+      // Not its title: "Shared report.pdf" would put a file's name in the log file.
+      deps.log('Notification not shown (not supported here).');
       if (content.important) act(content.act);
       return;
     }
@@ -213,7 +214,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     n.on('close', () => live.delete(n));
     n.on('failed', (_event, error) => {
       live.delete(n);
-      deps.log(`Notification not shown (${error}): ${content.title}`);
+      deps.log(`Notification not shown (${error}).`);
       if (content.important) act(content.act);
     });
     n.show();

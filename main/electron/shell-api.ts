@@ -57,6 +57,16 @@ export interface ShellApiDeps {
   keepsDropWindowOnTop: boolean;
   /** Takes (and clears) the set-up link waiting for the page. */
   takeSetupLink(): SetupLink | null;
+  logs: LogsDeps;
+}
+
+/** Settings → About: the logs folder and the diagnostics. */
+export interface LogsDeps {
+  dir: string;
+  /** Electron's shell.openPath: '' when it opened, else what went wrong. */
+  openPath(path: string): Promise<string>;
+  /** The diagnostics text, already redacted (core/log/about.ts). */
+  diagnostics(): Promise<string>;
 }
 
 /** The native file picker's options: files, and folders where one dialog can offer both. */
@@ -102,6 +112,13 @@ export function createShellApi(deps: ShellApiDeps): ShellApi {
       const checked = parseSetupLink(link.trim());
       if (!checked.ok) throw new Error(checked.error);
       return checked.link;
+    },
+    async openLogsFolder() {
+      const problem = await deps.logs.openPath(deps.logs.dir);
+      if (problem) throw new Error(`Could not open the logs folder (${deps.logs.dir}): ${problem}`);
+    },
+    async copyDiagnostics() {
+      await deps.writeClipboardText(await deps.logs.diagnostics());
     },
   };
 }

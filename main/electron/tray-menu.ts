@@ -17,6 +17,8 @@ export interface TrayMenuModel {
   /** Windows and Linux: the drop window exists there. */
   hasDropWindow: boolean;
   dropWindowPinned: boolean;
+  /** A downloaded update: "Restart to update to 1.2.0", or the wait for the queue. */
+  update?: { restartLabel: string; waiting?: string };
 }
 
 export interface TrayMenuActions {
@@ -29,6 +31,8 @@ export interface TrayMenuActions {
   setDropWindowPinned(pinned: boolean): void;
   copyLink(url: string): void;
   setPaused(paused: boolean): void;
+  restartToUpdate(): void;
+  cancelRestart(): void;
   quit(): void;
 }
 
@@ -74,6 +78,22 @@ function shareSubmenu(
   return items;
 }
 
+/** Offered at the top while an update is downloaded; the wait for the queue is shown there too. */
+function updateItems(
+  update: NonNullable<TrayMenuModel['update']>,
+  actions: TrayMenuActions,
+): MenuItemConstructorOptions[] {
+  if (update.waiting !== undefined) {
+    return [
+      { id: 'update-waiting', label: label(update.waiting), enabled: false },
+      { id: 'update-cancel', label: 'Cancel restart', click: () => actions.cancelRestart() },
+    ];
+  }
+  return [
+    { id: 'update-restart', label: update.restartLabel, click: () => actions.restartToUpdate() },
+  ];
+}
+
 function recentLabel(entry: HistoryEntry, model: TrayMenuModel): string {
   const name = entry.name.length > 40 ? `${entry.name.slice(0, 39)}…` : entry.name;
   return label(`${name} → ${model.describeChannels(entry.channels)}`);
@@ -106,6 +126,7 @@ export function buildTrayMenu(
 
   const template: MenuItemConstructorOptions[] = [
     { id: 'status', label: label(model.status.menuSummary), enabled: false },
+    ...(model.update ? updateItems(model.update, actions) : []),
     { type: 'separator' },
     {
       id: 'share-files',

@@ -6,6 +6,7 @@ import type { ShareRouting } from './share-routing';
 import { createTrayController, type TrayDeps } from './tray';
 import type { TrayMenuActions, TrayMenuModel } from './tray-menu';
 import { trayStatus } from './tray-status';
+import type { Updates } from './updates';
 import type { Windows } from './windows';
 
 interface TrayWiring {
@@ -26,6 +27,7 @@ interface TrayWiringDeps<Image, Menu> {
   clipboardFiles(): Promise<string[] | null>;
   setPreferences(patch: PreferencesPatch): Promise<unknown>;
   writeClipboard(text: string): void;
+  updates: Pick<Updates, 'view' | 'restartToUpdate' | 'cancelRestart'>;
   quit(): void;
   log(message: string): void;
 }
@@ -56,13 +58,23 @@ function trayActions<Image, Menu>(deps: TrayWiringDeps<Image, Menu>): TrayMenuAc
         .setPaused(paused)
         .catch((e: unknown) => deps.log(`Could not pause: ${errorMessage(e)}`));
     },
+    restartToUpdate: () => void deps.updates.restartToUpdate(),
+    cancelRestart: () => void deps.updates.cancelRestart(),
     quit: () => deps.quit(),
   };
+}
+
+function updateModel(view: ReturnType<Updates['view']>): TrayMenuModel['update'] {
+  if (!view.restartLabel) return undefined;
+  return view.status === 'restarting'
+    ? { restartLabel: view.restartLabel, waiting: view.message }
+    : { restartLabel: view.restartLabel };
 }
 
 export function createTrayWiring<Image, Menu>(deps: TrayWiringDeps<Image, Menu>): TrayWiring {
   const { platform, state, windows, routing } = deps;
   const model = (): TrayMenuModel => ({
+    update: updateModel(deps.updates.view()),
     status: trayStatus(state.items, {
       paused: state.snapshot.paused,
       needsToken: state.needsToken.size,

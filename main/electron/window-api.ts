@@ -7,6 +7,7 @@ import type {
   PreferencesResult,
   ShellApi,
   TrayshareApi,
+  UpdatesApi,
 } from '../../preload/contract';
 import { coreMethodArgs } from '../core/api';
 import type { DesktopState } from './desktop-state';
@@ -18,6 +19,7 @@ export function windowApi(deps: {
   setPreferences(patch: PreferencesPatch): Promise<PreferencesResult>;
   /** The tray and the taskbar progress. */
   refresh(): void;
+  updates: UpdatesApi;
 }): TrayshareApi {
   const { service, state, refresh } = deps;
   const core = {} as Record<CoreMethodName, (...args: never[]) => Promise<unknown>>;
@@ -28,6 +30,10 @@ export function windowApi(deps: {
   return {
     ...(core as unknown as TrayshareApi),
     ...deps.shellApi,
+    getUpdates: () => deps.updates.getUpdates(),
+    checkUpdatesNow: () => deps.updates.checkUpdatesNow(),
+    restartToUpdate: () => deps.updates.restartToUpdate(),
+    cancelRestart: () => deps.updates.cancelRestart(),
     setPreferences: deps.setPreferences,
     setToken: async (workspaceId, token) => {
       await service.setToken(workspaceId, token);

@@ -20,6 +20,9 @@ describe('the main process boots from the checkout (npm start)', () => {
       expect(String(setPath[0]!.args[1])).toMatch(/Trayshare \(development\)$/);
       const lock = boot.journal.findIndex((e) => e.call === 'app.requestSingleInstanceLock');
       expect(boot.journal.findIndex((e) => e.call === 'app.setPath')).toBeLessThan(lock);
+      // It updates with the checkout: no update feed is ever asked (updates-boot.test.ts).
+      expect(boot.calls('net.request')).toEqual([]);
+      expect(boot.stdout).toMatch(/Updates: not checking \(This is a development run/);
     }, 60_000);
   }
 });

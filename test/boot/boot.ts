@@ -2,7 +2,7 @@
 // Electron fake (register.mjs, electron-fake.mjs) and returns what it did: a journal of every
 // Electron call, whether `ready` had fired, and whether the paths it handed over exist.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,11 +26,15 @@ export interface Boot {
   stderr: string;
   journal: JournalEntry[];
   calls(name: string): JournalEntry[];
+  /** The files the app wrote in the fake's app.getPath('logs'), by name. */
+  logs: Map<string, string>;
 }
 
 export async function bootMain(opts: {
   /** The app folder: the checkout, or an app unpacked from a package. */
   appPath: string;
+  /** More environment for the booted process (e.g. APPIMAGE, as an AppImage's runtime sets it). */
+  env?: Record<string, string>;
   platform: NodeJS.Platform;
   packaged: boolean;
   resourcesPath?: string;
@@ -59,6 +63,7 @@ export async function bootMain(opts: {
             TRAYSHARE_BOOT_DATA: join(work, 'data'),
             TRAYSHARE_BOOT_JOURNAL: journalFile,
             ...(opts.resourcesPath ? { TRAYSHARE_BOOT_RESOURCES: opts.resourcesPath } : {}),
+            ...opts.env,
           },
         },
       ));
@@ -73,7 +78,13 @@ export async function bootMain(opts: {
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as JournalEntry);
+    const logsDir = join(work, 'data', 'logs');
+    const logs = new Map<string, string>();
+    for (const name of await readdir(logsDir).catch(() => [])) {
+      logs.set(name, await readFile(join(logsDir, name), 'utf8'));
+    }
     return {
+      logs,
       packaged: opts.packaged,
       code,
       stdout,

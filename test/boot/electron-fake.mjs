@@ -256,6 +256,11 @@ export const session = {
     webRequest: { onHeadersReceived: () => record('session.webRequest.onHeadersReceived') },
     resolveProxy: async () => 'DIRECT',
   }),
+  // electron-updater's requests go through a session of their own (electronHttpExecutor.js).
+  fromPartition(partition) {
+    record('session.fromPartition', [partition]);
+    return { __fake: `session ${partition}` };
+  },
 };
 
 export const ipcMain = recorder('ipcMain', {
@@ -296,8 +301,29 @@ export const dialog = recorder('dialog', {
   },
 });
 
+/** Squirrel's updater, which electron-updater's MacUpdater drives on macOS. */
+export const autoUpdater = recorder('autoUpdater', new EventEmitter());
+
 export const shell = recorder('shell', {});
-export const net = recorder('net', {});
+/**
+ * Requests made with Electron's net (electron-updater's): recorded with their address, then
+ * failed as on a machine that is offline, which these are.
+ */
+export const net = recorder('net', {
+  request(options) {
+    const url =
+      typeof options === 'string'
+        ? options
+        : `${options.protocol}//${options.hostname}${options.port ? `:${options.port}` : ''}${options.path}`;
+    record('net.request', [url.replace(/\?.*$/, '')]);
+    const request = new EventEmitter();
+    request.setHeader = () => undefined;
+    request.abort = () => undefined;
+    request.end = () =>
+      setImmediate(() => request.emit('error', new Error('net::ERR_INTERNET_DISCONNECTED')));
+    return request;
+  },
+});
 export const protocol = recorder('protocol', {});
 export const webUtils = recorder('webUtils', {});
 
@@ -317,6 +343,7 @@ const electron = {
   net,
   protocol,
   webUtils,
+  autoUpdater,
 };
 export default electron;
 

@@ -64,6 +64,12 @@ export function expectHealthyBoot(boot: Boot, platform: NodeJS.Platform): void {
       expect(boot.calls('window icon')).toEqual([]);
       break;
   }
+  // The log is in the OS's logs folder, and begins with what runs on what.
+  expect(boot.calls('app.getPath').map((e) => e.args[0])).toContain('logs');
+  expect([...boot.logs.keys()]).toEqual(['trayshare.log']);
+  expect(boot.logs.get('trayshare.log')).toMatch(
+    /^\[[\d-]+ [\d:.]+\] \[info\] +Trayshare \d+\.\d+\.\d+\S* started: Node \d+\.\d+\.\d+, /,
+  );
   // A first start has no workspace: Settings opens so the person can add one.
   expect(boot.calls('BrowserWindow.loadFile')[0]!.args[1]).toEqual({ hash: 'settings' });
 }

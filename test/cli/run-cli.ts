@@ -14,7 +14,13 @@ export interface CliRun {
 
 export function runCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; input?: string | Buffer; timeoutMs?: number } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    input?: string | Buffer;
+    timeoutMs?: number;
+    /** The working folder (default: this process's, the checkout). */
+    cwd?: string;
+  } = {},
 ): Promise<CliRun> {
   if (!existsSync(CLI)) {
     throw new Error(`${CLI} is missing: run \`npm run build:cli\` first (npm test does).`);
@@ -22,6 +28,7 @@ export function runCli(
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { ...process.env, TRAYSHARE_TOKEN: '', ...options.env },
+      ...(options.cwd ? { cwd: options.cwd } : {}),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveChannelNames } from '../../main/core/conversations/channel-names';
-import { ConversationCache, MAX_AGE_MS } from '../../main/core/conversations/conversation-cache';
 import { listConversations } from '../../main/core/conversations/conversations-list';
+import { ConversationCache, MAX_AGE_MS } from '../../main/core/conversations/named-lists';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { unlistedMessage } from '../../main/portable/conversation-types';
 import {

@@ -242,6 +242,20 @@ describe.skipIf(Boolean(binary.skip))(
       ]);
     });
 
+    it("writes its log in the OS's logs folder: versions, the share's outcome, no token or name", async () => {
+      const logs = await app.evaluate(({ app: electronApp }) => electronApp.getPath('logs'));
+      const log = await readFile(join(logs, 'trayshare.log'), 'utf8');
+      expect(log).toMatch(
+        /\[info\] +Trayshare \S+ started: Electron \d+\.\d+\.\d+, Chrome \d+\.[\d.]+, Node \d+\.\d+\.\d+, /,
+      );
+      expect(log).toMatch(
+        /Share [0-9a-f-]{8} via files\.upload, 1 file to 2 channels: 1 delivered/,
+      );
+      for (const secret of [DEMO_TOKEN, 'first-share', 'dropped-on-tray']) {
+        expect(log).not.toContain(secret);
+      }
+    });
+
     it('keeps the token in the OS keychain and nowhere else: no file, no log line', async () => {
       expect(await appKeychain('get', demo.ids.workspaceId)).toBe(DEMO_TOKEN);
       for (const file of await filesUnder(demo.userDataDir)) {

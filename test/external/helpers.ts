@@ -46,6 +46,8 @@ export interface AppOptions {
   idleTimeoutMs?: number;
   stateName?: string;
   transport?: Transport;
+  /** Watch the settings file, as the app does, for another process's changes. */
+  watchSettings?: boolean;
 }
 
 /**
@@ -63,5 +65,6 @@ export function openApp(opts: AppOptions): Promise<AppService> {
     retry: { maxAttempts: 5, baseDelayMs: 10, maxDelayMs: 50 },
     connectTimeoutMs: 5000,
     idleTimeoutMs: opts.idleTimeoutMs ?? 10_000,
+    ...(opts.watchSettings ? { watchSettings: true } : {}),
   });
 }

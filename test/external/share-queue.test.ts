@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
 import type { QueueItem, Workspace } from '../../main/core/model';
+import { createKeychainStore } from '../../main/core/secrets/keychain-store';
+import { openSettingsService } from '../../main/core/settings/settings-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { Transport } from '../../main/core/upload/transport';
 import { type ReferenceService, startReferenceService } from '../service/server';
@@ -43,8 +45,13 @@ async function withApp(
   name: string,
   run: (app: AppService, ws: Workspace) => Promise<void>,
   transport?: Transport,
+  watchSettings = false,
 ): Promise<void> {
-  const app = await openApp({ dataDir: join(dir, name), ...(transport ? { transport } : {}) });
+  const app = await openApp({
+    dataDir: join(dir, name),
+    ...(transport ? { transport } : {}),
+    watchSettings,
+  });
   try {
     const ws = await app.addWorkspace({ name: 'Acme', baseUrl: service.url, protocol: 'external' });
     await run(app, ws);
@@ -179,6 +186,90 @@ describe('a share through the queue, external protocol', () => {
     const messages = messagesOf(shared);
     expect(messages.map((m) => [m.files.length, m.initial_comment])).toEqual([[2, 'Two of three']]);
     expect(sharedCounts(service.uploads(), shared).reduce((a, b) => a + b)).toBe(2);
+  });
+
+  /** Holds the first byte upload until released, so the share's other files wait for it. */
+  function holdFirstUpload(): { transport: Transport; release: () => void } {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let first = true;
+    const inner = createNodeTransport();
+    const transport: Transport = {
+      async request(req) {
+        if (!req.url.includes('/api/') && first) {
+          first = false;
+          await held;
+        }
+        return inner.request(req);
+      },
+    };
+    return { transport, release };
+  }
+
+  async function removedBeforeCompletion(
+    name: string,
+    remove: (app: AppService, ws: Workspace) => Promise<void>,
+    watchSettings = false,
+  ): Promise<void> {
+    const shared = await files(name, 3);
+    const { transport, release } = holdFirstUpload();
+    await withApp(
+      name,
+      async (app, ws) => {
+        await app.share({
+          target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
+          comment: 'Never posted',
+          paths: shared.map((f) => f.path),
+        });
+        const uploaded = (i: QueueItem) => i.state === 'sending' && i.sent === i.size;
+        await waitFor(app, (queue) => queue.filter(uploaded).length === 2);
+        await remove(app, ws);
+        release();
+        await app.settled();
+        const queue = await app.listQueue();
+        expect(queue.map((i) => [i.state, i.error?.code, i.error?.message])).toEqual(
+          Array(3).fill([
+            'failed',
+            'workspace_removed',
+            'The workspace of this upload was removed.',
+          ]),
+        );
+      },
+      transport,
+      watchSettings,
+    );
+    expect(messagesOf(shared)).toEqual([]);
+  }
+
+  it('a workspace removed while its files wait for their group: they fail as removed, nothing is posted', async () => {
+    await removedBeforeCompletion('removed', (app, ws) => app.removeWorkspace(ws.id));
+  });
+
+  it('a workspace removed by another process (the CLI) while its files wait for their group: the same', async () => {
+    await removedBeforeCompletion(
+      'removed-outside',
+      async (app, ws) => {
+        const seen = new Promise<void>((resolve) => {
+          const off = app.on('settings-changed', (snapshot) => {
+            if (snapshot.workspaces.length > 0) return;
+            off();
+            resolve();
+          });
+        });
+        const cli = openSettingsService({
+          dir: join(dir, 'removed-outside'),
+          secrets: createKeychainStore({ service: 'Trayshare-test-external-removed-outside' }),
+          transport: createNodeTransport(),
+        });
+        await cli.removeWorkspace(ws.id);
+        cli.close();
+        // The app saw the file change (its watcher), as it would the CLI's.
+        await seen;
+      },
+      true,
+    );
   });
 
   it('a completion whose answer is lost: files.info shows the message, so the whole group is delivered with its links, posted once', async () => {

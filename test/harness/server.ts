@@ -11,11 +11,15 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { build as esbuild } from 'esbuild';
 import type { AppService } from '../../main/core/api';
-import { createAppService } from '../../main/core/app-service';
+import { diagnosticsText } from '../../main/core/log/about';
+import { type FileLog, openFileLog } from '../../main/core/log/file-log';
+import { createLoggedAppService } from '../../main/core/log/logged-service';
 import { parseSetupLink } from '../../main/core/setup-link';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { RetryPolicy } from '../../main/core/upload/retry';
 import { shortcutRefusedMessage } from '../../main/electron/shortcut';
+import { createUpdates, type Updates } from '../../main/electron/updates';
+import type { DesktopUpdatesDeps } from '../../main/electron/updates-wiring';
 import { isActiveState } from '../../main/portable/item-states';
 import {
   type EventName,
@@ -45,6 +49,8 @@ export interface HarnessOptions {
   throttleBytesPerSecond?: number | null;
   /** Retry policy of the queue; tests pass small delays. */
   retry?: Partial<RetryPolicy>;
+  /** How the build updates, as index.ts gives it (default: a development run, no updater). */
+  updates?: DesktopUpdatesDeps;
   /**
    * Accelerators that count as taken by another app, as the shell's globalShortcut would
    * report. Default: CommandOrControl+Alt+T (a terminal on Ubuntu).
@@ -91,9 +97,15 @@ export interface Harness {
   setThrottle(bytesPerSecond: number | null): void;
   /** Resolves once nothing is queued, waiting or sending (rejects after `timeoutMs`). */
   settled(timeoutMs?: number): Promise<void>;
+  /** Updates as main/electron/updates.ts runs them, started as the app starts them. */
+  updates: Updates;
   /** What the page asked the shell to copy and to open. */
   copied: string[];
   opened: string[];
+  /** The app's log (a file in the harness's folder), as the app writes it. */
+  log: FileLog;
+  /** Folders the page asked the shell to show (Open logs folder). */
+  openedFolders: string[];
   close(): Promise<void>;
 }
 
@@ -168,17 +180,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let throttle = options.throttleBytesPerSecond ?? null;
   const browserOpened: string[] = [];
   let openBrowser: OpenBrowser | null = null;
-  const app = await createAppService({
-    openBrowser: async (url) => {
-      browserOpened.push(url);
-      await openBrowser?.(url);
+  const log = openFileLog({ dir: join(root, 'logs'), name: 'trayshare.log' });
+  const app = await createLoggedAppService(
+    {
+      dataDir: join(root, 'app'),
+      secrets: createMemorySecretStore(),
+      transport: throttleTransport(createNodeTransport(), () => throttle),
+      retry: options.retry,
+      openBrowser: async (url) => {
+        browserOpened.push(url);
+        await openBrowser?.(url);
+      },
+      ...(options.signInPort !== undefined ? { signInPort: options.signInPort } : {}),
     },
-    ...(options.signInPort !== undefined ? { signInPort: options.signInPort } : {}),
-    dataDir: join(root, 'app'),
-    secrets: createMemorySecretStore(),
-    transport: throttleTransport(createNodeTransport(), () => throttle),
-    retry: options.retry,
-  });
+    log,
+  );
   const demo = await seedDemo(app, reference.url);
 
   const pickQueue: string[][] = [];
@@ -186,6 +202,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let setupLink: SetupLink | null = null;
   const copied: string[] = [];
   const opened: string[] = [];
+  const openedFolders: string[] = [];
   const shell: ShellApi = {
     pickFiles: async () => pickQueue.shift() ?? [],
     copyText: async (text) => {
@@ -214,6 +231,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       if (!checked.ok) throw new Error(checked.error);
       return checked.link;
     },
+    // As main/electron/shell-api.ts: the folder is the log's, the text built by the core.
+    openLogsFolder: async () => {
+      openedFolders.push(log.dir);
+    },
+    copyDiagnostics: async () => {
+      copied.push(await diagnosticsText({ service: app, log }));
+    },
   };
 
   // The shell, not the core, registers the global shortcut: like main/electron/preferences-sync.ts, a
@@ -239,6 +263,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const unsubscribe = (['queue-changed', 'history-changed', 'settings-changed'] as const).map(
     (event) => app.on(event, (payload) => emit(event, payload)),
   );
+  const updates = harnessUpdates(app, options.updates, (view) => emit('updates-changed', view));
+  unsubscribe.push(() => updates.dispose());
 
   async function rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Large enough for a pasted image as base64 (savePastedImage).
@@ -253,9 +279,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     if (!parsed.success) return sendJson(res, 400, { error: `Invalid arguments for ${method}.` });
     const target = (method in shell
       ? shell
-      : method === 'setPreferences'
-        ? { setPreferences }
-        : app) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      : method in updates
+        ? updates
+        : method === 'setPreferences'
+          ? { setPreferences }
+          : app) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
     try {
       const result = await target[method]!(...(parsed.data as unknown[]));
       sendJson(res, 200, { result });
@@ -378,6 +406,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     demo,
     renderer,
     filesDir,
+    updates,
     pick: (paths) => void pickQueue.push(paths),
     setPending: (paths) => {
       pending = paths;
@@ -417,6 +446,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }),
     copied,
     opened,
+    log,
+    openedFolders,
     async close() {
       for (const off of unsubscribe) off();
       for (const res of streams) res.end();
@@ -426,6 +457,49 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await app.close();
       await reference.close();
       await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The app's update module over the harness's app service (updates-wiring.ts does the same in the shell). */
+function harnessUpdates(
+  app: AppService,
+  build: DesktopUpdatesDeps | undefined,
+  onChange: Parameters<typeof createUpdates>[0]['onChange'],
+): Updates {
+  let running = 0;
+  const off = app.on('queue-changed', (items) => {
+    running = items.filter((i) => isActiveState(i.state)).length;
+    updates.queueChanged();
+  });
+  const updates = createUpdates({
+    ...(build ?? {
+      source: {
+        updatesItself: false,
+        reason: 'This is a development run: it updates with your checkout, not by itself.',
+      },
+      createUpdater: () => {
+        throw new Error('no updater in a development run');
+      },
+    }),
+    automatic: true,
+    queue: { settled: () => app.settled(), running: () => running },
+    log: { info: () => undefined, warn: () => undefined },
+    onChange,
+  });
+  void app.getSnapshot().then((snapshot) => {
+    updates.setAutomatic(snapshot.preferences.checkForUpdates);
+    updates.start();
+  });
+  const offSettings = app.on('settings-changed', (s) =>
+    updates.setAutomatic(s.preferences.checkForUpdates),
+  );
+  return {
+    ...updates,
+    dispose() {
+      off();
+      offSettings();
+      updates.dispose();
     },
   };
 }

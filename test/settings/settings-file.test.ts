@@ -46,6 +46,7 @@ describe('settings file round trip', () => {
       comment: 'For Thursday',
     });
     await first.setPreferences({
+      checkForUpdates: false,
       concurrency: 5,
       trayDropAction: 'default-preset',
       copyLinkOnDelivery: true,
@@ -66,11 +67,13 @@ describe('settings file round trip', () => {
     expect(second.preferences()).toEqual({
       shortcut: defaultShortcut(process.platform),
       launchAtLogin: false,
+      checkForUpdates: false,
       trayDropAction: 'default-preset',
       dropWindowPinned: false,
       concurrency: 5,
       fileManagerIntegration: false,
       copyLinkOnDelivery: true,
+      detailedLogs: false,
     });
     expect(second.path).toBe(join(fx.dir, 'config.json'));
     expect(JSON.parse(await fx.configText())).toMatchObject({ version: 2 });

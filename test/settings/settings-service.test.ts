@@ -376,11 +376,13 @@ describe('preferences and channel checks', () => {
       preferences: {
         shortcut: 'Alt+Shift+S',
         launchAtLogin: false,
+        checkForUpdates: true,
         trayDropAction: 'share-sheet',
         dropWindowPinned: false,
         concurrency: 8,
         fileManagerIntegration: false,
         copyLinkOnDelivery: false,
+        detailedLogs: false,
       },
     });
     await expect(settings.setPreferences({ concurrency: 9 })).rejects.toMatchObject({

@@ -6,10 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenDialogOptions } from 'electron';
 import type { AppService, PreferencesPatch } from '../../main/core/api';
-import { createAppService } from '../../main/core/app-service';
+import { diagnosticsText } from '../../main/core/log/about';
+import { type FileLog, openFileLog } from '../../main/core/log/file-log';
+import { createLoggedAppService } from '../../main/core/log/logged-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { type DesktopApp, startDesktopApp } from '../../main/electron/desktop-app';
 import type { RendererLocation } from '../../main/electron/renderer-location';
+import type { DesktopUpdatesDeps } from '../../main/electron/updates-wiring';
 import { createWindows } from '../../main/electron/windows';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
@@ -47,6 +50,8 @@ export interface HarnessOptions {
   /** Shortcuts another app holds. */
   taken?: string[];
   keychainProblem?: string | null;
+  /** How the build updates (index.ts passes electron-updater's); default: it does not. */
+  updates?: DesktopUpdatesDeps;
   launchedAtLogin?: boolean;
   fileManagerIntegration?: boolean;
   /** Notifications the OS refuses to show ('failed'), with this error. */
@@ -65,6 +70,8 @@ export interface HarnessOptions {
     openBrowser(url: string): Promise<void>;
     oauth?: Partial<ServiceConfig['oauth']>;
   };
+  /** What shell.openPath answers for the logs folder ('' : it opened). */
+  openPathAnswer?: string;
 }
 
 export interface ShellHarness {
@@ -81,6 +88,10 @@ export interface ShellHarness {
   clipboard: FakeClipboard;
   logs: string[];
   opened: string[];
+  /** The app's log file, in the temp dir. */
+  appLog: FileLog;
+  /** Folders shell.openPath was asked to show. */
+  openedPaths: string[];
   loginItem: boolean[];
   integration: boolean[];
   quits: number;
@@ -120,13 +131,17 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
         }
       : {}),
   });
-  const service = await createAppService({
-    dataDir: join(dir, 'app'),
-    secrets: createMemorySecretStore(),
-    transport: createNodeTransport(),
-    retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
-    ...(signIn ? { signInPort: signIn.port, openBrowser: signIn.openBrowser } : {}),
-  });
+  const appLog = openFileLog({ dir: join(dir, 'logs'), name: 'trayshare.log' });
+  const service = await createLoggedAppService(
+    {
+      dataDir: join(dir, 'app'),
+      secrets: createMemorySecretStore(),
+      transport: createNodeTransport(),
+      retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+      ...(signIn ? { signInPort: signIn.port, openBrowser: signIn.openBrowser } : {}),
+    },
+    appLog,
+  );
   const demo = options.seed === false ? undefined : await seedDemo(service, reference.url);
   if (options.preferences) await service.setPreferences(options.preferences);
 
@@ -139,6 +154,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
   const clipboard = new FakeClipboard();
   const logs: string[] = [];
   const opened: string[] = [];
+  const openedPaths: string[] = [];
   const loginItem: boolean[] = [];
   const integration: boolean[] = [];
   const picks: string[][] = [];
@@ -214,12 +230,22 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
         }
       : {}),
     checkKeychain: async () => options.keychainProblem ?? null,
+    // As index.ts, with shell.openPath recorded.
+    logs: {
+      dir: appLog.dir,
+      openPath: async (path) => {
+        openedPaths.push(path);
+        return options.openPathAnswer ?? '';
+      },
+      diagnostics: () => diagnosticsText({ service, log: appLog }),
+    },
     // Most tests begin with the app running in the tray and no window, as after a login start
     // (on Linux any other start opens the window: test/shell/desktop-start.test.ts).
     launchedAtLogin: options.launchedAtLogin ?? true,
     shortcutNeedsApproval: options.shortcutNeedsApproval ?? false,
     desktopNotes: options.desktopNotes ?? [],
     keepsDropWindowOnTop: !options.noWindowOnTop,
+    ...(options.updates ? { updates: options.updates } : {}),
     quit: () => {
       quits++;
     },
@@ -240,6 +266,8 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
     clipboard,
     logs,
     opened,
+    appLog,
+    openedPaths,
     loginItem,
     integration,
     get quits() {

@@ -77,6 +77,8 @@ function spyActions() {
     setDropWindowPinned: vi.fn(),
     copyLink: vi.fn(),
     setPaused: vi.fn(),
+    restartToUpdate: vi.fn(),
+    cancelRestart: vi.fn(),
     quit: vi.fn(),
   } satisfies TrayMenuActions;
 }
@@ -95,6 +97,35 @@ function find(items: MenuItemConstructorOptions[], id: string): MenuItemConstruc
 const click = (i: MenuItemConstructorOptions) => (i.click as () => void)();
 
 describe('tray menu', () => {
+  it('offers "Restart to update to X" once an update is downloaded, and the wait with a cancel', () => {
+    expect(() => find(buildTrayMenu(model(), spyActions()), 'update-restart')).toThrow();
+    const actions = spyActions();
+    const ready = buildTrayMenu(
+      model({ update: { restartLabel: 'Restart to update to 1.2.0' } }),
+      actions,
+    );
+    expect(ready[1]).toMatchObject({ id: 'update-restart', label: 'Restart to update to 1.2.0' });
+    click(find(ready, 'update-restart'));
+    expect(actions.restartToUpdate).toHaveBeenCalledOnce();
+
+    const waiting = buildTrayMenu(
+      model({
+        update: {
+          restartLabel: 'Restart to update to 1.2.0',
+          waiting: 'Restarting when the 3 uploads finish…',
+        },
+      }),
+      actions,
+    );
+    expect(() => find(waiting, 'update-restart')).toThrow();
+    expect(find(waiting, 'update-waiting')).toMatchObject({
+      label: 'Restarting when the 3 uploads finish…',
+      enabled: false,
+    });
+    click(find(waiting, 'update-cancel'));
+    expect(actions.cancelRestart).toHaveBeenCalledOnce();
+  });
+
   it('offers every preset for files and for the clipboard, named with workspace and default', () => {
     const menu = buildTrayMenu(model(), spyActions());
     const files = find(menu, 'share-files').submenu as MenuItemConstructorOptions[];

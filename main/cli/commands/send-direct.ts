@@ -5,6 +5,7 @@ import { looksLikeId, resolveChannelNames } from '../../core/conversations/chann
 import { listConversations } from '../../core/conversations/conversations-list';
 import { parseThread } from '../../core/conversations/thread-link';
 import { listUsers } from '../../core/conversations/users-list';
+import { loggedTransport } from '../../core/log/logged-parts';
 import type { Protocol } from '../../core/model';
 import type { AttemptResult } from '../../core/upload/attempt';
 import { uploadWithRetries } from '../../core/upload/engine';
@@ -14,6 +15,7 @@ import { normaliseChannels } from '../../portable/channels';
 import { unlistedMessage } from '../../portable/conversation-types';
 import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import { looksLikeUserId } from '../../portable/people-names';
+import { cliLog } from '../cli-log';
 import { uploadExternalGroup } from '../external-group';
 import { type FileResult, fromAttempt } from '../outcome';
 import { createProgressLine, formatBytes, say } from '../terminal';
@@ -92,7 +94,8 @@ async function directTarget(options: SendOptions): Promise<DirectTarget> {
   const channels = normaliseChannels(options.channels ?? '');
   if (!channels.ok) throw new UsageError(channels.error);
   const protocol = parseProtocol(options.protocol);
-  const transport = createNodeTransport();
+  // Failures below HTTP (a proxy, DNS, TLS) go to the log as the queued sends' do.
+  const transport = loggedTransport(createNodeTransport(), cliLog());
   const ids = await directChannels(
     baseUrl,
     token ?? '',

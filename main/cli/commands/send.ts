@@ -2,6 +2,7 @@
 // go through the durable queue (send-queued.ts); `--base-url` is the scripting mode with no
 // saved settings, which sends straight through a protocol with bounded retries (send-direct.ts).
 import type { Command } from 'commander';
+import { logDirectOutcome } from '../cli-log';
 import { report } from '../outcome';
 import { checkStdinFilename, type Spooled, spoolStdin } from '../stdin-spool';
 import { say } from '../terminal';
@@ -87,6 +88,8 @@ async function send(files: string[], options: SendOptions): Promise<number> {
         );
     // One line per file whatever happened; then what the person must do, and its exit code.
     const code = report(outcome.results, options.json === true);
+    // A queued send is logged by the queue's own events (core/log/activity-log.ts).
+    if (options.baseUrl) logDirectOutcome(outcome.results, options.protocol ?? 'files.upload');
     if (outcome.refused) say(outcome.refused.said);
     return outcome.refused?.code ?? code;
   } finally {

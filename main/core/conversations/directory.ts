@@ -7,9 +7,8 @@ import { RenewalError } from '../auth/renewal';
 import type { Workspace } from '../model';
 import type { SettingsService } from '../settings/settings-service';
 import type { Transport } from '../upload/transport';
-import { ConversationCache } from './conversation-cache';
 import { listConversations } from './conversations-list';
-import { PeopleCache } from './people-cache';
+import { ConversationCache, PeopleCache } from './named-lists';
 import { listUsers } from './users-list';
 
 export interface Directory {

@@ -2,31 +2,32 @@
 // queue runs, and nothing else. It reads the workspace and token when the attempt starts (the
 // person may have changed either since the file was queued), picks the workspace's protocol,
 // and names the channels that refused a share.
+// Both ways of delivering a file implement one interface, UploadProtocol: files.upload (one
+// request per file, one message each) and Slack's external upload protocol (each file's bytes
+// on their own, then the files of a share completed together as one message). Delivery picks a
+// protocol once instead of branching on it at every step.
 import { destinationLabels, looksLikeUserId } from '../../portable/people-names';
 import { type Renewal, RenewalError } from '../auth/renewal';
-import type { ConversationCache } from '../conversations/conversation-cache';
-import type { PeopleCache } from '../conversations/people-cache';
+import type { ConversationCache, PeopleCache } from '../conversations/named-lists';
 import type { FailureReason, Protocol, QueueItem, Workspace } from '../model';
 import type { OnceNotices } from '../once-notices';
-import type { QueueDeps } from '../queue/queue-api';
+import type { AttemptHooks, QueueDeps, ShareHooks } from '../queue/queue-api';
 import { KeychainError } from '../secrets/secret-store';
 import { keptCopiesSince } from '../settings/settings-file';
-import type { SettingsService } from '../settings/settings-service';
+import type { SettingsService, WorkspaceNow } from '../settings/settings-service';
 import type { AttemptResult, UploadJob } from '../upload/attempt';
+import { uploadOnce } from '../upload/engine';
+import { completeExternalShare } from '../upload/external/complete';
+import { asExternalCheckpoint, type ExternalCheckpoint } from '../upload/external/request';
+import { uploadExternal } from '../upload/external/send-file';
 import { LINKS_NEED_FILES_READ } from '../upload/file-links';
 import type { RetryPolicy } from '../upload/retry';
 import type { Transport } from '../upload/transport';
 import { retriedAfterRenewal } from './expired-token';
-import {
-  external,
-  filesUpload,
-  type ProtocolContext,
-  type UploadProtocol,
-} from './upload-protocol';
 
 /** Where a workspace's token comes from: the keychain, unless the process was given one. */
 interface TokenSource {
-  settings: Pick<SettingsService, 'workspace'>;
+  settings: WorkspaceNow;
   /** The token to send with, or null when none is saved; throws KeychainError. */
   token(workspace: Workspace): Promise<string | null>;
   /** The user-data folder, where a damaged settings file is set aside. */
@@ -63,12 +64,24 @@ function keychainFailure(error: KeychainError): FailureReason {
   return { class: 'credential', code: `keychain_${error.problem}`, message: error.message };
 }
 
-/** The workspace and token an item goes with, or why it cannot go now. */
+/**
+ * The workspace and token an item goes with, or why it cannot go now. `started` is the workspace
+ * its attempt started with, given for a completion, which reads no settings (see
+ * settingsOncePerTurn in settings-service.ts).
+ */
 async function sendingAs(
   source: TokenSource,
   item: QueueItem,
+  started?: Workspace,
 ): Promise<{ workspace: Workspace; token: string } | AttemptResult> {
-  const workspace = source.settings.workspace(item.workspaceId);
+  // An attempt reads the workspace as it is now; a completion takes its attempts' workspace
+  // unless a change event removed it since.
+  const workspace =
+    started === undefined
+      ? source.settings.workspace(item.workspaceId)
+      : source.settings.removed(item.workspaceId)
+        ? undefined
+        : started;
   if (!workspace) return workspaceGone(source.dataDir, item);
   let token: string | null;
   try {
@@ -131,6 +144,119 @@ export interface DeliveryDeps extends TokenSource {
   people: PeopleCache;
 }
 
+/** What a protocol needs besides the job: how to reach the service, and what to say once. */
+interface ProtocolContext {
+  transport: Transport;
+  connectTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** The token cannot read files, so links are missing; said once per workspace. */
+  onLinksUnavailable: () => void;
+}
+
+/** Who the attempt is for, so what went wrong can name the file and the workspace. */
+interface Sending {
+  item: QueueItem;
+  workspace: Workspace;
+}
+
+interface UploadProtocol {
+  /** One message per file: the share's comment goes with its first file only. */
+  readonly commentOnFirstOnly: boolean;
+  /** One attempt at one queued file. */
+  send(
+    job: UploadJob,
+    hooks: AttemptHooks,
+    ctx: ProtocolContext,
+    sending: Sending,
+  ): Promise<AttemptResult>;
+  /** Files of one share whose bytes are on the service, shared together; one result each. */
+  complete(jobs: UploadJob[], hooks: ShareHooks, ctx: ProtocolContext): Promise<AttemptResult[]>;
+}
+
+const filesUpload: UploadProtocol = {
+  commentOnFirstOnly: true,
+  async send(job, hooks, ctx, { item, workspace }) {
+    if (asExternalCheckpoint(hooks.resume)?.completing) {
+      // Switched away from the external protocol while a share of this file was unanswered:
+      // sending it through files.upload now could share it twice.
+      return {
+        kind: 'unknown',
+        reason: {
+          class: 'unknown-outcome',
+          code: 'protocol_changed',
+          message: `A request sharing ${item.name} through Slack's external protocol got no answer, and ${workspace.name} has been switched to files.upload since. It may have been delivered: check the channel before sending it again.`,
+        },
+      };
+    }
+    const result: AttemptResult = await uploadOnce(job, {
+      transport: ctx.transport,
+      signal: hooks.signal,
+      onProgress: (sent: number) => hooks.onProgress(sent),
+      beforeBodyComplete: hooks.beforeBodyComplete,
+      connectTimeoutMs: ctx.connectTimeoutMs,
+      idleTimeoutMs: ctx.idleTimeoutMs,
+    });
+    if (result.kind === 'failed' && result.reason.class === 'retired') {
+      return { kind: 'failed', reason: retiredReason(workspace, result.reason) };
+    }
+    return result;
+  },
+  async complete() {
+    // The queue hands a file over for completing only when its attempt asked it to, and a
+    // files.upload attempt never does: each request shares its file.
+    throw new Error('files.upload shares each file on its own: there is nothing to complete.');
+  },
+};
+
+/**
+ * files.upload is gone from this service. `class: 'retired'` with the service's own code is the
+ * marker the UI acts on: it offers to switch the workspace to the external protocol
+ * (updateWorkspace(id, { protocol: 'external' })) and to send the item again (retryItem).
+ */
+function retiredReason(workspace: Workspace, reason: FailureReason): FailureReason {
+  return {
+    ...reason,
+    message: `${workspace.name} no longer offers files.upload (the service answered ${reason.code}). Switching the workspace to Slack's external upload protocol fixes this: change its protocol to "external" in Settings, then send the file again.`,
+  };
+}
+
+const external: UploadProtocol = {
+  commentOnFirstOnly: false,
+  send(job, hooks, ctx) {
+    return uploadExternal(job, {
+      transport: ctx.transport,
+      signal: hooks.signal,
+      onProgress: (sent: number) => hooks.onProgress(sent),
+      beforeBodyComplete: hooks.beforeBodyComplete,
+      connectTimeoutMs: ctx.connectTimeoutMs,
+      idleTimeoutMs: ctx.idleTimeoutMs,
+      ...(hooks.resume !== undefined ? { resume: hooks.resume } : {}),
+      checkpoint: hooks.checkpoint,
+      onLinksUnavailable: ctx.onLinksUnavailable,
+      ...(hooks.awaitShare ? { awaitShare: hooks.awaitShare } : {}),
+      ...(ctx.retry ? { retry: ctx.retry } : {}),
+    });
+  },
+  complete(jobs, hooks, ctx) {
+    const uploaded = hooks.resumes.map(asExternalCheckpoint);
+    if (uploaded.some((cp) => cp === undefined)) {
+      throw new Error('A file of the share has no upload to complete.');
+    }
+    return completeExternalShare(jobs, uploaded as ExternalCheckpoint[], {
+      transport: ctx.transport,
+      signal: hooks.signal,
+      beforeBodyComplete: hooks.beforeBodyComplete,
+      saveAll: hooks.checkpoint,
+      withComment: hooks.withComment,
+      onLinksUnavailable: ctx.onLinksUnavailable,
+      ...(ctx.connectTimeoutMs !== undefined ? { connectTimeoutMs: ctx.connectTimeoutMs } : {}),
+      ...(ctx.idleTimeoutMs !== undefined ? { idleTimeoutMs: ctx.idleTimeoutMs } : {}),
+      ...(ctx.retry ? { retry: ctx.retry } : {}),
+    });
+  },
+};
+
 const PROTOCOLS: Record<Protocol, UploadProtocol> = {
   'files.upload': filesUpload,
   external,
@@ -153,6 +279,9 @@ export function openDelivery(
   });
   const named = (result: AttemptResult, item: Parameters<typeof nameRefusedChannels>[1]) =>
     nameRefusedChannels(result, item, deps.conversations, deps.people);
+  // The workspace each attempt under way started with, by item id: a handed-over file's attempt
+  // is still under way while its share completes.
+  const startedWith = new Map<string, Workspace>();
   const completeAs = (
     as: { workspace: Workspace; token: string },
     complete: (token: string) => Promise<AttemptResult[]>,
@@ -172,10 +301,15 @@ export function openDelivery(
           { item, workspace: as.workspace },
         );
       const signedIn = as.workspace.auth === 'slack';
-      return named(await (signedIn ? retriedAfterRenewal(deps, as, send) : send(as.token)), item);
+      startedWith.set(item.id, as.workspace);
+      try {
+        return named(await (signedIn ? retriedAfterRenewal(deps, as, send) : send(as.token)), item);
+      } finally {
+        startedWith.delete(item.id);
+      }
     },
     completeShare: async (items, hooks) => {
-      const as = await sendingAs(deps, items[0]!);
+      const as = await sendingAs(deps, items[0]!, startedWith.get(items[0]!.id));
       const results =
         'kind' in as
           ? items.map(() => as)

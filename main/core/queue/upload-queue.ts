@@ -8,8 +8,9 @@
 // outcomes, and the hand-off of finished ones to History), item-store.ts (items in memory and
 // in the journal), scheduler.ts (which item starts when), attempt-hooks.ts (what an attempt may
 // journal), share-groups.ts (files of one share completed together), queue-events.ts
-// (listeners, and waiting for the queue to come to rest), queue-settings.ts (what it reads of
-// the settings), queue-api.ts (the interface, hooks and dependencies).
+// (listeners, and waiting for the queue to come to rest), queue-api.ts (the interface, hooks
+// and dependencies). What it reads of the settings comes through settingsOncePerTurn
+// (settings/settings-service.ts).
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { isActiveState, isFinishedState } from '../../portable/item-states';

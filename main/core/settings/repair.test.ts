@@ -134,6 +134,15 @@ describe('repairSettings', () => {
     ]);
   });
 
+  it('a file from before update checks existed gets them on, quietly', () => {
+    const { checkForUpdates: _new, ...before } = DEFAULT_PREFERENCES;
+    const repair = repairSettings({ ...valid, preferences: before });
+    expect(repair.settings.preferences.checkForUpdates).toBe(true);
+    expect(repair.problems).toEqual([]);
+    const off = repairSettings({ ...valid, preferences: { ...before, checkForUpdates: false } });
+    expect(off.settings.preferences.checkForUpdates).toBe(false);
+  });
+
   it('a bad preference resets only itself; a missing one takes its default quietly', () => {
     // copyLinkOnDelivery is missing from every file written before that setting existed.
     const {
@@ -150,6 +159,19 @@ describe('repairSettings', () => {
       'the preference "trayDropAction" ("explode") was invalid and was reset to "share-sheet"',
       'the preference "concurrency" (42) was invalid and was reset to 3',
     ]);
+  });
+
+  it('a file from before "Detailed logs" opens with them off, quietly', () => {
+    const { detailedLogs: _new, ...before } = valid.preferences;
+    const repair = repairSettings({ ...valid, preferences: { ...before, detailedLogs: 'yes' } });
+    expect(repair.settings.preferences.detailedLogs).toBe(false);
+    expect(repair.problems).toEqual([
+      'the preference "detailedLogs" ("yes") was invalid and was reset to false',
+    ]);
+    const quiet = repairSettings({ ...valid, preferences: before });
+    expect(quiet.settings.preferences).toEqual({ ...DEFAULT_PREFERENCES, concurrency: 5 });
+    expect(quiet.settings.preferences.detailedLogs).toBe(false);
+    expect(quiet.problems).toEqual([]);
   });
 
   it('channels are normalised the way the share sheet does it; the first label wins', () => {

@@ -23,11 +23,13 @@ export function defaultShortcut(platform: NodeJS.Platform): string {
 export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   shortcut: defaultShortcut(process.platform),
   launchAtLogin: false,
+  checkForUpdates: true,
   trayDropAction: 'share-sheet',
   dropWindowPinned: false,
   concurrency: 3,
   fileManagerIntegration: false,
   copyLinkOnDelivery: false,
+  detailedLogs: false,
 });
 
 const id = z.string().trim().min(1).max(200);
@@ -96,11 +98,13 @@ export const presetSchema = z.object({
 export const preferenceSchemas = {
   shortcut: z.string().max(100),
   launchAtLogin: z.boolean(),
+  checkForUpdates: z.boolean(),
   trayDropAction: z.enum(['share-sheet', 'default-preset']),
   dropWindowPinned: z.boolean(),
   concurrency: z.number().int().min(1).max(8),
   fileManagerIntegration: z.boolean(),
   copyLinkOnDelivery: z.boolean(),
+  detailedLogs: z.boolean(),
 } satisfies { [K in keyof Preferences]: z.ZodType<Preferences[K]> };
 
 const preferencesSchema = z.object(preferenceSchemas);

@@ -49,6 +49,11 @@ export const confStoreFactory: StoreFactory = (options) =>
 
 const CONFIG_NAME = 'config';
 
+/** The settings file of the user-data folder `dir` (readers that must not write or repair it). */
+export function settingsFilePath(dir: string): string {
+  return join(resolve(dir), `${CONFIG_NAME}.json`);
+}
+
 function storeOptions(dir: string): StoreOptions {
   return {
     cwd: dir,

@@ -1,7 +1,8 @@
 // Workspaces, presets and preferences (the settings file) plus tokens (the keychain): the core
 // API's settings methods, and a few lookups the queue, the app service and the CLI need. Each
 // kind of setting has its own module (workspaces, workspace-tokens, presets, preferences,
-// settings-snapshot, share-target); this one opens the file and puts them together.
+// settings-snapshot, share-target); this one opens the file and puts them together, and says
+// how the queue, delivery and History read it while shares run (settingsOncePerTurn, below).
 // The token goes from setToken to the keychain and from the keychain to token(); nothing here
 // writes it anywhere else, and getSnapshot only says whether there is one.
 
@@ -14,7 +15,7 @@ import { watchFile } from './file-watcher';
 import { parseArgs, sameName } from './input-rules';
 import { setPreferences } from './preferences';
 import { presets as presetRules } from './presets';
-import type { Settings } from './schema';
+import { DEFAULT_MAX_FILE_BYTES, type Settings } from './schema';
 import { openSettingsAccess } from './settings-access';
 import { confStoreFactory, SettingsFile, type StoreFactory } from './settings-file';
 import { settingsSnapshot } from './settings-snapshot';
@@ -57,7 +58,7 @@ export interface SettingsService
   /** Whether there was a token to remove (the core API resolves to nothing). */
   clearToken(workspaceId: string): Promise<boolean>;
 
-  /** The whole file, as one read (queue/queue-settings.ts shares one read per turn). */
+  /** The whole file, as one read (settingsOncePerTurn, below, shares one read per turn). */
   read(): Settings;
   workspace(id: string): Workspace | undefined;
   /** Case-insensitive. */
@@ -163,4 +164,76 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
     shareTarget: (input) => shareTarget({ read, findPreset, findWorkspace }, input),
     ...signIns,
   };
+}
+
+// What the queue, delivery and History read from the settings while a share runs: how many
+// uploads at once, each workspace's file size limit, and the workspace itself (its address,
+// protocol and name). One read of the settings file serves everything that runs in the same
+// turn of the event loop: a scheduling pass starts its files with one read, and their attempts
+// see the workspace that pass saw. A change (a save here, or the watched file changed by
+// another process) is seen by the next read, so it applies to the next file as before; a
+// workspace removed while files wait still fails them when they start.
+// A share's completion reads nothing: its files complete with the workspace their attempts
+// started with, unless a change since then removed it. The change event says so (removeWorkspace
+// saving the file, or the watcher seeing another process's edit), so the completion need not
+// read the file to find out.
+export interface SettingsNow {
+  (): Settings;
+  /** The workspace was in an earlier read and a change since has removed it (reads nothing). */
+  removed(workspaceId: string): boolean;
+}
+
+/** The settings as they are now, read once per turn of the event loop (see above). */
+export function settingsOncePerTurn(
+  settings: Pick<SettingsService, 'read' | 'onChange'>,
+): SettingsNow {
+  let current: Settings | undefined;
+  let seen: Set<string> | undefined;
+  const gone = new Set<string>();
+  const take = (read: Settings): Settings => {
+    const ids = new Set(read.workspaces.map((w) => w.id));
+    for (const id of seen ?? []) if (!ids.has(id)) gone.add(id);
+    // A workspace can come back (a kept copy of a damaged file restored as config.json).
+    for (const id of ids) gone.delete(id);
+    seen = ids;
+    return read;
+  };
+  const now = (): Settings => {
+    if (current === undefined) {
+      current = take(settings.read());
+      queueMicrotask(() => {
+        current = undefined;
+      });
+    }
+    return current;
+  };
+  settings.onChange(() => {
+    current = undefined;
+    // Read once the change is whole (a change can tell listeners from inside a read), and
+    // only when there is something to compare with.
+    if (seen !== undefined) queueMicrotask(now);
+  });
+  return Object.assign(now, { removed: (id: string) => gone.has(id) });
+}
+
+/** The queue's two settings (QueueDeps' concurrency and maxFileBytes), through the same one read. */
+export function queueSettings(now: SettingsNow): {
+  concurrency: () => number;
+  maxFileBytes: (workspaceId: string) => number;
+} {
+  return {
+    concurrency: () => now().preferences.concurrency,
+    maxFileBytes: (id) =>
+      now().workspaces.find((w) => w.id === id)?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+  };
+}
+
+/** What delivery and History know of a workspace, through the same one read. */
+export interface WorkspaceNow extends Pick<SettingsService, 'workspace'> {
+  /** Removed since it was last read, as the change event told (reads nothing). */
+  removed(id: string): boolean;
+}
+
+export function workspaceNow(now: SettingsNow): WorkspaceNow {
+  return { workspace: (id) => now().workspaces.find((w) => w.id === id), removed: now.removed };
 }

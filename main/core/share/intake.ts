@@ -9,8 +9,7 @@ import { looksLikeUserId, threadDestination } from '../../portable/people-names'
 import type { ShareRequest } from '../api';
 import { RenewalError } from '../auth/renewal';
 import { looksLikeId, resolveChannelNames } from '../conversations/channel-names';
-import type { ConversationCache } from '../conversations/conversation-cache';
-import type { PeopleCache } from '../conversations/people-cache';
+import type { ConversationCache, PeopleCache } from '../conversations/named-lists';
 import { parseThread } from '../conversations/thread-link';
 import { protocolOf } from '../delivery/delivery';
 import type { Workspace } from '../model';

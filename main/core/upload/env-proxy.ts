@@ -3,13 +3,28 @@
 // socks://). Through a CONNECT tunnel the request is unchanged, Content-Length included.
 // Direct requests keep `agent: false` (one connection per request, see node-transport.ts).
 import type { Agent } from 'node:http';
-import { getProxyForUrl } from 'proxy-from-env';
+
+/**
+ * Whether `env` names a proxy for `protocol` at all: the variables proxy-from-env 2 reads
+ * (`<scheme>_proxy`, `all_proxy`, either case; its index.js `getProxyForUrl`). Without one,
+ * neither library is loaded (resolving and loading proxy-from-env's package cost every send
+ * 1–10 ms at start; bench/notes.md, issue 25).
+ */
+function namesProxy(env: NodeJS.ProcessEnv, protocol: string): boolean {
+  const scheme = protocol.replace(/:$/, '');
+  return [`${scheme}_proxy`, 'all_proxy'].some(
+    (key) => Boolean(env[key]) || Boolean(env[key.toUpperCase()]),
+  );
+}
 
 /** An agent for `url` when the environment names a proxy for it; undefined to go direct. */
 export async function proxyAgentFor(
   url: URL,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Agent | undefined> {
+  // proxy-from-env reads process.env whatever it is given: ask both, as it would.
+  if (!namesProxy(env, url.protocol) && !namesProxy(process.env, url.protocol)) return undefined;
+  const { getProxyForUrl } = await import('proxy-from-env');
   const proxy = getProxyForUrl(url.href, env);
   if (!proxy) return undefined;
   // Loaded only when a proxy is named: proxy-agent and what it imports cost every CLI start

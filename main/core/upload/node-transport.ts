@@ -21,7 +21,7 @@ import { userAgent } from '../version';
 import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
-import { http, https } from './node-http';
+import { httpModuleFor } from './node-http';
 import { readBeforeWriteErrors } from './read-before-write-error';
 import {
   cappedBody,
@@ -100,7 +100,7 @@ function send(
   const url = new URL(req.url);
   const host = url.host;
   return new Promise<TransportResponse>((resolve, reject) => {
-    const mod = url.protocol === 'https:' ? https : http;
+    const mod = httpModuleFor(url.protocol);
     let settled = false;
     let response: IncomingMessage | undefined;
     let pumping = false;

@@ -63,4 +63,20 @@ describe('progressMeter', () => {
     meter.accepted(20);
     expect(events).toEqual([[0, 0]]);
   });
+
+  it('a stalled upload leaves no timer running; its next bytes are reported at once', () => {
+    const events: number[] = [];
+    const meter = progressMeter(10_000, (s) => events.push(s));
+    meter.accepted(10);
+    meter.accepted(10);
+    vi.advanceTimersByTime(PROGRESS_INTERVAL_MS);
+    expect(events).toEqual([10, 20]);
+    // Nothing more for a while: the tick that finds nothing new does not re-arm.
+    vi.advanceTimersByTime(PROGRESS_INTERVAL_MS * 5);
+    expect(vi.getTimerCount()).toBe(0);
+    meter.accepted(5);
+    expect(events).toEqual([10, 20, 25]);
+    meter.stop();
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

@@ -178,6 +178,19 @@ export function PreferencesSection(props: { preferences: Preferences }) {
             />
             <span>Copy the link when an upload is delivered</span>
           </label>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={prefs.detailedLogs}
+              aria-describedby="pref-detailed-logs-help"
+              onChange={(e) => void set({ detailedLogs: e.currentTarget.checked })}
+            />
+            <span>Detailed logs</span>
+          </label>
+          <p id="pref-detailed-logs-help" class="field__help">
+            Puts file names in the log. Without it the log names a file only by its kind and size
+            (“a .png of 2.1 MB”). Tokens and comments are never logged.
+          </p>
         </div>
 
         <div class="field-row">

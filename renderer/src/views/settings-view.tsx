@@ -1,5 +1,6 @@
 import type { QueueItem, Snapshot, View } from '../../../preload/contract';
 import { Notice } from '../ui/notice';
+import { AboutSection } from './about-section';
 import { SetupSteps } from './first-run';
 import { PreferencesSection } from './preferences-section';
 import { WorkspacesSection } from './workspaces-section';
@@ -24,16 +25,7 @@ export function SettingsView(props: {
       ) : null}
       <WorkspacesSection snapshot={props.snapshot} queue={props.queue} />
       <PreferencesSection preferences={props.snapshot.preferences} />
-      <section class="section" aria-labelledby="about-title">
-        <div class="section__header">
-          <h2 id="about-title" class="section__title">
-            About
-          </h2>
-        </div>
-        <div class="card">
-          <p>Trayshare {props.snapshot.version}</p>
-        </div>
-      </section>
+      <AboutSection version={props.snapshot.version} preferences={props.snapshot.preferences} />
     </section>
   );
 }

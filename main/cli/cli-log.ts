@@ -1,0 +1,60 @@
+// The CLI's log: trayshare-cli.log in the "logs" folder of its data folder (beside the settings
+// and its cli-state; on Linux and Windows that is also where the app's own log is), rotated like
+// the app's. With --verbose every line also goes to stderr, where the CLI's messages go, so
+// stdout stays the results (--json). Opened when a command runs: `--version` and `--help` load
+// no logging library.
+import { join } from 'node:path';
+import type { FileLog } from '../core/log/file-log';
+import { type Log, silentLog } from '../core/log/log';
+import { defaultUserDataDir } from '../core/paths';
+import { say } from './terminal';
+
+const CLI_LOG_NAME = 'trayshare-cli.log';
+
+let current: FileLog | undefined;
+
+/** The folder of the CLI's log files. */
+function cliLogDir(): string {
+  return join(defaultUserDataDir(), 'logs');
+}
+
+/** Opens the log for this command and writes its start line (never its arguments: they name files). */
+export async function openCliLog(verbose: boolean, command: string): Promise<void> {
+  const [{ openFileLog }, { startLine }] = await Promise.all([
+    import('../core/log/file-log'),
+    import('../core/log/about'),
+  ]);
+  current = openFileLog({
+    dir: cliLogDir(),
+    name: CLI_LOG_NAME,
+    ...(verbose ? { echo: say } : {}),
+  });
+  current.info(`${startLine('cli')}; command: ${command}`);
+  const proxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy']
+    .filter((name) => process.env[name])
+    .map((name) => `${name}=${process.env[name]}`);
+  // The redaction hook takes a user:password@ out of these.
+  if (proxy.length > 0) current.info(`Proxy from the environment: ${proxy.join(', ')}`);
+}
+
+/** The command's log; silent before a command runs. */
+export function cliLog(): Log {
+  return current ?? silentLog;
+}
+
+/** `send --base-url` has no queue to watch: its outcome in one line, codes only (no names). */
+export function logDirectOutcome(
+  results: readonly { outcome: string; error: string | null }[],
+  protocol: string,
+): void {
+  const counts = new Map<string, number>();
+  for (const r of results) {
+    const key = r.error ? `${r.outcome} (${r.error})` : r.outcome;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const parts = [...counts].map(([what, n]) => `${n} ${what}`).join(', ');
+  const failed = results.some((r) => r.outcome !== 'delivered');
+  cliLog()[failed ? 'warn' : 'info'](
+    `Send --base-url via ${protocol}, ${results.length} file${results.length === 1 ? '' : 's'}: ${parts}`,
+  );
+}

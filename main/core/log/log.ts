@@ -1,0 +1,17 @@
+// What the core writes to: the app binds it to its log file in the OS's logs folder, the CLI to
+// one beside its state (and stderr with --verbose), tests to a file in a temp folder. Lines are
+// plain text for people; nothing secret is ever passed in (redact.ts is only a second net).
+
+export interface Log {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** For code that may run without a log (tests of other parts, a library use of the core). */
+export const silentLog: Log = { info() {}, warn() {}, error() {} };
+
+/** The log's message for an error: its message only, never the object (it may hold a request). */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
