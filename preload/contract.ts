@@ -13,6 +13,7 @@ import {
   updateMethodArgs,
 } from '../main/core/api';
 import type { QueueItem } from '../main/core/model';
+import type { SetupLink } from '../main/portable/setup-link';
 
 const shellMethodArgs = {
   pickFiles: z.tuple([]),
@@ -21,6 +22,8 @@ const shellMethodArgs = {
   takePendingPaths: z.tuple([]),
   desktopNotes: z.tuple([]),
   keepsDropWindowOnTop: z.tuple([]),
+  takeSetupLink: z.tuple([]),
+  readSetupLink: z.tuple([z.string().max(4096)]),
   openLogsFolder: z.tuple([]),
   copyDiagnostics: z.tuple([]),
 } as const;
@@ -38,6 +41,10 @@ export interface ShellApi {
   desktopNotes(): Promise<string[]>;
   /** False where the OS lets no app keep a window on top (Wayland): the setting says so. */
   keepsDropWindowOnTop(): Promise<boolean>;
+  /** The team's set-up link that opened the app while the page was loading (then forgotten). */
+  takeSetupLink(): Promise<SetupLink | null>;
+  /** A set-up link pasted in the window, checked as one from the OS; refused with why. */
+  readSetupLink(link: string): Promise<SetupLink>;
   /** Opens the folder of the log files in the file manager (the folder is main's, not asked). */
   openLogsFolder(): Promise<void>;
   /**
@@ -67,6 +74,8 @@ export interface TrayshareEvents {
   'share-requested': { paths: string[] };
   /** Main asks the window to show a view (from the tray menu or a notification). */
   'show-view': View;
+  /** A team's set-up link (trayshare://setup…, checked in main): Settings offers Sign in with Slack with it. */
+  'setup-link': SetupLink;
 }
 export type EventName = keyof TrayshareEvents;
 export const eventNames: readonly EventName[] = [
@@ -76,6 +85,7 @@ export const eventNames: readonly EventName[] = [
   'settings-changed',
   'share-requested',
   'show-view',
+  'setup-link',
 ];
 export const eventChannelOf = (event: EventName): string => `trayshare:event:${event}`;
 
@@ -96,3 +106,4 @@ void contractIsComplete;
 
 export type * from '../main/core/api';
 export type * from '../main/core/model';
+export type { SetupLink } from '../main/portable/setup-link';

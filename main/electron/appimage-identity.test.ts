@@ -37,7 +37,9 @@ describe.skipIf(process.platform === 'win32')('an AppImage on Linux', () => {
     const icon = join(home, '.local/share/icons/hicolor/256x256/apps/trayshare.png');
     expect(result).toEqual({ state: 'installed', desktopFile, icon });
     const entry = await readFile(desktopFile, 'utf8');
-    expect(entry).toContain('\nExec="/home/ann/Apps/Trayshare 1.0.AppImage"\n');
+    // %u and the scheme: a team's trayshare://setup link opens in the app.
+    expect(entry).toContain('\nExec="/home/ann/Apps/Trayshare 1.0.AppImage" %u\n');
+    expect(entry).toContain('\nMimeType=x-scheme-handler/trayshare;\n');
     expect(entry).toContain(`\nIcon=${icon}\n`);
     expect(entry).toContain('\nName=Trayshare\n');
     // The copy outlives the AppImage's mount point.
@@ -62,7 +64,7 @@ describe.skipIf(process.platform === 'win32')('an AppImage on Linux', () => {
       join(data, 'applications/app.trayshare.Trayshare.desktop'),
       'utf8',
     );
-    expect(entry).toContain('\nExec="/new/Trayshare.AppImage"\n');
+    expect(entry).toContain('\nExec="/new/Trayshare.AppImage" %u\n');
   });
 
   it('leaves an installed package’s entry and the person’s own entry alone', async () => {

@@ -4,13 +4,15 @@
 // ID (package.json's desktopName, app.trayshare.Trayshare) names an installed desktop entry,
 // and GNOME silently denies a bind without one. So when run from $APPIMAGE, Trayshare puts
 // that entry, and a stable copy of its icon, under $XDG_DATA_HOME (~/.local/share), as the
-// .deb would under /usr/share. The file-manager entries point at the same copy.
+// .deb would under /usr/share. The file-manager entries point at the same copy. The entry also
+// takes the trayshare: scheme, as electron-builder's `protocols` does for the packages.
 // An entry the person or an installed package already has is left alone.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { linuxDirs } from '../core/integration/linux';
 import { desktopExec, desktopString } from '../core/integration/quoting';
+import { SETUP_SCHEME } from '../portable/setup-link';
 import { DESKTOP_ID } from './app-identity';
 
 export interface AppImageFacts {
@@ -37,10 +39,13 @@ function appImageDesktopEntry(appImage: string, icon: string): string {
     'Version=1.5',
     'Name=Trayshare',
     `Comment=${desktopString('Share files to your team from the tray')}`,
-    `Exec=${desktopExec(appImage, [], [])}`,
+    // %u: a team's trayshare://setup link opened in the browser reaches the app (hand-off.ts);
+    // started from the menu it expands to nothing.
+    `Exec=${desktopExec(appImage, [], ['%u'])}`,
     `Icon=${desktopString(icon)}`,
     'Terminal=false',
     'Categories=Network;FileTransfer;',
+    `MimeType=x-scheme-handler/${SETUP_SCHEME};`,
     MARKER,
   ].join('\n')}\n`;
 }

@@ -53,7 +53,9 @@ export function fanOutCoreEvents(deps: CoreEventDeps): () => void {
     }),
     service.on('needs-token', ({ workspaceId, message }) => {
       state.needsToken.add(workspaceId);
-      const { view, ...notice } = heldNotice(workspaceName(workspaceId), message);
+      const signedIn =
+        state.snapshot.workspaces.find((w) => w.id === workspaceId)?.auth === 'slack';
+      const { view, ...notice } = heldNotice(workspaceName(workspaceId), message, signedIn);
       notify({ ...notice, act: { open: view }, important: true });
       refresh();
     }),

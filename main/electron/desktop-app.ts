@@ -13,6 +13,7 @@ import { wireNotifications } from './notification-wiring';
 import type { NotificationContent, NotifierDeps } from './notifications';
 import { createPreferencesSync } from './preferences-sync';
 import { describeSender, isRendererUrl, type RendererLocation } from './renderer-location';
+import { createSetupLinkRouting, type SetupLinkRouting } from './setup-link-routing';
 import { createShareRouting, type ShareRouting } from './share-routing';
 import { createShellApi, type LogsDeps } from './shell-api';
 import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
@@ -71,6 +72,8 @@ export interface DesktopApp {
   shareWithPreset(presetId: string, paths: string[]): Promise<void>;
   /** Shows the main window (a second launch without paths, the Dock icon). */
   activate(): void;
+  /** A trayshare://setup link from the OS: checked, then Settings offers Sign in with Slack with it. */
+  openSetupLink(raw: string): void;
   dispose(): void;
 }
 
@@ -130,7 +133,11 @@ async function tellAtStart<Image, Menu>(
 }
 
 /** The contract methods that need OS user-interface APIs (shell-api.ts). */
-function osApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, routing: ShareRouting): ShellApi {
+function osApi<Image, Menu>(
+  deps: DesktopAppDeps<Image, Menu>,
+  routing: ShareRouting,
+  setupLinks: SetupLinkRouting,
+): ShellApi {
   return createShellApi({
     platform: deps.platform,
     showOpenDialog: deps.showOpenDialog,
@@ -139,6 +146,7 @@ function osApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, routing: ShareRou
     takePendingPaths: routing.takePendingPaths,
     desktopNotes: deps.desktopNotes ?? [],
     keepsDropWindowOnTop: deps.keepsDropWindowOnTop ?? true,
+    takeSetupLink: setupLinks.take,
     logs: deps.logs ?? NO_LOG,
   });
 }
@@ -180,6 +188,7 @@ export async function startDesktopApp<Image, Menu>(
   };
   const { labels, notify, itemFinished, writeClipboard } = wireNotifications(deps, state);
   const routing = createShareRouting({ service, windows, notify });
+  const setupLinks = createSetupLinkRouting({ windows, notify, log: deps.log });
   const clipboard = createClipboardShare({ platform, clipboard: deps.clipboard, service, notify });
   // From the tray menu or the shortcut, a menu-bar app is not the active app, and macOS opens
   // its file picker behind the app in front. The person just asked for the picker: take focus.
@@ -213,7 +222,7 @@ export async function startDesktopApp<Image, Menu>(
     },
     platform,
   });
-  const shellApi = osApi(deps, routing);
+  const shellApi = osApi(deps, routing, setupLinks);
   const api = windowApi({
     service,
     shellApi,
@@ -244,6 +253,7 @@ export async function startDesktopApp<Image, Menu>(
     requestShare: routing.requestShare,
     shareWithPreset: routing.shareWithPreset,
     activate: () => windows.showMain(),
+    openSetupLink: setupLinks.open,
     dispose() {
       unsubscribe();
       updates.dispose();

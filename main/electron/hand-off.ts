@@ -1,8 +1,10 @@
 // Paths handed to the running app: its own argv at start, `second-instance` (another launch
 // while running; Windows starts one per selected file), macOS `open-file` (Finder's Open With,
 // a drop on the Dock icon; it can fire before `ready`). Paths close together become one share;
-// shares wait until the desktop app is up.
-import { pathsFromSecondInstance, sharePathsFromArgv } from './share-argv';
+// shares wait until the desktop app is up. A team's trayshare://setup link comes the same ways
+// (on the command line on Windows and Linux, as macOS's `open-url`) and waits the same way.
+import { setupLinkFromArgv } from '../core/setup-link';
+import { type HandOffData, pathsFromSecondInstance, sharePathsFromArgv } from './share-argv';
 
 export interface PathBatcherOptions {
   /** A batch closes once no path arrived for this long. */
@@ -77,11 +79,23 @@ export interface HandOffApp {
     ) => void,
   ): this;
   on(event: 'open-file', listener: (event: { preventDefault(): void }, path: string) => void): this;
+  on(event: 'open-url', listener: (event: { preventDefault(): void }, url: string) => void): this;
 }
 
 export interface HandOff {
   /** From now on shares go to `target` (the ones that arrived earlier go at once). */
   deliverTo(target: (paths: string[]) => void): void;
+  /** From now on set-up links go to `target` (one that arrived earlier goes at once). */
+  deliverLinksTo(target: (link: string) => void): void;
+}
+
+/** The set-up link of a second launch: the argv it sent itself wins, as for paths. */
+function linkFromSecondInstance(
+  argv: readonly string[],
+  additionalData: unknown,
+): string | undefined {
+  const sent = (additionalData as HandOffData | null)?.argv;
+  return setupLinkFromArgv(Array.isArray(sent) ? sent.filter((a) => typeof a === 'string') : argv);
 }
 
 export function listenForHandOff(
@@ -104,8 +118,19 @@ export function listenForHandOff(
     },
   });
 
+  let linkTarget: ((link: string) => void) | undefined;
+  let waitingLink: string | undefined;
+  const link = (raw: string) => {
+    if (linkTarget) linkTarget(raw);
+    else waitingLink = raw;
+  };
+
   batcher.add(sharePathsFromArgv(opts.argv, opts.cwd));
+  const startLink = setupLinkFromArgv(opts.argv);
+  if (startLink) link(startLink);
   app.on('second-instance', (_event, argv, workingDirectory, additionalData) => {
+    const setupLink = linkFromSecondInstance(argv, additionalData);
+    if (setupLink) return link(setupLink);
     const paths = pathsFromSecondInstance(argv, workingDirectory, additionalData);
     if (paths.length > 0) batcher.add(paths);
     else opts.onActivate();
@@ -114,11 +139,20 @@ export function listenForHandOff(
     event.preventDefault();
     batcher.add([path]);
   });
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    link(url);
+  });
 
   return {
     deliverTo(next) {
       target = next;
       for (const paths of waiting.splice(0)) next(paths);
+    },
+    deliverLinksTo(next) {
+      linkTarget = next;
+      if (waitingLink !== undefined) next(waitingLink);
+      waitingLink = undefined;
     },
   };
 }

@@ -35,6 +35,7 @@ import type { StoreFactory } from '../core/settings/settings-service';
 import { updateSource } from '../core/updates/update-source';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
+import { SETUP_SCHEME } from '../portable/setup-link';
 import { applyAppIdentity } from './app-identity';
 import { openAppLog } from './app-log';
 import { applicationMenuTemplate } from './app-menu';
@@ -47,7 +48,7 @@ import { createNetTransport } from './net-transport';
 import { rendererLocation } from './renderer-location';
 import { hardenSession } from './session-security';
 import type { HandOffData } from './share-argv';
-import { checkExternalUrl } from './shell-api';
+import { checkExternalUrl, checkSignInUrl } from './shell-api';
 import { installTestHooks } from './test-hooks';
 import type { DesktopUpdatesDeps } from './updates-wiring';
 import { createWindows, guardWebContents } from './windows';
@@ -70,6 +71,27 @@ function openExternal(url: string): Promise<void> {
     return Promise.resolve();
   }
   return electronShell.openExternal(checked.url); // eng-disable OPEN_EXTERNAL_JS_CHECK (https only, checked above)
+}
+
+/**
+ * Sign in with Slack's consent page, in the person's browser: https, or http on this machine
+ * (a local Slack-style service). Throws when it cannot, so the sign-in says so.
+ */
+async function openBrowser(url: string): Promise<void> {
+  const checked = checkSignInUrl(url);
+  if (!checked.ok) throw new Error(checked.error);
+  await electronShell.openExternal(checked.url); // eng-disable OPEN_EXTERNAL_JS_CHECK (https, or http to a loopback host only, checked above)
+}
+
+/**
+ * Makes the installed app the handler of trayshare:// set-up links. A development run does not
+ * take them over, as it keeps its own name and data folder (app-identity.ts): it would repoint
+ * the installed app's links at this checkout. It still reads a link it is started with.
+ */
+function registerSetupScheme(): void {
+  if (!app.isPackaged) return;
+  const registered = app.setAsDefaultProtocolClient(SETUP_SCHEME); // eng-disable PROTOCOL_HANDLER_JS_CHECK (links checked whole in main/core/setup-link.ts)
+  if (!registered) log('The desktop did not take Trayshare as the handler of trayshare: links.');
 }
 
 /** The program the OS should start: an AppImage runs from $APPIMAGE, not its mount point. */
@@ -157,6 +179,7 @@ async function openService(secrets: SecretStore, fileLog: FileLog): Promise<AppS
         // this change event that the CLI removed its workspace (and fails its files as removed,
         // as when it is removed in the window) instead of reading the file again.
         watchSettings: true,
+        openBrowser,
       },
       fileLog,
     );
@@ -363,6 +386,8 @@ async function start(
     log,
   });
   handOff.deliverTo((paths) => desktop.requestShare(paths));
+  handOff.deliverLinksTo((link) => desktop.openSetupLink(link));
+  registerSetupScheme();
   return { desktop, service };
 }
 

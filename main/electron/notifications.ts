@@ -74,9 +74,15 @@ export interface Notifier {
 export function heldNotice(
   workspaceName: string | undefined,
   message: string,
+  /** Signed in with Slack: what it needs is the person signing in again, not a token. */
+  signedIn = false,
 ): NotificationContent & { view: View } {
   if (workspaceName === undefined) {
     return { title: 'Uploads wait for a lost workspace', body: message, view: 'queue' };
+  }
+  if (signedIn) {
+    // The core's sentence says that the sign-in ran out and that the files wait.
+    return { title: `Sign in to ${workspaceName} again`, body: message, view: 'settings' };
   }
   return {
     title: `${workspaceName} needs a new token`,

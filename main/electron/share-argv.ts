@@ -1,6 +1,7 @@
 // What a launch's command line asks to share: `<exe> --share <path>…`, as the file manager
 // starts it, read from this process's argv or from the argv a second launch hands over.
 import { isAbsolute, resolve } from 'node:path';
+import { isSetupLink } from '../core/setup-link';
 
 const SHARE_FLAG = '--share';
 
@@ -18,7 +19,9 @@ export function sharePathsFromArgv(argv: readonly string[], cwd: string): string
     if (!literal && arg === '--') {
       literal = true;
     } else if (literal || !arg.startsWith('--')) {
-      if (arg !== '') paths.push(isAbsolute(arg) ? arg : resolve(cwd, arg));
+      // A desktop entry that takes both files and the trayshare: scheme passes the link here.
+      if (arg !== '' && (literal || !isSetupLink(arg)))
+        paths.push(isAbsolute(arg) ? arg : resolve(cwd, arg));
     }
   }
   return paths;

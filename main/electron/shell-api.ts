@@ -1,6 +1,8 @@
 // The contract methods that need OS user-interface APIs (ShellApi in preload/contract.ts).
 import type { OpenDialogOptions } from 'electron';
-import type { ShellApi } from '../../preload/contract';
+import type { SetupLink, ShellApi } from '../../preload/contract';
+import { parseSetupLink } from '../core/setup-link';
+import { isLoopbackHost } from '../portable/credentials';
 
 /** Only https links leave the app; file:, javascript:, http: and the rest are refused. */
 export function checkExternalUrl(
@@ -21,6 +23,29 @@ export function checkExternalUrl(
   return { ok: true, url: parsed.href };
 }
 
+/**
+ * Where Sign in with Slack may send the browser: https, or plain http to this machine only
+ * (127.0.0.1, localhost, ::1), where the reference service and local Slack-style services run;
+ * nothing on the network is reached without TLS.
+ */
+export function checkSignInUrl(
+  url: string,
+): { ok: true; url: string } | { ok: false; error: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, error: 'That is not a link.' };
+  }
+  if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) {
+    if (parsed.username || parsed.password) {
+      return { ok: false, error: 'Links with a user name or password are not opened.' };
+    }
+    return { ok: true, url: parsed.href };
+  }
+  return checkExternalUrl(url);
+}
+
 export interface ShellApiDeps {
   platform: NodeJS.Platform;
   showOpenDialog(options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
@@ -30,6 +55,8 @@ export interface ShellApiDeps {
   takePendingPaths(): string[];
   desktopNotes: readonly string[];
   keepsDropWindowOnTop: boolean;
+  /** Takes (and clears) the set-up link waiting for the page. */
+  takeSetupLink(): SetupLink | null;
   logs: LogsDeps;
 }
 
@@ -77,6 +104,14 @@ export function createShellApi(deps: ShellApiDeps): ShellApi {
     },
     async keepsDropWindowOnTop() {
       return deps.keepsDropWindowOnTop;
+    },
+    async takeSetupLink() {
+      return deps.takeSetupLink();
+    },
+    async readSetupLink(link) {
+      const checked = parseSetupLink(link.trim());
+      if (!checked.ok) throw new Error(checked.error);
+      return checked.link;
     },
     async openLogsFolder() {
       const problem = await deps.logs.openPath(deps.logs.dir);

@@ -26,7 +26,12 @@ const PROBLEM = new Set(['failed', 'unknown']);
 
 export function trayStatus(
   items: readonly QueueItem[],
-  extra: { paused: boolean; needsToken: number },
+  extra: {
+    paused: boolean;
+    needsToken: number;
+    /** Of those, workspaces signed in with Slack whose sign-in ran out: they need a sign-in. */
+    needsSignIn?: number;
+  },
 ): TrayStatus {
   const active = items.filter((i) => isActiveState(i.state));
   const problems = items.filter((i) => PROBLEM.has(i.state)).length;
@@ -46,7 +51,9 @@ export function trayStatus(
           : `Uploading ${plural(active.length, 'file', 'files')}${withPercent ? `, ${percent}%` : ''}`,
       );
     }
-    if (extra.needsToken > 0) parts.push('a workspace needs a new token');
+    const signIns = Math.min(extra.needsSignIn ?? 0, extra.needsToken);
+    if (signIns > 0) parts.push('a workspace needs you to sign in again');
+    if (extra.needsToken > signIns) parts.push('a workspace needs a new token');
     if (problems > 0) parts.push(`${plural(problems, 'upload needs', 'uploads need')} attention`);
     const line =
       parts.length === 0 ? (extra.paused ? 'Uploads paused' : 'Ready to share') : parts.join('; ');

@@ -78,6 +78,9 @@ export function createTrayWiring<Image, Menu>(deps: TrayWiringDeps<Image, Menu>)
     status: trayStatus(state.items, {
       paused: state.snapshot.paused,
       needsToken: state.needsToken.size,
+      needsSignIn: state.snapshot.workspaces.filter(
+        (w) => w.auth === 'slack' && state.needsToken.has(w.id),
+      ).length,
     }),
     presets: state.snapshot.presets,
     workspaces: state.snapshot.workspaces,

@@ -48,6 +48,15 @@ export function windowApi(deps: {
       }
       return result;
     },
+    // Signed in again: the workspace no longer waits for the person (tray, notifications).
+    signInWithSlack: async (request) => {
+      const result = await service.signInWithSlack(request);
+      if (result.ok) {
+        state.needsToken.delete(result.workspaceId);
+        refresh();
+      }
+      return result;
+    },
     removeWorkspace: async (workspaceId) => {
       await service.removeWorkspace(workspaceId);
       state.needsToken.delete(workspaceId);

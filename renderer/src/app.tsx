@@ -6,6 +6,7 @@ import { rescueFocus } from './focus-rescue';
 import { Nav } from './nav';
 import { pasteContent, savePastedImage } from './paste';
 import type { Redirect } from './redirect';
+import { offerSetupLink } from './setup-link-store';
 import { tokenState } from './token-state';
 import { Notice } from './ui/notice';
 import { ChangeDestination } from './views/change-destination';
@@ -32,6 +33,12 @@ function uniquePaths(existing: string[], added: string[]): string[] {
   const seen = new Set(existing);
   return [...existing, ...added.filter((p) => !seen.has(p) && seen.add(p))];
 }
+
+/**
+ * Where a set-up link takes the window: Settings, whose sign-in form it fills in; files waiting
+ * for a first workspace stay where they are, on Getting started, which holds the same form.
+ */
+const viewForSetupLink = (current: View): View => (current === 'share' ? current : 'settings');
 
 export function App() {
   const start = useMemo(initialView, []);
@@ -85,9 +92,22 @@ export function App() {
       bridge.on('history-changed', () => setHistoryVersion((v) => v + 1)),
       bridge.on('share-requested', ({ paths: shared }) => addPaths(shared)),
       bridge.on('show-view', (next) => setView(next)),
+      bridge.on('setup-link', (link) => {
+        offerSetupLink(link);
+        setView(viewForSetupLink);
+      }),
     ];
     void load();
     bridge.takePendingPaths().then(addPaths, (e) => setDropError(plainError(e)));
+    // A set-up link that opened the app while this page loaded: Settings, filled in from it.
+    bridge.takeSetupLink().then(
+      (link) => {
+        if (!link) return;
+        offerSetupLink(link);
+        setView(viewForSetupLink);
+      },
+      () => undefined,
+    );
     // Notes are a courtesy: a shell that cannot give them shows none.
     bridge.desktopNotes().then(setNotes, () => setNotes([]));
     return () => {

@@ -38,6 +38,8 @@ export async function bootMain(opts: {
   platform: NodeJS.Platform;
   packaged: boolean;
   resourcesPath?: string;
+  /** Arguments after the app, as the OS would pass them (a file to share, a set-up link). */
+  args?: string[];
 }): Promise<Boot> {
   const work = await mkdtemp(join(tmpdir(), 'trayshare-boot-'));
   const journalFile = join(work, 'journal.jsonl');
@@ -48,7 +50,7 @@ export async function bootMain(opts: {
     try {
       ({ stdout, stderr } = await promisify(execFile)(
         process.execPath,
-        ['--import', register, join(opts.appPath, 'out', 'main', 'index.js')],
+        ['--import', register, join(opts.appPath, 'out', 'main', 'index.js'), ...(opts.args ?? [])],
         {
           cwd: work,
           timeout: 30_000,

@@ -8,8 +8,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../main/core/app-service';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
+import { confStoreFactory } from '../../main/core/settings/settings-service';
+import { parseSetupLink } from '../../main/core/setup-link';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
+import { SLACK_USER_SCOPES, slackRedirectUri } from '../../main/portable/slack-sign-in';
+import { createMemorySecretStore } from '../harness/memory-secrets';
 import { DEMO_TOKEN } from '../harness/seed';
+import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
 import { prepareDemo } from './launch-demo';
 
 async function allFiles(dir: string): Promise<string[]> {
@@ -60,5 +65,63 @@ describe('demo launcher', () => {
     }
     expect(await secrets.get(demo.ids.workspaceId)).toBeNull();
     await expect(stat(demo.userDataDir)).rejects.toThrow();
+  });
+
+  it('npm run demo: nothing saved, the app started with a set-up link its service signs in with', async () => {
+    const secrets = createMemorySecretStore();
+    const demo = await prepareDemo({ how: 'sign-in', secrets });
+    let workspaceId = '';
+    try {
+      // The app folder, the settings folder and the link: no token anywhere.
+      expect(demo.electronArgs).toEqual([
+        expect.any(String),
+        `--user-data-dir=${demo.userDataDir}`,
+        demo.setupLink,
+      ]);
+      expect(parseSetupLink(demo.setupLink)).toEqual({
+        ok: true,
+        link: {
+          baseUrl: demo.reference.url,
+          clientId: DEFAULT_CLIENT_ID,
+          name: 'Reference service',
+        },
+      });
+      await expect(stat(demo.userDataDir)).rejects.toThrow();
+      // The service's Slack app takes that client ID with the redirect the app listens on: its
+      // consent page asks, rather than showing an error.
+      const authorize = new URL('/oauth/v2_user/authorize', demo.reference.url);
+      authorize.search = new URLSearchParams({
+        client_id: DEFAULT_CLIENT_ID,
+        user_scope: SLACK_USER_SCOPES.join(','),
+        redirect_uri: slackRedirectUri(),
+        state: 'demo',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      }).toString();
+      const consent = await fetch(authorize);
+      expect(consent.status).toBe(200);
+      expect(await consent.text()).toContain('>Allow</button>');
+
+      // What the app keeps once the person has signed in: a workspace, its tokens in the keychain.
+      const app = await createAppService({
+        dataDir: demo.userDataDir,
+        secrets,
+        transport: createNodeTransport(),
+        storeFactory: confStoreFactory,
+      });
+      try {
+        const ws = await app.addWorkspace({ name: 'Demo', baseUrl: demo.reference.url });
+        workspaceId = ws.id;
+        await secrets.set(ws.id, 'xoxe.xoxp-demo-access');
+        await secrets.set(`${ws.id}:refresh`, 'xoxe-1-demo-refresh');
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await demo.cleanup();
+    }
+    // Ending the demo forgets them.
+    expect(await secrets.get(workspaceId)).toBeNull();
+    expect(await secrets.get(`${workspaceId}:refresh`)).toBeNull();
   });
 });

@@ -1,9 +1,11 @@
 // `npm run demo`: the app against a local reference service, so a newcomer can try everything
-// without an account. It starts the reference service on a free port of 127.0.0.1, prepares a
-// throw-away user-data folder with a demo workspace (base URL = the service) and two presets,
-// stores the demo token in the OS keychain under that workspace (never in argv, the
-// environment or a file), launches Electron on that folder, and cleans everything up when the
-// app quits.
+// without an account. It starts the reference service on a free port of 127.0.0.1 and a
+// throw-away user-data folder, and launches Electron on that folder with the team's set-up link
+// (trayshare://setup…: the service and its Slack app's client ID, public, no token), so the app
+// opens on Sign in with Slack and the person signs in on the service's consent page as anyone
+// would. The real-Electron tests ask instead for the token way (`how: 'token'`): a demo
+// workspace and two presets, the demo token in the OS keychain (never in argv, the environment
+// or a file). Everything is cleaned up when the app quits.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +18,9 @@ import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import type { SecretStore } from '../../main/core/secrets/secret-store';
 import { confStoreFactory } from '../../main/core/settings/settings-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
+import { setupLinkFor } from '../../main/portable/setup-link';
 import { type DemoIds, seedDemo } from '../harness/seed';
+import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
 import { type ReferenceService, startReferenceService } from '../service/server';
 
 const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -25,14 +29,72 @@ export interface Demo {
   /** The Electron user-data folder (`--user-data-dir`). */
   userDataDir: string;
   reference: ReferenceService;
+  /** The seeded workspace and presets (the token way only). */
   ids: DemoIds;
-  /** Arguments for the Electron binary: the app folder and the user-data folder, nothing else. */
+  /** The set-up link the app is started with (the sign-in way only). */
+  setupLink?: string;
+  /**
+   * Arguments for the Electron binary: the app folder, the user-data folder and, the sign-in
+   * way, the set-up link; never a token.
+   */
   electronArgs: string[];
   /** Stops the service, removes the token from the keychain and deletes the folders. */
   cleanup(): Promise<void>;
 }
 
-export async function prepareDemo(opts: { secrets?: SecretStore } = {}): Promise<Demo> {
+/** The sign-in way: nothing saved, the app started with the team's set-up link. */
+async function prepareSignInDemo(
+  secrets: SecretStore,
+): Promise<Omit<Demo, 'ids'> & { setupLink: string }> {
+  const base = await mkdtemp(join(tmpdir(), 'trayshare-demo-'));
+  const userDataDir = join(base, 'user-data');
+  // The service's Slack app (DEFAULT_CLIENT_ID) lists the redirect the app listens on.
+  const reference = await startReferenceService({ dataDir: join(base, 'service') });
+  const setupLink = setupLinkFor({
+    baseUrl: reference.url,
+    clientId: DEFAULT_CLIENT_ID,
+    name: 'Reference service',
+  });
+  return {
+    userDataDir,
+    reference,
+    setupLink,
+    electronArgs: [projectRoot, `--user-data-dir=${userDataDir}`, setupLink],
+    async cleanup() {
+      // The tokens the app kept when the person signed in, under each workspace it saved.
+      await forgetSignedInTokens(userDataDir, secrets).catch(() => undefined);
+      await reference.close();
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}
+
+async function forgetSignedInTokens(userDataDir: string, secrets: SecretStore): Promise<void> {
+  const app = await createAppService({
+    dataDir: userDataDir,
+    secrets,
+    transport: createNodeTransport(),
+    storeFactory: confStoreFactory,
+  });
+  try {
+    for (const w of (await app.getSnapshot()).workspaces) {
+      await secrets.delete(w.id);
+      await secrets.delete(`${w.id}:refresh`);
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+export async function prepareDemo(opts?: { secrets?: SecretStore; how?: 'token' }): Promise<Demo>;
+export async function prepareDemo(opts: {
+  secrets?: SecretStore;
+  how: 'sign-in';
+}): Promise<Omit<Demo, 'ids'> & { setupLink: string }>;
+export async function prepareDemo(
+  opts: { secrets?: SecretStore; how?: 'token' | 'sign-in' } = {},
+): Promise<Demo | (Omit<Demo, 'ids'> & { setupLink: string })> {
+  if (opts.how === 'sign-in') return prepareSignInDemo(opts.secrets ?? createKeychainStore());
   const base = await mkdtemp(join(tmpdir(), 'trayshare-demo-'));
   const userDataDir = join(base, 'user-data');
   const secrets = opts.secrets ?? createKeychainStore();
@@ -85,10 +147,12 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const demo = await prepareDemo();
-  console.log(`Reference service: ${demo.reference.url} (token in the keychain only)`);
+  const demo = await prepareDemo({ how: 'sign-in' });
+  console.log(`Reference service: ${demo.reference.url}`);
   console.log(`Demo settings:     ${demo.userDataDir}`);
-  console.log('Presets "Design review" (default) and "Random". Quit Trayshare to end the demo.');
+  console.log(
+    'Trayshare opens on Sign in with Slack, filled in from the set-up link: press it, then Allow in the browser tab. Quit Trayshare to end the demo.',
+  );
   const child = spawn(binary, demo.electronArgs, { cwd: projectRoot, stdio: 'inherit' });
   const stop = () => child.kill('SIGTERM');
   process.on('SIGINT', stop);

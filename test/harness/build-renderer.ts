@@ -11,6 +11,8 @@ const RENDERER = join(ROOT, 'renderer');
 // Outside renderer/, the bundle takes in the folder shared with the core and the model's types.
 const PORTABLE = join(ROOT, 'main/portable');
 const MODEL = join(ROOT, 'main/core/model.ts');
+// The Slack app manifest the window opens Slack's "create app" page with.
+const MANIFEST = join(ROOT, 'build/slack-app-manifest.json');
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -22,7 +24,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 async function sourceHash(): Promise<string> {
   const hash = createHash('sha256');
-  const files = [...(await filesUnder(RENDERER)), ...(await filesUnder(PORTABLE)), MODEL];
+  const files = [...(await filesUnder(RENDERER)), ...(await filesUnder(PORTABLE)), MODEL, MANIFEST];
   for (const file of files) {
     hash.update(relative(ROOT, file));
     hash.update('\0');

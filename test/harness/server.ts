@@ -14,6 +14,7 @@ import type { AppService } from '../../main/core/api';
 import { diagnosticsText } from '../../main/core/log/about';
 import { type FileLog, openFileLog } from '../../main/core/log/file-log';
 import { createLoggedAppService } from '../../main/core/log/logged-service';
+import { parseSetupLink } from '../../main/core/setup-link';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { RetryPolicy } from '../../main/core/upload/retry';
 import { shortcutRefusedMessage } from '../../main/electron/shortcut';
@@ -25,6 +26,7 @@ import {
   type MethodName,
   methodArgs,
   type QueueItem,
+  type SetupLink,
   type ShellApi,
   type TrayshareEvents,
 } from '../../preload/contract';
@@ -60,7 +62,12 @@ export interface HarnessOptions {
   serviceConfig?: Partial<ServiceConfig>;
   /** False for a Wayland desktop, where no window stays on top (default true). */
   keepsDropWindowOnTop?: boolean;
+  /** The loopback port Sign in with Slack listens on (the service's app must list it). */
+  signInPort?: number;
 }
+
+/** What Sign in with Slack's openBrowser does here: a test opens the page in its own Chromium. */
+type OpenBrowser = (url: string) => Promise<void>;
 
 export interface Harness {
   url: string;
@@ -76,6 +83,15 @@ export interface Harness {
   pick(paths: string[]): void;
   /** Paths the next takePendingPaths() returns, as if handed over by the tray or file manager. */
   setPending(paths: string[]): void;
+  /** The set-up link the next takeSetupLink() returns, as if the OS handed it over while loading. */
+  setSetupLink(link: SetupLink | null): void;
+  /**
+   * Where the core's openBrowser goes for Sign in with Slack (by default nowhere: the URL is
+   * only kept in `browserOpened`). A test passes a function that follows it in a real page.
+   */
+  setOpenBrowser(open: OpenBrowser | null): void;
+  /** Every URL the core asked the browser to open, in order. */
+  browserOpened: string[];
   /** Sends an event to the page as main would (share-requested, show-view). */
   emit<E extends EventName>(event: E, payload: TrayshareEvents[E]): void;
   setThrottle(bytesPerSecond: number | null): void;
@@ -162,6 +178,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.serviceConfig ? { config: options.serviceConfig } : {}),
   });
   let throttle = options.throttleBytesPerSecond ?? null;
+  const browserOpened: string[] = [];
+  let openBrowser: OpenBrowser | null = null;
   const log = openFileLog({ dir: join(root, 'logs'), name: 'trayshare.log' });
   const app = await createLoggedAppService(
     {
@@ -169,6 +187,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       secrets: createMemorySecretStore(),
       transport: throttleTransport(createNodeTransport(), () => throttle),
       retry: options.retry,
+      openBrowser: async (url) => {
+        browserOpened.push(url);
+        await openBrowser?.(url);
+      },
+      ...(options.signInPort !== undefined ? { signInPort: options.signInPort } : {}),
     },
     log,
   );
@@ -176,6 +199,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   const pickQueue: string[][] = [];
   let pending: string[] = [];
+  let setupLink: SetupLink | null = null;
   const copied: string[] = [];
   const opened: string[] = [];
   const openedFolders: string[] = [];
@@ -196,6 +220,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     desktopNotes: async () => [...(options.desktopNotes ?? [])],
     keepsDropWindowOnTop: async () => options.keepsDropWindowOnTop ?? true,
+    takeSetupLink: async () => {
+      const taken = setupLink;
+      setupLink = null;
+      return taken;
+    },
+    // The same check as the shell's (main/electron/shell-api.ts).
+    readSetupLink: async (link) => {
+      const checked = parseSetupLink(link.trim());
+      if (!checked.ok) throw new Error(checked.error);
+      return checked.link;
+    },
     // As main/electron/shell-api.ts: the folder is the log's, the text built by the core.
     openLogsFolder: async () => {
       openedFolders.push(log.dir);
@@ -376,6 +411,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     setPending: (paths) => {
       pending = paths;
     },
+    setSetupLink: (link) => {
+      setupLink = link;
+    },
+    setOpenBrowser: (open) => {
+      openBrowser = open;
+    },
+    browserOpened,
     emit: (event, payload) => emit(event, payload),
     setThrottle: (bytesPerSecond) => {
       throttle = bytesPerSecond;

@@ -167,6 +167,10 @@ export function describeAppAsar(projectDir: string): void {
         expectHealthyBoot(boot, platform);
         // An installed app keeps Electron's own data folder.
         expect(boot.calls('app.setPath')).toEqual([]);
+        // The installed app, and only it, handles a team's trayshare://setup links.
+        expect(boot.calls('app.setAsDefaultProtocolClient')).toMatchObject([
+          { args: ['trayshare'], beforeReady: false },
+        ]);
       }
     }, 120_000);
 

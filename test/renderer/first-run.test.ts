@@ -48,6 +48,11 @@ describe('first run', () => {
         expect.stringContaining('Make a preset'),
       ]);
       expect(await axeViolations(page)).toEqual([]);
+      // Sign in with Slack comes first; a token is the second choice.
+      await page
+        .getByRole('form', { name: 'Sign in with Slack' })
+        .getByRole('button', { name: 'Use a token' })
+        .click();
       const form = page.getByRole('form', { name: 'New workspace' });
       expect(await form.getByText('Where a token comes from').isVisible()).toBe(true);
       expect(await form.getByLabel('Protocol').inputValue()).toBe('auto');
@@ -102,6 +107,11 @@ describe('first run', () => {
       const { page, problems } = await openApp(browser, harness);
       await page.setViewportSize({ width, height });
       await showView(page, 'settings');
+      // Sign in with Slack comes first; a token is the second choice.
+      await page
+        .getByRole('form', { name: 'Sign in with Slack' })
+        .getByRole('button', { name: 'Use a token' })
+        .click();
       const form = page.getByRole('form', { name: 'New workspace' });
       await form.getByLabel('Name').fill('Acme');
       await form.getByLabel('Base URL').fill(harness.reference.url);
@@ -145,6 +155,11 @@ describe('first run', () => {
     const { page } = await openApp(browser, harness);
     await page.setViewportSize({ width: 360, height: 520 });
     await showView(page, 'settings');
+    // Sign in with Slack comes first; a token is the second choice.
+    await page
+      .getByRole('form', { name: 'Sign in with Slack' })
+      .getByRole('button', { name: 'Use a token' })
+      .click();
     const form = page.getByRole('form', { name: 'New workspace' });
     await form.getByLabel('Name').fill('Acme');
     await form.getByLabel('Base URL').fill(harness.reference.url);

@@ -165,6 +165,11 @@ describe.each([
     await page.setViewportSize({ width, height });
     await showView(page, 'settings');
     await page.getByRole('button', { name: 'Add workspace…' }).click();
+    // Sign in with Slack comes first; a token is the second choice.
+    await page
+      .getByRole('form', { name: 'Sign in with Slack' })
+      .getByRole('button', { name: 'Use a token' })
+      .click();
     const form = page.getByRole('form', { name: 'New workspace' });
     await form.getByLabel('Name').fill(`Second ${width}`);
     await form.getByLabel('Base URL').fill(harness.reference.url);

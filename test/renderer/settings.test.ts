@@ -133,6 +133,11 @@ describe('settings', () => {
     const { page } = await openApp(browser, harness);
     await showView(page, 'settings');
     await page.getByRole('button', { name: 'Add workspace…' }).click();
+    // Sign in with Slack comes first; a token is the second choice.
+    await page
+      .getByRole('form', { name: 'Sign in with Slack' })
+      .getByRole('button', { name: 'Use a token' })
+      .click();
     const form = page.getByRole('form', { name: 'New workspace' });
     await form.getByLabel('Name').fill('Globex');
     const url = form.getByLabel('Base URL');

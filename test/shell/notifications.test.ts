@@ -276,6 +276,13 @@ describe('held uploads', () => {
     });
   });
 
+  it('asks a signed-in workspace to sign in again, not for a token', () => {
+    const message = 'Your sign-in to Acme has run out: sign in again to send the waiting files.';
+    const notice = heldNotice('Acme', message, true);
+    expect(notice).toEqual({ title: 'Sign in to Acme again', body: message, view: 'settings' });
+    expect(`${notice.title} ${notice.body}`).not.toMatch(/token/);
+  });
+
   it('does not ask for a token for a workspace lost with a damaged settings file', () => {
     const message =
       'The workspace of this upload was in a settings file that was damaged and set aside as config.corrupt-1.json. Put the workspace back…';

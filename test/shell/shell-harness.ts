@@ -14,9 +14,16 @@ import { type DesktopApp, startDesktopApp } from '../../main/electron/desktop-ap
 import type { RendererLocation } from '../../main/electron/renderer-location';
 import type { DesktopUpdatesDeps } from '../../main/electron/updates-wiring';
 import { createWindows } from '../../main/electron/windows';
+import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { type DemoIds, seedDemo } from '../harness/seed';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
+import {
+  defaultTestConfig,
+  type ReferenceService,
+  type ServiceConfig,
+  startReferenceService,
+} from '../service/server';
 import {
   eventFrom,
   FakeClipboard,
@@ -54,6 +61,15 @@ export interface HarnessOptions {
   /** A Wayland desktop, whose portal approves global shortcuts itself. */
   shortcutNeedsApproval?: boolean;
   desktopNotes?: string[];
+  /**
+   * Sign in with Slack: the loopback port (the service's Slack app lists its redirect) and
+   * what the person's browser does with the consent page.
+   */
+  signIn?: {
+    port: number;
+    openBrowser(url: string): Promise<void>;
+    oauth?: Partial<ServiceConfig['oauth']>;
+  };
   /** What shell.openPath answers for the logs folder ('' : it opened). */
   openPathAnswer?: string;
 }
@@ -98,7 +114,23 @@ export interface ShellHarness {
 export async function startShellHarness(options: HarnessOptions = {}): Promise<ShellHarness> {
   const platform = options.platform ?? 'linux';
   const dir = await mkdtemp(join(tmpdir(), 'trayshare-shell-'));
-  const reference = await startReferenceService({ dataDir: join(dir, 'service') });
+  const signIn = options.signIn;
+  const reference = await startReferenceService({
+    dataDir: join(dir, 'service'),
+    ...(signIn
+      ? {
+          config: {
+            oauth: {
+              ...defaultTestConfig.oauth,
+              apps: [
+                { clientId: DEFAULT_CLIENT_ID, redirectUrls: [slackRedirectUri(signIn.port)] },
+              ],
+              ...signIn.oauth,
+            },
+          },
+        }
+      : {}),
+  });
   const appLog = openFileLog({ dir: join(dir, 'logs'), name: 'trayshare.log' });
   const service = await createLoggedAppService(
     {
@@ -106,6 +138,7 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
       secrets: createMemorySecretStore(),
       transport: createNodeTransport(),
       retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+      ...(signIn ? { signInPort: signIn.port, openBrowser: signIn.openBrowser } : {}),
     },
     appLog,
   );

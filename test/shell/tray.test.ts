@@ -202,6 +202,16 @@ describe('tray status', () => {
   const item = (state: QueueItem['state'], size: number, sent: number): QueueItem =>
     ({ state, size, sent }) as QueueItem;
 
+  it('says a signed-in workspace needs a sign-in, not a token', () => {
+    expect(trayStatus([], { paused: false, needsToken: 1, needsSignIn: 1 })).toMatchObject({
+      state: 'attention',
+      summary: 'A workspace needs you to sign in again',
+    });
+    expect(trayStatus([], { paused: false, needsToken: 2, needsSignIn: 1 }).summary).toBe(
+      'A workspace needs you to sign in again; a workspace needs a new token',
+    );
+  });
+
   it('is idle, uploading with the share of bytes sent, or asks for attention', () => {
     expect(trayStatus([], { paused: false, needsToken: 0 })).toMatchObject({
       state: 'idle',

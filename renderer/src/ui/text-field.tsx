@@ -14,6 +14,8 @@ export function TextField(props: {
   mono?: boolean;
   type?: 'text' | 'password';
   placeholder?: string;
+  /** Enter in the field does this instead of submitting the form around it. */
+  onEnter?: () => void;
 }) {
   const error = props.error ?? null;
   const errorId = `${props.id}-error`;
@@ -33,6 +35,15 @@ export function TextField(props: {
         aria-invalid={error !== null}
         aria-describedby={error ? errorId : undefined}
         onInput={(e) => props.onInput(e.currentTarget.value)}
+        onKeyDown={
+          props.onEnter
+            ? (e) => {
+                if (e.key !== 'Enter') return;
+                e.preventDefault();
+                props.onEnter?.();
+              }
+            : undefined
+        }
       />
       {error ? (
         <p id={errorId} class="field__error">

@@ -10,13 +10,14 @@ export function SetupSteps(props: { snapshot: Snapshot; onShow: (view: View) => 
   const steps = [
     {
       title: 'Add a workspace',
-      detail: 'Its name, the service address and a token.',
+      detail: 'Sign in with Slack, or give the service address and a token.',
       done: workspaces.length > 0,
     },
     {
       title: 'Check its token',
-      detail: 'Saving a token asks the service and says who it is for.',
-      done: workspaces.some((w) => w.hasToken && !w.tokenRefused),
+      detail: 'Signing in checks it; a pasted token is checked when saved.',
+      // A sign-in that ran out is no more a working token than a refused one.
+      done: workspaces.some((w) => w.hasToken && !w.tokenRefused && !w.signedIn?.expired),
     },
     {
       title: 'Make a preset',
@@ -71,8 +72,8 @@ export function FirstRunView(props: {
         </h1>
       </header>
       <p class="muted">
-        {countFiles(props.paths.length)} will wait here. Add the workspace to share to; the share
-        sheet opens as soon as it is saved.
+        {countFiles(props.paths.length)} will wait here. Sign in with Slack (or add a workspace with
+        a token); the share sheet opens as soon as it is ready.
       </p>
       <SetupSteps snapshot={props.snapshot} onShow={props.onShow} />
       <WorkspacesSection snapshot={props.snapshot} />

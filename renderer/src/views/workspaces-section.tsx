@@ -10,11 +10,13 @@ import type {
 } from '../../../preload/contract';
 import { api } from '../bridge';
 import { isActive } from '../queue-state';
+import { useOfferedSetupLink } from '../setup-link-store';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
 import { ServiceWording } from '../ui/service-wording';
 import { TextField } from '../ui/text-field';
 import { useAction } from '../use-action';
+import { SignedInPanel, SignInWithSlack } from './slack-sign-in';
 
 const PROTOCOLS: { value: Protocol; label: string }[] = [
   { value: 'files.upload', label: 'files.upload (one request)' },
@@ -51,6 +53,18 @@ function tokenError(value: string): string | null {
 export function WorkspacesSection(props: { snapshot: Snapshot; queue?: readonly QueueItem[] }) {
   const [adding, setAdding] = useState(props.snapshot.workspaces.length === 0);
   const [added, setAdded] = useState<Added | null>(null);
+  // Sign in with Slack first; a token is the second choice, for services without it.
+  const [how, setHow] = useState<'slack' | 'token'>('slack');
+
+  // A team's set-up link opens the sign-in form, filled in from it.
+  const [offered] = useOfferedSetupLink();
+  const seenLink = useRef<typeof offered>(null);
+  if (offered && offered !== seenLink.current) {
+    seenLink.current = offered;
+    setAdding(true);
+    setHow('slack');
+  }
+  const cancellable = props.snapshot.workspaces.length > 0;
   return (
     <section class="section" aria-labelledby="workspaces-title">
       <div class="section__header">
@@ -62,7 +76,10 @@ export function WorkspacesSection(props: { snapshot: Snapshot; queue?: readonly 
             type="button"
             id="ws-add"
             class="button button--small"
-            onClick={() => setAdding(true)}
+            onClick={() => {
+              setHow('slack');
+              setAdding(true);
+            }}
           >
             Add workspace…
           </button>
@@ -77,9 +94,21 @@ export function WorkspacesSection(props: { snapshot: Snapshot; queue?: readonly 
           waiting={(props.queue ?? []).filter((i) => i.workspaceId === w.id && isActive(i))}
         />
       ))}
-      {adding ? (
+      {adding && how === 'slack' ? (
+        <SignInWithSlack
+          cancellable={cancellable}
+          onCancel={() => setAdding(false)}
+          onUseToken={() => setHow('token')}
+          onSignedIn={(workspaceId) => {
+            setAdding(false);
+            setAdded({ workspaceId, check: null, protocolNote: '' });
+          }}
+        />
+      ) : null}
+      {adding && how === 'token' ? (
         <NewWorkspace
-          cancellable={props.snapshot.workspaces.length > 0}
+          cancellable={cancellable}
+          onSignIn={() => setHow('slack')}
           onDone={(result) => {
             setAdding(false);
             if (result) setAdded(result);
@@ -138,10 +167,12 @@ function WorkspaceCard(props: {
   // Just added: focus goes to what the service said of the token, or to the token field when
   // none was given (the next step), not to nothing where the form was.
   const justAdded = props.added !== null && props.added !== undefined;
+  const signedIn = w.auth === 'slack';
   useLayoutEffect(() => {
     if (!justAdded) return;
-    document.getElementById(addedCheck ? `${prefix}-result` : `${prefix}-token`)?.focus();
-  }, [justAdded, addedCheck, prefix]);
+    const next = signedIn ? 'signed-in' : addedCheck ? 'result' : 'token';
+    document.getElementById(`${prefix}-${next}`)?.focus();
+  }, [justAdded, addedCheck, prefix, signedIn]);
   const details = useAction();
   const secret = useAction();
   const test = useAction();
@@ -246,7 +277,8 @@ function WorkspaceCard(props: {
         <ActionError error={details.error} />
       </form>
 
-      <div class="field">
+      {signedIn ? <SignedInPanel workspace={w} waiting={waiting} /> : null}
+      <div class="field" hidden={signedIn}>
         <label for={`${prefix}-token`} class="field__label">
           Token{' '}
           <span class={`token-state token-state--${tokenState}`}>
@@ -390,7 +422,7 @@ function WorkspaceCard(props: {
       </div>
       {/* What the last check said, where focus goes after adding the workspace. */}
       <div id={`${prefix}-result`} class="card__result" tabIndex={-1}>
-        {props.added ? <Notice tone="info">{props.added.protocolNote}</Notice> : null}
+        {props.added?.protocolNote ? <Notice tone="info">{props.added.protocolNote}</Notice> : null}
         {check ? <ConnectionResult check={check} /> : null}
         <ActionError error={test.error} />
       </div>
@@ -412,7 +444,11 @@ function ConnectionResult(props: { check: ConnectionCheck | TokenSaved }) {
   return <Notice tone="success">{`Connected${who ? ` ${who}` : ''}.${saved}`}</Notice>;
 }
 
-function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => void }) {
+function NewWorkspace(props: {
+  cancellable: boolean;
+  onSignIn: () => void;
+  onDone: (added?: Added) => void;
+}) {
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('https://slack.com');
   const [protocol, setProtocol] = useState<NewProtocol>('auto');
@@ -536,6 +572,9 @@ function NewWorkspace(props: { cancellable: boolean; onDone: (added?: Added) => 
             Cancel
           </button>
         ) : null}
+        <button type="button" class="button" onClick={props.onSignIn}>
+          Sign in with Slack instead
+        </button>
         <button type="submit" class="button button--primary" disabled={action.busy}>
           {action.busy ? 'Checking…' : 'Add workspace'}
         </button>
