@@ -23,10 +23,13 @@ export function slackRedirectUri(port: number = SLACK_REDIRECT_PORT): string {
 
 /**
  * User scopes Trayshare needs (service contract, "Sign-in"): files:write to post as the person,
- * the four *:read scopes for conversations.list, users:read for the names of DM partners.
+ * files:read for each shared file's link and the check after an unclear completion (files.info;
+ * the contract's list lacks it, see README), the four *:read scopes for conversations.list,
+ * users:read for the names of DM partners.
  */
 export const SLACK_USER_SCOPES = [
   'files:write',
+  'files:read',
   'channels:read',
   'groups:read',
   'im:read',

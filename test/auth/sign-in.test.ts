@@ -90,7 +90,7 @@ describe('signing in', () => {
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('redirect_uri')).toBe(slackRedirectUri(port));
     expect(url.searchParams.get('user_scope')).toBe(
-      'files:write,channels:read,groups:read,im:read,mpim:read,users:read',
+      'files:write,files:read,channels:read,groups:read,im:read,mpim:read,users:read',
     );
     const access = await store.get(result.workspaceId);
     const refresh = await store.get(refreshAccount(result.workspaceId));

@@ -44,7 +44,7 @@ export const signInMessages = {
   noBrowser: (detail: string) =>
     failed(
       'no_browser',
-      `No browser could be opened (${detail}): run "trayshare login --slack --no-browser" and open the printed link yourself.`,
+      `No browser could be opened (${detail}): set a default web browser and try again (from a terminal, "trayshare login --slack --no-browser" prints the link to open yourself).`,
     ),
   unreachable: (detail: string) =>
     failed(
