@@ -7,7 +7,7 @@ import { RefusedError } from '../core/refused-error';
 import { KeychainError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-error';
 import { APP_VERSION } from '../core/version';
-import { cliLog, openCliLog } from './cli-log';
+import { cliLog, cliLogWritten, openCliLog } from './cli-log';
 import { registerChannelsCommand } from './commands/channels-command';
 import { registerQueueCommands } from './commands/queue-commands';
 import { registerSend } from './commands/send';
@@ -83,6 +83,7 @@ try {
 }
 // Only the code and the kind: an error's message may name a file.
 if (process.exitCode) cliLog().warn(`Ended with exit code ${process.exitCode}`);
+await cliLogWritten();
 
 /** A read-only or full disk under Trayshare's folders: name the folder and what to do. */
 function diskProblem(error: unknown): string | undefined {

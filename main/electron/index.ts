@@ -192,8 +192,10 @@ function updates(): DesktopUpdatesDeps {
     // check is a warning in the log file and no dialog (issue 24: failures are quiet).
     log: {
       info: log,
+      // A warning in the log file; the console keeps stdout, as a quiet failure is no crash (the
+      // boot checks read stderr's "Error" as one).
       warn: (message) => {
-        console.warn(`[trayshare] ${message}`);
+        console.log(`[trayshare] ${message}`);
         appLog?.warn(message);
       },
     },

@@ -59,6 +59,10 @@ describe('an installed app checks for updates at start', () => {
       expect(feedRequests(boot)).toEqual([`${FEED}${channel}`]);
       expect(boot.stdout).toContain('Updates: checking now and every 6 hours');
       expect(boot.stdout).toMatch(/Updates: offline: net::ERR_INTERNET_DISCONNECTED/);
+      // In the log file as one warning, for "Report a problem"; no dialog (expectHealthyBoot).
+      const logged = [...boot.logs.values()].join('\n');
+      expect(logged).toMatch(/\[info\]\s+Updates: checking now and every 6 hours/);
+      expect(logged).toMatch(/\[warn\]\s+Updates: offline: net::ERR_INTERNET_DISCONNECTED/);
     }, 60_000);
   }
 });

@@ -8,9 +8,6 @@ export interface Log {
   error(message: string): void;
 }
 
-/** For code that may run without a log (tests of other parts, a library use of the core). */
-export const silentLog: Log = { info() {}, warn() {}, error() {} };
-
 /** The log's message for an error: its message only, never the object (it may hold a request). */
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
