@@ -150,6 +150,7 @@ const LIBRARIES = [
     'env-proxy',
     'file-links',
     'file-source',
+    'node-http',
     'node-transport',
     'progress-meter',
     'read-before-write-error',
