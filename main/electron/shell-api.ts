@@ -4,23 +4,11 @@ import type { SetupLink, ShellApi } from '../../preload/contract';
 import { parseSetupLink } from '../core/setup-link';
 import { isLoopbackHost } from '../portable/credentials';
 
+type LinkCheck = { ok: true; url: string } | { ok: false; error: string };
+
 /** Only https links leave the app; file:, javascript:, http: and the rest are refused. */
-export function checkExternalUrl(
-  url: string,
-): { ok: true; url: string } | { ok: false; error: string } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { ok: false, error: 'That is not a link.' };
-  }
-  if (parsed.protocol !== 'https:') {
-    return { ok: false, error: `Only https links are opened (this one is ${parsed.protocol}).` };
-  }
-  if (parsed.username || parsed.password) {
-    return { ok: false, error: 'Links with a user name or password are not opened.' };
-  }
-  return { ok: true, url: parsed.href };
+export function checkExternalUrl(url: string): LinkCheck {
+  return checkLink(url, false);
 }
 
 /**
@@ -28,22 +16,26 @@ export function checkExternalUrl(
  * (127.0.0.1, localhost, ::1), where the reference service and local Slack-style services run;
  * nothing on the network is reached without TLS.
  */
-export function checkSignInUrl(
-  url: string,
-): { ok: true; url: string } | { ok: false; error: string } {
+export function checkSignInUrl(url: string): LinkCheck {
+  return checkLink(url, true);
+}
+
+function checkLink(url: string, loopbackHttp: boolean): LinkCheck {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return { ok: false, error: 'That is not a link.' };
   }
-  if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) {
-    if (parsed.username || parsed.password) {
-      return { ok: false, error: 'Links with a user name or password are not opened.' };
-    }
-    return { ok: true, url: parsed.href };
+  const allowedHttp =
+    loopbackHttp && parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname);
+  if (parsed.protocol !== 'https:' && !allowedHttp) {
+    return { ok: false, error: `Only https links are opened (this one is ${parsed.protocol}).` };
   }
-  return checkExternalUrl(url);
+  if (parsed.username || parsed.password) {
+    return { ok: false, error: 'Links with a user name or password are not opened.' };
+  }
+  return { ok: true, url: parsed.href };
 }
 
 export interface ShellApiDeps {
