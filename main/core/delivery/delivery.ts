@@ -174,6 +174,18 @@ interface UploadProtocol {
   complete(jobs: UploadJob[], hooks: ShareHooks, ctx: ProtocolContext): Promise<AttemptResult[]>;
 }
 
+/** What every attempt takes, whichever protocol carries it. */
+function attemptOptions(hooks: AttemptHooks, ctx: ProtocolContext) {
+  return {
+    transport: ctx.transport,
+    signal: hooks.signal,
+    onProgress: (sent: number) => hooks.onProgress(sent),
+    beforeBodyComplete: hooks.beforeBodyComplete,
+    connectTimeoutMs: ctx.connectTimeoutMs,
+    idleTimeoutMs: ctx.idleTimeoutMs,
+  };
+}
+
 const filesUpload: UploadProtocol = {
   commentOnFirstOnly: true,
   async send(job, hooks, ctx, { item, workspace }) {
@@ -189,14 +201,7 @@ const filesUpload: UploadProtocol = {
         },
       };
     }
-    const result: AttemptResult = await uploadOnce(job, {
-      transport: ctx.transport,
-      signal: hooks.signal,
-      onProgress: (sent: number) => hooks.onProgress(sent),
-      beforeBodyComplete: hooks.beforeBodyComplete,
-      connectTimeoutMs: ctx.connectTimeoutMs,
-      idleTimeoutMs: ctx.idleTimeoutMs,
-    });
+    const result: AttemptResult = await uploadOnce(job, attemptOptions(hooks, ctx));
     if (result.kind === 'failed' && result.reason.class === 'retired') {
       return { kind: 'failed', reason: retiredReason(workspace, result.reason) };
     }
@@ -225,12 +230,7 @@ const external: UploadProtocol = {
   commentOnFirstOnly: false,
   send(job, hooks, ctx) {
     return uploadExternal(job, {
-      transport: ctx.transport,
-      signal: hooks.signal,
-      onProgress: (sent: number) => hooks.onProgress(sent),
-      beforeBodyComplete: hooks.beforeBodyComplete,
-      connectTimeoutMs: ctx.connectTimeoutMs,
-      idleTimeoutMs: ctx.idleTimeoutMs,
+      ...attemptOptions(hooks, ctx),
       ...(hooks.resume !== undefined ? { resume: hooks.resume } : {}),
       checkpoint: hooks.checkpoint,
       onLinksUnavailable: ctx.onLinksUnavailable,
