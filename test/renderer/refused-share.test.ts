@@ -163,9 +163,8 @@ describe.each([
     await page.setViewportSize({ width, height });
     await showView(page, 'history');
     const row = page.getByRole('listitem').filter({ hasText: name }).first();
-    expect(
-      await row.getByRole('button', { name: `Change destination… for ${name}` }).isVisible(),
-    ).toBe(true);
+    // History loads after the view shows: wait for the row's actions, as a person would.
+    await row.getByRole('button', { name: `Change destination… for ${name}` }).waitFor();
     await row.getByRole('button', { name: `Send to the others (#general): ${name}` }).click();
     await expect.poll(() => postsOf(name)).toEqual([['C0GENERAL']]);
     await harness.settled();
