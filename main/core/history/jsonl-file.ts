@@ -120,14 +120,16 @@ interface PendingAppend {
 }
 
 /**
- * An append handle with group commit: appends made while a write or fsync is under way go out
- * together in the next write, with one fsync if any of them asked for it. Appends and rewrites
- * run one at a time in call order.
+ * An append handle with group commit: appends made in the same turn of the event loop, or while
+ * a write or fsync is under way, go out together in the next write, with one fsync if any of
+ * them asked for it. Appends and rewrites run one at a time in call order.
  */
 export class JsonlAppender {
   private chain: Promise<void> = Promise.resolve();
   private batch: PendingAppend[] = [];
   private flushQueued = false;
+  /** The next group's write, waiting for the end of this turn (see `append`). */
+  private window: ReturnType<typeof setImmediate> | undefined;
   private closed = false;
   /** Records written since the file was opened or last rewritten. */
   appendedSinceRewrite = 0;
@@ -167,9 +169,20 @@ export class JsonlAppender {
       });
       if (!this.flushQueued) {
         this.flushQueued = true;
-        void this.run(() => this.flush());
+        // The group stays open until the end of this turn of the event loop: answers that
+        // arrived together (several files' outcomes, the next files' "body complete") then share
+        // one write and one fsync. A lone record waits one turn, not a timer.
+        this.window = setImmediate(() => this.closeWindow());
       }
     });
+  }
+
+  /** Sends the open group to the chain (at the end of its turn, or before a rewrite or close). */
+  private closeWindow(): void {
+    if (this.window === undefined) return;
+    clearImmediate(this.window);
+    this.window = undefined;
+    void this.run(() => this.flush());
   }
 
   /**
@@ -179,6 +192,8 @@ export class JsonlAppender {
    */
   rewrite(snapshot: () => readonly unknown[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`${this.path} is closed`));
+    // Appends made before it are written before it, as the order of calls says.
+    this.closeWindow();
     return this.run(async () => {
       const text = toJsonl(snapshot());
       this.appendedSinceRewrite = 0;
@@ -196,6 +211,7 @@ export class JsonlAppender {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.closeWindow();
     await this.run(() => this.fh.close());
   }
 

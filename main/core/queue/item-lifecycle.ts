@@ -295,6 +295,9 @@ export abstract class ItemLifecycle {
    */
   protected finish(entry: Entry, state: FinishedState, patch: ItemPatch): Promise<void> {
     entry.finishing = true;
+    // A finishing item holds no slot (startable() leaves it out): the next file starts now, and
+    // its first records share this outcome's fsync rather than waiting for it and for History.
+    this.pump();
     const work = (async () => {
       const change: ItemPatch = { ...patch, state, retryAt: null };
       const meta = { finishes: entry.meta.finishes + 1, historyPending: true, resume: null };
