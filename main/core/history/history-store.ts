@@ -1,5 +1,5 @@
 // What happened to each finished upload: one JSON line per entry in `history.jsonl`, fsynced on
-// append, rewritten (newest `maxEntries` kept) when the file has grown past its bound or a
+// append unless the caller makes it durable otherwise (the queue: see history-marks.ts), rewritten (newest `maxEntries` kept) when the file has grown past its bound or a
 // crash left a torn last line.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,8 +17,12 @@ export interface HistoryStore {
   /**
    * Adds an entry; an entry whose id is already stored is ignored (a replay after a crash). An
    * entry for an item already in history (ids `ITEM.N`: a retry of that item) replaces its row.
+   * Resolves once the line is on disk (fsynced); with `sync: false`, once it is written (a
+   * crashed process keeps it, a machine that loses power may not: see `sync`).
    */
-  append(entry: HistoryEntry): Promise<void>;
+  append(entry: HistoryEntry, opts?: { sync?: boolean }): Promise<void>;
+  /** Resolves once every line appended before this call is on disk: one fsync for all. */
+  sync(): Promise<void>;
   /** Newest first. */
   list(query?: HistoryQuery): HistoryEntry[];
   onChange(listener: () => void): () => void;
@@ -163,7 +167,10 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
   await mkdir(opts.dir, { recursive: true });
   const path = join(opts.dir, HISTORY_FILE);
   const loaded = await load(path, maxEntries);
-  let { entries } = loaded;
+  // Oldest first, one per item, by item: a Map keeps insertion order, so an item's new entry is
+  // moved to the end without searching the whole history on every append (5000 entries).
+  const byItem = new Map(loaded.entries.map((e) => [itemKey(e.id), e]));
+  const entries = () => [...byItem.values()];
   const { ids, stored } = loaded;
 
   const notice = loaded.damaged > 0 ? await keepDamaged(path, loaded.damaged) : undefined;
@@ -174,8 +181,8 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
   // Lines in the file when it was opened or last rewritten (appends counted by the appender).
   let baseLines = stored;
   const snapshot = () => {
-    baseLines = entries.length;
-    return entries;
+    baseLines = byItem.size;
+    return entries();
   };
   if (loaded.untidy) await file.rewrite(snapshot);
 
@@ -192,7 +199,7 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
   let closed = false;
 
   return {
-    async append(entry) {
+    async append(entry, appendOpts = {}) {
       if (closed) throw new Error('The history is closed.');
       if (ids.has(entry.id)) return;
       const copy = structuredClone(entry);
@@ -201,13 +208,14 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
       }
       ids.add(copy.id);
       const key = itemKey(copy.id);
-      entries = entries.filter((e) => itemKey(e.id) !== key);
-      entries.push(copy);
-      if (entries.length > maxEntries) {
-        const dropped = entries.splice(0, entries.length - maxEntries);
-        for (const e of dropped) ids.delete(e.id);
+      byItem.delete(key);
+      byItem.set(key, copy);
+      for (const [oldest, e] of byItem) {
+        if (byItem.size <= maxEntries) break;
+        byItem.delete(oldest);
+        ids.delete(e.id);
       }
-      await file.append([copy], { sync: true });
+      await file.append([copy], { sync: appendOpts.sync !== false });
       await compactIfLarge();
       for (const l of listeners) {
         try {
@@ -218,7 +226,11 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
       }
     },
     list(query = {}) {
-      return listed(entries, query, opts);
+      return listed(entries(), query, opts);
+    },
+    sync() {
+      if (closed) return Promise.reject(new Error('The history is closed.'));
+      return file.sync();
     },
     onChange(listener) {
       listeners.add(listener);

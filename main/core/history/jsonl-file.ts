@@ -185,6 +185,13 @@ export class JsonlAppender {
     void this.run(() => this.flush());
   }
 
+  /** Resolves once every record appended before this call is on disk (one fsync). */
+  sync(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`${this.path} is closed`));
+    this.closeWindow();
+    return this.run(() => this.fh.sync());
+  }
+
   /**
    * Replaces the file with the records `snapshot()` returns, called once every earlier append
    * is written. Records appended later land in the new file; replaying them on top of the

@@ -9,6 +9,7 @@ import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { attemptHooks, cancelNote, internalErrorResult, shareHooks } from './attempt-hooks';
 import { decideOnFailure } from './failure-policy';
+import { HistoryMarks } from './history-marks';
 import type { Entry, FinishedState, Run } from './item-store';
 import { copyItem, ItemStore, JournalWriteError } from './item-store';
 import { hasCheckpoint, type ItemMeta, type ItemPatch } from './journal';
@@ -29,6 +30,8 @@ export abstract class ItemLifecycle {
     members: (shareId) => [...this.store.values()].filter((e) => e.item.shareId === shareId),
     complete: (group, run) => this.completeShare(group, run),
   });
+  /** Finished items whose History line waits for History's fsync before their mark is cleared. */
+  protected readonly marks: HistoryMarks;
   protected readonly policy: RetryPolicy;
   protected readonly now: () => number;
   protected globalPause: boolean;
@@ -49,6 +52,7 @@ export abstract class ItemLifecycle {
       () => this.scheduler.pauses(),
       deps.compactAfterRecords ?? 1000,
     );
+    this.marks = new HistoryMarks(deps.history, this.store, () => this.compactIfLarge());
   }
 
   list(): QueueItem[] {
@@ -365,7 +369,7 @@ export abstract class ItemLifecycle {
   protected writeHistory(entry: Entry, record: ReturnType<typeof historyRecord>): Promise<void> {
     return writeHistory(entry, record, {
       history: this.deps.history,
-      store: this.store,
+      marks: this.marks,
       compact: () => this.compactIfLarge(),
     });
   }
@@ -381,9 +385,10 @@ export abstract class ItemLifecycle {
 }
 
 // The hand-off of a finished item to History. The journal marks it "history pending" with its
-// outcome; the line goes to History, then the mark is cleared. A line History could not take
-// stays pending and is written on the next open, so no outcome is missing from History and a
-// replay never writes one twice (each finish has its own id).
+// outcome; the line goes to History, then the mark is cleared once the line is on disk
+// (history-marks.ts). A line History could not take stays pending and is written on the next
+// open, so no outcome is missing from History and a replay never writes one twice (each finish
+// has its own id).
 export function historyRecord(
   entry: Entry,
   workspaceName: ((workspaceId: string) => string | undefined) | undefined,
@@ -413,18 +418,16 @@ export function historyRecord(
 async function writeHistory(
   entry: Entry,
   record: HistoryEntry,
-  to: { history: HistoryStore; store: ItemStore<Entry>; compact: () => Promise<void> },
+  to: { history: HistoryStore; marks: HistoryMarks; compact: () => Promise<void> },
 ): Promise<void> {
   try {
-    await to.history.append(record);
+    // No fsync of its own: the journal's durable mark brings the line back after a power loss.
+    await to.history.append(record, { sync: false });
   } catch {
     // Kept pending: the next open writes it.
     return;
   }
   if (record.id !== `${entry.item.id}.${entry.meta.finishes}`) return;
-  entry.meta.historyPending = false;
-  await to.store
-    .append([{ t: 'set', id: entry.item.id, meta: { historyPending: false } }], false)
-    .catch(() => {});
+  to.marks.lineWritten(entry);
   await to.compact();
 }

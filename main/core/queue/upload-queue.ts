@@ -140,6 +140,8 @@ class Queue extends ItemLifecycle implements UploadQueue {
 
   private async requeue(entry: Entry, opts: { channels?: string[] }): Promise<void> {
     if (!isFinishedState(entry.item.state)) return;
+    // The retry's record clears the item's History mark, durably: its line must be on disk first.
+    await this.marks.flush();
     const { item } = entry;
     // The person asks to send the file as it is now: check it again and take its new size.
     const file = await checkFile(item.path, this.deps.maxFileBytes(item.workspaceId));
@@ -176,6 +178,10 @@ class Queue extends ItemLifecycle implements UploadQueue {
   }
 
   async clearFinished(): Promise<void> {
+    // Items still finishing, or whose History line is written but not yet on disk, are removed
+    // too, once they are done and it is.
+    await Promise.allSettled([...this.writing]);
+    await this.marks.flush();
     const removed = [...this.store.values()].filter(
       (e) => isFinishedState(e.item.state) && !e.meta.historyPending,
     );
@@ -264,6 +270,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
     for (const group of this.groups.runs()) group.controller.abort();
     await Promise.allSettled(runs().map((r) => r.done));
     await Promise.allSettled([...this.writing]);
+    await this.marks.flush().catch(() => {});
     await this.store.close();
     await this.lock.release();
     this.events.clear();
