@@ -24,7 +24,7 @@ export function attemptHooks(
     signal: run.controller.signal,
     onProgress: (sent) => {
       if (over()) return;
-      entry.item.sent = sent;
+      queue.store.progress(entry, sent);
       queue.progressed();
     },
     beforeBodyComplete: async () => {

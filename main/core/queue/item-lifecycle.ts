@@ -25,7 +25,9 @@ const MAX_UNWRITABLE_WAIT_MS = 30_000;
 export abstract class ItemLifecycle {
   protected readonly store: ItemStore<Entry>;
   protected readonly scheduler: Scheduler;
-  protected readonly events = new QueueEvents(() => this.list());
+  protected readonly events = new QueueEvents(() =>
+    Array.from(this.store.values(), (e) => this.store.sharedCopy(e)),
+  );
   protected readonly groups = new ShareGroups<Entry>({
     members: (shareId) => [...this.store.values()].filter((e) => e.item.shareId === shareId),
     complete: (group, run) => this.completeShare(group, run),
