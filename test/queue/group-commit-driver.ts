@@ -6,10 +6,16 @@
 //   during-fsync     the process dies while a group's fsync is under way, and the machine with
 //                    it (power loss): everything written since the last fsync that returned is
 //                    gone, but for a torn half line.
+//   history-unsynced the machine loses power just after a journal fsync returned while History
+//                    holds lines written since its own last fsync: History loses them (cut back
+//                    to what its last fsync covered), the journal keeps all it has synced. It
+//                    prints how many History bytes were lost ("history lost N bytes").
 // Armed once the share is queued; it fires at the `group`-th write of several journal records
-// (during-fsync: of several records, one of them a file's "body complete").
+// (during-fsync: of several records, one of them a file's "body complete"; history-unsynced: at
+// the `group`-th journal fsync while History has unsynced lines).
 //   node --import tsx test/queue/group-commit-driver.ts <config.json>
-// config: crash-driver's, plus { crash: 'between-records' | 'during-fsync', group: number }.
+// config: crash-driver's, plus { crash: 'between-records' | 'during-fsync' | 'history-unsynced',
+// group: number }.
 import { open, readFile } from 'node:fs/promises';
 import { allFinished } from './finished';
 import { openRealQueue } from './helpers';
@@ -19,7 +25,7 @@ interface DriverConfig {
   baseUrl: string;
   channels: string[];
   paths?: string[];
-  crash?: 'between-records' | 'during-fsync';
+  crash?: 'between-records' | 'during-fsync' | 'history-unsynced';
   group?: number;
 }
 
@@ -87,13 +93,77 @@ async function armCrash(mode: NonNullable<DriverConfig['crash']>, group: number)
   };
 }
 
+/** History entries are lines of {"id":…}. */
+function historyBytes(data: unknown): number | undefined {
+  return typeof data === 'string' && data.startsWith('{"id":')
+    ? Buffer.byteLength(data)
+    : undefined;
+}
+
+async function armHistoryPowerLoss(group: number) {
+  const probe = await open(process.execPath, 'r');
+  const proto = Object.getPrototypeOf(probe) as {
+    appendFile: (this: object, data: unknown, opts?: unknown) => Promise<void>;
+    sync: (this: object) => Promise<void>;
+    stat: (this: object) => Promise<{ size: number }>;
+    truncate: (this: object, len: number) => Promise<void>;
+  };
+  await probe.close();
+  const appendFile = proto.appendFile;
+  const sync = proto.sync;
+  let armed = false;
+  let syncs = 0;
+  /** History handles: their size when their last fsync returned, and their size now. */
+  const history = new Map<object, { synced: number; size: number }>();
+  const journals = new WeakSet<object>();
+  proto.appendFile = async function (data, opts) {
+    const bytes = historyBytes(data);
+    if (armed && bytes !== undefined) {
+      let h = history.get(this);
+      if (!h) {
+        const size = (await proto.stat.call(this)).size;
+        h = { synced: size, size };
+        history.set(this, h);
+      }
+      h.size += bytes;
+    }
+    if (armed && journalLines(data)) journals.add(this);
+    return appendFile.call(this, data, opts);
+  };
+  proto.sync = async function () {
+    await sync.call(this);
+    const h = history.get(this);
+    if (h) h.synced = h.size;
+    if (!armed || !journals.has(this)) return;
+    const unsynced = [...history].filter(([, v]) => v.size > v.synced);
+    if (unsynced.length === 0 || ++syncs < group) return;
+    // Power lost now: the journal keeps what this fsync covered; History loses its unsynced lines.
+    let lost = 0;
+    for (const [fh, v] of unsynced) {
+      await proto.truncate.call(fh, v.synced);
+      await sync.call(fh);
+      lost += v.size - v.synced;
+    }
+    process.stderr.write(`history lost ${lost} bytes\n`);
+    return die();
+  };
+  return () => {
+    armed = true;
+  };
+}
+
 async function main(): Promise<void> {
   const configPath = process.argv[2];
   if (!configPath) throw new Error('usage: group-commit-driver.ts <config.json>');
   const config = JSON.parse(await readFile(configPath, 'utf8')) as DriverConfig;
   const token = process.env.TRAYSHARE_TEST_TOKEN;
   if (!token) throw new Error('TRAYSHARE_TEST_TOKEN is not set');
-  const arm = config.crash ? await armCrash(config.crash, config.group ?? 1) : () => {};
+  const arm =
+    config.crash === 'history-unsynced'
+      ? await armHistoryPowerLoss(config.group ?? 1)
+      : config.crash
+        ? await armCrash(config.crash, config.group ?? 1)
+        : () => {};
 
   const q = await openRealQueue({
     dir: config.dataDir,
