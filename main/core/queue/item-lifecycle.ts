@@ -301,9 +301,6 @@ export abstract class ItemLifecycle {
    */
   protected finish(entry: Entry, state: FinishedState, patch: ItemPatch): Promise<void> {
     entry.finishing = true;
-    // A finishing item holds no slot (startable() leaves it out): the next file starts now, and
-    // its first records share this outcome's fsync rather than waiting for it and for History.
-    this.pump();
     const work = (async () => {
       const change: ItemPatch = { ...patch, state, retryAt: null };
       const meta = { finishes: entry.meta.finishes + 1, historyPending: true, resume: null };
@@ -322,6 +319,8 @@ export abstract class ItemLifecycle {
       entry.unrecorded = undefined;
       entry.unwritableTries = 0;
       this.events.changed();
+      // The outcome is on disk: the next file starts now, not once History has the line too.
+      this.pump();
       // The rest of its share may have been waiting for this one to end.
       this.groups.check(entry.item.shareId);
       // Taken now: the person may retry the item before the writes below are done.
