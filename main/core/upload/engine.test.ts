@@ -351,6 +351,67 @@ describe('uploadOnce: refused before any byte is sent', () => {
   });
 });
 
+describe('uploadOnce with blocking reads (the CLI): the same file checks, made on this thread', () => {
+  const blocking = { blockingReads: true };
+
+  it('a missing file, a folder → file_missing, not_a_file; nothing sent', async () => {
+    await mkdir(join(dir, 'folder'));
+    const t = scripted([]);
+    const gone = await uploadOnce(job(join(dir, 'gone.txt')), { transport: t, ...blocking });
+    expect(reasonOf(gone)).toMatchObject({ class: 'input', code: 'file_missing' });
+    const folder = await uploadOnce(job(join(dir, 'folder')), { transport: t, ...blocking });
+    expect(reasonOf(folder)).toMatchObject({ class: 'input', code: 'not_a_file' });
+    expect(t.calls).toHaveLength(0);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'a named pipe → not_a_file (and no blocking open)',
+    async () => {
+      const fifo = join(dir, 'pipe');
+      execFileSync('mkfifo', [fifo]);
+      const result = await uploadOnce(job(fifo), { transport: scripted([]), ...blocking });
+      expect(reasonOf(result)).toMatchObject({ class: 'input', code: 'not_a_file' });
+    },
+  );
+
+  it('a file whose size changed since it was queued → file_changed; an unchanged one is delivered', async () => {
+    const path = await file('a.txt', 10);
+    const t = scripted([answer(okAnswer)]);
+    const changed = await uploadOnce(
+      job(path, { file: { path, name: 'a.txt', expectedSize: 9 } }),
+      { transport: t, ...blocking },
+    );
+    expect(reasonOf(changed)).toMatchObject({ class: 'input', code: 'file_changed' });
+    expect(t.calls).toHaveLength(0);
+    const ok = await uploadOnce(job(path, { file: { path, name: 'a.txt', expectedSize: 10 } }), {
+      transport: t,
+      ...blocking,
+    });
+    expect(ok.kind).toBe('delivered');
+  });
+
+  it('a file that changes while it is being sent → file_changed, and the last bytes never go out', async () => {
+    const path = await file('grows.bin', 4 * FILE_CHUNK_BYTES);
+    let hook = 0;
+    let pulled = 0;
+    const t: Transport = {
+      async request(req) {
+        for await (const _chunk of req.body!) {
+          if (++pulled === 2) await appendFile(path, 'more');
+        }
+        return okAnswer;
+      },
+    };
+    const result = await uploadOnce(job(path), {
+      transport: t,
+      beforeBodyComplete: () => void hook++,
+      ...blocking,
+    });
+    expect(reasonOf(result)).toMatchObject({ class: 'input', code: 'file_changed' });
+    expect(hook).toBe(0);
+  });
+});
+
 describe('uploadOnce: whether the whole body went out decides transient vs unknown', () => {
   it('beforeBodyComplete runs once, after all file bytes and before the last bytes are handed over', async () => {
     const path = await file('a.bin', 3 * FILE_CHUNK_BYTES);

@@ -41,7 +41,7 @@ async function attempt(
 
   let opened: OpenedFile;
   try {
-    opened = await openForUpload({ ...job.file, name });
+    opened = await openForUpload({ ...job.file, name }, { blocking: opts.blockingReads === true });
   } catch (error) {
     if (error instanceof FileProblem) return refused(error.code, error.message);
     throw error;
@@ -68,7 +68,7 @@ async function attempt(
       {
         beforeTail: async () => {
           // Last chance to stop a request whose content is not the file that was queued.
-          await assertUnchanged(opened, name);
+          await assertUnchanged(opened, name, { blocking: opts.blockingReads === true });
           await opts.beforeBodyComplete?.();
           bodyComplete = true;
         },
