@@ -1,6 +1,6 @@
 // `trayshare send --preset` / `--workspace`: the files go through the durable queue (the same
 // one the app runs, in the CLI's own state folder), and the command follows them to their end.
-import type { AppService } from '../../core/api';
+import type { AppService, ShareRequest, ShareResult } from '../../core/api';
 import { looksLikeId } from '../../core/conversations/channel-names';
 import type { FailureReason, QueueItem } from '../../core/model';
 import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
@@ -43,7 +43,26 @@ export async function sendQueued(
   options: SendOptions,
   display: (path: string) => string,
 ): Promise<SendOutcome> {
-  const shared = await shareAsAsked(service, paths, options);
+  const request = await shareAsAsked(service, paths, options);
+  // A workspace removed by another process (the app) while the files are on their way fails
+  // them as removed: the queue learns it from the settings file's change event, as the app's
+  // does. Watched from just before they are queued, so no removal falls between the queueing
+  // and the watch, until the command stops following them.
+  const stopWatching = service.watchSettings();
+  try {
+    return await followShare(service, await service.share(request), display, options);
+  } finally {
+    stopWatching();
+  }
+}
+
+/** Follows the queued files to their end, or to what the person must do; a line for each. */
+async function followShare(
+  service: AppService,
+  shared: ShareResult,
+  display: (path: string) => string,
+  options: SendOptions,
+): Promise<SendOutcome> {
   const results: FileResult[] = shared.refused.map((r) => ({
     file: display(r.path),
     outcome: 'failed' as const,
@@ -88,8 +107,12 @@ export async function sendQueued(
   return { results };
 }
 
-/** The preset, or the workspace and channels, as the options name them, shared through the queue. */
-async function shareAsAsked(service: AppService, paths: string[], options: SendOptions) {
+/** The share of the preset, or of the workspace and channels, as the options name them. */
+async function shareAsAsked(
+  service: AppService,
+  paths: string[],
+  options: SendOptions,
+): Promise<ShareRequest> {
   const resolved = await savedTarget(options);
   const target = resolved.preset
     ? { presetId: resolved.preset.id }
@@ -97,12 +120,12 @@ async function shareAsAsked(service: AppService, paths: string[], options: SendO
   if (!resolved.preset && resolved.channels.some((c) => !looksLikeId(c))) {
     await freshList(service, resolved.workspace.id);
   }
-  return service.share({
+  return {
     target,
     comment: options.comment,
     paths,
     ...(options.thread !== undefined ? { thread: options.thread } : {}),
-  });
+  };
 }
 
 /** What the command knows of its files while it follows them, and what it has said. */
