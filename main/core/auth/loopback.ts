@@ -4,9 +4,10 @@
 // finished, so the tab can say how it ended, then the listener closes and any later visit finds
 // nothing listening. A callback whose `state` is not this attempt's ends the attempt (nothing
 // is saved) and the tab says why.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SLACK_REDIRECT_PATH, slackRedirectUri } from '../../portable/slack-sign-in';
+import { nodeHttp } from '../upload/node-http';
 
 export type CallbackOutcome =
   | { kind: 'code'; code: string }
@@ -80,7 +81,7 @@ export async function openLoopback(opts: {
   let answered = false;
   let tabOutcome: { ok: boolean; message: string } | undefined;
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = nodeHttp().createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method !== 'GET' || url.pathname !== SLACK_REDIRECT_PATH) {
       page(res, 404, 'Not found', 'Nothing here.');
