@@ -7,9 +7,10 @@
 // sign-in has finished, so the tab can say how it ended, then both close and any later visit
 // finds nothing listening. A callback whose `state` is not this attempt's ends the attempt
 // (nothing is saved) and the tab says why.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SLACK_REDIRECT_PATH, slackRedirectUri } from '../../portable/slack-sign-in';
+import { nodeHttp } from '../upload/node-http';
 
 export type CallbackOutcome =
   | { kind: 'code'; code: string }
@@ -87,7 +88,7 @@ async function listenOnLoopbacks(
   const servers: Server[] = [];
   let port = wanted;
   for (const host of LOOPBACK_HOSTS) {
-    const server = createServer(handle);
+    const server = nodeHttp().createServer(handle);
     try {
       port = await listenOn(server, port, host);
       servers.push(server);
