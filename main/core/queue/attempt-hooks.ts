@@ -29,7 +29,7 @@ export function attemptHooks(
     },
     beforeBodyComplete: async () => {
       if (over()) throw new Error('This attempt is over.');
-      await queue.store.setMeta([[entry, { bodySent: true }]], true);
+      await queue.store.bodyComplete([entry]);
     },
     ...(hasCheckpoint(entry.meta) ? { resume: structuredClone(entry.meta.resume) } : {}),
     checkpoint: async (data) => {
@@ -63,10 +63,7 @@ export function shareHooks(
         true,
       ),
     beforeBodyComplete: async () => {
-      await store.setMeta(
-        group.map((e) => [e, { bodySent: true }]),
-        true,
-      );
+      await store.bodyComplete(group);
       run.bodySent = true;
     },
     withComment: run.withComment,

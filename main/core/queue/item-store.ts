@@ -182,6 +182,28 @@ export class ItemStore<E extends JournalEntry> {
     return copy;
   }
 
+  /**
+   * Journals "body complete" for several items in one write, fsynced, then applies it. Each
+   * record also says the item is sending: the record of the attempt's start is not fsynced and
+   * may be missing (a full disk refused it, a power loss took it) while this one is on disk, and
+   * a replay must then still find a sending item whose body may have gone ("may have been
+   * delivered"), not a queued one it would send again.
+   */
+  async bodyComplete(entries: E[]): Promise<void> {
+    await this.write(
+      entries.map(
+        (e): JournalRecord => ({
+          t: 'set',
+          id: e.item.id,
+          item: { state: 'sending' },
+          meta: { bodySent: true },
+        }),
+      ),
+      true,
+    );
+    for (const e of entries) e.meta.bodySent = true;
+  }
+
   /** Journals new meta for several items in one write, then applies it. */
   async setMeta(changes: [E, Partial<ItemMeta>][], sync: boolean): Promise<void> {
     await this.write(
