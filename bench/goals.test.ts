@@ -135,6 +135,14 @@ describe('evaluateGoals', () => {
     expect(progressGoal({ ...base, withMs: 1000, eventsPerSecond: 3 }).pass).toBe(false);
   });
 
+  it('shows the noise floor beside the cost of progress, and judges by the cost alone', () => {
+    const base = { fileBytes: GIB, runs: 5, withoutMs: 1000, withMs: 1030, eventsPerSecond: 10 };
+    const goal = progressGoal({ ...base, pairedRatio: 1.03, controlRatio: 1.035 });
+    expect(goal.measured).toContain('(+3.0%, median of the paired rounds)');
+    expect(goal.measured).toContain('noise floor, without against a control without: +3.5%');
+    expect(goal.pass).toBe(false);
+  });
+
   it('judges the resting core by start time and heap, after settling and after uploads', () => {
     const base = {
       historyEntries: 5000,

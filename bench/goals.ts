@@ -153,6 +153,10 @@ function loadNote(x: { loadBefore?: number; cpus?: number }): string {
   return x.loadBefore / x.cpus > 0.5 ? ` [noisy: load ${x.loadBefore.toFixed(2)} before]` : '';
 }
 
+function signedPercent(x: number): string {
+  return `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+}
+
 function cpuText(p: ProgressCost): string {
   if (p.withCpuMs === undefined || p.withoutCpuMs === undefined) return '';
   return `; CPU ${(p.withCpuMs / 1000).toFixed(3)} s with vs ${(p.withoutCpuMs / 1000).toFixed(3)} s without`;
@@ -166,6 +170,10 @@ export function progressGoal(p: ProgressCost | undefined): Goal {
   const slower = (p.pairedRatio ?? p.withMs / p.withoutMs) - 1;
   const rates = [p.eventsPerSecond, ...(p.linkEventsPerSecond ? [p.linkEventsPerSecond] : [])];
   const pass = slower <= PROGRESS_COST_LIMIT && Math.min(...rates) >= PROGRESS_MIN_PER_SECOND;
+  const control =
+    p.controlRatio !== undefined
+      ? `; noise floor, without against a control without: ${signedPercent(p.controlRatio - 1)}`
+      : '';
   const link =
     p.linkEventsPerSecond !== undefined
       ? `; ${p.linkEventsPerSecond.toFixed(1)} events/s over the 1 Gbit/s sink`
@@ -173,7 +181,7 @@ export function progressGoal(p: ProgressCost | undefined): Goal {
   return {
     id: 'progress',
     target,
-    measured: `${sizeLabel(p.fileBytes)} to the sink, ${p.runs} alternating runs each: ${(p.withMs / 1000).toFixed(3)} s with vs ${(p.withoutMs / 1000).toFixed(3)} s without (${slower >= 0 ? '+' : ''}${(slower * 100).toFixed(1)}%${p.pairedRatio !== undefined ? ', median of the paired rounds' : ''})${cpuText(p)}, ${p.eventsPerSecond.toFixed(1)} events/s${link}${loadNote(p)}`,
+    measured: `${sizeLabel(p.fileBytes)} to the sink, ${p.runs} alternating runs each: ${(p.withMs / 1000).toFixed(3)} s with vs ${(p.withoutMs / 1000).toFixed(3)} s without (${signedPercent(slower)}${p.pairedRatio !== undefined ? ', median of the paired rounds' : ''})${control}${cpuText(p)}, ${p.eventsPerSecond.toFixed(1)} events/s${link}${loadNote(p)}`,
     pass,
   };
 }

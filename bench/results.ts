@@ -167,6 +167,8 @@ export interface ProgressCost {
   withoutMs: number;
   /** Median over the rounds of with / without (both ran back to back in each round). */
   pairedRatio?: number;
+  /** Median over the rounds of a second run without listeners / without: the noise floor. */
+  controlRatio?: number;
   /** Median CPU time (user + system) of one upload, ms. */
   withCpuMs?: number;
   withoutCpuMs?: number;

@@ -1,7 +1,9 @@
 // Bundles the `trayshare` CLI as ESM. npm packages stay external so keytar's native module and
-// conf resolve from node_modules as usual, except commander, which every command loads: bundled,
-// Node neither resolves its package nor builds an ES module view of its CommonJS at each start
-// (~10 ms with the compile cache on; bench/notes.md, issue 25). Code-splitting keeps what only
+// conf resolve from node_modules as usual, except what every command loads: commander, and
+// electron-log's file transport (the log every command opens). Bundled, Node neither resolves
+// their packages nor builds an ES module view of their CommonJS at each start (~10 ms for
+// commander with the compile cache on, ~15 ms for electron-log's five files; bench/notes.md,
+// issue 25). The standalone package (pack-cli.mjs) bundles both too. Code-splitting keeps what only
 // saved settings need (zod, conf, keytar, the queue) in chunks loaded on first use, so
 // `send --base-url` starts quickly. out/cli is emptied first: chunk names carry a hash, and old
 // chunks would pile up beside the new ones.
@@ -9,7 +11,7 @@ import { chmod, readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await readFile('package.json', 'utf8'));
-const BUNDLED = new Set(['commander']);
+const BUNDLED = new Set(['commander', 'electron-log']);
 // Every other package, with its subpaths (`conf/…`), resolves from node_modules at run time.
 const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
   .filter((name) => !BUNDLED.has(name))

@@ -14,6 +14,7 @@ import { openSettingsService, type SettingsService } from '../core/settings/sett
 import { readStateView, type StateView } from '../core/state-view';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { cliLog } from './cli-log';
+import { capOptimizer } from './optimizer-cap';
 import { say } from './terminal';
 import { envToken } from './usage-error';
 
@@ -49,6 +50,8 @@ function heldSince(error: QueueLockedError): string {
  * another program since a crash, and the wait would never end.
  */
 export async function openCliService(opts: CliServiceOptions = {}): Promise<AppService> {
+  // Its queue may send files of any size, before anything here knows their sizes.
+  capOptimizer();
   let told = false;
   let toldStill = false;
   const started = Date.now();

@@ -1,6 +1,5 @@
 // The `trayshare` command line, once the entry (trayshare.ts) has turned the compile cache on.
 import { dirname } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { defaultUserDataDir } from '../core/paths';
 import { RefusedError } from '../core/refused-error';
@@ -14,12 +13,6 @@ import { registerSend } from './commands/send';
 import { registerSettingsCommands } from './commands/settings-commands';
 import { say } from './terminal';
 import { UsageError } from './usage-error';
-
-// No TurboFan: an upload's hot path is Node's own stream code and the kernel's copies, and
-// V8's top tier only starts on long runs, faulting in ~5 MB of its compiler's code: peak memory
-// then grew with the file's size (56 MB at 256 MiB, 63 MB at 1 GiB; bench/notes.md). Maglev,
-// the tier below, keeps the CPU per GiB the same and the memory flat. Set before anything is hot.
-setFlagsFromString('--max-opt=2');
 
 const EXIT_CODES = `
 Exit codes:

@@ -362,6 +362,12 @@ export interface AppService extends CoreApi {
    * channel list when it was read), to say once; [] if nothing.
    */
   repairNotices(): string[];
+  /**
+   * Watches the settings file until the returned function is called, so a workspace another
+   * process removes meanwhile fails its waiting files as removed (the CLI, while a send runs;
+   * the app watches from the start, AppServiceDeps.watchSettings).
+   */
+  watchSettings(): () => void;
   /** Stops taking work, aborts nothing that is journaled (it resumes on next start), closes files. */
   close(): Promise<void>;
 }

@@ -236,6 +236,7 @@ function bindService(parts: Parts): AppService {
     ...auth,
     savePastedBytes: (png) => pasted.save(png),
     settled: () => queue.settled(),
+    watchSettings: () => settings.watch(),
     repairNotices: () =>
       [
         settings.notice(),

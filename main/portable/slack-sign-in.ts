@@ -15,7 +15,8 @@ export const SLACK_REDIRECT_PATH = '/slack/callback';
 /**
  * `localhost`, the host Slack's PKCE guide names for desktop redirects
  * (https://docs.slack.dev/authentication/using-pkce: "Redirects to localhost … are treated as
- * desktop redirects"); the listener itself binds 127.0.0.1 only.
+ * desktop redirects"); the listener binds the loopback addresses it may resolve to,
+ * 127.0.0.1 and ::1 (auth/loopback.ts).
  */
 export function slackRedirectUri(port: number = SLACK_REDIRECT_PORT): string {
   return `http://localhost:${port}${SLACK_REDIRECT_PATH}`;

@@ -475,6 +475,39 @@ describe('watching the file for other processes', () => {
       app.close();
     }
   });
+
+  it('watch() (the CLI while it sends): changes arrive while a watch is on, and not after the last ends', async () => {
+    const cli = fx.open();
+    const other = fx.open();
+    // Watches all along: once it has seen an edit, the CLI's watcher would have too.
+    const fence = fx.open({ watch: true });
+    try {
+      let changes = 0;
+      let fenced = 0;
+      cli.onChange(() => changes++);
+      fence.onChange(() => fenced++);
+      const first = cli.watch();
+      const second = cli.watch();
+      first();
+      first();
+      await other.addWorkspace(ACME);
+      await vi.waitFor(() => expect(changes).toBeGreaterThan(0), { timeout: 5000, interval: 20 });
+      second();
+      const seen = changes;
+      await vi.waitFor(() => expect(fenced).toBeGreaterThan(0), { timeout: 5000, interval: 20 });
+      const before = fenced;
+      await other.addWorkspace({ name: 'Beta', baseUrl: 'https://beta.example' });
+      await vi.waitFor(() => expect(fenced).toBeGreaterThan(before), {
+        timeout: 5000,
+        interval: 20,
+      });
+      expect(changes).toBe(seen);
+      expect(cli.workspaceByName('beta')).toBeDefined();
+    } finally {
+      fence.close();
+      cli.close();
+    }
+  });
 });
 
 describe('CLI helpers: one call per command', () => {

@@ -79,7 +79,13 @@ async function printQueue(
 async function untilSettled(service: AppService): Promise<void> {
   service.on('needs-token', (e) => say(inCliWords(e.message)));
   service.on('notice', (e) => say(e.message));
-  await service.settled();
+  // As for `send`: a workspace the app removes meanwhile fails its files as removed.
+  const stopWatching = service.watchSettings();
+  try {
+    await service.settled();
+  } finally {
+    stopWatching();
+  }
   const stuck = (await service.listQueue()).filter(
     (i) => i.state === 'waiting' && i.error?.class === 'credential',
   );

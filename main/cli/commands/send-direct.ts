@@ -19,6 +19,7 @@ import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import { looksLikeUserId } from '../../portable/people-names';
 import { cliLog } from '../cli-log';
 import { uploadExternalGroup } from '../external-group';
+import { capOptimizerFor } from '../optimizer-cap';
 import { type FileResult, fromAttempt } from '../outcome';
 import { createProgressLine, formatBytes, say } from '../terminal';
 import { EXIT_TOKEN_REFUSED, waitsForToken } from '../token-words';
@@ -44,6 +45,7 @@ export async function sendDirect(
   display: (path: string) => string,
 ): Promise<SendOutcome> {
   const { protocol, ...target } = await directTarget(options);
+  await capOptimizerFor(paths);
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);

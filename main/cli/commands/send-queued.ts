@@ -1,8 +1,8 @@
 // `trayshare send --preset` / `--workspace`: the files go through the durable queue (the same
 // one the app runs, in the CLI's own state folder), and the command follows them to their end.
-import type { AppService } from '../../core/api';
+import type { AppService, ShareRequest, ShareResult } from '../../core/api';
 import { looksLikeId } from '../../core/conversations/channel-names';
-import type { QueueItem } from '../../core/model';
+import type { FailureReason, QueueItem } from '../../core/model';
 import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
 import { KeychainError, type KeychainProblem } from '../../core/secrets/secret-store';
 import { isFinishedState } from '../../portable/item-states';
@@ -43,7 +43,26 @@ export async function sendQueued(
   options: SendOptions,
   display: (path: string) => string,
 ): Promise<SendOutcome> {
-  const shared = await shareAsAsked(service, paths, options);
+  const request = await shareAsAsked(service, paths, options);
+  // A workspace removed by another process (the app) while the files are on their way fails
+  // them as removed: the queue learns it from the settings file's change event, as the app's
+  // does. Watched from just before they are queued, so no removal falls between the queueing
+  // and the watch, until the command stops following them.
+  const stopWatching = service.watchSettings();
+  try {
+    return await followShare(service, await service.share(request), display, options);
+  } finally {
+    stopWatching();
+  }
+}
+
+/** Follows the queued files to their end, or to what the person must do; a line for each. */
+async function followShare(
+  service: AppService,
+  shared: ShareResult,
+  display: (path: string) => string,
+  options: SendOptions,
+): Promise<SendOutcome> {
   const results: FileResult[] = shared.refused.map((r) => ({
     file: display(r.path),
     outcome: 'failed' as const,
@@ -74,7 +93,7 @@ export async function sendQueued(
   }
   const { latest, finished } = follow;
   if (follow.refusal) {
-    return withRefusal(results, shared.items, latest, follow.refusal.message, display);
+    return withRefusal(results, shared.items, latest, follow.refusal, display);
   }
   // Files already uploaded wait for the share's files held by an unwritable journal: say why.
   const held = [...latest.values()].find((i) =>
@@ -88,8 +107,12 @@ export async function sendQueued(
   return { results };
 }
 
-/** The preset, or the workspace and channels, as the options name them, shared through the queue. */
-async function shareAsAsked(service: AppService, paths: string[], options: SendOptions) {
+/** The share of the preset, or of the workspace and channels, as the options name them. */
+async function shareAsAsked(
+  service: AppService,
+  paths: string[],
+  options: SendOptions,
+): Promise<ShareRequest> {
   const resolved = await savedTarget(options);
   const target = resolved.preset
     ? { presetId: resolved.preset.id }
@@ -97,12 +120,12 @@ async function shareAsAsked(service: AppService, paths: string[], options: SendO
   if (!resolved.preset && resolved.channels.some((c) => !looksLikeId(c))) {
     await freshList(service, resolved.workspace.id);
   }
-  return service.share({
+  return {
     target,
     comment: options.comment,
     paths,
     ...(options.thread !== undefined ? { thread: options.thread } : {}),
-  });
+  };
 }
 
 /** What the command knows of its files while it follows them, and what it has said. */
@@ -121,7 +144,24 @@ interface Follow {
   /** --max-wait's end (epoch ms). */
   deadline: number;
   waitingForPerson: boolean;
-  refusal?: { message: string };
+  /** Why the share's workspace waits for the person; `held`: what an item of it waits with. */
+  refusal?: { message: string; held?: FailureReason };
+}
+
+/**
+ * What a workspace of the share waits for, if the queue holds it for a token or the keychain:
+ * one of its items waits with no time to try again. The queue starts none of the workspace's
+ * files until then, and said so once, maybe before this command listened (an older item).
+ */
+function heldFor(items: QueueItem[], shared: QueueItem[]): FailureReason | undefined {
+  const workspaces = new Set(shared.map((i) => i.workspaceId));
+  return items.find(
+    (i) =>
+      workspaces.has(i.workspaceId) &&
+      i.state === 'waiting' &&
+      i.retryAt === undefined &&
+      i.error?.class === 'credential',
+  )?.error;
 }
 
 /** Until every file of the share has ended, --max-wait has passed, or the token was refused. */
@@ -161,22 +201,33 @@ function untilEnded(service: AppService, shared: QueueItem[], f: Follow): Promis
       f.progress.clear();
       say(printable(notice.message));
     });
-    service.on('needs-token', (event) => {
-      // Earlier uploads of another workspace waiting on theirs are not this send's concern.
-      if (!shared.some((i) => i.workspaceId === event.workspaceId)) return;
+    const refused = (message: string) => {
       if (f.refusal) return;
-      f.refusal = { message: event.message };
+      f.refusal = { message };
       // Files already on their way end first; the rest of the workspace waits for the person.
       // Each file still gets its line. Files of a share waiting for the stopped ones count as
       // 'sending': the queue says when nothing more can happen without the person.
       void service.settled().then(resolve, reject);
       void service.listQueue().then((items) => {
+        if (f.refusal) f.refusal.held ??= heldFor(items, shared);
         check(items);
         const left = items.filter((i) => f.mine.has(i.id) && !f.finished.has(i.id));
         if (left.every((i) => i.state !== 'sending')) resolve();
       }, reject);
+    };
+    service.on('needs-token', (event) => {
+      // Earlier uploads of another workspace waiting on theirs are not this send's concern.
+      if (!shared.some((i) => i.workspaceId === event.workspaceId)) return;
+      refused(event.message);
     });
-    void service.listQueue().then(check);
+    // The event is said once per workspace: an older item of it may have been refused before
+    // this command listened, and then the queue holds these files without a word. The queue's
+    // state says so (the event above covers a refusal from here on).
+    void service.listQueue().then((items) => {
+      const held = heldFor(items, shared);
+      if (held) refused(held.message);
+      check(items);
+    }, reject);
   });
 }
 
@@ -232,15 +283,26 @@ function withRefusal(
   results: FileResult[],
   items: QueueItem[],
   latest: Map<string, QueueItem>,
-  message: string,
+  refusal: { message: string; held?: FailureReason },
   display: (path: string) => string,
 ): SendOutcome {
-  const ends = items.map((item) => latest.get(item.id) ?? item);
+  const { message, held } = refusal;
+  // Files the queue never started, held with their workspace, wait for what holds it.
+  const ends = items.map((item) => {
+    const end = latest.get(item.id) ?? item;
+    return held && !end.error && (end.state === 'queued' || end.state === 'waiting')
+      ? { ...end, error: held }
+      : end;
+  });
   // A locked keyring is not a refused token: unlocking it, not a new login, fixes it.
   const keychain = ends.find((i) => i.error?.code.startsWith('keychain_') === true)?.error;
   for (const [index, item] of items.entries()) {
     const end = ends[index] as QueueItem;
-    if (end.state === 'waiting' && keychain && end.error?.code.startsWith('keychain_')) {
+    if (
+      (end.state === 'waiting' || end.state === 'queued') &&
+      keychain &&
+      end.error?.code.startsWith('keychain_')
+    ) {
       results.push({
         ...fromItem(display(item.path), end),
         message: `${end.error.message} The file stays queued: unlock the keyring, then run \`trayshare queue --run\`.`,

@@ -1,12 +1,16 @@
-// The loopback listener of Sign in with Slack (RFC 8252 §7.3): one-shot, on 127.0.0.1 only,
-// at the one port the Slack app lists (slack-sign-in.ts says why the port is fixed). The first
-// request to the callback path is the attempt's answer: it is held open until the sign-in has
-// finished, so the tab can say how it ended, then the listener closes and any later visit finds
-// nothing listening. A callback whose `state` is not this attempt's ends the attempt (nothing
-// is saved) and the tab says why.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// The loopback listener of Sign in with Slack (RFC 8252 §7.3): one-shot, on the loopback
+// addresses only, at the one port the Slack app lists (slack-sign-in.ts says why the port is
+// fixed). The redirect URI names `localhost` (Slack's word for a desktop redirect), which a
+// browser may resolve to 127.0.0.1 or to ::1 first, and not every browser or proxy setting falls
+// back from one to the other: so both are listened on, ::1 where the machine has it. The first
+// request to the callback path, on either, is the attempt's answer: it is held open until the
+// sign-in has finished, so the tab can say how it ended, then both close and any later visit
+// finds nothing listening. A callback whose `state` is not this attempt's ends the attempt
+// (nothing is saved) and the tab says why.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SLACK_REDIRECT_PATH, slackRedirectUri } from '../../portable/slack-sign-in';
+import { nodeHttp } from '../upload/node-http';
 
 export type CallbackOutcome =
   | { kind: 'code'; code: string }
@@ -47,16 +51,55 @@ function page(res: ServerResponse, status: number, title: string, text: string):
   );
 }
 
-/** Listens on 127.0.0.1 only (never another interface); a taken port is PortInUseError. */
-function listenOn(server: Server, port: number): Promise<number> {
+/** Where `localhost` may lead: IPv4's loopback, then IPv6's (RFC 8252 §7.3, §8.3). */
+const LOOPBACK_HOSTS = ['127.0.0.1', '::1'] as const;
+
+/** The machine has no such address (IPv6 off, or no IPv6 at all): that host is not listened on. */
+const NO_SUCH_ADDRESS = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+
+/** Listens on `host` only (never another interface); a taken port is PortInUseError. */
+function listenOn(server: Server, port: number, host: string): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new PortInUseError(port) : error,
       );
     });
-    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
   });
+}
+
+function closed(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * One server per loopback host, all on the same port (the first host's, when `port` is 0). A
+ * host the machine lacks is left out; a port taken on any host closes the others and is
+ * PortInUseError, as the sign-in must not wait where the browser may never reach it.
+ */
+async function listenOnLoopbacks(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  wanted: number,
+): Promise<{ servers: Server[]; port: number }> {
+  const servers: Server[] = [];
+  let port = wanted;
+  for (const host of LOOPBACK_HOSTS) {
+    const server = nodeHttp().createServer(handle);
+    try {
+      port = await listenOn(server, port, host);
+      servers.push(server);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (host !== LOOPBACK_HOSTS[0] && NO_SUCH_ADDRESS.has(code)) continue;
+      await Promise.all(servers.map(closed));
+      throw error;
+    }
+  }
+  return { servers, port };
 }
 
 /** What the browser tab says once the sign-in has ended. */
@@ -80,7 +123,7 @@ export async function openLoopback(opts: {
   let answered = false;
   let tabOutcome: { ok: boolean; message: string } | undefined;
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method !== 'GET' || url.pathname !== SLACK_REDIRECT_PATH) {
       page(res, 404, 'Not found', 'Nothing here.');
@@ -113,9 +156,9 @@ export async function openLoopback(opts: {
     held = res;
     if (tabOutcome) answerTab(tabOutcome);
     settle(code ? { kind: 'code', code } : { kind: 'error', error: error ?? 'no_code' });
-  });
+  };
 
-  const port = await listenOn(server, opts.port);
+  const { servers, port } = await listenOnLoopbacks(handle, opts.port);
 
   function answerTab(outcome: { ok: boolean; message: string }): void {
     if (!held) return;
@@ -131,10 +174,7 @@ export async function openLoopback(opts: {
     finish(outcome) {
       tabOutcome = outcome;
       answerTab(outcome);
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      closing ??= Promise.all(servers.map(closed)).then(() => {});
       return closing;
     },
   };

@@ -4,7 +4,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /** Calls `changed` once per burst of changes to the file; returns a function that stops it. */
-export function watchFile(path: string, changed: () => void): () => void {
+function watchFile(path: string, changed: () => void): () => void {
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
   const stop = (): void => {
@@ -24,4 +24,33 @@ export function watchFile(path: string, changed: () => void): () => void {
     // No watching on this file system: other processes' changes show on the next read.
   }
   return stop;
+}
+
+/**
+ * One watcher of the file, on while any of its watches is: the app watches for as long as it
+ * runs, the CLI only while a send's files are on their way (starting costs a watcher, which a
+ * command that only looks does not need).
+ */
+export function fileWatches(path: string, changed: () => void) {
+  let count = 0;
+  let stop: (() => void) | undefined;
+  const close = (): void => {
+    count = 0;
+    stop?.();
+    stop = undefined;
+  };
+  return {
+    watch(): () => void {
+      count++;
+      stop ??= watchFile(path, changed);
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        count--;
+        if (count <= 0) close();
+      };
+    },
+    close,
+  };
 }

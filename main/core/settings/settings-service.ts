@@ -11,7 +11,7 @@ import type { CoreApi, WorkspacePatch } from '../api';
 import type { Preferences, Preset, Workspace } from '../model';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Transport } from '../upload/transport';
-import { watchFile } from './file-watcher';
+import { fileWatches } from './file-watcher';
 import { parseArgs, sameName } from './input-rules';
 import { setPreferences } from './preferences';
 import { presets as presetRules } from './presets';
@@ -72,7 +72,13 @@ export interface SettingsService
   notice(): string | undefined;
   /** Where the settings file is. */
   readonly path: string;
-  /** Stops watching the file (see OpenSettingsOptions.watch). */
+  /**
+   * Watches the file from now on, so another process's changes reach onChange listeners (the
+   * CLI while it sends); the function returned ends this watch. The file is watched while any
+   * watch (or OpenSettingsOptions.watch) is on.
+   */
+  watch(): () => void;
+  /** Stops watching the file (see OpenSettingsOptions.watch and watch). */
   close(): void;
 
   // For the CLI, which names workspaces and presets as people type them.
@@ -113,7 +119,8 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
   const secrets = opts.secrets;
   const access = openSettingsAccess(file, secrets);
   const { read } = access;
-  const stopWatching = opts.watch ? watchFile(file.path, access.emit) : () => {};
+  const watching = fileWatches(file.path, access.emit);
+  if (opts.watch) watching.watch();
   const { findWorkspace, addWorkspace, updateWorkspace, removeWorkspaceWithSummary } =
     workspaceRules(access);
   const { setToken, clearToken, testConnection } = workspaceTokens(access, opts.transport);
@@ -158,7 +165,8 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
     get path() {
       return file.path;
     },
-    close: stopWatching,
+    watch: watching.watch,
+    close: watching.close,
     findWorkspace,
     findPreset,
     shareTarget: (input) => shareTarget({ read, findPreset, findWorkspace }, input),

@@ -11,8 +11,14 @@ const require = createRequire(import.meta.url);
 
 type HttpModule = Pick<typeof import('node:http'), 'request' | 'Agent'>;
 
-let http: HttpModule | undefined;
+let http: typeof import('node:http') | undefined;
 let https: HttpModule | undefined;
+
+/** node:http, loaded when first asked for: a request, or the sign-in's loopback listener. */
+export function nodeHttp(): typeof import('node:http') {
+  http ??= require('node:http') as typeof import('node:http');
+  return http;
+}
 
 /** The module that requests `protocol` ('http:' or 'https:'), loaded when first asked for. */
 export function httpModuleFor(protocol: string): HttpModule {
@@ -20,6 +26,5 @@ export function httpModuleFor(protocol: string): HttpModule {
     https ??= require('node:https') as typeof import('node:https');
     return https;
   }
-  http ??= require('node:http') as typeof import('node:http');
-  return http;
+  return nodeHttp();
 }
