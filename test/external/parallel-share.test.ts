@@ -239,4 +239,52 @@ describe('a share of ten files through the queue (the app)', () => {
       await app.close();
     }
   });
+
+  it("upload URLs refused while their files wait for a slot: each of those files fails alone with the service's reason, asked once; the other is posted", async () => {
+    const files = await tenFiles('queue-refused', 4);
+    const app = await openApp({ dataDir: join(dir, 'queue-refused-data') });
+    try {
+      await app.setPreferences({ concurrency: 1 });
+      const ws = await app.addWorkspace({
+        name: 'Acme',
+        baseUrl: service.url,
+        protocol: 'external',
+      });
+      const asked = calls(log, STEP_ONE);
+      // Three of the four asks are refused. At one byte upload at a time, at most one of them is
+      // a started file's own: at least two were made for files waiting for their slot.
+      service.injectFault({
+        method: STEP_ONE,
+        fault: { kind: 'error', error: 'invalid_arguments' },
+        times: 3,
+      });
+      const { items } = await app.share({
+        target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
+        paths: files.map((f) => f.path),
+        comment: 'Four screenshots',
+      });
+      const ids = new Set(items.map((i) => i.id));
+      await waitFor(app, (q) =>
+        q
+          .filter((i) => ids.has(i.id))
+          .every((i) => i.state === 'delivered' || i.state === 'failed'),
+      );
+      const mine = (await app.listQueue()).filter((i) => ids.has(i.id));
+      const failed = mine.filter((i) => i.state === 'failed');
+      expect(failed).toHaveLength(3);
+      for (const f of failed) {
+        expect(f.error?.message).toMatch(/invalid_arguments/);
+        expect(f.attempts).toBe(1);
+      }
+      // Each file asked for its URL once: a refusal asked ahead was that file's answer.
+      expect(calls(log, STEP_ONE) - asked).toBe(4);
+      const posted = files.filter((f) => !failed.some((i) => i.name === f.name));
+      expect(messagesOf(files).map((m) => [m.files.length, m.initial_comment])).toEqual([
+        [1, 'Four screenshots'],
+      ]);
+      expect(sharedCounts(service.uploads(), posted)).toEqual([1]);
+    } finally {
+      await app.close();
+    }
+  });
 });
