@@ -225,9 +225,21 @@ describe('a share of ten files through the queue (the app)', () => {
         comment: 'Ten screenshots',
       });
       const ids = new Set(items.map((i) => i.id));
-      await waitFor(app, (q) =>
-        q.filter((i) => ids.has(i.id)).every((i) => i.state === 'delivered'),
-      );
+      // Once the third and fourth uploads have begun, every URL is in (each was answered after
+      // 200 ms, the first uploads took 300 ms): what the queue view shows then.
+      let meanwhile: QueueItem[] | undefined;
+      await waitFor(app, (q) => {
+        const uploads = service.traffic().countOf.upload ?? 0;
+        if (!meanwhile && uploads >= 3 && uploads <= 4) meanwhile = q.filter((i) => ids.has(i.id));
+        return q.filter((i) => ids.has(i.id)).every((i) => i.state === 'delivered');
+      });
+      // A file whose URL is in but whose bytes wait for a slot is still "queued" (the view:
+      // "Waiting for a free slot."), nothing of it sent; none shows as sending or waiting.
+      const waiting = meanwhile?.filter((i) => i.state === 'queued') ?? [];
+      expect(waiting.length).toBeGreaterThanOrEqual(6);
+      expect(waiting.every((i) => i.sent === 0)).toBe(true);
+      expect(meanwhile?.filter((i) => i.state === 'waiting')).toEqual([]);
+      expect(meanwhile?.filter((i) => i.state === 'sending').length).toBeLessThanOrEqual(4);
       // The eight files waiting for a slot asked for their URLs at once, beside the first two.
       expect(peaks()).toEqual({ uploads: 2, stepOne: 10 });
       expect(calls(log, STEP_ONE) - asked).toBe(10);
