@@ -25,11 +25,16 @@ const FILE_BYTES = 2_000_000;
 const ONE_WAY_MS = 25;
 const COMMENT = 'Ten screenshots';
 
-/** Trayshare at the default concurrency setting (3) and at its largest (8), and the SDK. */
-type Client = 'trayshare' | 'trayshare-8' | 'slack-sdk-v2';
-const CLIENTS: Client[] = ['trayshare', 'trayshare-8', 'slack-sdk-v2'];
+/**
+ * Trayshare at the default concurrency setting (3), at one file at a time (what parallel byte
+ * uploads are measured against) and at the largest setting (8), and the SDK.
+ */
+type Client = 'trayshare' | 'trayshare-1' | 'trayshare-8' | 'slack-sdk-v2';
+type Ours = Exclude<Client, 'slack-sdk-v2'>;
+const CLIENTS: Client[] = ['trayshare', 'trayshare-1', 'trayshare-8', 'slack-sdk-v2'];
 const LABELS: Record<Client, string> = {
   trayshare: 'trayshare send --protocol external (concurrency 3, the default)',
+  'trayshare-1': 'trayshare send --protocol external (concurrency 1, one file at a time)',
   'trayshare-8': 'trayshare send --protocol external (concurrency 8, the largest setting)',
   'slack-sdk-v2': 'Slack SDK filesUploadV2 with file_uploads',
 };
@@ -51,6 +56,8 @@ export interface MultiFile {
 interface RunResult {
   toMessageMs?: number;
   wallMs: number;
+  /** TCP connections the client opened through the proxy (keep-alive reuses them). */
+  connections: number;
   error?: string;
 }
 
@@ -86,7 +93,7 @@ async function oneRun(
   ctx: BenchContext,
   client: Client,
   files: string[],
-  dataDirs: Record<'trayshare' | 'trayshare-8', string>,
+  dataDirs: Record<Ours, string>,
 ): Promise<RunResult> {
   const proxy = await startLatencyProxy({ oneWayMs: ONE_WAY_MS });
   const serviceDir = await mkdtemp(join(ctx.workDir, 'multi-service-'));
@@ -158,6 +165,7 @@ async function oneRun(
             : undefined;
     return {
       wallMs: out.wallMs,
+      connections: proxy.connections(),
       ...(messageAt !== undefined ? { toMessageMs: messageAt - run.started } : {}),
       ...(wrong ? { error: wrong } : {}),
     };
@@ -175,17 +183,28 @@ export async function runMultiFile(ctx: BenchContext): Promise<MultiFile | undef
     `A share of ${FILES} × 2 MB over a ${2 * ONE_WAY_MS} ms round trip: trayshare vs filesUploadV2…`,
   );
   const files = await writeTestFiles(dir, 'screenshot', FILES, FILE_BYTES);
-  const dataDirs = { trayshare: join(dir, 'data-3'), 'trayshare-8': join(dir, 'data-8') };
+  const dataDirs: Record<Ours, string> = {
+    trayshare: join(dir, 'data-3'),
+    'trayshare-1': join(dir, 'data-1'),
+    'trayshare-8': join(dir, 'data-8'),
+  };
   await mkdir(dataDirs.trayshare, { recursive: true });
+  await saveConcurrency(dataDirs['trayshare-1'], 1);
   await saveConcurrency(dataDirs['trayshare-8'], 8);
   const before = { loadBefore: loadavg()[0]!, cpus: cpus().length };
   ctx.log(`  load average before: ${before.loadBefore.toFixed(2)} on ${before.cpus} cores`);
   const toMessage: Record<Client, number[]> = {
     trayshare: [],
+    'trayshare-1': [],
     'trayshare-8': [],
     'slack-sdk-v2': [],
   };
-  const wall: Record<Client, number[]> = { trayshare: [], 'trayshare-8': [], 'slack-sdk-v2': [] };
+  const wall: Record<Client, number[]> = {
+    trayshare: [],
+    'trayshare-1': [],
+    'trayshare-8': [],
+    'slack-sdk-v2': [],
+  };
   const errors: string[] = [];
   try {
     for (let round = 0; round < ctx.options.runs; round++) {
@@ -193,7 +212,7 @@ export async function runMultiFile(ctx: BenchContext): Promise<MultiFile | undef
         const load = loadavg()[0]!;
         const r = await oneRun(ctx, client, files, dataDirs);
         ctx.log(
-          `    ${LABELS[client]}: ${r.error ? `failed (${r.error})` : `message after ${r.toMessageMs?.toFixed(0)} ms, exit after ${r.wallMs.toFixed(0)} ms`} (load ${load.toFixed(2)})`,
+          `    ${LABELS[client]}: ${r.error ? `failed (${r.error})` : `message after ${r.toMessageMs?.toFixed(0)} ms, exit after ${r.wallMs.toFixed(0)} ms, ${r.connections} connections`} (load ${load.toFixed(2)})`,
         );
         if (r.error || r.toMessageMs === undefined) {
           errors.push(`${LABELS[client]}: ${r.error ?? 'no message'}`);
@@ -256,22 +275,26 @@ export function multiFileGoal(x: MultiFile | undefined): Goal {
 
 /**
  * Steps 1–2 in parallel within the setting: the tests prove the bound
- * (test/external/parallel-share.test.ts: the service never has more requests open than the
- * setting, and has exactly that many); the bench shows the parallelism pays, 8 at once ahead of 3.
+ * (test/external/parallel-share.test.ts: the service never has more byte uploads open than the
+ * setting, and has exactly that many, and never more than 10 step-1 requests); the bench shows
+ * the parallelism pays: the default (3 byte uploads at once) ahead of one at a time. (Until
+ * step 1 left the byte slot this compared 8 with 3; with it out, 3 and 8 are both limited by
+ * what the loopback link and the CPU do with 20 MB, so 1 is the yardstick that shows it.)
  */
 export function multiFileParallelGoal(x: MultiFile | undefined): Goal {
   const id = 'multi-file-parallel';
   const target =
     'a share of several files: steps 1–2 run in parallel within a share, within the concurrency setting';
   const at3 = x?.toMessageMs.trayshare;
+  const at1 = x?.toMessageMs['trayshare-1'];
   const at8 = x?.toMessageMs['trayshare-8'];
-  if (at3 === undefined || at8 === undefined) {
+  if (at3 === undefined || at1 === undefined) {
     return { id, target, measured: 'not measured', pass: undefined };
   }
   return {
     id,
     target,
-    measured: `start to message ${at3.toFixed(0)} ms at 3 at once, ${at8.toFixed(0)} ms at 8; the bound is checked by test/external/parallel-share.test.ts (the service's peak of open requests equals the setting)`,
-    pass: at8 < at3,
+    measured: `start to message ${at3.toFixed(0)} ms at 3 byte uploads at once, ${at1.toFixed(0)} ms at 1${at8 !== undefined ? `, ${at8.toFixed(0)} ms at 8` : ''}; the bound is checked by test/external/parallel-share.test.ts (the service's peak of open byte uploads equals the setting; step-1 requests at most 10 at once)`,
+    pass: at3 < at1,
   };
 }

@@ -42,9 +42,10 @@ function cliLogDir(): string {
  */
 export function openCliLog(verbose: boolean, command: string): Promise<void> {
   opening = (async () => {
-    const [{ openFileLog }, { startLine }] = await Promise.all([
+    const [{ openFileLog }, { startLine }, { proxyVariablesSet }] = await Promise.all([
       import('../core/log/file-log'),
       import('../core/log/about'),
+      import('../core/upload/env-proxy'),
     ]);
     const log = openFileLog({
       dir: cliLogDir(),
@@ -52,16 +53,7 @@ export function openCliLog(verbose: boolean, command: string): Promise<void> {
       ...(verbose ? { echo: say } : {}),
     });
     log.info(`${startLine('cli')}; command: ${command}`);
-    const proxy = [
-      'HTTPS_PROXY',
-      'https_proxy',
-      'HTTP_PROXY',
-      'http_proxy',
-      'ALL_PROXY',
-      'all_proxy',
-    ]
-      .filter((name) => process.env[name])
-      .map((name) => `${name}=${process.env[name]}`);
+    const proxy = proxyVariablesSet();
     // The redaction hook takes a user:password@ out of these.
     if (proxy.length > 0) log.info(`Proxy from the environment: ${proxy.join(', ')}`);
     for (const [level, message] of early.splice(0)) log[level](message);

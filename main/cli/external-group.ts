@@ -1,27 +1,22 @@
 // The CLI's direct mode on Slack's external protocol (`send --base-url … --protocol external`):
-// no queue, so the files are uploaded here, up to `concurrency` at once (the app's setting), with
-// transient failures tried again, then completed in groups through the same completion the
+// no queue, so the files are uploaded here (share-bytes.ts: every upload address asked for at
+// once, at most `concurrency` byte uploads at once, the app's setting), with transient failures
+// tried again, then completed in groups through the same completion the
 // queue uses. Steps 1–2 share nothing, so running them side by side cannot post anything
 // twice; step 3, which shares, stays one call per group, in file order.
 import {
   type AttemptResult,
-  eachAtMost,
   type RetryOptions,
   retryTransient,
   type UploadJob,
 } from '../core/upload/attempt';
 import { completeExternalShare, MAX_FILES_PER_COMPLETION } from '../core/upload/external/complete';
-import {
-  attemptOf,
-  type ExternalAttemptOptions,
-  failed,
-  normalBase,
-} from '../core/upload/external/request';
-import { uploadBytes } from '../core/upload/external/upload-bytes';
+import { type ExternalAttemptOptions, normalBase } from '../core/upload/external/request';
+import { uploadShareBytes } from '../core/upload/external/share-bytes';
 
 /**
  * For scripts: a share of several files as one message per group of at most 10. Steps 1 and 2
- * go per file, at most `concurrency` files at once (transient failures tried again); then one
+ * go per file, at most `concurrency` byte uploads at once (transient failures tried again); then one
  * completion per group with the one comment. A file whose bytes could not be sent fails alone;
  * a completion whose answer is lost leaves the whole group "may have been delivered", and it is
  * never completed again.
@@ -32,31 +27,10 @@ export async function uploadExternalGroup(
 ): Promise<AttemptResult[]> {
   const results: AttemptResult[] = new Array(jobs.length);
   const uploaded: { index: number; fileId: string; uploadedAt: number }[] = [];
-  await eachAtMost(jobs.length, opts.concurrency ?? 1, async (index) => {
-    const job = jobs[index]!;
-    opts.onFile?.(index);
-    let fileId: string | undefined;
-    let uploadedAt = 0;
-    const result = await retryTransient(async () => {
-      const a = attemptOf(job, opts);
-      if ('kind' in a) return a;
-      let restarted = false;
-      for (;;) {
-        const bytes = await uploadBytes(a);
-        if ('restart' in bytes) {
-          if (restarted) return failed(bytes.restart);
-          restarted = true;
-          continue;
-        }
-        if ('kind' in bytes) return bytes;
-        fileId = bytes.fileId;
-        uploadedAt = a.now();
-        return { kind: 'delivered', file: { id: bytes.fileId } } as AttemptResult;
-      }
-    }, opts);
-    if (result.kind !== 'delivered' || fileId === undefined) results[index] = result;
-    else uploaded.push({ index, fileId, uploadedAt });
-  });
+  for (const [index, sent] of (await uploadShareBytes(jobs, opts)).entries()) {
+    if ('kind' in sent) results[index] = sent;
+    else uploaded.push({ index, ...sent });
+  }
   // Finished in any order; the message lists the files in the order they were given.
   uploaded.sort((a, b) => a.index - b.index);
   // The share's comment goes with its first message only: once a group was (or may have been)

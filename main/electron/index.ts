@@ -115,18 +115,7 @@ function fileManagerIntegration(
     writeShortcut: (path, details) => electronShell.writeShortcutLink(path, 'create', details),
     readShortcut: (path) => electronShell.readShortcutLink(path),
   });
-  return async (enabled) => {
-    const current = await integration.status();
-    if (current.state === 'builtin') return;
-    const result = enabled
-      ? current.state === 'installed'
-        ? current
-        : await integration.install()
-      : await integration.remove();
-    if (result.errors.length > 0) {
-      throw new Error(result.errors.map((e) => e.message).join(' '));
-    }
-  };
+  return (enabled) => integration.setEnabled(enabled);
 }
 
 async function showStartError(title: string, error: unknown): Promise<void> {

@@ -2,8 +2,10 @@
 // (settings, durable queue, engine) with the CLI's state folder, so the built CLI can pick up
 // where it died.
 //   node --import tsx test/external/crash-driver.ts <config.json>
-// config: { dataDir, baseUrl, channels, paths, killAt: 'before-step-3' | 'after-step-3' };
-// the token is the test token (helpers.ts), never in argv.
+// config: { dataDir, baseUrl, channels, paths, killAt, concurrency? }; killAt is
+// 'before-step-3', 'after-step-3', or 'second-upload' (just before the second file's bytes go,
+// while the files after the first wait for a slot with their upload URLs asked for); the token
+// is the test token (helpers.ts), never in argv.
 import { readFile } from 'node:fs/promises';
 import { CLI_STATE } from '../../main/cli/context';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
@@ -15,7 +17,9 @@ interface DriverConfig {
   baseUrl: string;
   channels: string[];
   paths: string[];
-  killAt: 'before-step-3' | 'after-step-3';
+  killAt: 'before-step-3' | 'after-step-3' | 'second-upload';
+  /** The concurrency setting to share with (the app's default otherwise). */
+  concurrency?: number;
 }
 
 function die(): never {
@@ -26,8 +30,14 @@ function die(): never {
 /** The real transport, and a kill at step 3: before its first byte, or once it was answered. */
 function killingTransport(killAt: DriverConfig['killAt']): Transport {
   const inner = createNodeTransport();
+  let uploads = 0;
   return {
     async request(req) {
+      if (killAt === 'second-upload') {
+        if (!req.url.includes('/_upload/')) return inner.request(req);
+        uploads += 1;
+        return uploads === 2 ? die() : inner.request(req);
+      }
       if (!req.url.endsWith('/api/files.completeUploadExternal')) return inner.request(req);
       if (killAt === 'before-step-3') die();
       await inner.request(req);
@@ -45,6 +55,8 @@ async function main(): Promise<void> {
     stateName: CLI_STATE,
     transport: killingTransport(config.killAt),
   });
+  if (config.concurrency !== undefined)
+    await app.setPreferences({ concurrency: config.concurrency });
   const workspace = await app.addWorkspace({
     name: 'Acme',
     baseUrl: config.baseUrl,
@@ -57,7 +69,7 @@ async function main(): Promise<void> {
   });
   await app.settled();
   await app.close();
-  throw new Error('the driver was meant to be killed at step 3');
+  throw new Error(`the driver was meant to be killed (${config.killAt})`);
 }
 
 main().catch((err: unknown) => {

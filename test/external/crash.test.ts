@@ -227,6 +227,52 @@ describe('external protocol: crash and resume', () => {
     expect(messagesSince(messagesBefore)).toEqual([[3, 'crash test']]);
   });
 
+  it("a share of 3 at concurrency 1 killed just before the second file's bytes, with the waiting files' upload URLs asked for: the CLI asks those two again, sends each file's bytes once, and posts one message", async () => {
+    const files = [];
+    for (const n of [1, 2, 3])
+      files.push(await makeFile(join(root, 'files'), `w${n}.bin`, 32 * 1024));
+    const dataDir = join(root, 'waited');
+    const messagesBefore = service.messages().length;
+    // The first file's bytes take a while: the two behind it ask for their URLs meanwhile.
+    service.injectFault({ method: 'upload', fault: { kind: 'slow', delayMs: 300 } });
+    service.resetTraffic();
+    await runDriver(
+      {
+        dataDir,
+        baseUrl: service.url,
+        channels: ['C0DESIGN'],
+        paths: files.map((f) => f.path),
+        killAt: 'second-upload',
+        concurrency: 1,
+      },
+      'waited',
+    );
+    // Step 1 done for all three (two while they waited for the slot), step 2 for the first only.
+    expect(service.traffic().countOf).toMatchObject({
+      'files.getUploadURLExternal': 3,
+      upload: 1,
+    });
+    expect(service.traffic().countOf['files.completeUploadExternal']).toBeUndefined();
+    expect(sharedCounts(service.uploads(), files)).toEqual([0, 0, 0]);
+
+    service.resetTraffic();
+    const items = await resumeWithCli(dataDir);
+    expect(items.map((i) => [i.name, i.state])).toEqual([
+      ['w1.bin', 'delivered'],
+      ['w2.bin', 'delivered'],
+      ['w3.bin', 'delivered'],
+    ]);
+    // The first goes on from its checkpoint after step 2 (no new URL, no bytes again); the two
+    // URLs asked for before the crash lived in memory only, so those files ask again.
+    expect(service.traffic().countOf).toMatchObject({
+      'files.getUploadURLExternal': 2,
+      upload: 2,
+      'files.completeUploadExternal': 1,
+    });
+    expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
+    expect(messagesSince(messagesBefore)).toEqual([[3, 'crash test']]);
+  });
+
   it('killed after its completion was answered, with a token that cannot read files: "may have been delivered", never completed again', async () => {
     const scopedLog: string[] = [];
     const scoped = await startReferenceService({

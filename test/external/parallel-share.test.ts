@@ -1,8 +1,9 @@
-// A share of several files on Slack's external protocol runs steps 1–2 (upload URL, bytes) for
-// several files at once, never more than the person's concurrency setting, and still posts one
-// message with every file, once. The built CLI and the app's queue, over real HTTP; the
-// reference service counts the requests it had open at one time. Each upload's answer is held
-// back a moment (a 'slow' fault) so that files which may overlap do overlap.
+// A share of several files on Slack's external protocol asks for every file's upload URL at
+// once (step 1, never more than 10 requests open) and sends the bytes (step 2) of as many files
+// at once as the person's concurrency setting, never more, and still posts one message with
+// every file, once. The built CLI and the app's queue, over real HTTP; the reference service
+// counts the requests of each kind it had open at one time. Each upload's answer is held back a
+// moment (a 'slow' fault) so that files which may overlap do overlap.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,9 +37,9 @@ beforeEach(() => {
   service.resetTraffic();
 });
 
-async function tenFiles(prefix: string): Promise<TestFile[]> {
+async function tenFiles(prefix: string, count = 10): Promise<TestFile[]> {
   const made: TestFile[] = [];
-  for (let i = 0; i < 10; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     made.push(await makeFile(join(dir, prefix), `shot-${i}.png`, 20_000 + i));
   }
   return made;
@@ -87,18 +88,33 @@ function sendExternal(dataDir: string, files: TestFile[]) {
 const slowUploads = (times: number) =>
   service.injectFault({ method: 'upload', fault: { kind: 'slow', delayMs: 300 }, times });
 
+const STEP_ONE = 'files.getUploadURLExternal';
+
+const slowStepOne = (times: number) =>
+  service.injectFault({ method: STEP_ONE, fault: { kind: 'slow', delayMs: 200 }, times });
+
+/** The most byte uploads, and step-1 requests, the service had open at one time. */
+function peaks() {
+  const { peakOf } = service.traffic();
+  return { uploads: peakOf.upload ?? 0, stepOne: peakOf[STEP_ONE] ?? 0 };
+}
+
 describe('trayshare send --protocol external with ten files', () => {
-  it('uploads as many files at once as the concurrency setting says, then posts one message with all ten, once', async () => {
+  it('sends the bytes of as many files at once as the concurrency setting says, with every upload URL asked for up front, then posts one message with all ten, once', async () => {
     const files = await tenFiles('cli-three');
     const dataDir = join(dir, 'cli-three-data');
     await saveConcurrency(dataDir, 3);
     const completions = calls(log, 'files.completeUploadExternal');
+    const asked = calls(log, STEP_ONE);
     slowUploads(10);
+    slowStepOne(10);
     service.resetTraffic();
     const run = await sendExternal(dataDir, files);
     expect(run.code).toBe(0);
     expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(Array(10).fill('delivered'));
-    expect(service.traffic().peakInFlight).toBe(3);
+    // Step 1 takes no byte slot: all ten are asked for at once, each once.
+    expect(peaks()).toEqual({ uploads: 3, stepOne: 10 });
+    expect(calls(log, STEP_ONE) - asked).toBe(10);
     const messages = messagesOf(files);
     expect(messages.map((m) => [m.files.length, m.initial_comment])).toEqual([
       [10, 'Ten screenshots'],
@@ -110,6 +126,27 @@ describe('trayshare send --protocol external with ten files', () => {
     expect(names).toEqual(files.map((f) => f.name));
   });
 
+  it('a share of fourteen: never more than ten upload URLs asked for at once, each file asked for once', async () => {
+    const files = await tenFiles('cli-fourteen', 14);
+    const dataDir = join(dir, 'cli-fourteen-data');
+    await saveConcurrency(dataDir, 3);
+    const asked = calls(log, STEP_ONE);
+    slowStepOne(14);
+    service.resetTraffic();
+    const run = await sendExternal(dataDir, files);
+    expect(run.code).toBe(0);
+    expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(Array(14).fill('delivered'));
+    expect(peaks().stepOne).toBe(10);
+    expect(peaks().uploads).toBeLessThanOrEqual(3);
+    expect(calls(log, STEP_ONE) - asked).toBe(14);
+    // Two messages (ten files, then four), the comment with the first only.
+    expect(messagesOf(files).map((m) => [m.files.length, m.initial_comment])).toEqual([
+      [10, 'Ten screenshots'],
+      [4, null],
+    ]);
+    expect(sharedCounts(service.uploads(), files)).toEqual(Array(14).fill(1));
+  });
+
   it('with concurrency 1, one file at a time, as before', async () => {
     const files = await tenFiles('cli-one');
     const dataDir = join(dir, 'cli-one-data');
@@ -118,7 +155,7 @@ describe('trayshare send --protocol external with ten files', () => {
     service.resetTraffic();
     const run = await sendExternal(dataDir, files);
     expect(run.code).toBe(0);
-    expect(service.traffic().peakInFlight).toBe(1);
+    expect(peaks().uploads).toBe(1);
     expect(messagesOf(files).map((m) => m.files.length)).toEqual([10]);
   });
 
@@ -168,7 +205,7 @@ async function waitFor(app: AppService, check: (items: QueueItem[]) => boolean):
 }
 
 describe('a share of ten files through the queue (the app)', () => {
-  it('keeps to the concurrency setting and posts one message with all ten, once', async () => {
+  it('keeps its byte uploads to the concurrency setting, asks for every upload URL up front, and posts one message with all ten, once', async () => {
     const files = await tenFiles('queue-two');
     const app = await openApp({ dataDir: join(dir, 'queue-two-data') });
     try {
@@ -179,21 +216,85 @@ describe('a share of ten files through the queue (the app)', () => {
         protocol: 'external',
       });
       slowUploads(10);
+      slowStepOne(10);
       service.resetTraffic();
+      const asked = calls(log, STEP_ONE);
       const { items } = await app.share({
         target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
         paths: files.map((f) => f.path),
         comment: 'Ten screenshots',
       });
       const ids = new Set(items.map((i) => i.id));
-      await waitFor(app, (q) =>
-        q.filter((i) => ids.has(i.id)).every((i) => i.state === 'delivered'),
-      );
-      expect(service.traffic().peakInFlight).toBe(2);
+      // Once the third and fourth uploads have begun, every URL is in (each was answered after
+      // 200 ms, the first uploads took 300 ms): what the queue view shows then.
+      let meanwhile: QueueItem[] | undefined;
+      await waitFor(app, (q) => {
+        const uploads = service.traffic().countOf.upload ?? 0;
+        if (!meanwhile && uploads >= 3 && uploads <= 4) meanwhile = q.filter((i) => ids.has(i.id));
+        return q.filter((i) => ids.has(i.id)).every((i) => i.state === 'delivered');
+      });
+      // A file whose URL is in but whose bytes wait for a slot is still "queued" (the view:
+      // "Waiting for a free slot."), nothing of it sent; none shows as sending or waiting.
+      const waiting = meanwhile?.filter((i) => i.state === 'queued') ?? [];
+      expect(waiting.length).toBeGreaterThanOrEqual(6);
+      expect(waiting.every((i) => i.sent === 0)).toBe(true);
+      expect(meanwhile?.filter((i) => i.state === 'waiting')).toEqual([]);
+      expect(meanwhile?.filter((i) => i.state === 'sending').length).toBeLessThanOrEqual(4);
+      // The eight files waiting for a slot asked for their URLs at once, beside the first two.
+      expect(peaks()).toEqual({ uploads: 2, stepOne: 10 });
+      expect(calls(log, STEP_ONE) - asked).toBe(10);
       expect(messagesOf(files).map((m) => [m.files.length, m.initial_comment])).toEqual([
         [10, 'Ten screenshots'],
       ]);
       expect(sharedCounts(service.uploads(), files)).toEqual(Array(10).fill(1));
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("upload URLs refused while their files wait for a slot: each of those files fails alone with the service's reason, asked once; the other is posted", async () => {
+    const files = await tenFiles('queue-refused', 4);
+    const app = await openApp({ dataDir: join(dir, 'queue-refused-data') });
+    try {
+      await app.setPreferences({ concurrency: 1 });
+      const ws = await app.addWorkspace({
+        name: 'Acme',
+        baseUrl: service.url,
+        protocol: 'external',
+      });
+      const asked = calls(log, STEP_ONE);
+      // Three of the four asks are refused. At one byte upload at a time, at most one of them is
+      // a started file's own: at least two were made for files waiting for their slot.
+      service.injectFault({
+        method: STEP_ONE,
+        fault: { kind: 'error', error: 'invalid_arguments' },
+        times: 3,
+      });
+      const { items } = await app.share({
+        target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
+        paths: files.map((f) => f.path),
+        comment: 'Four screenshots',
+      });
+      const ids = new Set(items.map((i) => i.id));
+      await waitFor(app, (q) =>
+        q
+          .filter((i) => ids.has(i.id))
+          .every((i) => i.state === 'delivered' || i.state === 'failed'),
+      );
+      const mine = (await app.listQueue()).filter((i) => ids.has(i.id));
+      const failed = mine.filter((i) => i.state === 'failed');
+      expect(failed).toHaveLength(3);
+      for (const f of failed) {
+        expect(f.error?.message).toMatch(/invalid_arguments/);
+        expect(f.attempts).toBe(1);
+      }
+      // Each file asked for its URL once: a refusal asked ahead was that file's answer.
+      expect(calls(log, STEP_ONE) - asked).toBe(4);
+      const posted = files.filter((f) => !failed.some((i) => i.name === f.name));
+      expect(messagesOf(files).map((m) => [m.files.length, m.initial_comment])).toEqual([
+        [1, 'Four screenshots'],
+      ]);
+      expect(sharedCounts(service.uploads(), posted)).toEqual([1]);
     } finally {
       await app.close();
     }

@@ -10,11 +10,24 @@ export interface Traffic {
   requests: number;
   /** The most of those requests open at one time: from their headers to the end of the answer. */
   peakInFlight: number;
+  /**
+   * The same by kind: 'upload' for the bytes posted to upload URLs, else the API method
+   * ('files.getUploadURLExternal'…). A concurrency setting bounds the uploads only.
+   */
+  peakOf: Record<string, number>;
+  /** Requests by the same kinds. */
+  countOf: Record<string, number>;
+}
+
+function kindOf(url: string): string {
+  if (url.startsWith('/_upload/')) return 'upload';
+  return /^\/api\/([^?/]+)/.exec(url)?.[1] ?? 'other';
 }
 
 export class TrafficCounter {
-  private now: Traffic = { connections: 0, requests: 0, peakInFlight: 0 };
+  private now: Traffic = { connections: 0, requests: 0, peakInFlight: 0, peakOf: {}, countOf: {} };
   private open = 0;
+  private readonly openOf = new Map<string, number>();
 
   connection(): void {
     this.now.connections++;
@@ -25,22 +38,34 @@ export class TrafficCounter {
     this.now.requests++;
     this.open++;
     this.now.peakInFlight = Math.max(this.now.peakInFlight, this.open);
+    const kind = kindOf(req.url ?? '');
+    const ofKind = (this.openOf.get(kind) ?? 0) + 1;
+    this.openOf.set(kind, ofKind);
+    this.now.peakOf[kind] = Math.max(this.now.peakOf[kind] ?? 0, ofKind);
+    this.now.countOf[kind] = (this.now.countOf[kind] ?? 0) + 1;
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
       this.open--;
+      this.openOf.set(kind, (this.openOf.get(kind) ?? 1) - 1);
     };
     res.once('finish', end);
     res.once('close', end);
   }
 
   read(): Traffic {
-    return { ...this.now };
+    return { ...this.now, peakOf: { ...this.now.peakOf }, countOf: { ...this.now.countOf } };
   }
 
   /** Starts counting afresh; requests still open stay counted as open. */
   reset(): void {
-    this.now = { connections: 0, requests: 0, peakInFlight: this.open };
+    this.now = {
+      connections: 0,
+      requests: 0,
+      peakInFlight: this.open,
+      peakOf: Object.fromEntries([...this.openOf].filter(([, n]) => n > 0)),
+      countOf: {},
+    };
   }
 }

@@ -20,10 +20,12 @@ import { uploadOnce } from '../upload/engine';
 import { completeExternalShare } from '../upload/external/complete';
 import { asExternalCheckpoint, type ExternalCheckpoint } from '../upload/external/request';
 import { uploadExternal } from '../upload/external/send-file';
+import { askAhead } from '../upload/external/upload-bytes';
 import { LINKS_NEED_FILES_READ } from '../upload/file-links';
 import type { RetryPolicy } from '../upload/retry';
 import type { Transport } from '../upload/transport';
 import { retriedAfterRenewal } from './expired-token';
+import { UploadTickets } from './upload-tickets';
 
 /** Where a workspace's token comes from: the keychain, unless the process was given one. */
 interface TokenSource {
@@ -152,6 +154,8 @@ interface ProtocolContext {
   retry?: Partial<RetryPolicy>;
   /** The token cannot read files, so links are missing; said once per workspace. */
   onLinksUnavailable: () => void;
+  /** Upload addresses asked for while files waited for a slot (external protocol). */
+  tickets: UploadTickets;
 }
 
 /** Who the attempt is for, so what went wrong can name the file and the workspace. */
@@ -228,9 +232,12 @@ function retiredReason(workspace: Workspace, reason: FailureReason): FailureReas
 
 const external: UploadProtocol = {
   commentOnFirstOnly: false,
-  send(job, hooks, ctx) {
+  send(job, hooks, ctx, { item }) {
+    const ahead = ctx.tickets.take(item.id);
     return uploadExternal(job, {
       ...attemptOptions(hooks, ctx),
+      ...(ahead ? { uploadTicket: ahead } : {}),
+      stepOneGate: ctx.tickets.gate(item.shareId),
       ...(hooks.resume !== undefined ? { resume: hooks.resume } : {}),
       checkpoint: hooks.checkpoint,
       onLinksUnavailable: ctx.onLinksUnavailable,
@@ -268,8 +275,10 @@ export function protocolOf(workspace: { protocol?: Protocol }): UploadProtocol {
 
 export function openDelivery(
   deps: DeliveryDeps,
-): Required<Pick<QueueDeps, 'runAttempt' | 'completeShare'>> {
+): Required<Pick<QueueDeps, 'runAttempt' | 'completeShare' | 'prepare'>> {
+  const tickets = new UploadTickets();
   const context = (workspaceId: string): ProtocolContext => ({
+    tickets,
     transport: deps.transport,
     connectTimeoutMs: deps.connectTimeoutMs,
     idleTimeoutMs: deps.idleTimeoutMs,
@@ -307,6 +316,22 @@ export function openDelivery(
       } finally {
         startedWith.delete(item.id);
       }
+    },
+    prepare: (item, signal) => {
+      tickets.ahead(item, async (stepOneGate) => {
+        const as = await sendingAs(deps, item);
+        // Its attempt finds out what is wrong and says so; nothing is asked ahead for it.
+        if ('kind' in as || protocolOf(as.workspace) !== external) return undefined;
+        return askAhead(uploadJobFor(item, as.workspace.baseUrl, as.token), {
+          transport: deps.transport,
+          signal,
+          stepOneGate,
+          ...(deps.connectTimeoutMs !== undefined
+            ? { connectTimeoutMs: deps.connectTimeoutMs }
+            : {}),
+          ...(deps.idleTimeoutMs !== undefined ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
+        });
+      });
     },
     completeShare: async (items, hooks) => {
       const as = await sendingAs(deps, items[0]!, startedWith.get(items[0]!.id));

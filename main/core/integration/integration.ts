@@ -60,6 +60,11 @@ export interface FileManagerIntegration {
   remove(): Promise<IntegrationStatus>;
   /** Rewrites entries that point at another location of the app (it moved or was updated). */
   repair(): Promise<IntegrationStatus>;
+  /**
+   * The "Share with Trayshare" switch in Settings: installs (or repairs) or removes, and throws
+   * one sentence of what could not be done. Nothing to do where the OS has it built in.
+   */
+  setEnabled(enabled: boolean): Promise<void>;
 }
 
 /** The program file managers should start: an AppImage must be started through its image. */
@@ -93,7 +98,7 @@ export function createFileManagerIntegration(deps: IntegrationDeps): FileManager
     platform,
     entries,
   };
-  return {
+  const integration: FileManagerIntegration = {
     status: () => status(io),
     install: () =>
       forEachEntry(io, async (entry, state) => {
@@ -107,7 +112,18 @@ export function createFileManagerIntegration(deps: IntegrationDeps): FileManager
       forEachEntry(io, async (entry, state) => {
         if (state === 'stale') await write(io, entry, state);
       }),
+    setEnabled: async (enabled) => {
+      const current = await integration.status();
+      if (current.state === 'builtin') return;
+      const result = enabled
+        ? current.state === 'installed'
+          ? current
+          : await integration.install()
+        : await integration.remove();
+      if (result.errors.length > 0) throw new Error(result.errors.map((e) => e.message).join(' '));
+    },
   };
+  return integration;
 }
 
 /** What the entries are read and written with, and which entries this platform has. */

@@ -127,6 +127,25 @@ describe.skipIf(noFileModes)('Linux integration (skipped on Windows: no file mod
     expect(await snapshot(home)).toEqual(before);
   });
 
+  it('the Settings switch installs, keeps, and removes; a file it may not replace is one sentence', async () => {
+    const before = await snapshot(home);
+    const integration = integrationFor(EXE);
+    await integration.setEnabled(true);
+    expect((await integration.status()).state).toBe('installed');
+    const installed = await snapshot(home);
+    await integration.setEnabled(true);
+    expect(await snapshot(home)).toEqual(installed);
+    await integration.setEnabled(false);
+    expect(await snapshot(home)).toEqual(before);
+
+    const path = dataFile('applications', 'trayshare-share.desktop');
+    await mkdir(dataFile('applications'), { recursive: true });
+    await writeFile(path, '[Desktop Entry]\nName=Hand-made\n');
+    await expect(integration.setEnabled(true)).rejects.toThrow(
+      `${path} was not written by Trayshare; it was left as it is.`,
+    );
+  });
+
   it('remove after the app moved still removes what the old location wrote', async () => {
     const before = await snapshot(home);
     await integrationFor(EXE).install();

@@ -38,6 +38,10 @@ export abstract class ItemLifecycle {
   protected readonly now: () => number;
   protected globalPause: boolean;
   protected closing = false;
+  /** Ends the work QueueDeps.prepare started: aborted when the queue closes. */
+  protected readonly preparing = new AbortController();
+  /** Items prepared since they last started (each is prepared once while it waits). */
+  private readonly prepared = new WeakSet<QueueItem>();
 
   /** Finishing items whose journal and history writes are still under way. */
   protected readonly writing = new Set<Promise<void>>();
@@ -68,14 +72,32 @@ export abstract class ItemLifecycle {
 
   protected pump(): void {
     if (this.closing) return;
+    const noSlot: QueueItem[] = [];
     const start = this.scheduler.pick(this.startable(), {
       now: this.now(),
       limit: () => Math.max(1, Math.floor(this.deps.concurrency())),
       paused: this.globalPause,
       // A file waiting for the rest of its share gave its slot back.
       holdsNoSlot: (item) => this.groups.isWaiting(item),
+      ...(this.deps.prepare ? { noSlot: (item: QueueItem) => noSlot.push(item) } : {}),
     });
     for (const entry of start) this.start(entry);
+    this.prepareWaiting(noSlot);
+  }
+
+  /** Files of shares that complete together, waiting only for a slot (QueueDeps.prepare). */
+  private prepareWaiting(items: QueueItem[]): void {
+    const prepare = this.deps.prepare;
+    if (!prepare || items.length === 0) return;
+    const files = new Map<string, number>();
+    for (const { item } of this.store.values()) {
+      files.set(item.shareId, (files.get(item.shareId) ?? 0) + 1);
+    }
+    for (const item of items) {
+      if (this.prepared.has(item) || (files.get(item.shareId) ?? 0) < 2) continue;
+      this.prepared.add(item);
+      prepare(this.copy(item), this.preparing.signal);
+    }
   }
 
   protected *startable(): Generator<Entry> {
@@ -84,6 +106,7 @@ export abstract class ItemLifecycle {
 
   protected start(entry: Entry): void {
     const { item } = entry;
+    this.prepared.delete(item);
     const controller = new AbortController();
     const run: Run = { controller, cancel: false, closing: false, done: Promise.resolve() };
     entry.run = run;

@@ -53,6 +53,13 @@ export interface QueueDeps {
    * it every item completes alone. One result per item, in order.
    */
   completeShare?: (items: QueueItem[], hooks: ShareHooks) => Promise<AttemptResult[]>;
+  /**
+   * A file of a share that completes together waits for a slot and for nothing else: work that
+   * takes no slot and shares nothing may start for it (the external protocol asks for its upload
+   * address). Called once each time the item comes to wait so; `signal` ends with the queue.
+   * The item stays queued ("waiting for a free slot"): nothing of its bytes goes before its slot.
+   */
+  prepare?: (item: QueueItem, signal: AbortSignal) => void;
   /** Items in flight at once per workspace (read whenever a slot may be filled). */
   concurrency: () => number;
   /** The workspace's file size limit, checked when paths are queued. */

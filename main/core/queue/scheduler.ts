@@ -2,7 +2,8 @@
 // per workspace; an item waiting out a backoff starts at its retryAt; a rate-limited workspace
 // starts nothing until its pause ends, then one request goes first (a probe) and the rest once
 // it passes; a workspace whose token was refused starts nothing until a new token is given;
-// the tray's pause starts nothing at all.
+// the tray's pause starts nothing at all. Items that could start but for a free slot are named
+// to the caller (a share may prepare them: the external protocol's step 1 takes no slot).
 import type { QueueItem } from '../model';
 import type { Sleep } from '../sleep';
 
@@ -14,6 +15,8 @@ export interface Pick {
   paused: boolean;
   /** A sending item that gave its slot back (it waits for the rest of its share). */
   holdsNoSlot: (item: QueueItem) => boolean;
+  /** Told of each item that would start now but for a free slot (not for a probe). */
+  noSlot?: (item: QueueItem) => void;
 }
 
 export class Scheduler {
@@ -65,7 +68,11 @@ export class Scheduler {
       if (p.paused) continue;
       const inFlight = running.get(ws) ?? 0;
       limit ??= p.limit();
-      if (inFlight >= (this.probing.has(ws) ? 1 : limit)) continue;
+      const probing = this.probing.has(ws);
+      if (inFlight >= (probing ? 1 : limit)) {
+        if (!probing) p.noSlot?.(item);
+        continue;
+      }
       running.set(ws, inFlight + 1);
       start.push(entry);
     }

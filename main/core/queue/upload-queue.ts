@@ -242,6 +242,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.preparing.abort();
     this.scheduler.stop();
     this.events.stopProgress();
     const runs = () => [...this.store.values()].flatMap((e) => (e.run ? [e.run] : []));

@@ -26,6 +26,15 @@ export interface ExternalAttemptOptions extends AttemptOptions {
   /** How long the service keeps bytes never completed; an older checkpoint starts over. */
   uploadTtlMs?: number;
   /**
+   * Step 1 asked for ahead of this attempt, while the file waited for a byte slot (a share asks
+   * for all its files' upload addresses at once): what that ask gave, taken once. An address for
+   * another name, size, token or service, or older than half the upload TTL, is not used: step 1
+   * is asked again then.
+   */
+  uploadTicket?: () => Promise<UploadTicket | AttemptResult | undefined>;
+  /** Runs each step-1 request: a share keeps at most STEP_ONE_IN_FLIGHT of them open. */
+  stepOneGate?: <T>(ask: () => Promise<T>) => Promise<T>;
+  /**
    * Step-3 requests at most in one attempt, each sent only after files.info showed the one
    * before it shared nothing. Default 3.
    */
@@ -50,6 +59,29 @@ export interface ExternalAttemptOptions extends AttemptOptions {
   retry?: RetryOptions['retry'];
   sleep?: RetryOptions['sleep'];
   now?: () => number;
+}
+
+/**
+ * Step-1 requests one share keeps open at most. files.getUploadURLExternal is a Tier 4 method
+ * (100+ a minute, https://docs.slack.dev/reference/methods/files.getUploadURLExternal/ and
+ * https://docs.slack.dev/apis/web-api/rate-limits/): ten at once stays well inside it, where
+ * the SDK's filesUploadV2 asks for every file at once (node-slack-sdk
+ * packages/web-api/src/WebClient.ts, fetchAllUploadURLExternal: Promise.all).
+ */
+export const STEP_ONE_IN_FLIGHT = 10;
+
+/** What step 1 gave: where to send one file's bytes. Kept in memory only, never journaled. */
+export interface UploadTicket {
+  uploadUrl: string;
+  fileId: string;
+  /** What it was asked for: the service expects exactly this name and length. */
+  name: string;
+  length: number;
+  base: string;
+  /** The file_id belongs to this token's user; a changed token asks again. */
+  token: string;
+  /** When the service gave it (epoch ms). */
+  at: number;
 }
 
 export const NOTHING_SHARED =

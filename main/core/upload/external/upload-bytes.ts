@@ -1,9 +1,10 @@
 // Steps 1 and 2 of the external protocol: ask where to upload, then stream the file's bytes
 // there. Neither shares anything, so every failure here is safe to try again.
 
+import { stat } from 'node:fs/promises';
 import { apiUrl, isLoopbackHost } from '../../../portable/credentials';
 import type { FailureReason } from '../../model';
-import { type AttemptResult, refused } from '../attempt';
+import { type AttemptResult, refused, type UploadJob } from '../attempt';
 import { classifyResponse, parseRetryAfter } from '../classify';
 import { printableCode } from '../error-messages';
 import {
@@ -20,7 +21,10 @@ import {
   type Attempt,
   aborted,
   apiHeaders,
+  attemptOf,
   beforeSharing,
+  DEFAULT_UPLOAD_TTL_MS,
+  type ExternalAttemptOptions,
   failed,
   formBody,
   jsonObject,
@@ -29,13 +33,12 @@ import {
   send,
   transient,
   transportFailure,
+  type UploadTicket,
 } from './request';
 
 // ---- step 1 ----
 
-type Ticket = { uploadUrl: string; fileId: string };
-
-async function getUploadUrl(a: Attempt, size: number): Promise<Ticket | AttemptResult> {
+async function getUploadUrl(a: Attempt, size: number): Promise<UploadTicket | AttemptResult> {
   const method = 'files.getUploadURLExternal';
   const step = 'asking the service where to upload the file';
   const url = apiUrl(a.base, method);
@@ -59,7 +62,67 @@ async function getUploadUrl(a: Attempt, size: number): Promise<Ticket | AttemptR
       message: `The service accepted ${method} but gave no upload_url and file_id.`,
     });
   }
-  return { uploadUrl, fileId };
+  return {
+    uploadUrl,
+    fileId,
+    name: a.name,
+    length: size,
+    base: a.base,
+    token: a.token,
+    at: a.now(),
+  };
+}
+
+/** Step 1, through the share's gate when it has one. */
+function askUploadUrl(a: Attempt, size: number): Promise<UploadTicket | AttemptResult> {
+  const ask = () => getUploadUrl(a, size);
+  return a.opts.stepOneGate ? a.opts.stepOneGate(ask) : ask();
+}
+
+/**
+ * Step 1 for a file still waiting for a byte slot, on the size it has now (the queue: the size
+ * it was queued with). Undefined when there is nothing to ask for (no such file, an empty one,
+ * a job that cannot go): its attempt finds out and says why.
+ */
+export async function askAhead(
+  job: UploadJob,
+  opts: ExternalAttemptOptions,
+): Promise<UploadTicket | AttemptResult | undefined> {
+  const a = attemptOf(job, opts);
+  if ('kind' in a) return undefined;
+  let size = job.file.expectedSize;
+  if (size === undefined) {
+    try {
+      const st = await stat(job.file.path);
+      if (!st.isFile()) return undefined;
+      size = st.size;
+    } catch {
+      return undefined;
+    }
+  }
+  if (size === 0) return undefined;
+  const asked = await askUploadUrl(a, size);
+  // Stopped (the queue closing, the person's cancel): nothing to hand on.
+  return 'kind' in asked && asked.kind === 'cancelled' ? undefined : asked;
+}
+
+/**
+ * An address asked for ahead is used only for what it was asked for, and only while at least
+ * half of the service's upload TTL is left for the bytes (Slack does not publish its TTL; see
+ * DEFAULT_UPLOAD_TTL_MS). An older one is asked for again: a file that waited long for its slot
+ * gets a fresh address instead of failing.
+ */
+function usable(t: UploadTicket, a: Attempt, size: number): boolean {
+  const maxAge = (a.opts.uploadTtlMs ?? DEFAULT_UPLOAD_TTL_MS) / 2;
+  const age = a.now() - t.at;
+  return (
+    t.base === a.base &&
+    t.token === a.token &&
+    t.name === a.name &&
+    t.length === size &&
+    age >= 0 &&
+    age <= maxAge
+  );
 }
 
 // ---- step 2 ----
@@ -153,7 +216,7 @@ function classifyUpload(res: TransportResponse, a: Attempt): 'received' | Restar
 
 async function postBytes(
   a: Attempt,
-  ticket: Ticket,
+  ticket: UploadTicket,
   opened: OpenedFile,
 ): Promise<'received' | Restart | AttemptResult> {
   const checked = checkUploadUrl(ticket.uploadUrl, a.base);
@@ -204,7 +267,14 @@ export async function uploadBytes(
         `${a.name} is empty: Slack's external upload protocol cannot send an empty file.`,
       );
     }
-    const ticket = await getUploadUrl(a, opened.size);
+    // What was asked for ahead counts as this try's step 1, refusals included, so a file is
+    // never asked for twice where once was asked before.
+    const ahead = await a.opts.uploadTicket?.();
+    if (ahead !== undefined && 'kind' in ahead) return ahead;
+    const ticket =
+      ahead !== undefined && usable(ahead, a, opened.size)
+        ? ahead
+        : await askUploadUrl(a, opened.size);
     if ('kind' in ticket) return ticket;
     const posted = await postBytes(a, ticket, opened);
     if (posted !== 'received') return posted;
