@@ -136,8 +136,9 @@ async function main(): Promise<void> {
 
 /**
  * What every request or every read uses, whoever asks: the HTTP transport and the reading of
- * answers, the settings file's reading and repair, JSON lines on disk, main/portable/. The
- * walk of issue 22 counts the rooms a share passes, not these.
+ * answers, the settings file's reading and repair, JSON lines on disk, main/portable/, and the
+ * external protocol's gate (a first-come limit on work at once, like p-limit). The walk of
+ * issue 22 counts the rooms a share passes, not these.
  */
 const LIBRARIES = [
   'main/portable/',
@@ -161,6 +162,7 @@ const LIBRARIES = [
     (name) => `main/core/settings/${name}.ts`,
   ),
   'main/core/history/jsonl-file.ts',
+  'main/core/upload/external/gate.ts',
 ];
 
 function print(calls: Map<string, FileCalls>, sampled: string[]): void {

@@ -1,6 +1,6 @@
 // A History line has no fsync of its own: the outcome's journal record (fsynced, with the item's
 // "history pending" mark) is what keeps it, and the mark is cleared only once the line is on
-// disk (main/core/queue/history-marks.ts). Here the machine loses power right after a journal
+// disk (main/core/queue/history-hand-off.ts). Here the machine loses power right after a journal
 // fsync while History holds lines it has not synced: those lines are gone, the journal keeps
 // everything it synced. After a restart, every file must still be in History, delivered once,
 // unknown or failed with its reason, none posted twice. If a mark were cleared before its line

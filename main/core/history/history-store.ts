@@ -1,6 +1,7 @@
 // What happened to each finished upload: one JSON line per entry in `history.jsonl`, fsynced on
-// append unless the caller makes it durable otherwise (the queue: see history-marks.ts), rewritten (newest `maxEntries` kept) when the file has grown past its bound or a
-// crash left a torn last line.
+// append unless the caller makes it durable otherwise (the queue: see history-hand-off.ts),
+// rewritten (newest `maxEntries` kept) when the file has grown past its bound or a crash left a
+// torn last line.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isFinishedState } from '../../portable/item-states';

@@ -2,14 +2,13 @@
 // its outcome is decided (delivered, waiting to try again, needing a token, or finished) and
 // journaled before anyone hears of it, then handed to History. The queue's public side
 // (upload-queue.ts) builds on it.
-import type { HistoryStore } from '../history/history-store';
-import type { FailureReason, HistoryEntry, QueueItem } from '../model';
+import type { FailureReason, QueueItem } from '../model';
 import { defaultSleep } from '../sleep';
 import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { attemptHooks, cancelNote, internalErrorResult, shareHooks } from './attempt-hooks';
 import { decideOnFailure } from './failure-policy';
-import { HistoryMarks } from './history-marks';
+import { HistoryMarks, historyRecord, writeHistory } from './history-hand-off';
 import type { Entry, FinishedState, Run } from './item-store';
 import { copyItem, ItemStore, JournalWriteError } from './item-store';
 import { hasCheckpoint, type ItemMeta, type ItemPatch } from './journal';
@@ -406,52 +405,4 @@ export abstract class ItemLifecycle {
   protected copy(item: QueueItem): QueueItem {
     return copyItem(item);
   }
-}
-
-// The hand-off of a finished item to History. The journal marks it "history pending" with its
-// outcome; the line goes to History, then the mark is cleared once the line is on disk
-// (history-marks.ts). A line History could not take stays pending and is written on the next
-// open, so no outcome is missing from History and a replay never writes one twice (each finish
-// has its own id).
-export function historyRecord(
-  entry: Entry,
-  workspaceName: ((workspaceId: string) => string | undefined) | undefined,
-): HistoryEntry {
-  const { item, meta } = entry;
-  return {
-    // Numbered by finish: an item the person retried gets a second entry, a replay does not.
-    id: `${item.id}.${meta.finishes}`,
-    shareId: item.shareId,
-    at: item.updatedAt,
-    workspaceId: item.workspaceId,
-    // As the share's intake read it; else now. Empty: the history store names it (its own
-    // resolver, else the id).
-    workspaceName: meta.workspaceName ?? workspaceName?.(item.workspaceId) ?? '',
-    channels: [...item.channels],
-    comment: item.comment,
-    path: item.path,
-    name: item.name,
-    size: item.size,
-    outcome: item.state as FinishedState,
-    ...(item.error ? { error: structuredClone(item.error) } : {}),
-    ...(item.file?.permalink ? { permalink: item.file.permalink } : {}),
-    ...(item.file?.id ? { fileId: item.file.id } : {}),
-  };
-}
-
-async function writeHistory(
-  entry: Entry,
-  record: HistoryEntry,
-  to: { history: HistoryStore; marks: HistoryMarks; compact: () => Promise<void> },
-): Promise<void> {
-  try {
-    // No fsync of its own: the journal's durable mark brings the line back after a power loss.
-    await to.history.append(record, { sync: false });
-  } catch {
-    // Kept pending: the next open writes it.
-    return;
-  }
-  if (record.id !== `${entry.item.id}.${entry.meta.finishes}`) return;
-  to.marks.lineWritten(entry);
-  await to.compact();
 }

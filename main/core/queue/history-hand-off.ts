@@ -1,4 +1,5 @@
-// The "history pending" marks of finished items, cleared in batches. A finished item's outcome
+// The hand-off of a finished item to History: its line (historyRecord, writeHistory) and the
+// "history pending" marks of finished items, cleared in batches. A finished item's outcome
 // is journaled (fsynced) with its mark set; its History line is then written without an fsync of
 // its own. The journal's durable outcome with its mark is what keeps the line: on the next open,
 // every item still marked has its line written again, which History ignores when it has it
@@ -7,7 +8,8 @@
 // durable) and lose the line. Lines written close together are made durable with one fsync of
 // History, after a short wait, and their marks cleared with one journal write after it.
 import type { HistoryStore } from '../history/history-store';
-import type { Entry, ItemStore } from './item-store';
+import type { HistoryEntry } from '../model';
+import type { Entry, FinishedState, ItemStore } from './item-store';
 
 /** How long written lines wait for History's fsync: many files' lines share it. */
 const SYNC_AFTER_MS = 100;
@@ -77,4 +79,52 @@ export class HistoryMarks {
       .catch(() => {});
     await this.cleared();
   }
+}
+
+// The hand-off of a finished item to History. The journal marks it "history pending" with its
+// outcome; the line goes to History, then the mark is cleared once the line is on disk
+// (history-marks.ts). A line History could not take stays pending and is written on the next
+// open, so no outcome is missing from History and a replay never writes one twice (each finish
+// has its own id).
+export function historyRecord(
+  entry: Entry,
+  workspaceName: ((workspaceId: string) => string | undefined) | undefined,
+): HistoryEntry {
+  const { item, meta } = entry;
+  return {
+    // Numbered by finish: an item the person retried gets a second entry, a replay does not.
+    id: `${item.id}.${meta.finishes}`,
+    shareId: item.shareId,
+    at: item.updatedAt,
+    workspaceId: item.workspaceId,
+    // As the share's intake read it; else now. Empty: the history store names it (its own
+    // resolver, else the id).
+    workspaceName: meta.workspaceName ?? workspaceName?.(item.workspaceId) ?? '',
+    channels: [...item.channels],
+    comment: item.comment,
+    path: item.path,
+    name: item.name,
+    size: item.size,
+    outcome: item.state as FinishedState,
+    ...(item.error ? { error: structuredClone(item.error) } : {}),
+    ...(item.file?.permalink ? { permalink: item.file.permalink } : {}),
+    ...(item.file?.id ? { fileId: item.file.id } : {}),
+  };
+}
+
+export async function writeHistory(
+  entry: Entry,
+  record: HistoryEntry,
+  to: { history: HistoryStore; marks: HistoryMarks; compact: () => Promise<void> },
+): Promise<void> {
+  try {
+    // No fsync of its own: the journal's durable mark brings the line back after a power loss.
+    await to.history.append(record, { sync: false });
+  } catch {
+    // Kept pending: the next open writes it.
+    return;
+  }
+  if (record.id !== `${entry.item.id}.${entry.meta.finishes}`) return;
+  to.marks.lineWritten(entry);
+  await to.compact();
 }
