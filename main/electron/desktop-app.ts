@@ -176,6 +176,34 @@ function bindWindowApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, api: Tray
   });
 }
 
+/**
+ * From the tray menu or the shortcut, a menu-bar app is not the active app, and macOS opens its
+ * file picker behind the app in front. The person just asked for the picker: take focus.
+ */
+function pickerInFront(
+  deps: Pick<DesktopAppDeps<unknown, unknown>, 'platform' | 'focusApp'>,
+  pick: () => Promise<string[]>,
+): () => Promise<string[]> {
+  return () => {
+    if (deps.platform === 'darwin') deps.focusApp?.();
+    return pick();
+  };
+}
+
+/** The global shortcut: its action's failure is a log line, never an unhandled rejection. */
+function shortcutsFor(
+  deps: Pick<DesktopAppDeps<unknown, unknown>, 'globalShortcut' | 'platform' | 'log'>,
+  action: () => Promise<void>,
+): ReturnType<typeof createShortcutManager> {
+  return createShortcutManager({
+    globalShortcut: deps.globalShortcut,
+    onPress: () => {
+      action().catch((e: unknown) => deps.log(`Shortcut action failed: ${errorMessage(e)}`));
+    },
+    platform: deps.platform,
+  });
+}
+
 export async function startDesktopApp<Image, Menu>(
   deps: DesktopAppDeps<Image, Menu>,
 ): Promise<DesktopApp> {
@@ -190,12 +218,7 @@ export async function startDesktopApp<Image, Menu>(
   const routing = createShareRouting({ service, windows, notify });
   const setupLinks = createSetupLinkRouting({ windows, notify, log: deps.log });
   const clipboard = createClipboardShare({ platform, clipboard: deps.clipboard, service, notify });
-  // From the tray menu or the shortcut, a menu-bar app is not the active app, and macOS opens
-  // its file picker behind the app in front. The person just asked for the picker: take focus.
-  const pickFiles = (): Promise<string[]> => {
-    if (platform === 'darwin') deps.focusApp?.();
-    return shellApi.pickFiles();
-  };
+  const pickFiles = pickerInFront(deps, () => shellApi.pickFiles());
   const preferences = createPreferencesSync({ ...deps, shortcuts: () => shortcuts, notify });
   const updates = createDesktopUpdates({
     ...deps,
@@ -213,15 +236,9 @@ export async function startDesktopApp<Image, Menu>(
     setPreferences: preferences.set,
     writeClipboard,
   });
-  const shortcuts = createShortcutManager({
-    globalShortcut: deps.globalShortcut,
-    onPress: () => {
-      shareFromShortcut(deps, clipboard, routing, pickFiles, notify).catch((e: unknown) =>
-        deps.log(`Shortcut action failed: ${errorMessage(e)}`),
-      );
-    },
-    platform,
-  });
+  const shortcuts = shortcutsFor(deps, () =>
+    shareFromShortcut(deps, clipboard, routing, pickFiles, notify),
+  );
   const shellApi = osApi(deps, routing, setupLinks);
   const api = windowApi({
     service,

@@ -29,8 +29,9 @@ import { diagnosticsText } from '../core/log/about';
 import type { FileLog } from '../core/log/file-log';
 import { loggedProxyResolver } from '../core/log/logged-parts';
 import { createLoggedAppService } from '../core/log/logged-service';
+import { keychainProblemAtStart } from '../core/secrets/keychain-check';
 import { createKeychainStore } from '../core/secrets/keychain-store';
-import { KeychainError, type SecretStore } from '../core/secrets/secret-store';
+import type { SecretStore } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
 import { updateSource } from '../core/updates/update-source';
 import { createNodeTransport } from '../core/upload/node-transport';
@@ -277,18 +278,26 @@ function launchAtLogin(icon: string | undefined): (enabled: boolean) => Promise<
   };
 }
 
-/** A message when the keychain cannot be used (asked with a workspace's id, or a made-up one). */
-async function checkKeychain(service: AppService, secrets: SecretStore): Promise<string | null> {
-  try {
-    const snapshot = await service.getSnapshot();
-    await secrets.get(snapshot.workspaces[0]?.id ?? 'trayshare-keychain-check');
-    return null;
-  } catch (error) {
-    const message = error instanceof KeychainError ? error.message : String(error);
-    // Into the log too: with no workspace yet, nothing else reads the keychain at start.
-    log(`Keychain at start: ${message}`);
-    return message;
-  }
+/** The app's windows, each with hardenedWebPreferences() (windows.ts; see SECURITY.md). */
+function mainWindows(
+  appPath: string,
+  renderer: ReturnType<typeof rendererLocation>,
+  wayland: boolean,
+): ReturnType<typeof createWindows> {
+  return createWindows({
+    // Options from windows.ts: hardenedWebPreferences() on every window (see SECURITY.md).
+    createWindow: (options) => new BrowserWindow(options), // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK
+    renderer,
+    preloadPath: join(appPath, 'out', 'preload', 'index.cjs'),
+    openExternal: (url) => void openExternal(url),
+    log,
+    platform: process.platform,
+    // Linux window managers take the window's icon from here (Windows from the .exe).
+    iconPath: app.isPackaged
+      ? join(process.resourcesPath, 'icon.png')
+      : join(appPath, 'build', 'icon.png'),
+    keepsOnTop: !wayland,
+  });
 }
 
 async function start(
@@ -315,20 +324,7 @@ async function start(
     process.platform === 'linux' &&
     isWayland(process.env, app.commandLine.getSwitchValue('ozone-platform'));
 
-  const windows = createWindows({
-    // Options from windows.ts: hardenedWebPreferences() on every window (see SECURITY.md).
-    createWindow: (options) => new BrowserWindow(options), // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK
-    renderer,
-    preloadPath: join(appPath, 'out', 'preload', 'index.cjs'),
-    openExternal: (url) => void openExternal(url),
-    log,
-    platform: process.platform,
-    // Linux window managers take the window's icon from here (Windows from the .exe).
-    iconPath: app.isPackaged
-      ? join(process.resourcesPath, 'icon.png')
-      : join(appPath, 'build', 'icon.png'),
-    keepsOnTop: !wayland,
-  });
+  const windows = mainWindows(appPath, renderer, wayland);
 
   // test/e2e only (TRAYSHARE_TEST_HOOKS=1, unpackaged): the tray and its menu, for clicking.
   const testHooks = installTestHooks<Tray, Menu>(process.env, app.isPackaged);
@@ -363,7 +359,7 @@ async function start(
       ...(appImage ? { appImage } : {}),
     }),
     setFileManagerIntegration: fileManagerIntegration(appImage?.icon),
-    checkKeychain: () => checkKeychain(service, secrets),
+    checkKeychain: () => keychainProblemAtStart(service, secrets, log),
     logs: {
       dir: fileLog.dir,
       openPath: (path) => electronShell.openPath(path),

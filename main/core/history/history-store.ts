@@ -163,6 +163,24 @@ export async function readHistory(opts: HistoryStoreOptions): Promise<Pick<Histo
   return { list: (query = {}) => listed(entries, query, opts) };
 }
 
+/** The item's entry moved to the newest end; the oldest beyond `maxEntries` let go. */
+function keepNewest(
+  byItem: Map<string, HistoryEntry>,
+  ids: Set<string>,
+  entry: HistoryEntry,
+  maxEntries: number,
+): void {
+  ids.add(entry.id);
+  const key = itemKey(entry.id);
+  byItem.delete(key);
+  byItem.set(key, entry);
+  for (const [oldest, e] of byItem) {
+    if (byItem.size <= maxEntries) break;
+    byItem.delete(oldest);
+    ids.delete(e.id);
+  }
+}
+
 export async function openHistoryStore(opts: HistoryStoreOptions): Promise<HistoryStore> {
   const maxEntries = Math.max(1, Math.floor(opts.maxEntries ?? DEFAULT_MAX_HISTORY_ENTRIES));
   await mkdir(opts.dir, { recursive: true });
@@ -207,15 +225,7 @@ export async function openHistoryStore(opts: HistoryStoreOptions): Promise<Histo
       if (!copy.workspaceName) {
         copy.workspaceName = opts.workspaceName?.(copy.workspaceId) ?? copy.workspaceId;
       }
-      ids.add(copy.id);
-      const key = itemKey(copy.id);
-      byItem.delete(key);
-      byItem.set(key, copy);
-      for (const [oldest, e] of byItem) {
-        if (byItem.size <= maxEntries) break;
-        byItem.delete(oldest);
-        ids.delete(e.id);
-      }
+      keepNewest(byItem, ids, copy, maxEntries);
       await file.append([copy], { sync: appendOpts.sync !== false });
       await compactIfLarge();
       for (const l of listeners) {
