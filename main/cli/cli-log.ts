@@ -3,10 +3,12 @@
 // the app's. With --verbose every line also goes to stderr, where the CLI's messages go, so
 // stdout stays the results (--json). Opened when a command runs: `--version` and `--help` load
 // no logging library.
+
 import { join } from 'node:path';
 import type { FileLog } from '../core/log/file-log';
 import type { Log } from '../core/log/log';
 import { defaultUserDataDir } from '../core/paths';
+import { proxyVariablesSet } from '../core/upload/proxy-variables';
 import { say } from './terminal';
 
 const CLI_LOG_NAME = 'trayshare-cli.log';
@@ -42,10 +44,9 @@ function cliLogDir(): string {
  */
 export function openCliLog(verbose: boolean, command: string): Promise<void> {
   opening = (async () => {
-    const [{ openFileLog }, { startLine }, { proxyVariablesSet }] = await Promise.all([
+    const [{ openFileLog }, { startLine }] = await Promise.all([
       import('../core/log/file-log'),
       import('../core/log/about'),
-      import('../core/upload/env-proxy'),
     ]);
     const log = openFileLog({
       dir: cliLogDir(),

@@ -17,17 +17,6 @@ function namesProxy(env: NodeJS.ProcessEnv, protocol: string): boolean {
   );
 }
 
-/** The variables that can name a proxy, as proxy-from-env reads them (NO_PROXY aside). */
-const PROXY_VARIABLES = ['https_proxy', 'http_proxy', 'all_proxy'].flatMap((name) => [
-  name.toUpperCase(),
-  name,
-]);
-
-/** `NAME=value` for each proxy variable set in `env`, for the log (redacted on its way out). */
-export function proxyVariablesSet(env: NodeJS.ProcessEnv = process.env): string[] {
-  return PROXY_VARIABLES.filter((name) => env[name]).map((name) => `${name}=${env[name]}`);
-}
-
 /** An agent for `url` when the environment names a proxy for it; undefined to go direct. */
 export async function proxyAgentFor(
   url: URL,
