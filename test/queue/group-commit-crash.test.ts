@@ -5,8 +5,7 @@
 // what a group carried had not happened yet (its last body bytes wait for "body complete", its
 // outcome is announced only once journaled). group-commit-driver.ts places the crash; then a
 // fresh process opens the same folder and finishes. The queue and the engine over real HTTP.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,15 +13,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../main/core/history/history-store';
 import type { QueueItem } from '../../main/core/model';
 import { type ReferenceService, startReferenceService } from '../service/server';
-import { byPath, makeFiles, postedCounts, TEST_TOKEN } from './helpers';
+import { driverProcesses } from './driver-process';
+import { byPath, makeFiles, postedCounts } from './helpers';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-const driver = fileURLToPath(new URL('./group-commit-driver.ts', import.meta.url));
+const drivers = driverProcesses(
+  fileURLToPath(new URL('./group-commit-driver.ts', import.meta.url)),
+);
 const FILES = 24;
 
 let root: string;
 let service: ReferenceService;
-const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'trayshare-group-commit-'));
@@ -30,35 +30,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  drivers.killAll();
   await service.close();
   await rm(root, { recursive: true, force: true });
 });
 
-async function runDriver(config: object, name: string) {
-  const configPath = join(root, `${name}.json`);
-  await writeFile(configPath, JSON.stringify(config));
-  // node --import tsx, so the process that dies is the one holding the queue (see crash.test.ts).
-  const child = spawn(process.execPath, ['--import', 'tsx', driver, configPath], {
-    cwd: repo,
-    env: { ...process.env, TRAYSHARE_TEST_TOKEN: TEST_TOKEN },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr!.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>(
-    (resolve) => child.once('exit', (c, s) => resolve({ code: c, signal: s })),
-  );
-  children.delete(child);
-  return { code, signal, stdout, stderr };
-}
+const runDriver = (config: object, name: string) => drivers.run(root, config, name);
 
 async function crashThenRestart(crash: 'between-records' | 'during-fsync', name: string) {
   const files = await makeFiles(join(root, name), FILES, 16 * 1024);
