@@ -1,11 +1,11 @@
 // Damaged history and channel-list files met by the CLI (issue 27, item 14): each is repaired as
 // before, and now the command says once what was set aside and where, as it does for the
 // settings file and the queue journal.
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import type { ReferenceService } from '../service/server';
+import { closeAcme, loggedInAcme } from './acme-workspace';
 import { runCli } from './run-cli';
 
 let service: ReferenceService;
@@ -14,22 +14,11 @@ let state: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'trayshare-damaged-lists-'));
-  service = await startReferenceService({ dataDir: join(dir, 'service') });
-  env = { TRAYSHARE_DATA_DIR: join(dir, 'data') };
+  ({ service, dir, env } = await loggedInAcme('trayshare-damaged-lists-'));
   state = join(dir, 'data', 'cli-state');
-  const login = await runCli(['login', '--workspace', 'Acme', '--base-url', service.url], {
-    env,
-    input: 'xoxb-test-token\n',
-  });
-  expect(login.code).toBe(0);
 });
 
-afterAll(async () => {
-  await runCli(['logout', '--workspace', 'Acme'], { env });
-  await service.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => closeAcme({ service, dir, env }));
 
 describe('damaged lists', () => {
   it('a damaged history: `history` says what it repaired once, keeps the damaged copy, and lists the rest', async () => {

@@ -1,10 +1,10 @@
 // Damaged state met by the CLI (issue 15, item 4): a torn queue journal and a corrupt
 // config.json are repaired with a notice said once, and the damaged file is kept beside it.
-import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import type { ReferenceService } from '../service/server';
+import { closeAcme, loggedInAcme } from './acme-workspace';
 import { runCli } from './run-cli';
 
 let service: ReferenceService;
@@ -13,22 +13,11 @@ let data: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'trayshare-damaged-'));
+  ({ service, dir, env } = await loggedInAcme('trayshare-damaged-'));
   data = join(dir, 'data');
-  service = await startReferenceService({ dataDir: join(dir, 'service') });
-  env = { TRAYSHARE_DATA_DIR: data };
-  const login = await runCli(['login', '--workspace', 'Acme', '--base-url', service.url], {
-    env,
-    input: 'xoxb-test-token\n',
-  });
-  expect(login.code).toBe(0);
 });
 
-afterAll(async () => {
-  await runCli(['logout', '--workspace', 'Acme'], { env });
-  await service.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => closeAcme({ service, dir, env }));
 
 describe('damaged state', () => {
   it('a torn queue journal: `queue` says what it repaired once, and keeps the damaged copy', async () => {

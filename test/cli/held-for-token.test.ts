@@ -3,11 +3,11 @@
 // files are never started. Over real HTTP, the built CLI: the send must end with the refusal's
 // words and exit code. (Before, it waited on nothing: Node ended it with exit code 13 and only
 // "Detected unsettled top-level await" on stderr.)
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import type { ReferenceService } from '../service/server';
+import { closeAcme, loggedInAcme } from './acme-workspace';
 import { jsonLines, runCli } from './run-cli';
 
 let service: ReferenceService;
@@ -15,21 +15,10 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'trayshare-held-'));
-  service = await startReferenceService({ dataDir: join(dir, 'service') });
-  env = { TRAYSHARE_DATA_DIR: join(dir, 'data') };
-  const login = await runCli(['login', '--workspace', 'Acme', '--base-url', service.url], {
-    env,
-    input: 'xoxb-test-token\n',
-  });
-  expect(login.code).toBe(0);
+  ({ service, dir, env } = await loggedInAcme('trayshare-held-'));
 });
 
-afterAll(async () => {
-  await runCli(['logout', '--workspace', 'Acme'], { env });
-  await service.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => closeAcme({ service, dir, env }));
 
 async function file(name: string): Promise<string> {
   const path = join(dir, name);

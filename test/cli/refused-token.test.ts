@@ -2,11 +2,11 @@
 // line for every file, delivered ones too, and exits 4 ("refused by the service"); the message
 // names `trayshare login`, not the app's Settings; `trayshare queue` shows the files waiting for
 // a token and does not try them again; `queue --run` does, once the token works.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import type { ReferenceService } from '../service/server';
+import { closeAcme, loggedInAcme } from './acme-workspace';
 import { jsonLines, runCli } from './run-cli';
 
 let service: ReferenceService;
@@ -14,21 +14,10 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'trayshare-refused-'));
-  service = await startReferenceService({ dataDir: join(dir, 'service') });
-  env = { TRAYSHARE_DATA_DIR: join(dir, 'data') };
-  const login = await runCli(['login', '--workspace', 'Acme', '--base-url', service.url], {
-    env,
-    input: 'xoxb-test-token\n',
-  });
-  expect(login.code).toBe(0);
+  ({ service, dir, env } = await loggedInAcme('trayshare-refused-'));
 });
 
-afterAll(async () => {
-  await runCli(['logout', '--workspace', 'Acme'], { env });
-  await service.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => closeAcme({ service, dir, env }));
 
 async function files(names: string[]): Promise<string[]> {
   const paths = names.map((n) => join(dir, n));
