@@ -8,7 +8,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { bundleClient } from './bundle-client';
 import { writeTestFile } from './files';
 import type { Extras, ProgressCost, RestingCore } from './results';
 import type { BenchContext } from './scenarios';
@@ -101,24 +101,11 @@ export async function runRestingCore(ctx: BenchContext): Promise<RestingCore | u
   const sink = ctx.targets.sink;
   if (!sink) return undefined;
   const dataDir = join(ctx.workDir, 'resting-core');
-  const script = join(ctx.setup.repoRoot, 'bench/clients/resting-core.ts');
   const url = await sink.begin();
   ctx.log('Resting core: seeding a 5000-entry history and a 200-item queue…');
   const before = load();
   try {
-    // Bundled like the app's main process, so the figures are the core's and not tsx's.
-    // Inside the repository (out/ is ignored) so npm packages resolve from its node_modules.
-    const bundle = join(ctx.setup.repoRoot, 'out/bench/resting-core.mjs');
-    await build({
-      entryPoints: [script],
-      outfile: bundle,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      logLevel: 'warning',
-    });
+    const bundle = await bundleClient(ctx.setup.repoRoot, 'resting-core');
     await run(process.execPath, [bundle, 'seed', dataDir, url]);
     // The start is the figure load moves most: the median of fresh processes.
     const starts: { startMs: number; startCpuMs: number }[] = [];

@@ -6,7 +6,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleClient } from './bundle-client';
 import { clientFailure, command } from './clients';
 import { writeTestFiles } from './files';
 import { type Command, measure } from './measure';
@@ -39,21 +39,6 @@ export interface SmallFiles {
   errors?: string[];
 }
 
-async function bundleQueueClient(repoRoot: string): Promise<string> {
-  const outfile = join(repoRoot, 'out/bench/small-queue.mjs');
-  await build({
-    entryPoints: [join(repoRoot, 'bench/clients/small-queue.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
 export async function runManySmallFiles(ctx: BenchContext): Promise<SmallFiles | undefined> {
   const { options, setup } = ctx;
   const sink = ctx.targets.sink;
@@ -64,7 +49,7 @@ export async function runManySmallFiles(ctx: BenchContext): Promise<SmallFiles |
     `Many small files: ${n} × ${sizeLabel(options.smallSize)}, CLI and queue vs curl --next…`,
   );
   const files = await writeTestFiles(dir, 'small', n, options.smallSize);
-  const bundle = await bundleQueueClient(setup.repoRoot);
+  const bundle = await bundleClient(setup.repoRoot, 'small-queue');
   const before = { loadBefore: loadavg()[0]!, cpus: cpus().length };
   ctx.log(`  load average before: ${before.loadBefore.toFixed(2)} on ${before.cpus} cores`);
   const samples: Record<Client, { wallMs: number; rss: number }[]> = {

@@ -7,7 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { bundleClient } from './bundle-client';
 import { clientFailure, command } from './clients';
 import { writeTestFile } from './files';
 import { type Command, measure } from './measure';
@@ -145,17 +145,7 @@ export async function runAppPath(ctx: BenchContext): Promise<AppPath | undefined
   );
   const before = load();
   try {
-    const bundle = join(ctx.setup.repoRoot, 'out/bench/app-path.mjs');
-    await build({
-      entryPoints: [join(ctx.setup.repoRoot, 'bench/clients/app-path.ts')],
-      outfile: bundle,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      logLevel: 'warning',
-    });
+    const bundle = await bundleClient(ctx.setup.repoRoot, 'app-path');
     const url = await sink.begin();
     const { stdout } = await run(process.execPath, [
       bundle,
