@@ -40,15 +40,23 @@ function die(): Promise<never> {
   return new Promise<never>(() => {});
 }
 
-async function armCrash(mode: NonNullable<DriverConfig['crash']>, group: number) {
+/** The FileHandle prototype, whose appendFile and sync the crash modes wrap. */
+async function fileHandlePrototype(): Promise<FileHandleMethods> {
   const probe = await open(process.execPath, 'r');
-  const proto = Object.getPrototypeOf(probe) as {
-    appendFile: (this: object, data: unknown, opts?: unknown) => Promise<void>;
-    sync: (this: object) => Promise<void>;
-    stat: (this: object) => Promise<{ size: number }>;
-    truncate: (this: object, len: number) => Promise<void>;
-  };
+  const proto = Object.getPrototypeOf(probe) as FileHandleMethods;
   await probe.close();
+  return proto;
+}
+
+interface FileHandleMethods {
+  appendFile: (this: object, data: unknown, opts?: unknown) => Promise<void>;
+  sync: (this: object) => Promise<void>;
+  stat: (this: object) => Promise<{ size: number }>;
+  truncate: (this: object, len: number) => Promise<void>;
+}
+
+async function armCrash(mode: NonNullable<DriverConfig['crash']>, group: number) {
+  const proto = await fileHandlePrototype();
   const appendFile = proto.appendFile;
   const sync = proto.sync;
   let armed = false;
@@ -101,14 +109,7 @@ function historyBytes(data: unknown): number | undefined {
 }
 
 async function armHistoryPowerLoss(group: number) {
-  const probe = await open(process.execPath, 'r');
-  const proto = Object.getPrototypeOf(probe) as {
-    appendFile: (this: object, data: unknown, opts?: unknown) => Promise<void>;
-    sync: (this: object) => Promise<void>;
-    stat: (this: object) => Promise<{ size: number }>;
-    truncate: (this: object, len: number) => Promise<void>;
-  };
-  await probe.close();
+  const proto = await fileHandlePrototype();
   const appendFile = proto.appendFile;
   const sync = proto.sync;
   let armed = false;
