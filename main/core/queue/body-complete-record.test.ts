@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { QueueItem } from '../model';
-import { attemptHooks } from './attempt-hooks';
-import { type Entry, ItemStore, type Run } from './item-store';
+import { attemptHooks, type Entry, ItemStore, type Run } from './item-store';
 import { newMeta } from './journal';
 
 let dir: string;

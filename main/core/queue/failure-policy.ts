@@ -2,6 +2,7 @@
 // service cannot have processed (transient), pause the workspace for a rate limit or a refused
 // token, and fail only the item for everything else.
 import type { FailureReason } from '../model';
+import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryDelayMs } from '../upload/retry';
 import type { ItemMeta } from './journal';
 
@@ -53,4 +54,45 @@ export function decideOnFailure(
       return { action: 'finish', state: 'unknown' };
   }
   return { action: 'finish', state: 'failed' };
+}
+
+/** An attempt that threw: "may have been delivered" once its whole body went, else failed. */
+export function internalErrorResult(err: unknown, bodySent: boolean): AttemptResult {
+  const why = err instanceof Error ? err.message : String(err);
+  return bodySent
+    ? {
+        kind: 'unknown',
+        reason: {
+          class: 'unknown-outcome',
+          code: 'internal_error',
+          message: `The upload stopped with an internal error after the whole file was sent, so it may have been delivered: ${why}`,
+        },
+      }
+    : {
+        kind: 'failed',
+        reason: {
+          class: 'other',
+          code: 'internal_error',
+          message: `The upload stopped with an internal error: ${why}`,
+        },
+      };
+}
+
+/** Why a stopped attempt ended: nothing for the person's own cancel before the body went. */
+export function cancelNote(bodySent: boolean, cancelledByPerson: boolean): FailureReason | null {
+  if (!bodySent) {
+    return cancelledByPerson
+      ? null
+      : {
+          class: 'other',
+          code: 'aborted',
+          message: 'The upload was stopped before the whole file was sent.',
+        };
+  }
+  return {
+    class: 'unknown-outcome',
+    code: 'cancelled_after_body',
+    message:
+      'Cancelled after the whole file was sent: the service may have received it. Check the channels before sending it again.',
+  };
 }

@@ -1,13 +1,16 @@
 // The queue's items, kept in memory and in the journal (`queue.jsonl`, see journal.ts). Every
 // change is applied in memory and appended to the journal in one step, so what the queue
 // decides is what a restart finds. Opening replays the journal, settles what a crash cut off,
-// repairs a damaged file (keeping a copy beside it) and rewrites it clean.
+// repairs a damaged file (keeping a copy beside it) and rewrites it clean. An attempt reaches
+// the journal only through the hooks made here (attemptHooks, shareHooks).
 import { copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FinishedState } from '../../portable/item-states';
 import { JsonlAppender, readJsonl } from '../history/jsonl-file';
 import type { FailureReason, QueueItem, ServiceFile } from '../model';
+import type { AttemptResult } from '../upload/attempt';
 import {
+  hasCheckpoint,
   type ItemMeta,
   type ItemPatch,
   JOURNAL_FILE,
@@ -17,6 +20,8 @@ import {
   replayJournal,
   snapshotRecords,
 } from './journal';
+import type { AttemptHooks, ShareHooks } from './queue-api';
+import type { CompletionRun } from './share-groups';
 
 /** What is under way for a running item now. */
 export interface Run {
@@ -249,6 +254,71 @@ export class ItemStore<E extends JournalEntry> {
       this.compacting = false;
     }
   }
+}
+
+// What one attempt, or one completion of a share's files, is given to reach the journal: its
+// progress, "body complete", its checkpoints and the hand-over to its share. Each hook refuses
+// to act for an attempt that is over, so a late callback cannot change a newer attempt's record.
+export function attemptHooks(
+  entry: Entry,
+  run: Run,
+  queue: {
+    store: ItemStore<Entry>;
+    progressed: () => void;
+    /** Given when the item's share completes together: hands the item over to it. */
+    handOver?: () => Promise<AttemptResult>;
+  },
+): AttemptHooks {
+  const over = () => entry.run !== run;
+  const { handOver } = queue;
+  return {
+    signal: run.controller.signal,
+    onProgress: (sent) => {
+      if (over()) return;
+      queue.store.progress(entry, sent);
+      queue.progressed();
+    },
+    beforeBodyComplete: async () => {
+      if (over()) throw new Error('This attempt is over.');
+      await queue.store.bodyComplete([entry]);
+    },
+    ...(hasCheckpoint(entry.meta) ? { resume: structuredClone(entry.meta.resume) } : {}),
+    checkpoint: async (data) => {
+      if (over()) throw new Error('This attempt is over.');
+      const resume = data === undefined ? null : structuredClone(data);
+      await queue.store.setMeta([[entry, { resume }]], true);
+    },
+    ...(handOver
+      ? {
+          awaitShare: () => {
+            if (over()) throw new Error('This attempt is over.');
+            return handOver();
+          },
+        }
+      : {}),
+  };
+}
+
+/** One completion of a group of handed-over files, journaled for all of them at once. */
+export function shareHooks(
+  group: Entry[],
+  run: CompletionRun,
+  store: ItemStore<Entry>,
+): ShareHooks {
+  return {
+    signal: run.controller.signal,
+    resumes: group.map((e) => structuredClone(e.meta.resume)),
+    checkpoint: (data) =>
+      store.setMeta(
+        group.map((e, i) => [e, { resume: data[i] == null ? null : structuredClone(data[i]) }]),
+        true,
+      ),
+    beforeBodyComplete: async () => {
+      await store.bodyComplete(group);
+      run.bodySent = true;
+    },
+    withComment: run.withComment,
+  };
 }
 
 function setRecord(

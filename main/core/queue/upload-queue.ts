@@ -6,8 +6,8 @@
 // This file is the queue's public side: what people and the app ask of it (enqueue, cancel,
 // retry, pause, close). Its parts hold the rest: item-lifecycle.ts (an item's attempts and
 // outcomes, and the hand-off of finished ones to History), item-store.ts (items in memory and
-// in the journal), scheduler.ts (which item starts when), attempt-hooks.ts (what an attempt may
-// journal), share-groups.ts (files of one share completed together), queue-events.ts
+// in the journal, and the hooks through which an attempt journals), scheduler.ts (which item
+// starts when), share-groups.ts (files of one share completed together), queue-events.ts
 // (listeners, and waiting for the queue to come to rest), queue-api.ts (the interface, hooks
 // and dependencies). What it reads of the settings comes through settingsOncePerTurn
 // (settings/settings-service.ts).
