@@ -5,27 +5,32 @@
 // Both ways of delivering a file implement one interface, UploadProtocol: files.upload (one
 // request per file, one message each) and Slack's external upload protocol (each file's bytes
 // on their own, then the files of a share completed together as one message). Delivery picks a
-// protocol once instead of branching on it at every step.
-import { destinationLabels, looksLikeUserId } from '../../portable/people-names';
+// protocol once instead of branching on it at every step. What it says when a file cannot go or
+// was refused is refusals.ts; the one retry after an expired sign-in is expired-token.ts.
 import { type Renewal, RenewalError } from '../auth/renewal';
 import type { ConversationCache, PeopleCache } from '../conversations/named-lists';
-import type { FailureReason, Protocol, QueueItem, Workspace } from '../model';
+import type { Protocol, QueueItem, Workspace } from '../model';
 import type { OnceNotices } from '../once-notices';
 import type { AttemptHooks, QueueDeps, ShareHooks } from '../queue/queue-api';
 import { KeychainError } from '../secrets/secret-store';
-import { keptCopiesSince } from '../settings/settings-file';
 import type { SettingsService, WorkspaceNow } from '../settings/settings-service';
 import type { AttemptResult, UploadJob } from '../upload/attempt';
 import { uploadOnce } from '../upload/engine';
 import { completeExternalShare } from '../upload/external/complete';
-import { asExternalCheckpoint, type ExternalCheckpoint } from '../upload/external/request';
-import { uploadExternal } from '../upload/external/send-file';
-import { askAhead } from '../upload/external/upload-bytes';
+import { type Gate, gate } from '../upload/external/gate';
+import {
+  asExternalCheckpoint,
+  DEFAULT_UPLOAD_TTL_MS,
+  type ExternalCheckpoint,
+  STEP_ONE_IN_FLIGHT,
+  type UploadTicket,
+} from '../upload/external/request';
+import { askAhead, uploadExternal } from '../upload/external/send-file';
 import { LINKS_NEED_FILES_READ } from '../upload/file-links';
 import type { RetryPolicy } from '../upload/retry';
 import type { Transport } from '../upload/transport';
 import { retriedAfterRenewal } from './expired-token';
-import { UploadTickets } from './upload-tickets';
+import { keychainFailure, nameRefusedChannels, retiredReason, workspaceGone } from './refusals';
 
 /** Where a workspace's token comes from: the keychain, unless the process was given one. */
 interface TokenSource {
@@ -58,12 +63,6 @@ export function tokenLookup(
       ? renewal.accessToken(workspace)
       : settings.token(workspace.id);
   };
-}
-
-function keychainFailure(error: KeychainError): FailureReason {
-  // A keychain problem stops this workspace's queue like a refused token would: the items
-  // wait, nothing is lost, and the person is told what to fix.
-  return { class: 'credential', code: `keychain_${error.problem}`, message: error.message };
 }
 
 /**
@@ -108,31 +107,6 @@ async function sendingAs(
     };
   }
   return { workspace, token };
-}
-
-function workspaceGone(dataDir: string, item: QueueItem): AttemptResult {
-  // Not removed by the person but lost with a broken settings file set aside after the file
-  // was queued: the upload waits (nothing is lost) until the workspace is back or it is
-  // cancelled.
-  const kept = keptCopiesSince(dataDir, item.createdAt)[0];
-  if (kept) {
-    return {
-      kind: 'failed',
-      reason: {
-        class: 'credential',
-        code: 'workspace_lost',
-        message: `The workspace of this upload was in a settings file that was damaged and set aside as ${kept}. Put the workspace back (repair that copy and restore it as config.json), then try again; or cancel the upload.`,
-      },
-    };
-  }
-  return {
-    kind: 'failed',
-    reason: {
-      class: 'input',
-      code: 'workspace_removed',
-      message: 'The workspace of this upload was removed.',
-    },
-  };
 }
 
 export interface DeliveryDeps extends TokenSource {
@@ -218,18 +192,6 @@ const filesUpload: UploadProtocol = {
   },
 };
 
-/**
- * files.upload is gone from this service. `class: 'retired'` with the service's own code is the
- * marker the UI acts on: it offers to switch the workspace to the external protocol
- * (updateWorkspace(id, { protocol: 'external' })) and to send the item again (retryItem).
- */
-function retiredReason(workspace: Workspace, reason: FailureReason): FailureReason {
-  return {
-    ...reason,
-    message: `${workspace.name} no longer offers files.upload (the service answered ${reason.code}). Switching the workspace to Slack's external upload protocol fixes this: change its protocol to "external" in Settings, then send the file again.`,
-  };
-}
-
 const external: UploadProtocol = {
   commentOnFirstOnly: false,
   send(job, hooks, ctx, { item }) {
@@ -286,16 +248,19 @@ export function openDelivery(
     // Links need files:read; said once per workspace while the app runs.
     onLinksUnavailable: () => deps.notices.say({ workspaceId, message: LINKS_NEED_FILES_READ }),
   });
-  const named = (result: AttemptResult, item: Parameters<typeof nameRefusedChannels>[1]) =>
-    nameRefusedChannels(result, item, deps.conversations, deps.people);
+  // Only a refusal is looked into (refusals.ts); a delivered file goes straight back.
+  const named = (result: AttemptResult, item: QueueItem) =>
+    result.kind === 'failed'
+      ? nameRefusedChannels(result, item, deps.conversations, deps.people)
+      : result;
   // The workspace each attempt under way started with, by item id: a handed-over file's attempt
   // is still under way while its share completes.
   const startedWith = new Map<string, Workspace>();
-  const completeAs = (
+  // A signed-in workspace's attempt or completion goes once more after a renewal.
+  const sendAs = <R extends AttemptResult | AttemptResult[]>(
     as: { workspace: Workspace; token: string },
-    complete: (token: string) => Promise<AttemptResult[]>,
-  ) =>
-    as.workspace.auth === 'slack' ? retriedAfterRenewal(deps, as, complete) : complete(as.token);
+    send: (token: string) => Promise<R>,
+  ) => (as.workspace.auth === 'slack' ? retriedAfterRenewal(deps, as, send) : send(as.token));
 
   return {
     runAttempt: async (item, hooks) => {
@@ -309,10 +274,9 @@ export function openDelivery(
           context(as.workspace.id),
           { item, workspace: as.workspace },
         );
-      const signedIn = as.workspace.auth === 'slack';
       startedWith.set(item.id, as.workspace);
       try {
-        return named(await (signedIn ? retriedAfterRenewal(deps, as, send) : send(as.token)), item);
+        return named(await sendAs(as, send), item);
       } finally {
         startedWith.delete(item.id);
       }
@@ -340,7 +304,7 @@ export function openDelivery(
           ? items.map(() => as)
           : // Through the external protocol whatever the workspace says now: the bytes went
             // that way, and only it completes files together.
-            await completeAs(as, (token) =>
+            await sendAs(as, (token) =>
               external.complete(
                 items.map((item) => uploadJobFor(item, as.workspace.baseUrl, token)),
                 hooks,
@@ -371,39 +335,89 @@ export function uploadJobFor(item: QueueItem, baseUrl: string, token: string): U
   };
 }
 
-// Which channels of a share refused it, when the service's answer does not say.
-const REFUSED_BY_CHANNEL = new Set(['not_in_channel', 'channel_not_found']);
+// Upload addresses (the external protocol's step 1) asked for while a share's files wait for a
+// byte slot in the queue. The concurrency setting bounds the byte uploads, what uses the
+// person's bandwidth; step 1 is a small API request, so a share asks for its waiting files'
+// addresses at once, at most STEP_ONE_IN_FLIGHT open (its files' own step-1 requests go through
+// the same gate), and each file's bytes go as soon as the queue gives it a slot.
+//
+// Kept in memory only: step 1 shares nothing, so an address lost in a crash or a restart costs
+// one new step 1 (the service discards an address never completed), and an upload address,
+// which lets anyone holding it send bytes, never reaches the journal. The file stays "queued"
+// ("waiting for a free slot") until its slot comes: nothing of it is sent before.
+type Asked = UploadTicket | AttemptResult | undefined;
 
-/**
- * The service names no channel in not_in_channel / channel_not_found. On a share to several
- * channels, a fresh channel list tells which ones: not listed, or listed without the app.
- */
-async function nameRefusedChannels(
-  result: AttemptResult,
-  item: QueueItem,
-  conversations: ConversationCache,
-  people: PeopleCache,
-): Promise<AttemptResult> {
-  if (result.kind !== 'failed' || !REFUSED_BY_CHANNEL.has(result.reason.code)) return result;
-  if (item.channels.length < 2) return result;
-  const view = await conversations.get(item.workspaceId, { refresh: true, wait: true });
-  const list = view.conversations;
-  if (!list) return result;
-  // A user ID is never listed: the service opens the DM with that person.
-  const refused = item.channels.filter((id) => {
-    const c = list.find((conv) => conv.id === id);
-    return !c?.isMember && !looksLikeUserId(id);
-  });
-  if (refused.length === 0 || refused.length === item.channels.length) return result;
-  const labels = destinationLabels(list, people.cached(item.workspaceId));
-  const label = (id: string) => labels.get(id) ?? id;
-  const others = item.channels.filter((c) => !refused.includes(c));
-  return {
-    kind: 'failed',
-    reason: {
-      ...result.reason,
-      refusedChannels: refused,
-      message: `Not shared: ${refused.map(label).join(', ')} refused it (${result.reason.code === 'not_in_channel' ? 'invite the app first' : 'no such channel for this token'}). Send to the others (${others.map(label).join(', ')}), or change the destination.`,
-    },
-  };
+/** After an ask ahead failed, the share's files ask in their own slots for this long. */
+const STOP_AFTER_FAILURE_MS = 60_000;
+
+class UploadTickets {
+  private readonly byItem = new Map<string, { asked: Promise<Asked>; since: number }>();
+  private readonly gates = new Map<string, Gate>();
+  private readonly stopped = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * The share's step-1 gate, looked up at each call: a gate is forgotten once nothing runs or
+   * waits in it, and a holder of the old one must not open a second gate beside a new one.
+   */
+  gate(shareId: string): <T>(work: () => Promise<T>) => Promise<T> {
+    return (work) => {
+      let g = this.gates.get(shareId);
+      if (!g) {
+        g = gate(STEP_ONE_IN_FLIGHT);
+        this.gates.set(shareId, g);
+      }
+      const mine = g;
+      return mine(work).finally(() => {
+        if (mine.busy() === 0 && this.gates.get(shareId) === mine) this.gates.delete(shareId);
+      });
+    };
+  }
+
+  /**
+   * Asks ahead for a waiting item, once: `ask` runs step 1 through the share's gate. A failed
+   * ask is the item's step-1 answer (its attempt reports it, so the queue's failure rules
+   * apply), and the share's other files stop asking ahead for a while.
+   */
+  ahead(
+    item: QueueItem,
+    ask: (stepOneGate: <T>(work: () => Promise<T>) => Promise<T>) => Promise<Asked>,
+  ): void {
+    if (this.byItem.has(item.id)) return;
+    const now = this.now();
+    this.sweep(now);
+    if ((this.stopped.get(item.shareId) ?? 0) > now) return;
+    const asked = ask(this.gate(item.shareId)).then(
+      (result) => {
+        if (result !== undefined && 'kind' in result && result.kind !== 'cancelled') {
+          this.stopped.set(item.shareId, this.now() + STOP_AFTER_FAILURE_MS);
+        }
+        return result;
+      },
+      () => undefined,
+    );
+    this.byItem.set(item.id, { asked, since: now });
+  }
+
+  /** What was asked ahead for this item, taken once (undefined: nothing was). */
+  take(itemId: string): (() => Promise<Asked>) | undefined {
+    const entry = this.byItem.get(itemId);
+    if (!entry) return undefined;
+    this.byItem.delete(itemId);
+    let taken = false;
+    return () => {
+      if (taken) return Promise.resolve(undefined);
+      taken = true;
+      return entry.asked;
+    };
+  }
+
+  /** Items cancelled or gone while they waited leave their address; it is of no use past the TTL. */
+  private sweep(now: number): void {
+    for (const [id, entry] of this.byItem) {
+      if (now - entry.since > DEFAULT_UPLOAD_TTL_MS) this.byItem.delete(id);
+    }
+    for (const [shareId, until] of this.stopped) if (until <= now) this.stopped.delete(shareId);
+  }
 }

@@ -7,6 +7,7 @@ import { RenewalError } from '../auth/renewal';
 import type { Workspace } from '../model';
 import { KeychainError } from '../secrets/secret-store';
 import type { AttemptResult } from '../upload/attempt';
+import { keychainFailure } from './refusals';
 
 const expired = (r: AttemptResult): boolean =>
   r.kind === 'failed' && (r.reason.code === 'token_expired' || r.reason.code === 'token_revoked');
@@ -27,11 +28,7 @@ export async function retriedAfterRenewal<R extends AttemptResult | AttemptResul
       error instanceof RenewalError
         ? error.reason
         : error instanceof KeychainError
-          ? {
-              class: 'credential' as const,
-              code: `keychain_${error.problem}`,
-              message: error.message,
-            }
+          ? keychainFailure(error)
           : undefined;
     if (!reason) throw error;
     const failed: AttemptResult = { kind: 'failed', reason };
