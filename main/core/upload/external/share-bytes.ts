@@ -14,7 +14,7 @@ import {
   STEP_ONE_IN_FLIGHT,
   type UploadTicket,
 } from './request';
-import { askAhead, uploadBytes } from './upload-bytes';
+import { askAhead, uploadBytes } from './send-file';
 
 /** A file whose bytes the service holds: completed by the caller. */
 export interface BytesIn {
