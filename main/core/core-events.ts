@@ -51,7 +51,8 @@ export function relayEvents(
   return [
     queue.onNeedsToken(() => from.settingsChanged()),
     queue.onChange((items) => {
-      pasted.update(items);
+      // Most shares hold no pasted image: their changes need no look at each row for one.
+      if (pasted.tracked.size > 0) pasted.update(items);
       hub.emit('queue-changed', items);
     }),
     queue.onFinished((item) => hub.emit('item-finished', item)),

@@ -5,7 +5,7 @@
 // Whatever is left from an earlier run with no queue row is removed at start.
 
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { formatOverLimit } from '../portable/format-bytes';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { QueueItem } from './model';
@@ -44,7 +44,12 @@ const KEEPS_FILE = new Set<QueueItem['state']>([
 export interface PastedImages {
   /** Writes the PNG and returns its path. Refuses what is not a PNG or is too large. */
   save(bytes: Uint8Array, at?: Date): Promise<string>;
-  /** Removes the images no queue row can send any more (call on every queue change). */
+  /**
+   * The images of this run that may still be in a queue row: saved now, or kept at start. While
+   * it is empty (nobody pasted) a queue change has nothing here to look at.
+   */
+  readonly tracked: ReadonlySet<string>;
+  /** Removes the images no queue row can send any more (call on a queue change while tracked). */
   update(items: readonly QueueItem[]): void;
   /** Removes every image no queue row refers to (at start: leftovers of an earlier run). */
   sweep(items: readonly QueueItem[]): Promise<void>;
@@ -53,16 +58,18 @@ export interface PastedImages {
 }
 
 export function openPastedImages(dir: string): PastedImages {
+  const tracked = new Set<string>();
   // Images the queue has taken: once no row keeps one, it goes. An image saved but not shared
   // yet (the share sheet is open) is not here, so it stays until it is shared or the next start.
   const queued = new Set<string>();
   let chain: Promise<void> = Promise.resolve();
   const remove = (path: string) => {
+    tracked.delete(path);
     chain = chain.then(() => rm(path, { force: true }).catch(() => undefined));
   };
-  const ours = (path: string) => dirname(path) === dir;
 
   return {
+    tracked,
     async save(bytes, at = new Date()) {
       if (bytes.length > MAX_PASTED_IMAGE_BYTES) {
         const over = formatOverLimit(bytes.length, MAX_PASTED_IMAGE_BYTES);
@@ -79,6 +86,7 @@ export function openPastedImages(dir: string): PastedImages {
         try {
           // 'wx': two pastes in the same second get "(2)", never overwrite each other.
           await writeFile(path, bytes, { flag: 'wx' });
+          tracked.add(path);
           return path;
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -88,7 +96,7 @@ export function openPastedImages(dir: string): PastedImages {
     update(items) {
       const kept = new Set<string>();
       for (const item of items) {
-        if (!ours(item.path)) continue;
+        if (!tracked.has(item.path)) continue;
         queued.add(item.path);
         if (KEEPS_FILE.has(item.state)) kept.add(item.path);
       }
@@ -108,8 +116,10 @@ export function openPastedImages(dir: string): PastedImages {
       }
       for (const name of names) {
         const path = join(dir, name);
-        if (kept.has(path)) queued.add(path);
-        else remove(path);
+        if (kept.has(path)) {
+          tracked.add(path);
+          queued.add(path);
+        } else remove(path);
       }
       await chain;
     },
