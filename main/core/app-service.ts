@@ -105,7 +105,11 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     });
     const s = settings;
     renewal = renewalFor(s, deps, signInEnded);
-    const now = settingsOncePerTurn(s);
+    // Files held for a token (or a sign-in) of a workspace since removed would wait for ever:
+    // released, their next attempt finds the workspace gone and fails them as removed (or, when
+    // a damaged settings file took it, holds them as workspace_lost), as it does for files that
+    // were only queued.
+    const now = settingsOncePerTurn(s, (id) => queue?.resumeWorkspace(id));
     const token = tokenLookup(s, deps.tokenOverride, renewal);
     const d = openDirectory({
       stateDir,

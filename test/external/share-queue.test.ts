@@ -272,6 +272,36 @@ describe('a share through the queue, external protocol', () => {
     );
   });
 
+  it('a workspace removed while its files wait for a new token: they fail as removed, not wait for ever', async () => {
+    const shared = await files('held', 2);
+    service.injectFault({
+      method: 'files.getUploadURLExternal',
+      fault: { kind: 'error', error: 'token_revoked' },
+      times: 10,
+    });
+    try {
+      await withApp('held', async (app, ws) => {
+        await app.share({
+          target: { workspaceId: ws.id, channels: ['C0DESIGN'] },
+          paths: shared.map((f) => f.path),
+        });
+        await app.settled();
+        // Held for the person: a refused token pauses the workspace until a new one is given.
+        expect((await app.listQueue()).map((i) => [i.state, i.error?.code])).toEqual(
+          Array(2).fill(['waiting', 'token_revoked']),
+        );
+        await app.removeWorkspace(ws.id);
+        await waitFor(app, (queue) => queue.every((i) => i.state === 'failed'));
+        expect((await app.listQueue()).map((i) => [i.state, i.error?.code])).toEqual(
+          Array(2).fill(['failed', 'workspace_removed']),
+        );
+      });
+    } finally {
+      service.clearFaults();
+    }
+    expect(messagesOf(shared)).toEqual([]);
+  });
+
   it('a completion whose answer is lost: files.info shows the message, so the whole group is delivered with its links, posted once', async () => {
     const shared = await files('lost', 3);
     service.injectFault({

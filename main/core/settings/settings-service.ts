@@ -194,13 +194,20 @@ export interface SettingsNow {
 /** The settings as they are now, read once per turn of the event loop (see above). */
 export function settingsOncePerTurn(
   settings: Pick<SettingsService, 'read' | 'onChange'>,
+  /** A workspace an earlier read had is gone (told once per removal, after the read). */
+  onRemoved?: (workspaceId: string) => void,
 ): SettingsNow {
   let current: Settings | undefined;
   let seen: Set<string> | undefined;
   const gone = new Set<string>();
   const take = (read: Settings): Settings => {
     const ids = new Set(read.workspaces.map((w) => w.id));
-    for (const id of seen ?? []) if (!ids.has(id)) gone.add(id);
+    for (const id of seen ?? []) {
+      if (ids.has(id) || gone.has(id)) continue;
+      gone.add(id);
+      // Told after the read, never inside it: a read can be part of the queue's scheduling pass.
+      if (onRemoved) queueMicrotask(() => onRemoved(id));
+    }
     // A workspace can come back (a kept copy of a damaged file restored as config.json).
     for (const id of ids) gone.delete(id);
     seen = ids;
