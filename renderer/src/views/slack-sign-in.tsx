@@ -41,6 +41,14 @@ function useSignIn(onSignedIn: (result: Extract<SignInResult, { ok: true }>) => 
   return { waiting, failure, error: call.error, start, cancel };
 }
 
+/** A sign-in that did not happen: focus goes to why, the button pressed being gone. */
+function useFocusOnFailure(signIn: { failure: Failure | null; error: string | null }, id: string) {
+  const failureShown = signIn.failure !== null || signIn.error !== null;
+  useLayoutEffect(() => {
+    if (failureShown) document.getElementById(id)?.focus();
+  }, [failureShown, signIn.failure, id]);
+}
+
 /** "Waiting for you to approve in your browser…" with Cancel, which takes focus. */
 function Waiting(props: { onCancel: () => void }) {
   const cancel = useRef<HTMLButtonElement>(null);
@@ -76,6 +84,23 @@ function clientIdError(value: string, attempted: boolean): string | null {
     : 'A client ID has only digits, letters, dots and dashes, such as 1234567890.1234567890123.';
 }
 
+/** The service and client ID to sign in with: a team's set-up link's, else the build's. */
+function useSetupLinkFields() {
+  const [offered, takeOffered] = useOfferedSetupLink();
+  const [link, setLink] = useState<SetupLink | null>(offered);
+  // A packaged build may carry the team's client ID (build/RELEASE.md); a link's wins.
+  const known = link?.clientId ?? BUILT_IN_SLACK_CLIENT_ID;
+  const [baseUrl, setBaseUrl] = useState(link?.baseUrl ?? 'https://slack.com');
+  const [clientId, setClientId] = useState(known);
+  // A link that arrives while the form is open fills it in, as one that opened the app does.
+  if (offered && offered !== link) {
+    setLink(offered);
+    setBaseUrl(offered.baseUrl);
+    setClientId(offered.clientId);
+  }
+  return { link, known, baseUrl, setBaseUrl, clientId, setClientId, takeOffered };
+}
+
 /** A new workspace by Sign in with Slack; named after the team, and only once signed in. */
 export function SignInWithSlack(props: {
   cancellable: boolean;
@@ -83,19 +108,9 @@ export function SignInWithSlack(props: {
   onUseToken: () => void;
   onCancel: () => void;
 }) {
-  const [offered, takeOffered] = useOfferedSetupLink();
-  const [link, setLink] = useState<SetupLink | null>(offered);
-  // A packaged build may carry the team's client ID (build/RELEASE.md); a link's wins.
-  const known = link?.clientId ?? BUILT_IN_SLACK_CLIENT_ID;
-  const [baseUrl, setBaseUrl] = useState(link?.baseUrl ?? 'https://slack.com');
-  const [clientId, setClientId] = useState(known);
+  const { link, known, baseUrl, setBaseUrl, clientId, setClientId, takeOffered } =
+    useSetupLinkFields();
   const [attempted, setAttempted] = useState(false);
-  // A link that arrives while the form is open fills it in, as one that opened the app does.
-  if (offered && offered !== link) {
-    setLink(offered);
-    setBaseUrl(offered.baseUrl);
-    setClientId(offered.clientId);
-  }
   const signIn = useSignIn((result) => {
     takeOffered();
     props.onSignedIn(result.workspaceId);
@@ -105,10 +120,7 @@ export function SignInWithSlack(props: {
   const idError = clientIdError(clientId, attempted);
   const ready = urlError === null && clientIdError(clientId, true) === null;
 
-  const failureShown = signIn.failure !== null || signIn.error !== null;
-  useLayoutEffect(() => {
-    if (failureShown) document.getElementById('sign-in-answer')?.focus();
-  }, [failureShown, signIn.failure]);
+  useFocusOnFailure(signIn, 'sign-in-answer');
 
   const submit = (e: Event) => {
     e.preventDefault();
@@ -118,26 +130,14 @@ export function SignInWithSlack(props: {
   };
 
   const fields = (
-    <div class="field-row">
-      <TextField
-        id="sign-in-client-id"
-        label="Client ID"
-        mono
-        value={clientId}
-        placeholder="1234567890.1234567890123"
-        error={idError}
-        onInput={setClientId}
-      />
-      <TextField
-        id="sign-in-url"
-        label="Base URL"
-        grow
-        mono
-        value={baseUrl}
-        error={urlError}
-        onInput={setBaseUrl}
-      />
-    </div>
+    <SignInFields
+      clientId={clientId}
+      baseUrl={baseUrl}
+      idError={idError}
+      urlError={urlError}
+      onClientId={setClientId}
+      onBaseUrl={setBaseUrl}
+    />
   );
 
   return (
@@ -170,28 +170,72 @@ export function SignInWithSlack(props: {
       {signIn.waiting ? (
         <Waiting onCancel={signIn.cancel} />
       ) : (
-        <div class="actions">
-          {props.cancellable ? (
-            <button
-              type="button"
-              class="button"
-              onClick={() => {
-                takeOffered();
-                props.onCancel();
-              }}
-            >
-              Cancel
-            </button>
-          ) : null}
-          <button type="button" class="button" onClick={props.onUseToken}>
-            Use a token
-          </button>
-          <button type="submit" class="button button--primary">
-            Sign in with Slack
-          </button>
-        </div>
+        <SignInActions
+          cancellable={props.cancellable}
+          onCancel={() => {
+            takeOffered();
+            props.onCancel();
+          }}
+          onUseToken={props.onUseToken}
+        />
       )}
     </form>
+  );
+}
+
+/** Client ID and base URL of the Slack app to sign in with. */
+function SignInFields(props: {
+  clientId: string;
+  baseUrl: string;
+  idError: string | null;
+  urlError: string | null;
+  onClientId: (value: string) => void;
+  onBaseUrl: (value: string) => void;
+}) {
+  return (
+    <div class="field-row">
+      <TextField
+        id="sign-in-client-id"
+        label="Client ID"
+        mono
+        value={props.clientId}
+        placeholder="1234567890.1234567890123"
+        error={props.idError}
+        onInput={props.onClientId}
+      />
+      <TextField
+        id="sign-in-url"
+        label="Base URL"
+        grow
+        mono
+        value={props.baseUrl}
+        error={props.urlError}
+        onInput={props.onBaseUrl}
+      />
+    </div>
+  );
+}
+
+/** Cancel (when there is a workspace to go back to), Use a token, Sign in with Slack. */
+function SignInActions(props: {
+  cancellable: boolean;
+  onCancel: () => void;
+  onUseToken: () => void;
+}) {
+  return (
+    <div class="actions">
+      {props.cancellable ? (
+        <button type="button" class="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      ) : null}
+      <button type="button" class="button" onClick={props.onUseToken}>
+        Use a token
+      </button>
+      <button type="submit" class="button button--primary">
+        Sign in with Slack
+      </button>
+    </div>
   );
 }
 
@@ -214,10 +258,7 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
   const expired = w.signedIn?.expired === true;
   const signedOut = !expired && !w.hasToken;
   const waiting = props.waiting.length;
-  const failureShown = signIn.failure !== null || signIn.error !== null;
-  useLayoutEffect(() => {
-    if (failureShown) document.getElementById(`${prefix}-sign-in-answer`)?.focus();
-  }, [failureShown, signIn.failure, prefix]);
+  useFocusOnFailure(signIn, `${prefix}-sign-in-answer`);
 
   const signOut = (evenIfWaiting: boolean) =>
     out.run(async () => {
@@ -234,15 +275,7 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
 
   return (
     <div class="field" id={`${prefix}-signed-in`} tabIndex={-1}>
-      {expired || signedOut ? (
-        <Notice tone={expired ? 'error' : 'info'}>
-          {`${expired ? `Your sign-in to ${w.name} has run out.` : `You are signed out of ${w.name}.`}${waiting > 0 ? ` ${countFiles(waiting)} ${waiting === 1 ? 'waits and goes' : 'wait and go'} once you sign in again.` : ' Sign in again to share there.'}`}
-        </Notice>
-      ) : (
-        <p class="field__ok" role="status">
-          {`Signed in as ${w.signedIn?.user ?? 'you'} in ${w.signedIn?.team ?? w.name}.`}
-        </p>
-      )}
+      <SignedInStatus workspace={w} expired={expired} signedOut={signedOut} waiting={waiting} />
       <SignInFailure
         failure={signIn.failure}
         error={signIn.error}
@@ -262,25 +295,8 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
               Sign in again
             </button>
           ) : null}
-          {signedOut ? null : waiting > 0 ? (
-            <ConfirmButton
-              label="Sign out"
-              ariaLabel={`Sign out of ${w.name}`}
-              question={`${filesWait(waiting, w.name)} Sign out anyway?`}
-              confirmLabel="Sign out"
-              keepLabel="Stay signed in"
-              onConfirm={() => signOut(true)}
-            />
-          ) : (
-            <button
-              type="button"
-              class="button"
-              aria-label={`Sign out of ${w.name}`}
-              disabled={out.busy}
-              onClick={() => void signOut(false)}
-            >
-              Sign out
-            </button>
+          {signedOut ? null : (
+            <SignOut workspace={w} waiting={waiting} busy={out.busy} onSignOut={signOut} />
           )}
         </div>
       )}
@@ -289,5 +305,54 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
         <CopySetupLink link={{ baseUrl: w.baseUrl, clientId: w.clientId, name: w.name }} />
       ) : null}
     </div>
+  );
+}
+
+/** Who the workspace is signed in as; or that the sign-in ran out, or was ended, and what waits. */
+function SignedInStatus(props: {
+  workspace: WorkspaceView;
+  expired: boolean;
+  signedOut: boolean;
+  waiting: number;
+}) {
+  const { workspace: w, expired, signedOut, waiting } = props;
+  return expired || signedOut ? (
+    <Notice tone={expired ? 'error' : 'info'}>
+      {`${expired ? `Your sign-in to ${w.name} has run out.` : `You are signed out of ${w.name}.`}${waiting > 0 ? ` ${countFiles(waiting)} ${waiting === 1 ? 'waits and goes' : 'wait and go'} once you sign in again.` : ' Sign in again to share there.'}`}
+    </Notice>
+  ) : (
+    <p class="field__ok" role="status">
+      {`Signed in as ${w.signedIn?.user ?? 'you'} in ${w.signedIn?.team ?? w.name}.`}
+    </p>
+  );
+}
+
+/** Sign out: asked first when files wait for the workspace, which then wait for a sign-in. */
+function SignOut(props: {
+  workspace: WorkspaceView;
+  waiting: number;
+  busy: boolean;
+  onSignOut: (evenIfWaiting: boolean) => Promise<void>;
+}) {
+  const { workspace: w, waiting } = props;
+  return waiting > 0 ? (
+    <ConfirmButton
+      label="Sign out"
+      ariaLabel={`Sign out of ${w.name}`}
+      question={`${filesWait(waiting, w.name)} Sign out anyway?`}
+      confirmLabel="Sign out"
+      keepLabel="Stay signed in"
+      onConfirm={() => props.onSignOut(true)}
+    />
+  ) : (
+    <button
+      type="button"
+      class="button"
+      aria-label={`Sign out of ${w.name}`}
+      disabled={props.busy}
+      onClick={() => void props.onSignOut(false)}
+    >
+      Sign out
+    </button>
   );
 }
