@@ -1,81 +1,16 @@
 // Sign in with Slack as a person sees it: one button, "Waiting for you to approve in your
 // browser…" with Cancel while the browser is out, then who they are signed in as, or one
-// sentence saying why not (the core's, per reason; nothing is saved then). The same waiting
-// and answers serve a new workspace and "Sign in again" on one whose sign-in ran out.
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+// sentence saying why not (the core's, per reason; nothing is saved then). The waiting and the
+// answers (sign-in-progress.tsx) are the same for "Sign in again" on a card (signed-in-panel.tsx).
+import { useState } from 'preact/hooks';
 import { BUILT_IN_SLACK_CLIENT_ID } from '../../../main/portable/build-defaults';
 import { checkBaseUrl } from '../../../main/portable/credentials';
 import type { SetupLink } from '../../../main/portable/setup-link';
-import type {
-  QueueItem,
-  SignInRequest,
-  SignInResult,
-  WorkspaceView,
-} from '../../../preload/contract';
-import { api } from '../bridge';
-import { countFiles } from '../format';
 import { useOfferedSetupLink } from '../setup-link-store';
-import { ConfirmButton } from '../ui/confirm-button';
-import { ActionError, Notice } from '../ui/notice';
+import { Notice } from '../ui/notice';
 import { TextField } from '../ui/text-field';
-import { useAction } from '../use-action';
+import { SignInFailure, useFocusOnFailure, useSignIn, Waiting } from './sign-in-progress';
 import { CopySetupLink, CreateSlackApp, PasteSetupLink } from './slack-team-setup';
-
-type Failure = Extract<SignInResult, { ok: false }>;
-
-/** A sign-in under way: waiting for the browser, then its answer. */
-function useSignIn(onSignedIn: (result: Extract<SignInResult, { ok: true }>) => void) {
-  const [waiting, setWaiting] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const call = useAction();
-  const start = async (request: SignInRequest) => {
-    setFailure(null);
-    setWaiting(true);
-    const result = await call.run(() => api().signInWithSlack(request));
-    setWaiting(false);
-    if (!result) return;
-    if (result.ok) onSignedIn(result);
-    else setFailure(result);
-  };
-  const cancel = () => void call.run(() => api().cancelSignIn());
-  return { waiting, failure, error: call.error, start, cancel };
-}
-
-/** A sign-in that did not happen: focus goes to why, the button pressed being gone. */
-function useFocusOnFailure(signIn: { failure: Failure | null; error: string | null }, id: string) {
-  const failureShown = signIn.failure !== null || signIn.error !== null;
-  useLayoutEffect(() => {
-    if (failureShown) document.getElementById(id)?.focus();
-  }, [failureShown, signIn.failure, id]);
-}
-
-/** "Waiting for you to approve in your browser…" with Cancel, which takes focus. */
-function Waiting(props: { onCancel: () => void }) {
-  const cancel = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => cancel.current?.focus(), []);
-  return (
-    <div class="inline" role="status">
-      <span>Waiting for you to approve in your browser…</span>
-      <button type="button" class="button" ref={cancel} onClick={props.onCancel}>
-        Cancel
-      </button>
-    </div>
-  );
-}
-
-/** Why it did not sign in: a cancel is the person's own choice, not an error. */
-function SignInFailure(props: { failure: Failure | null; error: string | null; id: string }) {
-  if (props.failure) {
-    return (
-      <div id={props.id} tabIndex={-1}>
-        <Notice tone={props.failure.reason === 'cancelled' ? 'info' : 'error'}>
-          {props.failure.message}
-        </Notice>
-      </div>
-    );
-  }
-  return <ActionError error={props.error} id={props.id} />;
-}
 
 function clientIdError(value: string, attempted: boolean): string | null {
   if (value.trim() === '') return attempted ? 'Paste the Slack app’s Client ID.' : null;
@@ -236,123 +171,5 @@ function SignInActions(props: {
         Sign in with Slack
       </button>
     </div>
-  );
-}
-
-/** "2 files wait for Acme." */
-function filesWait(count: number, workspace: string): string {
-  return `${countFiles(count)} ${count === 1 ? 'waits' : 'wait'} for ${workspace}.`;
-}
-
-/** A signed-in workspace's card: who, Sign out; or, once the sign-in ran out, Sign in again. */
-export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readonly QueueItem[] }) {
-  const w = props.workspace;
-  const prefix = `ws-${w.id}`;
-  const out = useAction();
-  // Signed in again or out, the button pressed is gone: focus goes to what the card now says.
-  const [answered, setAnswered] = useState(0);
-  useLayoutEffect(() => {
-    if (answered > 0) document.getElementById(`${prefix}-signed-in`)?.focus();
-  }, [answered, prefix]);
-  const signIn = useSignIn(() => setAnswered((n) => n + 1));
-  const expired = w.signedIn?.expired === true;
-  const signedOut = !expired && !w.hasToken;
-  const waiting = props.waiting.length;
-  useFocusOnFailure(signIn, `${prefix}-sign-in-answer`);
-
-  const signOut = (evenIfWaiting: boolean) =>
-    out.run(async () => {
-      const result = await api().signOut(w.id, { evenIfWaiting });
-      // Files were queued since the card was drawn: the question comes with the next press.
-      if (!result.ok) throw new Error(`${filesWait(result.waiting, w.name)} Sign out anyway?`);
-      setAnswered((n) => n + 1);
-    });
-
-  const clientId = w.clientId ?? BUILT_IN_SLACK_CLIENT_ID;
-  const again = () => {
-    void signIn.start({ workspaceId: w.id, baseUrl: w.baseUrl, clientId });
-  };
-
-  return (
-    <div class="field" id={`${prefix}-signed-in`} tabIndex={-1}>
-      <SignedInStatus workspace={w} expired={expired} signedOut={signedOut} waiting={waiting} />
-      <SignInFailure
-        failure={signIn.failure}
-        error={signIn.error}
-        id={`${prefix}-sign-in-answer`}
-      />
-      {signIn.waiting ? (
-        <Waiting onCancel={signIn.cancel} />
-      ) : (
-        <div class="inline">
-          {expired || signedOut ? (
-            <button
-              type="button"
-              class="button button--primary"
-              disabled={clientId === ''}
-              onClick={again}
-            >
-              Sign in again
-            </button>
-          ) : null}
-          {signedOut ? null : (
-            <SignOut workspace={w} waiting={waiting} busy={out.busy} onSignOut={signOut} />
-          )}
-        </div>
-      )}
-      <ActionError error={out.error} />
-      {!expired && !signedOut && w.clientId ? (
-        <CopySetupLink link={{ baseUrl: w.baseUrl, clientId: w.clientId, name: w.name }} />
-      ) : null}
-    </div>
-  );
-}
-
-/** Who the workspace is signed in as; or that the sign-in ran out, or was ended, and what waits. */
-function SignedInStatus(props: {
-  workspace: WorkspaceView;
-  expired: boolean;
-  signedOut: boolean;
-  waiting: number;
-}) {
-  const { workspace: w, expired, signedOut, waiting } = props;
-  return expired || signedOut ? (
-    <Notice tone={expired ? 'error' : 'info'}>
-      {`${expired ? `Your sign-in to ${w.name} has run out.` : `You are signed out of ${w.name}.`}${waiting > 0 ? ` ${countFiles(waiting)} ${waiting === 1 ? 'waits and goes' : 'wait and go'} once you sign in again.` : ' Sign in again to share there.'}`}
-    </Notice>
-  ) : (
-    <p class="field__ok" role="status">
-      {`Signed in as ${w.signedIn?.user ?? 'you'} in ${w.signedIn?.team ?? w.name}.`}
-    </p>
-  );
-}
-
-/** Sign out: asked first when files wait for the workspace, which then wait for a sign-in. */
-function SignOut(props: {
-  workspace: WorkspaceView;
-  waiting: number;
-  busy: boolean;
-  onSignOut: (evenIfWaiting: boolean) => Promise<void>;
-}) {
-  const { workspace: w, waiting } = props;
-  return waiting > 0 ? (
-    <ConfirmButton
-      label="Sign out"
-      ariaLabel={`Sign out of ${w.name}`}
-      question={`${filesWait(waiting, w.name)} Sign out anyway?`}
-      confirmLabel="Sign out"
-      keepLabel="Stay signed in"
-      onConfirm={() => props.onSignOut(true)}
-    />
-  ) : (
-    <button
-      type="button"
-      class="button"
-      aria-label={`Sign out of ${w.name}`}
-      disabled={props.busy}
-      onClick={() => void props.onSignOut(false)}
-    >
-      Sign out
-    </button>
   );
 }

@@ -15,7 +15,7 @@ import { ActionError, Notice } from '../ui/notice';
 import { ServiceWording } from '../ui/service-wording';
 import { TextField } from '../ui/text-field';
 import { type Action, useAction } from '../use-action';
-import { SignedInPanel } from './slack-sign-in';
+import { SignedInPanel } from './signed-in-panel';
 import { type Added, baseUrlError, PROTOCOLS, ProtocolField } from './workspace-fields';
 import { TokenField } from './workspace-token';
 
