@@ -80,13 +80,7 @@ export function SignInWithSlack(props: {
       <h3 id="sign-in-title" class="card__title">
         Sign in with Slack
       </h3>
-      {link?.name ? (
-        <Notice tone="info">{`Set up from your team’s link for ${link.name}.`}</Notice>
-      ) : null}
-      <p class="field__help">
-        Opens Slack in your browser: approve there and come back. Files you share are posted as you,
-        and you never see or paste a token.
-      </p>
+      <SignInIntro team={link?.name} />
       {known === '' ? <CreateSlackApp /> : null}
       {known === '' ? <PasteSetupLink /> : null}
       {known === '' ? (
@@ -115,6 +109,21 @@ export function SignInWithSlack(props: {
         />
       )}
     </form>
+  );
+}
+
+/** Whose set-up link filled the form in, and what signing in does. */
+function SignInIntro(props: { team: string | undefined }) {
+  return (
+    <>
+      {props.team ? (
+        <Notice tone="info">{`Set up from your team’s link for ${props.team}.`}</Notice>
+      ) : null}
+      <p class="field__help">
+        Opens Slack in your browser: approve there and come back. Files you share are posted as you,
+        and you never see or paste a token.
+      </p>
+    </>
   );
 }
 
