@@ -89,6 +89,48 @@ async function saveConcurrency(dataDir: string, concurrency: number): Promise<vo
   }
 }
 
+/** One client's share of the files, as one message with the comment, through the proxy. */
+function startShare(
+  ctx: BenchContext,
+  client: Client,
+  url: string,
+  files: string[],
+  dataDirs: Record<Ours, string>,
+) {
+  const { setup } = ctx;
+  if (client === 'slack-sdk-v2') {
+    return runClient(
+      process.execPath,
+      [
+        join(setup.repoRoot, 'bench/clients/slack-sdk-share.mjs'),
+        url,
+        setup.channel,
+        COMMENT,
+        ...files,
+      ],
+      { PATH: process.env.PATH, SLACK_TOKEN: setup.token },
+    );
+  }
+  return runClient(
+    process.execPath,
+    [
+      setup.cliPath,
+      'send',
+      '--base-url',
+      url,
+      '--protocol',
+      'external',
+      '--channels',
+      setup.channel,
+      '--comment',
+      COMMENT,
+      '--json',
+      ...files,
+    ],
+    { PATH: process.env.PATH, TRAYSHARE_TOKEN: setup.token, TRAYSHARE_DATA_DIR: dataDirs[client] },
+  );
+}
+
 async function oneRun(
   ctx: BenchContext,
   client: Client,
@@ -117,42 +159,7 @@ async function oneRun(
   });
   proxy.forwardTo(service.port);
   try {
-    const { setup } = ctx;
-    const run =
-      client === 'slack-sdk-v2'
-        ? runClient(
-            process.execPath,
-            [
-              join(setup.repoRoot, 'bench/clients/slack-sdk-share.mjs'),
-              proxy.url,
-              setup.channel,
-              COMMENT,
-              ...files,
-            ],
-            { PATH: process.env.PATH, SLACK_TOKEN: setup.token },
-          )
-        : runClient(
-            process.execPath,
-            [
-              setup.cliPath,
-              'send',
-              '--base-url',
-              proxy.url,
-              '--protocol',
-              'external',
-              '--channels',
-              setup.channel,
-              '--comment',
-              COMMENT,
-              '--json',
-              ...files,
-            ],
-            {
-              PATH: process.env.PATH,
-              TRAYSHARE_TOKEN: setup.token,
-              TRAYSHARE_DATA_DIR: dataDirs[client],
-            },
-          );
+    const run = startShare(ctx, client, proxy.url, files, dataDirs);
     const out = await run.done;
     const messages = service.messages();
     const wrong =

@@ -127,30 +127,69 @@ async function renderSaved(): Promise<void> {
   await publish(results, true);
 }
 
-async function main(): Promise<void> {
-  let options: BenchOptions;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (error) {
-    fail(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-  }
-  if (options.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (options.render) {
-    await renderSaved();
-    return;
-  }
-  checkTools();
-  await checkDisk(options);
-  const args = process.argv.slice(2);
-  const commandLine = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
-  const started = Date.now();
-  const loadAtStart = loadavg()[0]!;
-  const workDir = await mkdtemp(join(options.tmp, 'trayshare-bench-'));
-  const targets: Partial<Record<TargetName, Target>> = {};
+/** Every comparison asked for, in order; returns the extras (the figures that are not series). */
+async function measure(ctx: BenchContext): Promise<Extras> {
+  await runOneFile(ctx);
+  await runSmallFiles(ctx);
+  await runConcurrent(ctx);
+  const extras: Extras = {};
+  const progress = await runProgressCost(ctx);
+  if (progress) extras.progress = progress;
+  const core = await runRestingCore(ctx);
+  if (core) extras.core = core;
+  const startup = await runStartUp(ctx);
+  if (startup) extras.startup = startup;
+  const appPath = await runAppPath(ctx);
+  if (appPath) extras.appPath = appPath;
+  const smallFiles = await runManySmallFiles(ctx);
+  if (smallFiles) extras.smallFiles = smallFiles;
+  const multiFile = await runMultiFile(ctx);
+  if (multiFile) extras.multiFile = multiFile;
+  return extras;
+}
 
+/** What the clients are given: the CLI, the token (curl's from a 0600 file), their folders. */
+async function clientSetup(
+  workDir: string,
+): Promise<{ setup: ClientSetup; external: string[] | undefined }> {
+  const timeDir = join(workDir, 'time');
+  await mkdir(timeDir);
+  useScratchDir(timeDir);
+  const curlHeaderFile = join(workDir, 'curl-auth-header');
+  await writeFile(curlHeaderFile, `Authorization: Bearer ${ACCOUNT.token}\n`, { mode: 0o600 });
+  const cliDataDir = join(workDir, 'cli-data');
+  await mkdir(cliDataDir, { recursive: true });
+  const external = cliExternalArgs();
+  const setup: ClientSetup = {
+    repoRoot,
+    cliPath,
+    token: ACCOUNT.token,
+    channel: ACCOUNT.channel,
+    curlHeaderFile,
+    cliDataDir,
+    ...(external ? { cliExternalArgs: external } : {}),
+  };
+  return { setup, external };
+}
+
+/** The notes every full run's report carries: how the files, the token and RSS were handled. */
+function runNotes(loadAtStart: number, cpus: number, noExternalOption: boolean): string[] {
+  const notes = [
+    'Test files hold real bytes (a random 1 MiB block, its index stamped in each MiB, written with plain writes; no sparse holes), so every client reads every byte. They were just written and fit in memory, so reads come from the page cache: the figures measure the clients, not the disk.',
+    'curl reads its Authorization header from a 0600 file (-H @file) so the token is not in its argv; that costs the same as -H "Authorization: Bearer $TOKEN".',
+    'Peak RSS is /usr/bin/time %M of each client process (for the curl loop: the largest of its curl processes).',
+    `Load average (1 min) was ${loadAtStart.toFixed(2)} at the start and ${loadavg()[0]!.toFixed(2)} at the end, on ${cpus} cores: anything else running on the machine adds noise, which the alternating runs and medians are there to absorb.`,
+  ];
+  if (noExternalOption) {
+    notes.push(
+      "TODO: `trayshare send` has no external-protocol option yet, so comparison 4 measures the Slack SDK's filesUploadV2 alone; trayshare's files.upload figures for the same file stand in for comparison.",
+    );
+  }
+  return notes;
+}
+
+/** Stops the clients and removes the test files, once: at the end, or on Ctrl-C / SIGTERM. */
+function cleanupOnSignal(workDir: string, targets: Partial<Record<TargetName, Target>>) {
   let cleaning: Promise<void> | undefined;
   const cleanup = () => {
     cleaning ??= (async () => {
@@ -168,25 +207,50 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  return {
+    cleanup,
+    interrupted: () => interrupted,
+    off: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/** The options to measure with; undefined when the command was --help or --render (done here). */
+async function optionsToRun(): Promise<BenchOptions | undefined> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    fail(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return undefined;
+  }
+  if (options.render) {
+    await renderSaved();
+    return undefined;
+  }
+  return options;
+}
+
+async function main(): Promise<void> {
+  const options = await optionsToRun();
+  if (!options) return;
+  checkTools();
+  await checkDisk(options);
+  const args = process.argv.slice(2);
+  const commandLine = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
+  const started = Date.now();
+  const loadAtStart = loadavg()[0]!;
+  const workDir = await mkdtemp(join(options.tmp, 'trayshare-bench-'));
+  const targets: Partial<Record<TargetName, Target>> = {};
+  const end = cleanupOnSignal(workDir, targets);
 
   try {
-    const timeDir = join(workDir, 'time');
-    await mkdir(timeDir);
-    useScratchDir(timeDir);
-    const curlHeaderFile = join(workDir, 'curl-auth-header');
-    await writeFile(curlHeaderFile, `Authorization: Bearer ${ACCOUNT.token}\n`, { mode: 0o600 });
-    const cliDataDir = join(workDir, 'cli-data');
-    await mkdir(cliDataDir, { recursive: true });
-    const external = cliExternalArgs();
-    const setup: ClientSetup = {
-      repoRoot,
-      cliPath,
-      token: ACCOUNT.token,
-      channel: ACCOUNT.channel,
-      curlHeaderFile,
-      cliDataDir,
-      ...(external ? { cliExternalArgs: external } : {}),
-    };
+    const { setup, external } = await clientSetup(workDir);
     targets.sink = await sinkTarget();
     targets.link = await sinkTarget('link');
     targets.service = await serviceTarget(workDir, ACCOUNT);
@@ -202,22 +266,7 @@ async function main(): Promise<void> {
       log,
       series: [],
     };
-    await runOneFile(ctx);
-    await runSmallFiles(ctx);
-    await runConcurrent(ctx);
-    const measuredExtras: Extras = {};
-    const progress = await runProgressCost(ctx);
-    if (progress) measuredExtras.progress = progress;
-    const core = await runRestingCore(ctx);
-    if (core) measuredExtras.core = core;
-    const startup = await runStartUp(ctx);
-    if (startup) measuredExtras.startup = startup;
-    const appPath = await runAppPath(ctx);
-    if (appPath) measuredExtras.appPath = appPath;
-    const smallFiles = await runManySmallFiles(ctx);
-    if (smallFiles) measuredExtras.smallFiles = smallFiles;
-    const multiFile = await runMultiFile(ctx);
-    if (multiFile) measuredExtras.multiFile = multiFile;
+    const measuredExtras = await measure(ctx);
     const date = new Date().toISOString();
     const latest = await latestExtras(resultsDir, measuredExtras, date, commandLine);
     if (ctx.series.length === 0) {
@@ -232,17 +281,9 @@ async function main(): Promise<void> {
 
     const series = ctx.series.map(summarise);
     const notes = [
-      'Test files hold real bytes (a random 1 MiB block, its index stamped in each MiB, written with plain writes; no sparse holes), so every client reads every byte. They were just written and fit in memory, so reads come from the page cache: the figures measure the clients, not the disk.',
-      'curl reads its Authorization header from a 0600 file (-H @file) so the token is not in its argv; that costs the same as -H "Authorization: Bearer $TOKEN".',
-      'Peak RSS is /usr/bin/time %M of each client process (for the curl loop: the largest of its curl processes).',
-      `Load average (1 min) was ${loadAtStart.toFixed(2)} at the start and ${loadavg()[0]!.toFixed(2)} at the end, on ${machine.cpus} cores: anything else running on the machine adds noise, which the alternating runs and medians are there to absorb.`,
+      ...runNotes(loadAtStart, machine.cpus, options.only.includes('external') && !external),
+      ...latest.notes,
     ];
-    if (options.only.includes('external') && !external) {
-      notes.push(
-        "TODO: `trayshare send` has no external-protocol option yet, so comparison 4 measures the Slack SDK's filesUploadV2 alone; trayshare's files.upload figures for the same file stand in for comparison.",
-      );
-    }
-    notes.push(...latest.notes);
     const results: Results = {
       date,
       command: commandLine,
@@ -262,15 +303,14 @@ async function main(): Promise<void> {
     log(`Done in ${((Date.now() - started) / 60_000).toFixed(1)} min.`);
   } catch (error) {
     // Interrupted: this error is only the consequence (a client was stopped).
-    if (interrupted) {
-      await cleanup();
+    if (end.interrupted()) {
+      await end.cleanup();
       process.exit(130);
     }
     throw error;
   } finally {
-    await cleanup();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    await end.cleanup();
+    end.off();
   }
 }
 

@@ -86,6 +86,42 @@ export interface SinkOptions {
   bytesPerSecond?: number;
 }
 
+/** The JSON answer of an API method: what a client needs to go on, nothing checked. */
+function apiAnswer(
+  method: string,
+  first: Buffer,
+  req: http.IncomingMessage,
+  bytes: number,
+): unknown {
+  const base = `http://${req.headers.host ?? '127.0.0.1'}`;
+  let answer: unknown;
+  if (method === 'files.getUploadURLExternal') {
+    const id = newId('F');
+    answer = { ok: true, upload_url: `${base}/upload/${id}`, file_id: id };
+  } else if (method === 'files.completeUploadExternal') {
+    const params = formParams(first, req.headers['content-type']);
+    let files: { id: string; title?: string }[] = [];
+    try {
+      files = JSON.parse(params.get('files') ?? '[]') as { id: string; title?: string }[];
+    } catch {
+      files = [];
+    }
+    const channels = (params.get('channels') ?? params.get('channel_id') ?? '')
+      .split(',')
+      .filter(Boolean);
+    answer = {
+      ok: true,
+      files: files.map((f) => fileObject(f.id, f.title ?? 'upload', 0, channels)),
+    };
+  } else if (method === 'auth.test') {
+    answer = { ok: true, user_id: 'U0SINK', user: 'sink', team: 'Sink' };
+  } else {
+    const hints = multipartHints(first.subarray(0, HEAD_BYTES));
+    answer = { ok: true, file: fileObject(newId('F'), hints.name, bytes, hints.channels) };
+  }
+  return answer;
+}
+
 export async function startSink(options: SinkOptions = {}): Promise<Sink> {
   const rate = options.bytesPerSecond;
   let seen: SinkRequest[] = [];
@@ -121,37 +157,12 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     });
     req.on('end', () => {
       seen.push({ method, bodyBytes: bytes, ...(firstBodyAt ? { firstBodyAt } : {}) });
-      const first = Buffer.concat(head);
-      const base = `http://${req.headers.host ?? '127.0.0.1'}`;
-      let answer: unknown;
-      if (method === 'files.getUploadURLExternal') {
-        const id = newId('F');
-        answer = { ok: true, upload_url: `${base}/upload/${id}`, file_id: id };
-      } else if (method === 'files.completeUploadExternal') {
-        const params = formParams(first, req.headers['content-type']);
-        let files: { id: string; title?: string }[] = [];
-        try {
-          files = JSON.parse(params.get('files') ?? '[]') as { id: string; title?: string }[];
-        } catch {
-          files = [];
-        }
-        const channels = (params.get('channels') ?? params.get('channel_id') ?? '')
-          .split(',')
-          .filter(Boolean);
-        answer = {
-          ok: true,
-          files: files.map((f) => fileObject(f.id, f.title ?? 'upload', 0, channels)),
-        };
-      } else if (method === 'upload') {
+      if (method === 'upload') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end(`OK - ${bytes}`);
         return;
-      } else if (method === 'auth.test') {
-        answer = { ok: true, user_id: 'U0SINK', user: 'sink', team: 'Sink' };
-      } else {
-        const hints = multipartHints(first.subarray(0, HEAD_BYTES));
-        answer = { ok: true, file: fileObject(newId('F'), hints.name, bytes, hints.channels) };
       }
+      const answer = apiAnswer(method, Buffer.concat(head), req, bytes);
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(answer));
     });

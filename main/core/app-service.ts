@@ -25,7 +25,7 @@ import { refusedTogether, sendToOthers } from './queue/send-to-others';
 import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import { RefusedError } from './refused-error';
 import type { SecretStore } from './secrets/secret-store';
-import { DEFAULT_MAX_FILE_BYTES } from './settings/schema';
+import { DEFAULT_MAX_FILE_BYTES } from './settings/defaults';
 import {
   openSettingsService,
   queueSettings,

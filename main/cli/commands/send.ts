@@ -2,6 +2,7 @@
 // go through the durable queue (send-queued.ts); `--base-url` is the scripting mode with no
 // saved settings, which sends straight through a protocol with bounded retries (send-direct.ts).
 import type { Command } from 'commander';
+import { DEFAULT_MAX_FILE_BYTES } from '../../core/settings/defaults';
 import { logDirectOutcome } from '../cli-log';
 import { report } from '../outcome';
 import { checkStdinFilename, type Spooled, spoolStdin } from '../stdin-spool';
@@ -96,10 +97,6 @@ async function send(files: string[], options: SendOptions): Promise<number> {
     await spooled?.remove();
   }
 }
-
-// Without a saved workspace: the contract's default maxFileBytes (schema.ts, not imported here
-// so the scripting mode does not load zod).
-const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
 
 /** Standard input may be as large as the workspace's largest file, no larger. */
 async function stdinLimit(options: SendOptions): Promise<{ maxBytes: number; where: string }> {

@@ -6,8 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const DEFAULT_CONCURRENCY = 3;
-export const MAX_CONCURRENCY = 8;
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './defaults';
 
 /** `dir`: the user-data folder holding config.json (settings-file.ts). */
 export function savedConcurrency(dir: string): number {

@@ -5,12 +5,10 @@ import { z } from 'zod';
 import { MAX_CHANNELS, normaliseChannels } from '../../portable/channels';
 import { checkBaseUrl } from '../../portable/credentials';
 import type { Preferences, Preset, Workspace } from '../model';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './saved-concurrency';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_FILE_BYTES, MAX_CONCURRENCY } from './defaults';
 
 /** The version this build writes. Older files are migrated (migrations.ts); newer ones are refused. */
 export const SETTINGS_VERSION = 2;
-
-export const DEFAULT_MAX_FILE_BYTES = 1024 ** 3;
 
 /**
  * Ctrl+Shift+U is IBus's Unicode entry on Linux desktops (GNOME, Ubuntu), which would swallow

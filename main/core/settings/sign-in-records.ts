@@ -2,8 +2,9 @@
 // successful sign-in, named after the team), its public client ID and team, who signed in, and
 // when the access token expires. The tokens themselves are in the keychain (auth/token-store.ts).
 import type { Workspace } from '../model';
+import { DEFAULT_MAX_FILE_BYTES } from './defaults';
 import { fail, requireWorkspace, sameName } from './input-rules';
-import { DEFAULT_MAX_FILE_BYTES, type Settings } from './schema';
+import type { Settings } from './schema';
 import type { SettingsAccess } from './settings-access';
 
 export interface SignInRecord {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkspaceInput, WorkspacePatch } from '../api';
 import type { Preset, Workspace } from '../model';
 import { plural } from '../plural';
+import { DEFAULT_MAX_FILE_BYTES } from './defaults';
 import {
   checkedBaseUrl,
   fail,
@@ -14,7 +15,7 @@ import {
   sameName,
   trimmedName,
 } from './input-rules';
-import { DEFAULT_MAX_FILE_BYTES, type Settings } from './schema';
+import type { Settings } from './schema';
 import type { SettingsAccess } from './settings-access';
 import { forgetToken } from './workspace-tokens';
 

@@ -16,7 +16,7 @@ import type { Workspace } from '../model';
 import type { EnqueueRequest } from '../queue/queue-api';
 import { RefusedError } from '../refused-error';
 import { KeychainError } from '../secrets/secret-store';
-import { DEFAULT_MAX_FILE_BYTES } from '../settings/schema';
+import { DEFAULT_MAX_FILE_BYTES } from '../settings/defaults';
 import type { SettingsService } from '../settings/settings-service';
 import { presetDestination } from './target';
 
