@@ -12,10 +12,10 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
   const { snapshot } = props;
   const [editing, setEditing] = useState<Editing>(null);
   const action = useAction();
-  const { presets, setOrder } = useShownOrder(snapshot.presets);
+  const { presets, setOrder, moving } = useShownOrder(snapshot.presets);
   // Returning from the editor is handled before a move's focus, as the two effects always ran.
   const setReturnFocus = useReturnFocus(editing !== null, presets);
-  const setFocusAfterMove = useFocusAfterMove(presets);
+  const setFocusAfterMove = useFocusAfterMove(presets, moving);
 
   const move = (index: number, delta: -1 | 1) => {
     const ids = presets.map((p) => p.id);
@@ -64,13 +64,15 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
 function useShownOrder(stored: Preset[]): {
   presets: Preset[];
   setOrder: (ids: string[] | null) => void;
+  /** A move is shown ahead of the stored order. */
+  moving: boolean;
 } {
   const [order, setOrder] = useState<string[] | null>(null);
   useEffect(() => setOrder(null), [stored]);
   const presets = order
     ? order.map((id) => stored.find((p) => p.id === id)).filter((p): p is Preset => !!p)
     : stored;
-  return { presets, setOrder };
+  return { presets, setOrder, moving: order !== null };
 }
 
 /** Back from the editor, focus goes to the element with this id once the list shows it. */
@@ -88,8 +90,13 @@ function useReturnFocus(editing: boolean, presets: Preset[]): (id: string | null
 
 type MoveFocus = { id: string; dir: 'up' | 'down' } | null;
 
-/** After a move, focus stays on the moved preset's arrow (the other one once it is disabled). */
-function useFocusAfterMove(presets: Preset[]): (focus: MoveFocus) => void {
+/**
+ * After a move, focus stays on the moved preset's arrow (the other one once it is disabled)
+ * while the list is redrawn: at once, and again when the stored order comes back. Then it is
+ * let go, so a later change of the list (a default set, a preset saved) leaves focus where the
+ * person has put it since.
+ */
+function useFocusAfterMove(presets: Preset[], moving: boolean): (focus: MoveFocus) => void {
   const [focusAfterMove, setFocusAfterMove] = useState<MoveFocus>(null);
   // Before paint, so the focus never visibly leaves the moved preset.
   useLayoutEffect(() => {
@@ -100,7 +107,8 @@ function useFocusAfterMove(presets: Preset[]): (focus: MoveFocus) => void {
       `preset-${id}-${dir === 'up' ? 'down' : 'up'}`,
     ) as HTMLButtonElement | null;
     (same && !same.disabled ? same : other)?.focus();
-  }, [focusAfterMove, presets]);
+    if (!moving) setFocusAfterMove(null);
+  }, [focusAfterMove, presets, moving]);
   return setFocusAfterMove;
 }
 
