@@ -44,7 +44,6 @@ export function QueueRow(props: {
   onShow: (view: View) => void;
   /** Absent inside a share: its row offers what to do with the refused share as a whole. */
   onRedirect?: (item: QueueItem) => void;
-  inShare?: boolean;
 }) {
   const { item } = props;
   const action = useAction();

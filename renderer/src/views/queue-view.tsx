@@ -55,7 +55,7 @@ export function QueueView(props: {
       workspaceGone={!snapshot.workspaces.some((w) => w.id === item.workspaceId)}
       queuedWhy={why(item)}
       onShow={props.onShow}
-      {...(inShare ? { inShare: true } : { onRedirect: redirect })}
+      {...(inShare ? {} : { onRedirect: redirect })}
     />
   );
 
