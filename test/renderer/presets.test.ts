@@ -103,4 +103,36 @@ describe('presets editor', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('after a move, focus follows what the person does next, not back to the moved preset', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await showView(page, 'presets');
+    const hasFocus = (name: string) =>
+      page.getByRole('button', { name }).evaluate((el) => el === document.activeElement);
+    const [first, second] = await presetNames(page);
+    if (!first || !second) throw new Error('the first test leaves two presets');
+    await page.getByRole('button', { name: `Move ${second} up` }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => presetNames(page)).toEqual([second, first]);
+    await expect.poll(() => hasFocus(`Move ${second} down`)).toBe(true);
+
+    // The default changes on the button pressed; focus stays there when the settings come back.
+    const isDefault = await page.getByRole('button', { name: `Unset default: ${first}` }).count();
+    const [press, after] = isDefault
+      ? [`Unset default: ${first}`, `Make default: ${first}`]
+      : [`Make default: ${first}`, `Unset default: ${first}`];
+    await page.getByRole('button', { name: press }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: after }).waitFor();
+    await expect.poll(() => hasFocus(after)).toBe(true);
+
+    // Back from editing the other preset, focus is on that preset's Edit button.
+    await page.getByRole('button', { name: `Edit ${first}` }).click();
+    await page.getByLabel('Default comment').fill('Edited after a move');
+    await page.getByRole('button', { name: 'Save preset' }).click();
+    await page.getByRole('button', { name: `Edit ${first}` }).waitFor();
+    await expect.poll(() => hasFocus(`Edit ${first}`)).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

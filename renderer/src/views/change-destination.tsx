@@ -30,51 +30,18 @@ export function ChangeDestination(props: {
   );
   const [attempted, setAttempted] = useState(false);
   const action = useAction();
-  const problem =
-    picked.length === 0
-      ? 'Choose at least one channel.'
-      : redirect.threadTs && picked.length > 1
-        ? 'A reply in a thread goes to one channel: keep just one.'
-        : null;
+  const problem = redirectProblem(picked.length, redirect.threadTs);
 
   const send = async (e: Event) => {
     e.preventDefault();
     setAttempted(true);
     if (problem) return;
     const channels = picked.map((c) => c.id);
-    const done = await action.run(async () => {
-      const item = (await api().listQueue()).find((i) => i.id === redirect.itemId);
-      if (item?.state === 'failed') {
-        await api().changeDestination(item.id, channels);
-        return true;
-      }
-      // Gone from the queue (cleared) or sent again meanwhile: never the same item twice.
-      if (item) throw new Error('This upload was sent again meanwhile; see the queue.');
-      const shared = await api().share({
-        target: { workspaceId: redirect.workspaceId, channels },
-        comment: redirect.comment === '' ? undefined : redirect.comment,
-        paths: redirect.paths,
-      });
-      const refused = shared.refused[0];
-      if (refused) throw new Error(`Not queued: ${baseName(refused.path)}: ${refused.reason}`);
-      return true;
-    });
+    const done = await action.run(() => sendElsewhere(redirect, channels));
     if (done) props.onClose('queue');
   };
 
-  // Esc leaves it as Cancel does: nothing is sent, the failed share stays where it was.
-  const close = useRef(props.onClose);
-  close.current = props.onClose;
-  const from = redirect.from;
-  const busy = useRef(false);
-  busy.current = action.busy;
-  useLayoutEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.defaultPrevented && !busy.current) close.current(from);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  useEscapeGoesBack(props.onClose, redirect.from, action.busy);
 
   return (
     <section class="view" aria-labelledby="redirect-title">
@@ -87,17 +54,7 @@ export function ChangeDestination(props: {
         <p class="muted">
           {`${destination(redirect.workspaceId, redirect.refused)} refused ${countFiles(redirect.paths.length)}. Choose where ${redirect.paths.length === 1 ? 'it goes' : 'they go'} instead.`}
         </p>
-        <fieldset class="group group--files">
-          <legend class="group__label">Files</legend>
-          <ul class="file-list" aria-label="Files to send">
-            {redirect.paths.map((path) => (
-              <li key={path} class="file-list__item">
-                <span class="file-list__name">{baseName(path)}</span>
-              </li>
-            ))}
-          </ul>
-          {redirect.comment ? <p class="item__comment">“{redirect.comment}”</p> : null}
-        </fieldset>
+        <RedirectFiles paths={redirect.paths} comment={redirect.comment} />
         <fieldset class="group">
           <legend class="group__label">Send to</legend>
           <ChannelPicker
@@ -125,5 +82,64 @@ export function ChangeDestination(props: {
         </div>
       </form>
     </section>
+  );
+}
+
+/** Esc leaves it as Cancel does: nothing is sent, the failed share stays where it was. */
+function useEscapeGoesBack(onClose: (next: View) => void, from: Redirect['from'], busy: boolean) {
+  const close = useRef(onClose);
+  close.current = onClose;
+  const isBusy = useRef(false);
+  isBusy.current = busy;
+  useLayoutEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && !isBusy.current) close.current(from);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+function redirectProblem(picked: number, threadTs: Redirect['threadTs']): string | null {
+  if (picked === 0) return 'Choose at least one channel.';
+  if (threadTs && picked > 1) return 'A reply in a thread goes to one channel: keep just one.';
+  return null;
+}
+
+/**
+ * The failed item, still in the queue, goes to the new channels; gone from it, its files go as
+ * a new share.
+ */
+async function sendElsewhere(redirect: Redirect, channels: string[]): Promise<true> {
+  const item = (await api().listQueue()).find((i) => i.id === redirect.itemId);
+  if (item?.state === 'failed') {
+    await api().changeDestination(item.id, channels);
+    return true;
+  }
+  // Gone from the queue (cleared) or sent again meanwhile: never the same item twice.
+  if (item) throw new Error('This upload was sent again meanwhile; see the queue.');
+  const shared = await api().share({
+    target: { workspaceId: redirect.workspaceId, channels },
+    comment: redirect.comment === '' ? undefined : redirect.comment,
+    paths: redirect.paths,
+  });
+  const refused = shared.refused[0];
+  if (refused) throw new Error(`Not queued: ${baseName(refused.path)}: ${refused.reason}`);
+  return true;
+}
+
+function RedirectFiles(props: { paths: string[]; comment: string }) {
+  return (
+    <fieldset class="group group--files">
+      <legend class="group__label">Files</legend>
+      <ul class="file-list" aria-label="Files to send">
+        {props.paths.map((path) => (
+          <li key={path} class="file-list__item">
+            <span class="file-list__name">{baseName(path)}</span>
+          </li>
+        ))}
+      </ul>
+      {props.comment ? <p class="item__comment">“{props.comment}”</p> : null}
+    </fieldset>
   );
 }

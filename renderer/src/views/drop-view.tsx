@@ -1,3 +1,5 @@
+// The first view: the drop target, and beside it (in the full window) the default preset, the
+// queue and the last few shares, so a person sees where a drop goes before making it.
 import { useEffect, useState } from 'preact/hooks';
 import type { HistoryEntry, QueueItem, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
@@ -21,9 +23,6 @@ export function DropView(props: {
   onShow: (view: View) => void;
 }) {
   const { snapshot } = props;
-  const named = useNamedRefs();
-  const preset = snapshot.presets.find((p) => p.id === snapshot.defaultPresetId);
-  const active = activeCount(props.queue);
   const noWorkspace = snapshot.workspaces.length === 0;
   return (
     <section class="view view--drop" aria-labelledby="drop-title">
@@ -40,52 +39,15 @@ export function DropView(props: {
         </Notice>
       ) : null}
       <div class="drop-layout">
-        <div class="dropzone">
-          <svg class="dropzone__icon" viewBox="0 0 48 48" aria-hidden="true" focusable="false">
-            <path d="M24 6v22m0 0-8-8m8 8 8-8" />
-            <path d="M8 28v8a4 4 0 0 0 4 4h24a4 4 0 0 0 4-4v-8" />
-          </svg>
-          <p class="dropzone__title">Drop files or folders here</p>
-          <p class="dropzone__hint">You choose where they go before anything is sent.</p>
-          <button type="button" class="button button--primary" onClick={props.onPick}>
-            Choose files…
-          </button>
-        </div>
+        <DropTarget onPick={props.onPick} />
         {props.compact ? null : (
           <div class="drop-side">
-            <dl class="facts">
-              <div class="facts__row">
-                <dt>Default preset</dt>
-                <dd>
-                  {preset ? (
-                    <span title={channelIds(preset.channels)}>
-                      {`${preset.name} → `}
-                      <DestinationList
-                        labels={named(preset.workspaceId, preset.channels).map(channelName)}
-                        max={3}
-                      />
-                    </span>
-                  ) : noWorkspace ? (
-                    'None yet'
-                  ) : (
-                    <button type="button" class="link" onClick={() => props.onShow('presets')}>
-                      None: choose one in Presets
-                    </button>
-                  )}
-                </dd>
-              </div>
-              <div class="facts__row">
-                <dt>Queue</dt>
-                <dd>
-                  <button type="button" class="link" onClick={() => props.onShow('queue')}>
-                    {active === 0
-                      ? 'Nothing in progress'
-                      : `${active} ${active === 1 ? 'upload' : 'uploads'} in progress`}
-                  </button>
-                  {snapshot.paused ? ' (paused)' : ''}
-                </dd>
-              </div>
-            </dl>
+            <DropFacts
+              snapshot={snapshot}
+              queue={props.queue}
+              noWorkspace={noWorkspace}
+              onShow={props.onShow}
+            />
             <RecentUploads version={props.historyVersion} onShow={props.onShow} />
           </div>
         )}
@@ -93,6 +55,71 @@ export function DropView(props: {
       {props.error ? <Notice tone="error">{props.error}</Notice> : null}
       {props.confirmation ? <Notice tone="success">{props.confirmation}</Notice> : null}
     </section>
+  );
+}
+
+/** The target itself, and the button for those who would rather pick than drag. */
+function DropTarget(props: { onPick: () => void }) {
+  return (
+    <div class="dropzone">
+      <svg class="dropzone__icon" viewBox="0 0 48 48" aria-hidden="true" focusable="false">
+        <path d="M24 6v22m0 0-8-8m8 8 8-8" />
+        <path d="M8 28v8a4 4 0 0 0 4 4h24a4 4 0 0 0 4-4v-8" />
+      </svg>
+      <p class="dropzone__title">Drop files or folders here</p>
+      <p class="dropzone__hint">You choose where they go before anything is sent.</p>
+      <button type="button" class="button button--primary" onClick={props.onPick}>
+        Choose files…
+      </button>
+    </div>
+  );
+}
+
+/** The default preset and the queue at a glance, each a way to where it is changed. */
+function DropFacts(props: {
+  snapshot: Snapshot;
+  queue: QueueItem[];
+  noWorkspace: boolean;
+  onShow: (view: View) => void;
+}) {
+  const { snapshot, noWorkspace } = props;
+  const named = useNamedRefs();
+  const preset = snapshot.presets.find((p) => p.id === snapshot.defaultPresetId);
+  const active = activeCount(props.queue);
+  return (
+    <dl class="facts">
+      <div class="facts__row">
+        <dt>Default preset</dt>
+        <dd>
+          {preset ? (
+            <span title={channelIds(preset.channels)}>
+              {`${preset.name} → `}
+              <DestinationList
+                labels={named(preset.workspaceId, preset.channels).map(channelName)}
+                max={3}
+              />
+            </span>
+          ) : noWorkspace ? (
+            'None yet'
+          ) : (
+            <button type="button" class="link" onClick={() => props.onShow('presets')}>
+              None: choose one in Presets
+            </button>
+          )}
+        </dd>
+      </div>
+      <div class="facts__row">
+        <dt>Queue</dt>
+        <dd>
+          <button type="button" class="link" onClick={() => props.onShow('queue')}>
+            {active === 0
+              ? 'Nothing in progress'
+              : `${active} ${active === 1 ? 'upload' : 'uploads'} in progress`}
+          </button>
+          {snapshot.paused ? ' (paused)' : ''}
+        </dd>
+      </div>
+    </dl>
   );
 }
 

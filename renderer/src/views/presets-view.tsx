@@ -1,52 +1,21 @@
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
-import { useNamedRefs } from '../channel-names';
-import { channelIds, channelName } from '../format';
-import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
-import { DestinationList } from '../ui/person-icon';
-import { useAction } from '../use-action';
+import { type Action, useAction } from '../use-action';
 import { PresetEditor } from './preset-editor';
+import { PresetRow } from './preset-row';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; id: string } | null;
 
 export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) => void }) {
   const { snapshot } = props;
-  const named = useNamedRefs();
   const [editing, setEditing] = useState<Editing>(null);
-  // Shown at once while reorderPresets runs; settings-changed then brings the stored order.
-  const [order, setOrder] = useState<string[] | null>(null);
-  const [focusAfterMove, setFocusAfterMove] = useState<{ id: string; dir: 'up' | 'down' } | null>(
-    null,
-  );
   const action = useAction();
-  const [returnFocus, setReturnFocus] = useState<string | null>(null);
-
-  useEffect(() => setOrder(null), [snapshot.presets]);
-
-  const presets = order
-    ? order.map((id) => snapshot.presets.find((p) => p.id === id)).filter((p): p is Preset => !!p)
-    : snapshot.presets;
-
-  useLayoutEffect(() => {
-    if (editing || !returnFocus) return;
-    const target = document.getElementById(returnFocus);
-    if (!target) return;
-    target.focus();
-    setReturnFocus(null);
-  }, [editing, returnFocus, presets]);
-
-  // Before paint, so the focus never visibly leaves the moved preset.
-  useLayoutEffect(() => {
-    if (!focusAfterMove) return;
-    const { id, dir } = focusAfterMove;
-    const same = document.getElementById(`preset-${id}-${dir}`) as HTMLButtonElement | null;
-    const other = document.getElementById(
-      `preset-${id}-${dir === 'up' ? 'down' : 'up'}`,
-    ) as HTMLButtonElement | null;
-    (same && !same.disabled ? same : other)?.focus();
-  }, [focusAfterMove, presets]);
+  const { presets, setOrder, moving } = useShownOrder(snapshot.presets);
+  // Returning from the editor is handled before a move's focus, as the two effects always ran.
+  const setReturnFocus = useReturnFocus(editing !== null, presets);
+  const setFocusAfterMove = useFocusAfterMove(presets, moving);
 
   const move = (index: number, delta: -1 | 1) => {
     const ids = presets.map((p) => p.id);
@@ -59,9 +28,6 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
     setFocusAfterMove({ id: moved, dir: delta < 0 ? 'up' : 'down' });
     void action.run(() => api().reorderPresets(ids));
   };
-
-  const workspaceName = (id: string) =>
-    snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
 
   if (editing) {
     const preset =
@@ -82,6 +48,83 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
   }
 
   return (
+    <PresetList
+      snapshot={snapshot}
+      presets={presets}
+      action={action}
+      onMove={move}
+      onNew={() => setEditing({ kind: 'new' })}
+      onEdit={(id) => setEditing({ kind: 'edit', id })}
+      onShow={props.onShow}
+    />
+  );
+}
+
+/** Shown at once while reorderPresets runs; settings-changed then brings the stored order. */
+function useShownOrder(stored: Preset[]): {
+  presets: Preset[];
+  setOrder: (ids: string[] | null) => void;
+  /** A move is shown ahead of the stored order. */
+  moving: boolean;
+} {
+  const [order, setOrder] = useState<string[] | null>(null);
+  useEffect(() => setOrder(null), [stored]);
+  const presets = order
+    ? order.map((id) => stored.find((p) => p.id === id)).filter((p): p is Preset => !!p)
+    : stored;
+  return { presets, setOrder, moving: order !== null };
+}
+
+/** Back from the editor, focus goes to the element with this id once the list shows it. */
+function useReturnFocus(editing: boolean, presets: Preset[]): (id: string | null) => void {
+  const [returnFocus, setReturnFocus] = useState<string | null>(null);
+  useLayoutEffect(() => {
+    if (editing || !returnFocus) return;
+    const target = document.getElementById(returnFocus);
+    if (!target) return;
+    target.focus();
+    setReturnFocus(null);
+  }, [editing, returnFocus, presets]);
+  return setReturnFocus;
+}
+
+type MoveFocus = { id: string; dir: 'up' | 'down' } | null;
+
+/**
+ * After a move, focus stays on the moved preset's arrow (the other one once it is disabled)
+ * while the list is redrawn: at once, and again when the stored order comes back. Then it is
+ * let go, so a later change of the list (a default set, a preset saved) leaves focus where the
+ * person has put it since.
+ */
+function useFocusAfterMove(presets: Preset[], moving: boolean): (focus: MoveFocus) => void {
+  const [focusAfterMove, setFocusAfterMove] = useState<MoveFocus>(null);
+  // Before paint, so the focus never visibly leaves the moved preset.
+  useLayoutEffect(() => {
+    if (!focusAfterMove) return;
+    const { id, dir } = focusAfterMove;
+    const same = document.getElementById(`preset-${id}-${dir}`) as HTMLButtonElement | null;
+    const other = document.getElementById(
+      `preset-${id}-${dir === 'up' ? 'down' : 'up'}`,
+    ) as HTMLButtonElement | null;
+    (same && !same.disabled ? same : other)?.focus();
+    if (!moving) setFocusAfterMove(null);
+  }, [focusAfterMove, presets, moving]);
+  return setFocusAfterMove;
+}
+
+function PresetList(props: {
+  snapshot: Snapshot;
+  presets: Preset[];
+  action: Action;
+  onMove: (index: number, delta: -1 | 1) => void;
+  onNew: () => void;
+  onEdit: (id: string) => void;
+  onShow: (view: View) => void;
+}) {
+  const { snapshot, presets } = props;
+  const workspaceName = (id: string) =>
+    snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
+  return (
     <section class="view" aria-labelledby="presets-title">
       <header class="view__header">
         <h1 id="presets-title" class="view__title" tabIndex={-1}>
@@ -93,7 +136,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
             id="presets-new"
             class="button button--primary"
             disabled={snapshot.workspaces.length === 0}
-            onClick={() => setEditing({ kind: 'new' })}
+            onClick={props.onNew}
           >
             New preset…
           </button>
@@ -111,7 +154,7 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
           </button>
         </Notice>
       ) : null}
-      <ActionError error={action.error} />
+      <ActionError error={props.action.error} />
       {presets.length === 0 ? (
         <div class="empty">
           <p class="empty__title">No presets yet</p>
@@ -119,81 +162,19 @@ export function PresetsView(props: { snapshot: Snapshot; onShow: (view: View) =>
         </div>
       ) : (
         <ol class="items" aria-label="Presets, in menu order">
-          {presets.map((preset, index) => {
-            const isDefault = preset.id === snapshot.defaultPresetId;
-            const titleId = `preset-${preset.id}-name`;
-            return (
-              <li key={preset.id} class="item" aria-labelledby={titleId}>
-                <div class="item__head">
-                  <span class="item__name" id={titleId}>
-                    {preset.name}
-                  </span>
-                  {isDefault ? <span class="badge badge--default">Default</span> : null}
-                </div>
-                <p class="item__detail" title={channelIds(preset.channels)}>
-                  {preset.channels.length === 0 ? (
-                    'No channels'
-                  ) : (
-                    <DestinationList
-                      labels={named(preset.workspaceId, preset.channels).map(channelName)}
-                      max={4}
-                    />
-                  )}
-                  {` in ${workspaceName(preset.workspaceId)}`}
-                  {preset.comment ? ' · with comment' : ''}
-                </p>
-                <div class="item__actions">
-                  <button
-                    type="button"
-                    id={`preset-${preset.id}-up`}
-                    class="button button--small button--icon"
-                    aria-label={`Move ${preset.name} up`}
-                    disabled={index === 0}
-                    onClick={() => move(index, -1)}
-                  >
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    id={`preset-${preset.id}-down`}
-                    class="button button--small button--icon"
-                    aria-label={`Move ${preset.name} down`}
-                    disabled={index === presets.length - 1}
-                    onClick={() => move(index, 1)}
-                  >
-                    ↓
-                  </button>
-                  <button
-                    type="button"
-                    id={`preset-${preset.id}-edit`}
-                    class="button button--small"
-                    aria-label={`Edit ${preset.name}`}
-                    onClick={() => setEditing({ kind: 'edit', id: preset.id })}
-                  >
-                    Edit…
-                  </button>
-                  <button
-                    type="button"
-                    class="button button--small"
-                    aria-label={`${isDefault ? 'Unset default' : 'Make default'}: ${preset.name}`}
-                    onClick={() =>
-                      void action.run(() => api().setDefaultPreset(isDefault ? null : preset.id))
-                    }
-                  >
-                    {isDefault ? 'Unset default' : 'Make default'}
-                  </button>
-                  <ConfirmButton
-                    small
-                    label="Delete"
-                    ariaLabel={`Delete ${preset.name}`}
-                    question={`Delete “${preset.name}”?`}
-                    confirmLabel="Delete"
-                    onConfirm={() => void action.run(() => api().removePreset(preset.id))}
-                  />
-                </div>
-              </li>
-            );
-          })}
+          {presets.map((preset, index) => (
+            <PresetRow
+              key={preset.id}
+              preset={preset}
+              index={index}
+              count={presets.length}
+              isDefault={preset.id === snapshot.defaultPresetId}
+              workspace={workspaceName(preset.workspaceId)}
+              action={props.action}
+              onMove={props.onMove}
+              onEdit={props.onEdit}
+            />
+          ))}
         </ol>
       )}
     </section>

@@ -1,0 +1,184 @@
+// The sheet's Files group: each path with what it would send (or why it is refused), the total,
+// the question about empty files, and Add files. The files are one Tab stop: arrow keys move
+// between them, Delete removes the one in focus.
+import { useRef, useState } from 'preact/hooks';
+import type { PathDescription } from '../../../preload/contract';
+import { baseName, countFiles, formatBytes } from '../format';
+import type { Descriptions } from './share-paths';
+
+export function FilesGroup(props: {
+  paths: string[];
+  described: Descriptions | null;
+  empties: string[];
+  emptyQuestion: string | null;
+  onRemove: (path: string) => void;
+  onPick: () => void;
+  onSendEmpty: () => void;
+}) {
+  const { paths, described, empties } = props;
+  return (
+    <fieldset class="group group--files">
+      <legend class="group__label">Files</legend>
+      {paths.length === 0 ? (
+        <p class="muted">No files yet.</p>
+      ) : (
+        <FileList paths={paths} described={described} onRemove={props.onRemove} />
+      )}
+      {described && paths.length > 0 ? (
+        <p class="file-total" aria-live="polite">
+          {fileTotal(paths, described)}
+        </p>
+      ) : null}
+      {props.emptyQuestion ? (
+        <fieldset class="confirm confirm--block" aria-label="Share empty files?">
+          <span class="confirm__question">{props.emptyQuestion}</span>
+          <button
+            type="button"
+            class="button button--small"
+            onClick={() => {
+              for (const p of empties) props.onRemove(p);
+            }}
+          >
+            Leave {empties.length === 1 ? 'it' : 'them'} out
+          </button>
+          <button type="button" class="button button--small" onClick={props.onSendEmpty}>
+            Share anyway
+          </button>
+        </fieldset>
+      ) : null}
+      <button type="button" class="button button--small" onClick={props.onPick}>
+        Add files…
+      </button>
+    </fieldset>
+  );
+}
+
+/** Where arrow keys, Home and End move from `at`; null for any other key. */
+function movedTo(key: string, at: number, last: number): number | null {
+  if (key === 'ArrowDown') return Math.min(at + 1, last);
+  if (key === 'ArrowUp') return Math.max(at - 1, 0);
+  if (key === 'Home') return 0;
+  if (key === 'End') return last;
+  return null;
+}
+
+function FileList(props: {
+  paths: string[];
+  described: Descriptions | null;
+  onRemove: (path: string) => void;
+}) {
+  const [current, setCurrent] = useState(0);
+  const list = useRef<HTMLUListElement>(null);
+  const at = Math.min(current, props.paths.length - 1);
+  const focusAt = (index: number) => {
+    setCurrent(index);
+    list.current?.querySelectorAll<HTMLButtonElement>('button')[index]?.focus();
+  };
+  const remove = (index: number) => {
+    const group = list.current?.closest('fieldset');
+    props.onRemove(props.paths[index]!);
+    // Focus stays in the list, on the file that took the removed one's place; the last file
+    // gone, it moves to Add files.
+    // A task, not an animation frame: the list has re-rendered by then, and frames are not
+    // drawn for a window in the background, where the focus would be left on nothing.
+    const left = props.paths.length - 1;
+    setTimeout(() => {
+      if (left > 0) focusAt(Math.min(index, left - 1));
+      else group?.querySelector<HTMLButtonElement>('button')?.focus();
+    }, 0);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    const next = movedTo(e.key, at, props.paths.length - 1);
+    if (next !== null) {
+      e.preventDefault();
+      focusAt(next);
+    } else if (e.key === 'Delete' || e.key === 'Backspace') {
+      e.preventDefault();
+      remove(at);
+    }
+  };
+  return (
+    <ul class="file-list" ref={list} aria-label="Files to share" onKeyDown={onKeyDown}>
+      {props.paths.map((path, index) => (
+        <FileRow
+          key={path}
+          path={path}
+          about={props.described?.get(path)}
+          tabbable={index === at}
+          onFocus={() => setCurrent(index)}
+          onRemove={() => remove(index)}
+        />
+      ))}
+    </ul>
+  );
+}
+
+function FileRow(props: {
+  path: string;
+  about: PathDescription | undefined;
+  /** The list's one Tab stop. */
+  tabbable: boolean;
+  onFocus: () => void;
+  onRemove: () => void;
+}) {
+  const { path, about } = props;
+  return (
+    <li class={`file-list__item${about?.refused ? ' file-list__item--refused' : ''}`}>
+      <span class="file-list__name">{baseName(path)}</span>
+      {about ? <span class="file-list__size">{describeOne(about)}</span> : null}
+      <span class="file-list__dir" title={path}>
+        {parentOf(path)}
+      </span>
+      {about?.refused ? (
+        <span class="file-list__refused">Not shared: {about.refused.reason}</span>
+      ) : about?.skipped?.[0] ? (
+        <span class="file-list__skipped">
+          {`${about.skipped.length === 1 ? '1 file inside is' : `${about.skipped.length} files inside are`} left out${about.skipped.length === 1 ? '' : ', the first'}: ${baseName(about.skipped[0].path)}: ${about.skipped[0].reason}`}
+        </span>
+      ) : null}
+      <button
+        type="button"
+        class="button button--small button--quiet"
+        aria-label={`Remove ${baseName(path)}`}
+        tabIndex={props.tabbable ? 0 : -1}
+        onFocus={props.onFocus}
+        onClick={props.onRemove}
+      >
+        Remove
+      </button>
+    </li>
+  );
+}
+
+function parentOf(path: string): string {
+  const name = baseName(path);
+  const cut = path.lastIndexOf(name);
+  return cut > 0 ? path.slice(0, cut).replace(/[\\/]+$/, '') : '';
+}
+
+/** "12 KB", "Folder · 3 files · 1.2 MB", "Folder" (when refused, the reason says the rest). */
+function describeOne(about: PathDescription): string {
+  if (about.refused) return about.kind === 'folder' ? 'Folder' : '';
+  const size = formatBytes(about.bytes);
+  return about.kind === 'folder' ? `Folder · ${countFiles(about.files)} · ${size}` : size;
+}
+
+/** "Total: 4 files, 1.3 MB", with what is left out. */
+function fileTotal(paths: string[], described: Descriptions): string {
+  let files = 0;
+  let bytes = 0;
+  let refused = 0;
+  for (const path of paths) {
+    const about = described.get(path);
+    if (!about || about.refused) refused++;
+    else {
+      files += about.files;
+      bytes += about.bytes;
+    }
+  }
+  const total =
+    files === 0 ? 'Nothing to share' : `Total: ${countFiles(files)}, ${formatBytes(bytes)}`;
+  return refused === 0
+    ? total
+    : `${total} (${refused} ${refused === 1 ? 'path' : 'paths'} left out)`;
+}

@@ -1,0 +1,118 @@
+// The share sheet's state and its one action: the draft, what the paths would send, what stops
+// Share, and the Share call itself. Kept apart from the markup so each reads in one go.
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { ShareResult, Snapshot, View } from '../../../preload/contract';
+import { api } from '../bridge';
+import { useNamedRefs } from '../channel-names';
+import { useAction } from '../use-action';
+import { type SheetDraft, useShareDraft } from './share-draft';
+import { useDescriptions, whatIsSent } from './share-paths';
+import { emptyQuestion, shareProblem } from './share-problem';
+
+/** The preset or the picked channels, and their workspace, as the draft says now. */
+function destinationOf(snapshot: Snapshot, draft: SheetDraft) {
+  const preset = snapshot.presets.find((p) => p.id === draft.presetId);
+  const byPreset = draft.mode === 'preset';
+  const channels = byPreset ? (preset?.channels ?? []) : draft.picked;
+  const workspace = snapshot.workspaces.find(
+    (w) => w.id === (byPreset ? preset?.workspaceId : draft.workspaceId),
+  );
+  return { preset, channels, workspace };
+}
+
+export function useShareSheet(props: {
+  snapshot: Snapshot;
+  paths: string[];
+  onClose: (next: View, draft?: SheetDraft) => void;
+  draft?: SheetDraft | null;
+}) {
+  const { snapshot, paths } = props;
+  const named = useNamedRefs();
+  const edit = useShareDraft(snapshot, props.draft);
+  const { draft } = edit;
+  const { mode, thread, comment } = draft;
+  const [attempted, setAttempted] = useState(false);
+  const [result, setResult] = useState<ShareResult | null>(null);
+  const action = useAction();
+  const { preset, channels, workspace } = destinationOf(snapshot, draft);
+  const described = useDescriptions(paths, workspace?.id);
+  const sent = whatIsSent(paths, described);
+  const [sendEmpty, setSendEmpty] = useState(false);
+  const question = emptyQuestion(sent.empties, sendEmpty);
+  const problem = shareProblem({
+    mode,
+    paths: paths.length,
+    files: sent.files,
+    channels: channels.length,
+    thread,
+    hasWorkspace: workspace !== undefined,
+    empties: sent.empties.length,
+    emptyQuestion: question,
+  });
+
+  const submit = async (e?: Event) => {
+    e?.preventDefault();
+    setAttempted(true);
+    if (problem || !workspace) return;
+    const target =
+      mode === 'preset' && preset
+        ? { presetId: preset.id }
+        : { workspaceId: workspace.id, channels: channels.map((c) => c.id) };
+    const shared = await action.run(() =>
+      api().share({
+        target,
+        comment: comment.trim() === '' ? undefined : comment,
+        // Paths the sheet shows as refused stay behind: the person has seen why.
+        paths: sent.paths,
+        ...(thread.trim() !== '' ? { thread: thread.trim() } : {}),
+      }),
+    );
+    if (!shared) return;
+    if (shared.refused.length === 0) props.onClose('queue');
+    else setResult(shared);
+  };
+
+  useEscapeKeepsDraft(
+    () => props.onClose('drop', paths.length > 0 || comment.trim() !== '' ? draft : undefined),
+    action.busy,
+  );
+  const threadClash = mode === 'preset' && thread.trim() !== '' && channels.length > 1;
+  return {
+    edit,
+    draft,
+    named,
+    attempted,
+    result,
+    action,
+    channels,
+    workspace,
+    described,
+    sent,
+    question,
+    problem,
+    submit,
+    sendAnyway: () => setSendEmpty(true),
+    chooseThreadChannel: threadClash ? () => edit.chooseThreadChannel(preset, named) : null,
+  };
+}
+
+/**
+ * Esc closes the sheet, as it would a dialog, wherever focus is (even nowhere). Nothing is
+ * thrown away: files, comment and channels are kept as a draft, and the sheet (Share sheet in
+ * the navigation) opens with them again. Cancel is the way to throw them away.
+ */
+function useEscapeKeepsDraft(onEscape: () => void, busy: boolean) {
+  const close = useRef(() => {});
+  close.current = onEscape;
+  const isBusy = useRef(false);
+  isBusy.current = busy;
+  // A layout effect: listening from the first render on, not after a frame (a window in the
+  // background gets no frames, and Esc pressed at once must still close the sheet).
+  useLayoutEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && !isBusy.current) close.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
