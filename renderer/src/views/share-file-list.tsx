@@ -4,7 +4,7 @@
 import { useRef, useState } from 'preact/hooks';
 import type { PathDescription } from '../../../preload/contract';
 import { baseName, countFiles, formatBytes } from '../format';
-import type { Descriptions } from './share-paths';
+import type { Descriptions } from './path-descriptions';
 
 export function FilesGroup(props: {
   paths: string[];

@@ -5,8 +5,8 @@ import type { ShareResult, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
 import { useAction } from '../use-action';
+import { useDescriptions, whatIsSent } from './path-descriptions';
 import { type SheetDraft, useShareDraft } from './share-draft';
-import { useDescriptions, whatIsSent } from './share-paths';
 import { emptyQuestion, shareProblem } from './share-problem';
 
 /** The preset or the picked channels, and their workspace, as the draft says now. */
