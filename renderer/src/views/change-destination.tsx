@@ -2,7 +2,7 @@
 // and comment and the channels that did not refuse, so the person only fixes where it goes.
 // Still in the queue, the same items go elsewhere (one share, one history row each); once
 // cleared from the queue, the files go as a new share.
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { ChannelRef, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useDestination, useNamedRefs } from '../channel-names';
@@ -11,6 +11,7 @@ import type { Redirect } from '../redirect';
 import { tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
+import { useEscape } from '../ui/use-escape';
 import { useAction } from '../use-action';
 
 export function ChangeDestination(props: {
@@ -41,7 +42,10 @@ export function ChangeDestination(props: {
     if (done) props.onClose('queue');
   };
 
-  useEscapeGoesBack(props.onClose, redirect.from, action.busy);
+  // Esc leaves it as Cancel does, to where it was opened from: nothing is sent, the failed
+  // share stays where it was.
+  const from = useRef(redirect.from).current;
+  useEscape(() => props.onClose(from), action.busy);
 
   return (
     <section class="view" aria-labelledby="redirect-title">
@@ -83,21 +87,6 @@ export function ChangeDestination(props: {
       </form>
     </section>
   );
-}
-
-/** Esc leaves it as Cancel does: nothing is sent, the failed share stays where it was. */
-function useEscapeGoesBack(onClose: (next: View) => void, from: Redirect['from'], busy: boolean) {
-  const close = useRef(onClose);
-  close.current = onClose;
-  const isBusy = useRef(false);
-  isBusy.current = busy;
-  useLayoutEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.defaultPrevented && !isBusy.current) close.current(from);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
 }
 
 function redirectProblem(picked: number, threadTs: Redirect['threadTs']): string | null {

@@ -4,6 +4,7 @@ import { normaliseChannels } from '../../../main/portable/channels';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { ActionError, Notice } from '../ui/notice';
+import { useEscape } from '../ui/use-escape';
 import { WorkspaceSelect } from '../ui/workspace-select';
 import { useAction } from '../use-action';
 import { PresetChannels, type Row, rowError, useChannelRows } from './preset-channels';
@@ -29,17 +30,9 @@ function presetProblems(name: string, workspaceId: string, rows: Row[]): string[
  * starts at the name.
  */
 function useEscapeLeaves(onDone: () => void): RefObject<HTMLInputElement> {
-  const done = useRef(onDone);
-  done.current = onDone;
   const nameRef = useRef<HTMLInputElement>(null);
-  useLayoutEffect(() => {
-    nameRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.defaultPrevented) done.current();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  useLayoutEffect(() => nameRef.current?.focus(), []);
+  useEscape(onDone);
   return nameRef;
 }
 

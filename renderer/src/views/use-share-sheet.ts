@@ -1,9 +1,10 @@
 // The share sheet's state and its one action: the draft, what the paths would send, what stops
 // Share, and the Share call itself. Kept apart from the markup so each reads in one go.
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { ShareResult, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
+import { useEscape } from '../ui/use-escape';
 import { useAction } from '../use-action';
 import { useDescriptions, whatIsSent } from './path-descriptions';
 import { type SheetDraft, useShareDraft } from './share-draft';
@@ -72,7 +73,8 @@ export function useShareSheet(props: {
     else setResult(shared);
   };
 
-  useEscapeKeepsDraft(
+  // Esc keeps a draft (files or a comment); Cancel throws it away.
+  useEscape(
     () => props.onClose('drop', paths.length > 0 || comment.trim() !== '' ? draft : undefined),
     action.busy,
   );
@@ -94,25 +96,4 @@ export function useShareSheet(props: {
     sendAnyway: () => setSendEmpty(true),
     chooseThreadChannel: threadClash ? () => edit.chooseThreadChannel(preset, named) : null,
   };
-}
-
-/**
- * Esc closes the sheet, as it would a dialog, wherever focus is (even nowhere). Nothing is
- * thrown away: files, comment and channels are kept as a draft, and the sheet (Share sheet in
- * the navigation) opens with them again. Cancel is the way to throw them away.
- */
-function useEscapeKeepsDraft(onEscape: () => void, busy: boolean) {
-  const close = useRef(() => {});
-  close.current = onEscape;
-  const isBusy = useRef(false);
-  isBusy.current = busy;
-  // A layout effect: listening from the first render on, not after a frame (a window in the
-  // background gets no frames, and Esc pressed at once must still close the sheet).
-  useLayoutEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.defaultPrevented && !isBusy.current) close.current();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
 }
