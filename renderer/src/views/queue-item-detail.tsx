@@ -47,14 +47,18 @@ function retryText(item: QueueItem, now: number): string {
   return `${reason}${when}`;
 }
 
-export function ItemDetail(props: {
+/** What a queue row shows of its item beside the item itself: the detail line reads these. */
+export interface ItemFacts {
   item: QueueItem;
   now: number;
   rate: Rate | undefined;
   workspace: string;
+  /** Its workspace was removed: nothing can be sent there again. */
   workspaceGone: boolean;
   queuedWhy: QueuedWhy;
-}) {
+}
+
+export function ItemDetail(props: ItemFacts) {
   const { item } = props;
   const size = formatBytes(item.size);
   const labels = useDestinationLabels()(item.workspaceId, item.channels);

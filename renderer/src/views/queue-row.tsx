@@ -15,13 +15,12 @@ import {
   retiredProtocol,
   workspaceLost,
 } from '../queue-state';
-import type { Rate } from '../rate';
 import { othersOf } from '../redirect';
 import { switchToExternalProtocol } from '../switch-protocol';
 import { ActionError } from '../ui/notice';
 import { RefusedActions } from '../ui/refused-actions';
 import { type Action, useAction } from '../use-action';
-import { ItemDetail, type QueuedWhy } from './queue-item-detail';
+import { ItemDetail, type ItemFacts } from './queue-item-detail';
 
 const STATE_LABEL: Record<QueueItem['state'], string> = {
   queued: 'Queued',
@@ -33,18 +32,13 @@ const STATE_LABEL: Record<QueueItem['state'], string> = {
   cancelled: 'Cancelled',
 };
 
-export function QueueRow(props: {
-  item: QueueItem;
-  now: number;
-  rate: Rate | undefined;
-  workspace: string;
-  /** Its workspace was removed: nothing can be sent there again. */
-  workspaceGone: boolean;
-  queuedWhy: QueuedWhy;
-  onShow: (view: View) => void;
-  /** Absent inside a share: its row offers what to do with the refused share as a whole. */
-  onRedirect?: (item: QueueItem) => void;
-}) {
+export function QueueRow(
+  props: ItemFacts & {
+    onShow: (view: View) => void;
+    /** Absent inside a share: its row offers what to do with the refused share as a whole. */
+    onRedirect?: (item: QueueItem) => void;
+  },
+) {
   const { item } = props;
   const action = useAction();
   const name = item.name || baseName(item.path);
