@@ -1,3 +1,5 @@
+// Settings → Preferences: each switch and choice saves at once (no Save button), shows its new
+// state before the save answers, and goes back to the saved state if the save fails.
 import { useEffect, useState } from 'preact/hooks';
 import type { Preferences, PreferencesPatch, TrayDropAction } from '../../../preload/contract';
 import { api } from '../bridge';

@@ -215,7 +215,11 @@ function ConnectionResult(props: { check: ConnectionCheck | TokenSaved }) {
   const { check } = props;
   if (!check.checked) return <Notice tone="info">{check.message}</Notice>;
   if (!check.ok)
-    return <Notice tone="error">{<ServiceWording message={check.message} inSettings />}</Notice>;
+    return (
+      <Notice tone="error">
+        <ServiceWording message={check.message} inSettings />
+      </Notice>
+    );
   const who = [check.user && `as ${check.user}`, check.team && `in ${check.team}`]
     .filter(Boolean)
     .join(' ');
