@@ -9,7 +9,7 @@ import { TEST_TOKEN } from './helpers';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
-interface DriverExit {
+export interface DriverExit {
   code: number | null;
   signal: string | null;
   stdout: string;
