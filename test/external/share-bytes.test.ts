@@ -48,7 +48,9 @@ const jobsOf = (files: TestFile[]): UploadJob[] =>
     file: { path: f.path, name: f.name },
   }));
 
+/** Steps 1–2 for the five files, then one completion: one message of all five, each once. */
 async function sendAndComplete(files: TestFile[], uploadTtlMs?: number) {
+  const before = service.messages().length;
   const jobs = jobsOf(files);
   const transport = createNodeTransport();
   // One upload at a time, each held 300 ms: the last files wait over a second for their slot.
@@ -65,39 +67,30 @@ async function sendAndComplete(files: TestFile[], uploadTtlMs?: number) {
   }));
   const results = await completeExternalShare(jobs, uploaded, { transport });
   expect(results.map((r) => r.kind)).toEqual(Array(5).fill('delivered'));
+  expect(
+    service
+      .messages()
+      .slice(before)
+      .map((m) => m.files.length),
+  ).toEqual([5]);
+  expect(sharedCounts(service.uploads(), files)).toEqual(Array(5).fill(1));
   return service.traffic();
 }
 
 describe('a share’s steps 1–2 outside the queue', () => {
   it('asks for each upload URL once, up front, when every file gets its slot in time', async () => {
     const files = await fiveFiles('in-time');
-    const before = service.messages().length;
     const traffic = await sendAndComplete(files);
     expect(traffic.countOf).toMatchObject({ [STEP_ONE]: 5, upload: 5 });
     expect(traffic.peakOf.upload).toBe(1);
-    expect(
-      service
-        .messages()
-        .slice(before)
-        .map((m) => m.files.length),
-    ).toEqual([5]);
-    expect(sharedCounts(service.uploads(), files)).toEqual(Array(5).fill(1));
   });
 
   it('a file whose URL used half the upload TTL while it waited asks for a new one first, and every file is posted once, together', async () => {
     const files = await fiveFiles('stale');
-    const before = service.messages().length;
     // Half of 800 ms: files from the third on waited longer than that for their slot.
     const traffic = await sendAndComplete(files, 800);
     expect(traffic.countOf[STEP_ONE]).toBeGreaterThanOrEqual(7);
     // No byte upload was sent to a stale address: each file's bytes went once.
     expect(traffic.countOf.upload).toBe(5);
-    expect(
-      service
-        .messages()
-        .slice(before)
-        .map((m) => m.files.length),
-    ).toEqual([5]);
-    expect(sharedCounts(service.uploads(), files)).toEqual(Array(5).fill(1));
   });
 });
