@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { QueueItem } from '../model';
+import { queuedItem } from '../../../test/queue/queued-item';
 import { attemptHooks, type Entry, ItemStore, type Run } from './item-store';
 import { newMeta } from './journal';
 
@@ -20,25 +20,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-function queuedItem(): QueueItem {
-  return {
-    id: 'I1',
-    shareId: 'S1',
-    workspaceId: 'W1',
-    channels: ['C1'],
-    comment: '',
-    path: join(dir, 'a.bin'),
-    name: 'a.bin',
-    size: 10,
-    mtimeMs: 1,
-    state: 'queued',
-    sent: 0,
-    attempts: 0,
-    createdAt: 1,
-    updatedAt: 1,
-  };
-}
 
 const openStore = async () => {
   const store = new ItemStore<Entry>(
@@ -54,7 +35,10 @@ const openStore = async () => {
 describe('the body-complete record', () => {
   it('alone (the start of the attempt never reached the journal): a restart says "may have been delivered" and does not send it again', async () => {
     const first = await openStore();
-    const entry: Entry = { item: queuedItem(), meta: newMeta() };
+    const entry: Entry = {
+      item: queuedItem('I1', { path: join(dir, 'a.bin'), name: 'a.bin' }),
+      meta: newMeta(),
+    };
     await first.store.add([entry]);
     // The attempt runs as if its start had been journaled; that record was lost.
     entry.item.state = 'sending';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { queuedItem } from '../../../test/queue/queued-item';
 import type { QueueItem } from '../model';
 import {
   type JournalRecord,
@@ -8,34 +9,14 @@ import {
   snapshotRecords,
 } from './journal';
 
-function item(id: string, extra: Partial<QueueItem> = {}): QueueItem {
-  return {
-    id,
-    shareId: 'S1',
-    workspaceId: 'W1',
-    channels: ['C1'],
-    comment: '',
-    path: `/tmp/${id}.txt`,
-    name: `${id}.txt`,
-    size: 10,
-    mtimeMs: 1,
-    state: 'queued',
-    sent: 0,
-    attempts: 0,
-    createdAt: 1,
-    updatedAt: 1,
-    ...extra,
-  };
-}
-
 const add = (i: QueueItem): JournalRecord => ({ t: 'add', item: i, meta: newMeta() });
 
 describe('journal replay', () => {
   it('applies records in order; null removes a field; del removes the item', () => {
     const state = replayJournal([
-      add(item('a')),
-      add(item('b')),
-      add(item('c')),
+      add(queuedItem('a')),
+      add(queuedItem('b')),
+      add(queuedItem('c')),
       { t: 'set', id: 'a', item: { state: 'waiting', retryAt: 50, attempts: 1 } },
       { t: 'set', id: 'a', item: { state: 'sending', retryAt: null, attempts: 2 } },
       { t: 'set', id: 'b', item: { state: 'delivered', file: { id: 'F1' } } },
@@ -43,7 +24,9 @@ describe('journal replay', () => {
       { t: 'pause', workspaceId: 'W1', until: 99 },
     ]);
     expect([...state.entries.keys()]).toEqual(['a', 'b']);
-    expect(state.entries.get('a')!.item).toEqual(item('a', { state: 'sending', attempts: 2 }));
+    expect(state.entries.get('a')!.item).toEqual(
+      queuedItem('a', { state: 'sending', attempts: 2 }),
+    );
     expect(state.entries.get('b')!.item.file).toEqual({ id: 'F1' });
     expect(state.pauses.get('W1')).toBe(99);
     expect(state.skipped).toBe(0);
@@ -51,7 +34,7 @@ describe('journal replay', () => {
 
   it('gives the same state when records after a snapshot are replayed again', () => {
     const log: JournalRecord[] = [
-      add(item('a')),
+      add(queuedItem('a')),
       { t: 'set', id: 'a', item: { state: 'sending', attempts: 1 }, meta: { bodySent: false } },
       { t: 'set', id: 'a', meta: { bodySent: true } },
       { t: 'set', id: 'a', item: { state: 'delivered' }, meta: { finishes: 1 } },
@@ -66,7 +49,7 @@ describe('journal replay', () => {
       { t: 'add', item: { id: 'x' } },
       { t: 'set', id: 'nope', item: { state: 'sending' } },
       { t: 'mystery' },
-      add(item('a')),
+      add(queuedItem('a')),
       { t: 'set', id: 'a', item: { state: 'exploded' } },
     ]);
     expect(state.entries.size).toBe(0);
@@ -77,20 +60,20 @@ describe('journal replay', () => {
 describe('recovery after a crash', () => {
   it('re-queues unsent attempts, marks body-complete ones unknown, keeps the rest', () => {
     const state = replayJournal([
-      add(item('unsent', { state: 'sending', attempts: 1, sent: 5 })),
+      add(queuedItem('unsent', { state: 'sending', attempts: 1, sent: 5 })),
       {
         t: 'add',
-        item: item('maybe', { state: 'sending', attempts: 1 }),
+        item: queuedItem('maybe', { state: 'sending', attempts: 1 }),
         meta: { ...newMeta(), bodySent: true },
       },
-      add(item('backoff', { state: 'waiting', retryAt: 500 })),
+      add(queuedItem('backoff', { state: 'waiting', retryAt: 500 })),
       add(
-        item('token', {
+        queuedItem('token', {
           state: 'waiting',
           error: { class: 'credential', code: 'invalid_auth', message: 'm' },
         }),
       ),
-      add(item('done', { state: 'delivered' })),
+      add(queuedItem('done', { state: 'delivered' })),
       { t: 'pause', workspaceId: 'W1', until: 100 },
       { t: 'pause', workspaceId: 'W2', until: 5000 },
     ]);
