@@ -1,10 +1,12 @@
 // The AppImage's desktop entry and icon, written into a real (temporary) home as the AppImage
 // would on its first start, and what happens when it moves, when a package or the person
 // already has an entry, and when the home cannot be written.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { installAppImageIdentity } from './appimage-identity';
 
@@ -113,4 +115,29 @@ describe.skipIf(process.platform === 'win32')('an AppImage on Linux', () => {
     // The icon copy still serves the file-manager entries.
     expect(result.icon).toBe(join(home, '.local/share/icons/hicolor/256x256/apps/trayshare.png'));
   });
+
+  // GLib's `gio launch` is what a browser's "open trayshare://" goes through on GNOME; Linux only.
+  it.runIf(process.platform === 'linux')(
+    'hands a set-up link to an AppImage whose path holds %, through env',
+    async () => {
+      const folder = join(dir, '100% Apps %u');
+      await mkdir(folder);
+      const appImage = join(folder, 'Trayshare.AppImage');
+      const log = join(dir, 'argv.log');
+      // Records its arguments, as the AppImage would receive them.
+      await writeFile(appImage, `#!/bin/sh\nprintf '%s\\n' "$@" > '${log}'\n`);
+      await chmod(appImage, 0o755);
+      const result = await installAppImageIdentity({ appImage, iconSource, home, env: env() });
+      if (result.state !== 'installed') throw new Error(`not installed: ${result.state}`);
+      expect(await readFile(result.desktopFile, 'utf8')).toContain('\nExec=env "');
+
+      const link = 'trayshare://setup?workspace=T0TEAM&name=100%25';
+      await promisify(execFile)('gio', ['launch', result.desktopFile, link], {
+        env: { ...process.env, HOME: home },
+      });
+      await expect
+        .poll(() => readFile(log, 'utf8').catch(() => ''), { timeout: 5000 })
+        .toBe(`${link}\n`);
+    },
+  );
 });

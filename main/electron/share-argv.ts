@@ -1,6 +1,7 @@
 // What a launch's command line asks to share: `<exe> --share <path>…`, as the file manager
 // starts it, read from this process's argv or from the argv a second launch hands over.
 import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isSetupLink } from '../core/setup-link';
 
 const SHARE_FLAG = '--share';
@@ -20,11 +21,25 @@ export function sharePathsFromArgv(argv: readonly string[], cwd: string): string
       literal = true;
     } else if (literal || !arg.startsWith('--')) {
       // A desktop entry that takes both files and the trayshare: scheme passes the link here.
-      if (arg !== '' && (literal || !isSetupLink(arg)))
-        paths.push(isAbsolute(arg) ? arg : resolve(cwd, arg));
+      if (arg !== '' && (literal || !isSetupLink(arg))) paths.push(pathOf(arg, cwd, literal));
     }
   }
   return paths;
+}
+
+/**
+ * A path as a desktop entry's %U hands it over: a plain path, or a file: URL (the Desktop Entry
+ * spec lets a launcher pass local files either way; GLib sends paths, others may not).
+ */
+function pathOf(arg: string, cwd: string, literal: boolean): string {
+  if (!literal && arg.startsWith('file://')) {
+    try {
+      return fileURLToPath(arg);
+    } catch {
+      // Not a local file URL (file://host/…): kept as given, and reported as not found later.
+    }
+  }
+  return isAbsolute(arg) ? arg : resolve(cwd, arg);
 }
 
 /** What a starting instance sends to the running one (app.requestSingleInstanceLock's data). */

@@ -160,8 +160,14 @@ describe.skipIf(!linux)(`an app whose path holds %${offLinux}`, () => {
   beforeAll(async () => {
     percentHome = join(base, 'percent home');
     const status = await installFakeApp(join(base, '100% sure %F %%'), percentHome);
-    // Desktop entries cannot start such a path (GLib); the other two can.
-    expect(status.errors.map((e) => e.id)).toEqual(['desktop-entry', 'dolphin-service-menu']);
+    expect(status.errors).toEqual([]);
+  });
+
+  it('is started by the Open With entry, through env (GLib refuses a program written with %%)', async () => {
+    const entry = join(percentHome, '.local', 'share', 'applications', 'trayshare-share.desktop');
+    await run('desktop-file-validate', [entry]);
+    await run('gio', ['launch', entry, ...shared], { env: env() });
+    expect(await receivedArgs()).toEqual(['--share', ...shared]);
   });
 
   it('is started by the Nautilus script', async () => {

@@ -96,7 +96,10 @@ describe('XDG autostart entry', () => {
     await enableAutostart({ ...entry, command: [program, '--autostart'] });
     const text = await readFile(autostartFile(entry), 'utf8');
     const exec = keyOf(text, 'Exec')!;
-    expect(parseExec(exec)).toEqual([program, '--autostart']);
+    // A program path with % is started through env (quoting.ts, desktopExec: GLib).
+    const args = parseExec(exec);
+    expect(args[0] === 'env' ? args.slice(1) : args).toEqual([program, '--autostart']);
+    expect(args[0] === 'env').toBe(program.includes('%'));
     // Every key stays on its own line, whatever the path holds.
     expect(text.split('\n').filter((l) => l.startsWith('Exec=')).length).toBe(1);
   });

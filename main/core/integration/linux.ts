@@ -37,14 +37,6 @@ const iconOf = (app: AppPaths) => app.icon ?? 'trayshare';
 
 const exec = (app: AppPaths) => desktopExec(app.exe, ['--share'], ['%F']);
 
-// GLib looks the program up before it turns %% back into %, so such a path never starts.
-const problemOf = (app: AppPaths): { problem?: string } =>
-  app.exe.includes('%')
-    ? {
-        problem: `Trayshare's path holds “%”, which desktop entries cannot start: move Trayshare to a folder without “%” in its name.`,
-      }
-    : {};
-
 /**
  * The Open With entry. Hidden from menus (NoDisplay) but offered for every file type: all
  * types descend from application/octet-stream. Folders are left out so Trayshare never
@@ -72,7 +64,6 @@ function shareDesktopEntry(app: AppPaths, dirs: LinuxDirs): FileEntry {
     kind: 'file',
     id: 'desktop-entry',
     label: 'Open With (Files, Dolphin, Thunar, Nemo, Caja…)',
-    ...problemOf(app),
     path: posix.join(dirs.dataHome, 'applications', 'trayshare-share.desktop'),
     content,
     mode: 0o644,
@@ -135,7 +126,6 @@ function dolphinServiceMenu(app: AppPaths, dirs: LinuxDirs): FileEntry {
     kind: 'file',
     id: 'dolphin-service-menu',
     label: 'Dolphin: context menu',
-    ...problemOf(app),
     path: posix.join(dirs.dataHome, 'kio', 'servicemenus', 'trayshare.desktop'),
     content,
     // Dolphin (KDE Frameworks ≥ 5.85) ignores service menus that are not executable.

@@ -31,9 +31,14 @@ export function desktopExecArg(arg: string, force = false): string {
 /**
  * A complete Exec value: the program (always quoted), its arguments, then field codes such
  * as `%F` written as they are. The result is already string-escaped for the file.
+ * A program whose path holds `%` is started through `env`: the spec has `%` written `%%`
+ * ("The Exec key"), but GLib looks the program up before it turns `%%` back into `%` and
+ * refuses the entry (`gio launch`: "Unable to load application information"). An argument's
+ * `%%` is expanded like every field code, so `env "/a/100%%/app" %u` starts /a/100%/app.
  */
 export function desktopExec(program: string, args: string[], fieldCodes: string[]): string {
-  const parts = [desktopExecArg(program, true), ...args.map((a) => desktopExecArg(a))];
+  const start = program.includes('%') ? ['env'] : [];
+  const parts = [...start, desktopExecArg(program, true), ...args.map((a) => desktopExecArg(a))];
   return desktopString([...parts, ...fieldCodes].join(' '));
 }
 
