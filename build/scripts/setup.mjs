@@ -2,6 +2,10 @@
 // on macOS, Windows and Linux alike: checks the Node.js version, installs Debian packages on
 // Linux (with sudo when not root), then the npm packages when package-lock.json or the Node
 // version changed since the last install. Safe to run repeatedly; says plainly what is missing.
+// `npm ci` does not download Electron's binary: Electron 45's package has no postinstall
+// (electron/electron#49328). With `--electron` (CI, which runs the real-Electron tests) its own
+// installer runs after `npm ci` and a failed download fails the set-up (setup-electron.mjs);
+// without it `npm start` downloads the binary on first use (electron-binary.mjs).
 // Plain Node (no bash, no sha256sum) so the npm lifecycle scripts run from cmd.exe too.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -9,9 +13,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { debianPackages, nodeVersionProblem, otherLinuxAdvice } from './setup-checks.mjs';
+import { setUpElectron } from './setup-electron.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const mode = process.argv[2] === 'app' ? 'app' : 'test';
+const withElectron = process.argv.includes('--electron');
 const say = (message) => process.stderr.write(`setup: ${message}\n`);
 
 function run(command, args, options = {}) {
@@ -96,7 +102,7 @@ if (!have || have.lock !== want.lock || have.node !== want.node) {
   say('installing npm packages');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   // The lock names every platform's native builds (test/packaging/platform-install.test.ts),
-  // so a clean, exact install works on every OS.
+  // so a clean, exact install works on every OS. It brings Electron's package, not its binary.
   if (run(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root }) !== 0) {
     say('npm could not install the packages (see above).');
     process.exit(1);
@@ -109,3 +115,4 @@ if (!existsSync(join(root, 'node_modules', 'keytar', 'build', 'Release', 'keytar
     "warning: keytar has no native build, so the keychain will not work: see npm's output above.",
   );
 }
+if (withElectron) process.exitCode = await setUpElectron(root, say);

