@@ -14,11 +14,13 @@ let mnt: string;
 let mounted = false;
 let service: ReferenceService;
 
+// posix-only: tmpfs mounts; every test checks process.platform before it calls these.
 function mount(options: string): void {
   execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', mnt], { stdio: 'ignore' });
   mounted = true;
 }
 
+// posix-only: as mount() above.
 function unmount(): void {
   if (mounted) execFileSync('umount', [mnt], { stdio: 'ignore' });
   mounted = false;

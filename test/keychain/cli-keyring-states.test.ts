@@ -14,6 +14,7 @@ let scratch: string;
 let service: ReferenceService;
 
 /** One `trayshare` run in its own D-Bus session on `home`; `unlock` unlocks (or creates) the login keyring first. */
+// posix-only: dbus-run-session and bash, for the Linux-only suite below (Secret Service states).
 function cliInSession(
   home: string,
   args: string[],

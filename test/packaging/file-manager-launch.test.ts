@@ -15,6 +15,7 @@ import type { IntegrationStatus } from '../../main/core/integration/types';
 
 const run = promisify(execFile);
 
+// posix-only: called from the set-up below, which returns at once off Linux.
 function requireTool(tool: string, debianPackage: string): void {
   try {
     execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
@@ -192,6 +193,7 @@ describe.skipIf(!linux)(`an app whose path holds %${offLinux}`, () => {
 });
 
 /** Runs Trayshare's action from uca.xml the way Thunar does (thunar-uca-model.c). */
+// posix-only: called from the Linux-only suites above (Thunar, python3, /bin/sh).
 async function runThunarAction(homeDir: string): Promise<void> {
   const uca = join(homeDir, '.config', 'Thunar', 'uca.xml');
   const parsed = execFileSync(

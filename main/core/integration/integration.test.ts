@@ -10,11 +10,14 @@ describe('launcherPath', () => {
   });
 });
 
+// Node itself is the program started, so this runs on Windows and macOS as on Linux.
 describe('execFileRunner', () => {
   it('passes arguments without a shell and returns a failed exit as a result', async () => {
-    const echoed = await execFileRunner('/bin/echo', ['"%1"', '$HOME', '*']);
+    const echo = 'process.stdout.write(process.argv.slice(1).join(" ") + "\\n")';
+    const echoed = await execFileRunner(process.execPath, ['-e', echo, '"%1"', '$HOME', '*']);
     expect(echoed).toEqual({ code: 0, stdout: '"%1" $HOME *\n', stderr: '' });
-    const failed = await execFileRunner('/bin/sh', ['-c', 'echo no >&2; exit 3']);
+    const fail = 'process.stderr.write("no\\n"); process.exit(3)';
+    const failed = await execFileRunner(process.execPath, ['-e', fail]);
     expect(failed).toEqual({ code: 3, stdout: '', stderr: 'no\n' });
   });
 });
