@@ -1,13 +1,16 @@
 // The built app in the real Electron, driven by Playwright's Electron support (_electron.launch),
-// against the reference service on 127.0.0.1 and the real OS keychain. One app, one story, in
-// order: start with the tray → the token saved into the keychain → drop window from the tray
-// menu (macOS: a drop on the tray icon) → `--share PATH` from a second instance reaches the
-// share sheet → the share lands once → the token is in the keychain only → Quit ends every
-// process → a queued share survives a restart.
+// against the reference service on 127.0.0.1 and the real OS keychain. Each test that stands
+// alone gets its own app (its own user-data folder and reference service), so one failure does
+// not take the next test down: the start with its tray, the drop window from the tray menu
+// (macOS: a drop on the tray icon), the token saved into the keychain. Steps that build on each
+// other share one app, in order: a `--share PATH` from a second instance reaches the share sheet
+// → the share lands once → the log and the keychain hold what they should; and pause → queue a
+// share → Quit ends every process → a restart finds the queue intact and delivers it.
 // Needs the Electron binary (skipped here with the reason printed, see electron-binary.ts), a
-// display (xvfb-run on Linux CI) and a keychain (test/with-keyring.sh's on Linux). The app is
-// `npm run build`'s out/ started from this checkout: a packaged app's fuses refuse the debugger
-// attach Playwright needs, so the package itself is checked in test/packaging.
+// display (xvfb-run on Linux CI) and a keychain (test/with-keyring.sh's on Linux, a temporary one
+// on macOS CI). The app is `npm run build`'s out/ started from this checkout: a packaged app's
+// fuses refuse the debugger attach Playwright needs, so the package itself is checked in
+// test/packaging. `npm test` runs this file in a Vitest pass of its own, after the others.
 // The token is saved by the app itself (through its window's API, as Settings does) and read
 // back inside the app: macOS lets only the app that made a keychain item read it without a
 // dialog, and a dialog would hang a runner.
@@ -17,7 +20,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KEYCHAIN_SERVICE } from '../../main/core/secrets/secret-store';
 import { filesUnder } from '../cli/run-cli';
 import { type Demo, prepareDemo } from '../demo/launch-demo';
@@ -42,10 +45,10 @@ interface TestHooksView {
   tray: unknown;
 }
 
+// The app under test and its world: set by openApp() for one test or one story of steps.
 let demo: Demo;
 let app: ElectronApplication;
 let output = '';
-const files: Record<'first' | 'second', string> = { first: '', second: '' };
 
 async function launch(): Promise<ElectronApplication> {
   const launched = await _electron.launch({
@@ -53,6 +56,9 @@ async function launch(): Promise<ElectronApplication> {
     args: demo.electronArgs,
     cwd: root,
     env: { ...process.env, TRAYSHARE_TEST_HOOKS: '1', ELECTRON_ENABLE_LOGGING: '1' },
+    // Playwright adds --no-sandbox on Linux unless this is set (its electron.ts, launch());
+    // CI makes chrome-sandbox setuid root so the sandbox works under Ubuntu 24.04's AppArmor.
+    chromiumSandbox: true,
   });
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
@@ -129,28 +135,64 @@ function secondInstance(path: string): Promise<number | null> {
 
 const uploadsNamed = (name: string) => demo.reference.uploads().filter((u) => u.name === name);
 
-describe.skipIf(Boolean(binary.skip))(
-  `the app in the real Electron${binary.skip ? ` (skipped: ${binary.skip})` : ''}`,
-  // A step waits at most STEP; a test has a few.
-  { timeout: 90_000 },
-  () => {
-    beforeAll(async () => {
-      // The workspace and presets only: the token is saved by the app below.
-      demo = await prepareDemo({ secrets: createMemorySecretStore() });
-      files.first = join(demo.userDataDir, '..', 'first-share.txt');
-      files.second = join(demo.userDataDir, '..', 'queued-share.txt');
-      await writeFile(files.first, 'shared from the file manager\n');
-      await writeFile(files.second, 'queued before quitting\n');
-      app = await launch();
-    }, 60_000);
+/** A new demo world (workspace and presets; the token is saved by the app) and its app. */
+async function openApp(): Promise<void> {
+  demo = await prepareDemo({ secrets: createMemorySecretStore() });
+  output = '';
+  app = await launch();
+}
 
-    afterAll(async () => {
-      if (demo) await appKeychain('delete', demo.ids.workspaceId).catch(() => undefined);
-      await app?.close().catch(() => undefined);
-      await demo?.cleanup();
-    });
+async function closeApp(): Promise<void> {
+  if (app && demo) await appKeychain('delete', demo.ids.workspaceId).catch(() => undefined);
+  await app?.close().catch(() => undefined);
+  await demo?.cleanup();
+}
+
+/** A file next to the user-data folder, as a person's own file would be. */
+async function personFile(name: string, text: string): Promise<string> {
+  const path = join(demo.userDataDir, '..', name);
+  await writeFile(path, text);
+  return path;
+}
+
+/** Saves the token through the window's API, as Settings does. */
+async function saveToken(): Promise<void> {
+  await clickTray('open');
+  const page = await mainWindow();
+  await page.locator('main[aria-busy="false"]').waitFor(STEP);
+  await page.evaluate(
+    ([id, token]) =>
+      (
+        window as unknown as {
+          trayshare: { setToken(id: string, token: string): Promise<void> };
+        }
+      ).trayshare.setToken(id as string, token as string),
+    [demo.ids.workspaceId, DEMO_TOKEN],
+  );
+}
+
+/** Whether the app holds a live tray icon (test-hooks.ts keeps the one it made). */
+function trayIsUp(): Promise<boolean> {
+  return app.evaluate(() => {
+    const hooks = (globalThis as unknown as { __trayshareTest?: TestHooksView }).__trayshareTest;
+    const tray = hooks?.tray as { isDestroyed(): boolean } | null | undefined;
+    return Boolean(tray) && tray?.isDestroyed() === false;
+  });
+}
+
+const skipped = binary.skip ? ` (skipped: ${binary.skip})` : '';
+// A step waits at most STEP; a test has a few.
+const LIMIT = { timeout: 90_000 };
+
+describe.skipIf(Boolean(binary.skip))(
+  `the app in the real Electron, one app per test${skipped}`,
+  LIMIT,
+  () => {
+    beforeEach(openApp, 60_000);
+    afterEach(closeApp, 60_000);
 
     it('starts, with its tray and every action in the tray menu', async () => {
+      await expect.poll(trayIsUp, STEP).toBe(true);
       await expect.poll(() => trayItem('quit'), STEP).toBe('Quit Trayshare');
       expect(await trayItem('open')).toBe('Open Trayshare');
       expect(await trayItem('drop-window')).toBe(
@@ -163,18 +205,7 @@ describe.skipIf(Boolean(binary.skip))(
     });
 
     it('saves the token into the OS keychain, through the window as Settings does', async () => {
-      await clickTray('open');
-      const page = await mainWindow();
-      await page.locator('main[aria-busy="false"]').waitFor(STEP);
-      await page.evaluate(
-        ([id, token]) =>
-          (
-            window as unknown as {
-              trayshare: { setToken(id: string, token: string): Promise<void> };
-            }
-          ).trayshare.setToken(id as string, token as string),
-        [demo.ids.workspaceId, DEMO_TOKEN],
-      );
+      await saveToken();
       expect(await appKeychain('get', demo.ids.workspaceId)).toBe(DEMO_TOKEN);
     });
 
@@ -182,6 +213,7 @@ describe.skipIf(Boolean(binary.skip))(
     it.skipIf(process.platform === 'darwin')(
       'opens the drop window from the tray menu',
       async () => {
+        await expect.poll(trayIsUp, STEP).toBe(true);
         await clickTray('drop-window');
         const drop = await windowAt((url) => url.endsWith('#drop-window'));
         await drop.locator('main[aria-busy="false"]').waitFor(STEP);
@@ -192,9 +224,9 @@ describe.skipIf(Boolean(binary.skip))(
     it.runIf(process.platform === 'darwin')(
       'takes files dropped on the tray icon (macOS, where the tray menu has no drop window)',
       async () => {
+        await saveToken();
         expect(await trayItem('drop-window')).toBeNull();
-        const dropped = join(demo.userDataDir, '..', 'dropped-on-tray.txt');
-        await writeFile(dropped, 'dropped on the menu-bar icon\n');
+        const dropped = await personFile('dropped-on-tray.txt', 'dropped on the menu-bar icon\n');
         // What macOS sends when files are dropped on the status item.
         await app.evaluate((_electron, path) => {
           const hooks = (globalThis as unknown as { __trayshareTest?: TestHooksView })
@@ -212,103 +244,123 @@ describe.skipIf(Boolean(binary.skip))(
         await expect.poll(() => uploadsNamed('dropped-on-tray.txt').length, STEP).toBe(1);
       },
     );
-
-    it('shows a file handed over with --share by a second instance in the share sheet', async () => {
-      // The second instance hands its paths to the running one and quits.
-      expect(await secondInstance(files.first)).toBe(0);
-      const page = await mainWindow();
-      await page.getByRole('heading', { name: 'Share 1 file' }).waitFor(STEP);
-      expect(await page.locator('.file-list__name').allTextContents()).toEqual(['first-share.txt']);
-    });
-
-    it('delivers the share exactly once to the reference service', async () => {
-      const page = await mainWindow();
-      await page.getByRole('button', { name: 'Share', exact: true }).click();
-      await expect.poll(() => uploadsNamed('first-share.txt').length, STEP).toBe(1);
-      // Delivered as far as the app knows: it is under the tray's "Recent uploads".
-      await expect
-        .poll(
-          async () => (await recentLabels()).filter((l) => l.startsWith('first-share.txt → ')),
-          STEP,
-        )
-        .toHaveLength(1);
-      const bytes = await readFile(files.first);
-      expect(uploadsNamed('first-share.txt')).toEqual([
-        expect.objectContaining({
-          size: bytes.length,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
-          channels: ['C0DESIGN', 'C0GENERAL'],
-        }),
-      ]);
-    });
-
-    it("writes its log in the OS's logs folder: versions, the share's outcome, no token or name", async () => {
-      const logs = await app.evaluate(({ app: electronApp }) => electronApp.getPath('logs'));
-      const log = await readFile(join(logs, 'trayshare.log'), 'utf8');
-      expect(log).toMatch(
-        /\[info\] +Trayshare \S+ started: Electron \d+\.\d+\.\d+, Chrome \d+\.[\d.]+, Node \d+\.\d+\.\d+, /,
-      );
-      expect(log).toMatch(
-        /Share [0-9a-f-]{8} via files\.upload, 1 file to 2 channels: 1 delivered/,
-      );
-      for (const secret of [DEMO_TOKEN, 'first-share', 'dropped-on-tray']) {
-        expect(log).not.toContain(secret);
-      }
-    });
-
-    it('keeps the token in the OS keychain and nowhere else: no file, no log line', async () => {
-      expect(await appKeychain('get', demo.ids.workspaceId)).toBe(DEMO_TOKEN);
-      for (const file of await filesUnder(demo.userDataDir)) {
-        expect((await readFile(file)).includes(DEMO_TOKEN), file).toBe(false);
-      }
-      expect(output).not.toContain(DEMO_TOKEN);
-    });
-
-    it('ends every one of its processes on Quit', async () => {
-      // Pause first and queue a share, for the restart below.
-      await clickTray('pause');
-      await expect.poll(() => trayItem('pause'), STEP).toBe('Resume uploads');
-      expect(await secondInstance(files.second)).toBe(0);
-      const page = await mainWindow();
-      await page.getByRole('heading', { name: 'Share 1 file' }).waitFor(STEP);
-      await page.getByRole('button', { name: 'Share', exact: true }).click();
-      await page.getByRole('navigation').getByRole('button', { name: 'Queue' }).click();
-      await page.getByText('queued-share.txt').first().waitFor(STEP);
-      expect(uploadsNamed('queued-share.txt')).toEqual([]);
-
-      const pids = await app.evaluate(({ app: electronApp }) =>
-        electronApp.getAppMetrics().map((m) => m.pid),
-      );
-      expect(pids.length).toBeGreaterThan(1);
-      const exited = new Promise<number | null>((resolve) =>
-        app.process().once('exit', (code) => resolve(code)),
-      );
-      await clickTray('quit').catch(() => undefined); // the process may go before it answers
-      expect(await exited).toBe(0);
-      const alive = () =>
-        pids.filter((pid) => {
-          try {
-            process.kill(pid, 0);
-            return true;
-          } catch {
-            return false;
-          }
-        });
-      await expect.poll(alive, STEP).toEqual([]);
-    });
-
-    it('starts again with the queue intact, and delivers the queued share once', async () => {
-      app = await launch();
-      await expect.poll(() => trayItem('pause'), STEP).toBe('Resume uploads');
-      // macOS opens no window on a later start: open it as a person would.
-      await clickTray('open');
-      const page = await mainWindow();
-      await page.getByRole('navigation').getByRole('button', { name: 'Queue' }).click();
-      await page.getByText('queued-share.txt').first().waitFor(STEP);
-      expect(uploadsNamed('queued-share.txt')).toEqual([]);
-      await clickTray('pause');
-      await expect.poll(() => uploadsNamed('queued-share.txt').length, STEP).toBe(1);
-      expect(uploadsNamed('first-share.txt')).toHaveLength(1);
-    });
   },
 );
+
+// Each step builds on the one before: one app for all of them.
+describe.skipIf(Boolean(binary.skip))(`a share from the file manager${skipped}`, LIMIT, () => {
+  let shared = '';
+  beforeAll(async () => {
+    await openApp();
+    await saveToken();
+    shared = await personFile('first-share.txt', 'shared from the file manager\n');
+  }, 60_000);
+  afterAll(closeApp, 60_000);
+
+  it('shows a file handed over with --share by a second instance in the share sheet', async () => {
+    // The second instance hands its paths to the running one and quits.
+    expect(await secondInstance(shared)).toBe(0);
+    const page = await mainWindow();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor(STEP);
+    expect(await page.locator('.file-list__name').allTextContents()).toEqual(['first-share.txt']);
+  });
+
+  it('delivers the share exactly once to the reference service', async () => {
+    const page = await mainWindow();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await expect.poll(() => uploadsNamed('first-share.txt').length, STEP).toBe(1);
+    // Delivered as far as the app knows: it is under the tray's "Recent uploads".
+    await expect
+      .poll(
+        async () => (await recentLabels()).filter((l) => l.startsWith('first-share.txt → ')),
+        STEP,
+      )
+      .toHaveLength(1);
+    const bytes = await readFile(shared);
+    expect(uploadsNamed('first-share.txt')).toEqual([
+      expect.objectContaining({
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        channels: ['C0DESIGN', 'C0GENERAL'],
+      }),
+    ]);
+  });
+
+  it("writes its log in the OS's logs folder: versions, the share's outcome, no token or name", async () => {
+    const logs = await app.evaluate(({ app: electronApp }) => electronApp.getPath('logs'));
+    const log = await readFile(join(logs, 'trayshare.log'), 'utf8');
+    expect(log).toMatch(
+      /\[info\] +Trayshare \S+ started: Electron \d+\.\d+\.\d+, Chrome \d+\.[\d.]+, Node \d+\.\d+\.\d+, /,
+    );
+    expect(log).toMatch(/Share [0-9a-f-]{8} via files\.upload, 1 file to 2 channels: 1 delivered/);
+    for (const secret of [DEMO_TOKEN, 'first-share']) {
+      expect(log).not.toContain(secret);
+    }
+  });
+
+  it('keeps the token in the OS keychain and nowhere else: no file, no log line', async () => {
+    expect(await appKeychain('get', demo.ids.workspaceId)).toBe(DEMO_TOKEN);
+    for (const file of await filesUnder(demo.userDataDir)) {
+      expect((await readFile(file)).includes(DEMO_TOKEN), file).toBe(false);
+    }
+    expect(output).not.toContain(DEMO_TOKEN);
+  });
+});
+
+// Quit, then start again: the second step needs the first's queue.
+describe.skipIf(Boolean(binary.skip))(`quitting and starting again${skipped}`, LIMIT, () => {
+  let queued = '';
+  beforeAll(async () => {
+    await openApp();
+    await saveToken();
+    queued = await personFile('queued-share.txt', 'queued before quitting\n');
+  }, 60_000);
+  afterAll(closeApp, 60_000);
+
+  it('ends every one of its processes on Quit', async () => {
+    // Pause first and queue a share, for the restart below.
+    await clickTray('pause');
+    await expect.poll(() => trayItem('pause'), STEP).toBe('Resume uploads');
+    expect(await secondInstance(queued)).toBe(0);
+    const page = await mainWindow();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor(STEP);
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('navigation').getByRole('button', { name: 'Queue' }).click();
+    await page.getByText('queued-share.txt').first().waitFor(STEP);
+    expect(uploadsNamed('queued-share.txt')).toEqual([]);
+
+    const pids = await app.evaluate(({ app: electronApp }) =>
+      electronApp.getAppMetrics().map((m) => m.pid),
+    );
+    expect(pids.length).toBeGreaterThan(1);
+    const exited = new Promise<number | null>((resolve) =>
+      app.process().once('exit', (code) => resolve(code)),
+    );
+    await clickTray('quit').catch(() => undefined); // the process may go before it answers
+    expect(await exited).toBe(0);
+    const alive = () =>
+      pids.filter((pid) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    await expect.poll(alive, STEP).toEqual([]);
+  });
+
+  it('starts again with the queue intact, and delivers the queued share once', async () => {
+    app = await launch();
+    await expect.poll(trayIsUp, STEP).toBe(true);
+    await expect.poll(() => trayItem('pause'), STEP).toBe('Resume uploads');
+    // macOS opens no window on a later start: open it as a person would.
+    await clickTray('open');
+    const page = await mainWindow();
+    await page.getByRole('navigation').getByRole('button', { name: 'Queue' }).click();
+    await page.getByText('queued-share.txt').first().waitFor(STEP);
+    expect(uploadsNamed('queued-share.txt')).toEqual([]);
+    await clickTray('pause');
+    await expect.poll(() => uploadsNamed('queued-share.txt').length, STEP).toBe(1);
+  });
+});

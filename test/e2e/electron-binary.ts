@@ -1,8 +1,9 @@
-// Whether the real-Electron tests can run here, and why not. The `electron` npm package
-// downloads its binary at install from GitHub, which GitHub's runners reach and this project's
-// own machines do not (they reach the npm registry only): without the binary test/e2e is skipped
-// with the reason printed. CI sets TRAYSHARE_E2E=required, which turns a missing binary into a
-// failure, so the workflow can never go green without having run them.
+// Whether the real-Electron tests can run here, and why not. `npm ci` does not bring Electron's
+// binary (Electron 45 has no postinstall); `node build/scripts/setup.mjs test --electron`
+// downloads it from GitHub, which GitHub's runners reach and this project's own machines do not
+// (they reach the npm registry only): without the binary test/e2e is skipped with the reason
+// printed. CI runs that set-up and sets TRAYSHARE_E2E=required, which turns a missing binary
+// into a failure, so the workflow can never go green without having run them.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -21,7 +22,7 @@ export function electronBinary(): ElectronBinary {
   const pathFile = join(pkgDir, 'path.txt');
   if (!existsSync(pathFile)) {
     return {
-      skip: `the Electron binary is not installed (${pathFile} is missing: its download from GitHub failed or never ran; this machine reaches only the npm registry). These tests run in CI (.github/workflows/ci.yml) on macOS, Windows and Linux.`,
+      skip: `the Electron binary is not installed (${pathFile} is missing: "node build/scripts/setup.mjs test --electron" downloads it from GitHub, which this machine may not reach). These tests run in CI (.github/workflows/ci.yml) on macOS, Windows and Linux.`,
     };
   }
   const path = join(pkgDir, 'dist', readFileSync(pathFile, 'utf8').trim());

@@ -90,4 +90,15 @@ describe('workflow lint (actionlint and the project rules)', () => {
     expect(pkg.scripts['lint:workflows']).toBe('node build/scripts/lint-workflows.mjs');
     expect(pkg.scripts.test).toMatch(/npm run lint:workflows && .*npm run build/);
   });
+
+  it('runs the real-Electron tests in a Vitest pass of their own, after the others', async () => {
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+    const passes = (pkg.scripts.test as string).split(' && ').filter((c) => c.includes('vitest'));
+    expect(passes).toHaveLength(3);
+    expect(passes[0]).toContain('--exclude "test/e2e/**"');
+    expect(passes[1]).not.toContain('test/e2e');
+    expect(passes[2]).toBe(
+      'node build/scripts/with-keyring.mjs vitest run test/e2e --no-file-parallelism',
+    );
+  });
 });
