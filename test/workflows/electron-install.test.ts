@@ -28,9 +28,10 @@ const zipName = `electron-v${version}-${process.platform}-${process.arch}.zip`;
 const binaryPath = platformBinaryPath(process.platform);
 const STAND_IN = 'stand-in for the Electron binary\n';
 
+const text = (s: string) => new TextEncoder().encode(s);
+
 /** A zip laid out as Electron's: the binary (executable) and the `version` file. */
 function standInZip(): Uint8Array {
-  const text = (s: string) => new TextEncoder().encode(s);
   // fflate's `os: 3` (Unix) with the mode in the high 16 bits of `attrs` keeps the exec bit.
   return zipSync({
     [binaryPath]: [text(STAND_IN), { os: 3, attrs: 0o100755 << 16 }],
@@ -180,5 +181,15 @@ describe("the set-up's Electron install (setup.mjs test --electron)", () => {
     expect(run.output).toMatch(/Error: .*checksum/i);
     expect(await exists(join(packageDir(), 'path.txt'))).toBe(false);
     expect(await exists(join(packageDir(), 'dist', binaryPath))).toBe(false);
+  }, 60_000);
+
+  it('fails when the installer finishes but leaves no binary (a zip without it)', async () => {
+    serveRelease(mirror, zipSync({ version: text(version) }));
+    const run = await setUp();
+    expect(run.code).toBe(1);
+    expect(run.output).toContain(`From:  ${mirror.url}v${version}/${zipName}`);
+    expect(run.output).toContain(
+      `Error: the download finished but ${join(packageDir(), 'dist', binaryPath)} is missing`,
+    );
   }, 60_000);
 });
