@@ -24,8 +24,21 @@ export async function lintWorkflow(text, path, facts) {
     const label = /label "([^"]+)" is unknown/.exec(problem.message)?.[1];
     return !(label && label in facts.labels);
   });
+  const lines = text.split(/\r?\n/);
+  // The line of the first thing the message quotes (the label, the step), else the top.
+  const lineOf = (message) => {
+    const quoted = /"([^"]+)"/.exec(message)?.[1];
+    const index = quoted ? lines.findIndex((line) => line.includes(quoted)) : -1;
+    return index + 1 || 1;
+  };
   const rules = [...runsOnProblems(text, path, facts), ...electronSetupProblems(text, path)].map(
-    (message) => ({ file: path, line: 1, column: 1, message, kind: 'trayshare' }),
+    (message) => ({
+      file: path,
+      line: lineOf(message),
+      column: 1,
+      message: message.slice(`${path}: `.length),
+      kind: 'trayshare',
+    }),
   );
   return [...actionlint, ...rules];
 }

@@ -51,7 +51,10 @@ describe('workflow lint (actionlint and the project rules)', () => {
     const typo = await lintWorkflow(ci('ubuntu-2404', step), 'typo.yml', facts);
     expect(typo.map((p) => p.kind)).toEqual(['runner-label', 'trayshare']);
     expect(typo[0]).toMatchObject({ line: 5 });
-    expect(typo[1]?.message).toContain('"ubuntu-2404", which is not a GitHub-hosted runner label');
+    expect(typo[1]).toMatchObject({ file: 'typo.yml', line: 5 });
+    expect(typo[1]?.message).toMatch(
+      /^job test runs on "ubuntu-2404", which is not a GitHub-hosted/,
+    );
   });
 
   it("CI runs the README's test command on the three desktops; releases build each OS's packages", async () => {
