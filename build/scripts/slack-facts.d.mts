@@ -1,2 +1,3 @@
 export const METHODS: readonly string[];
-export function keyPaths(value: unknown): Record<string, string>;
+/** Key paths and value types of a JSON value; keys `idKey` matches are written `*`. */
+export function keyPaths(value: unknown, idKey?: RegExp): Record<string, string>;

@@ -42,8 +42,11 @@ function typeOf(value) {
   return typeof value;
 }
 
-/** `{"a":{"b":[{"c":1}]}}` → {a: 'object', 'a.b': 'array', 'a.b[].c': 'number'}. */
-export function keyPaths(value, prefix = '', into = {}) {
+/**
+ * `{"a":{"b":[{"c":1}]}}` → {a: 'object', 'a.b': 'array', 'a.b[].c': 'number'}; a key that
+ * `idKey` matches is written `*`.
+ */
+export function keyPaths(value, idKey = ID_KEY, prefix = '', into = {}) {
   const note = (path, type) => {
     const seen = into[path];
     if (seen === undefined) into[path] = type;
@@ -53,13 +56,13 @@ export function keyPaths(value, prefix = '', into = {}) {
   if (Array.isArray(value)) {
     for (const item of value) {
       note(`${prefix}[]`, typeOf(item));
-      keyPaths(item, `${prefix}[]`, into);
+      keyPaths(item, idKey, `${prefix}[]`, into);
     }
   } else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      const path = `${prefix}${prefix ? '.' : ''}${ID_KEY.test(key) ? '*' : key}`;
+      const path = `${prefix}${prefix ? '.' : ''}${idKey.test(key) ? '*' : key}`;
       note(path, typeOf(item));
-      keyPaths(item, path, into);
+      keyPaths(item, idKey, path, into);
     }
   }
   return into;
@@ -81,13 +84,18 @@ function methodFacts(ref, detailed) {
     const keys = Object.keys(arg?.items?.properties ?? {});
     if (keys.length > 0) argItemKeys[name] = keys.sort();
   }
-  const examples = (ref.response?.examples ?? []).map((text) => sorted(keyPaths(JSON.parse(text))));
+  const answers = (ref.response?.examples ?? []).map((text) => JSON.parse(text));
+  // The code of each example failure ({"ok": false, "error": "invalid_auth"} on most pages).
+  const exampleErrors = answers
+    .filter((a) => a?.ok === false && typeof a.error === 'string')
+    .map((a) => a.error);
   return {
     deprecated: ref.deprecated === true,
     args: sorted(args),
     ...(Object.keys(argItemKeys).length > 0 ? { argItemKeys: sorted(argItemKeys) } : {}),
     errors: Object.keys(ref.errors ?? {}).sort(),
-    examples,
+    exampleErrors: [...new Set(exampleErrors)].sort(),
+    examples: answers.map((a) => sorted(keyPaths(a))),
   };
 }
 
@@ -105,13 +113,16 @@ function collectFacts(checkout) {
     const detailedPath = join(checkout, 'docs.slack.dev', 'methods', `${name}.json`);
     methods[name] = methodFacts(ref, existsSync(detailedPath) ? readJson(detailedPath) : undefined);
   }
+  const common = readJson(join(checkout, 'methods', '_errors', 'common.json'));
   return {
     source: {
       repo: 'https://github.com/slack-ruby/slack-api-ref',
       commit: git('rev-parse', 'HEAD'),
       committed: git('show', '-s', '--format=%cI', 'HEAD'),
-      files: 'methods/<group>/<method>.json; argItemKeys from docs.slack.dev/methods/<method>.json',
+      files:
+        'methods/<group>/<method>.json; commonErrors from methods/_errors/common.json; argItemKeys from docs.slack.dev/methods/<method>.json',
     },
+    commonErrors: Object.keys(common.errors ?? {}).sort(),
     methods,
   };
 }
