@@ -44,7 +44,7 @@ export function factsOf(method: string): MethodFacts {
  * - internal_error: in slack-api-ref for auth.test and auth.revoke, and the contract's "outcome
  *   unknown" row ("some aspect of the operation may have succeeded").
  */
-export const GENERAL_ERRORS = [
+const GENERAL_ERRORS = [
   'invalid_auth',
   'invalid_json',
   'invalid_arguments',
@@ -56,9 +56,13 @@ export const GENERAL_ERRORS = [
  * kept because a client never meets them from Slack in a way that matters):
  */
 export const DOUBLE_ONLY_ERRORS: Record<string, string[]> = {
-  // The contract's limit of 100 channels per request applied to the seed's files.upload; Slack
-  // documents channels_limit_exceeded for files.completeUploadExternal only.
-  'files.upload': ['channels_limit_exceeded'],
+  // The seed's files.upload answers as the contract's table says (service-contract.md, "Error
+  // codes the app must recognise"), but slack-api-ref's files.upload has never listed these
+  // (methods/files/files.upload.json, every version): Slack documents channels_limit_exceeded
+  // for files.completeUploadExternal and file_upload_size_restricted for
+  // files.getUploadURLExternal, and no_file_data nowhere. Slack retired files.upload
+  // (2025-11-12), so only the seed's service answers them.
+  'files.upload': ['channels_limit_exceeded', 'file_upload_size_restricted', 'no_file_data'],
   // Answered for a limit that is not a number (the client sends numbers), as conversations.list
   // does; users.list documents no code for it.
   'users.list': ['invalid_limit'],
@@ -86,7 +90,7 @@ export function documentedError(method: string, code: string): boolean {
  * serviceFile, send-file.ts step 1, complete.ts, file-links.ts, conversations-list.ts,
  * users-list.ts, slack-pages.ts, auth-test.ts, auth/oauth-client.ts). `*` stands for a channel ID.
  */
-export const CLIENT_READS: Record<string, string[]> = {
+const CLIENT_READS: Record<string, string[]> = {
   'auth.test': ['ok', 'user', 'team'],
   'auth.revoke': ['ok'],
   'conversations.list': [
@@ -150,7 +154,7 @@ CLIENT_READS['oauth.v2.user.access'] = CLIENT_READS['oauth.v2.access']!;
 /** The double's IDs are shorter than Slack's: any ID-looking key is a `*`. */
 const DOUBLE_ID = /^[CDGTUW][A-Z0-9]{3,}$/;
 
-export function pathsOf(answer: unknown): Record<string, string> {
+function pathsOf(answer: unknown): Record<string, string> {
   return keyPaths(answer, DOUBLE_ID);
 }
 

@@ -15,7 +15,7 @@ import { type FileInfo, readFileInfo, sharedVerdict, withLink } from '../file-li
 import { type Attempt, apiHeaders, formBody, send } from './request';
 
 /** How long files.info is asked after an unclear step 3, and the most a 429 of it is waited out. */
-export const DEFAULT_SHARE_CHECK_WINDOW_MS = 30_000;
+const DEFAULT_SHARE_CHECK_WINDOW_MS = 30_000;
 
 /**
  * When each look happens, as a share of the window: at once, then 1, 3, 7, 15 and 30 s into the
