@@ -1,8 +1,10 @@
 // After a step 3 whose answer was unclear, and for links Slack's answer leaves out: files.info
 // says whether each file reached its channels and gives its permalink (file-links.ts reads its
 // answer). Slack adds shares asynchronously: a completion's answer, or a files.info just after
-// it, may not list them yet (service contract, "Slack's current protocol", 4; the shares are
-// `file.shares.public|private[channel][]` in slack-api-ref methods/files/files.info.json). So
+// it, may not list them yet ("completes the sharing of uploaded files asynchronously … consider
+// polling the files.info API", Slack's SDK maintainer in slackapi/bolt-js#2115 and
+// slackapi/python-slack-sdk#1329; the shares are `file.shares.public|private[channel][]` in
+// slack-api-ref methods/files/files.info.json). So
 // "shared" is looked for over a bounded window, and not seeing it proves nothing: the outcome
 // then stays unknown and step 3 is never sent again (Slack documents no answer to a second
 // completion, https://docs.slack.dev/reference/methods/files.completeUploadExternal).
