@@ -44,12 +44,7 @@ export function factsOf(method: string): MethodFacts {
  * - internal_error: in slack-api-ref for auth.test and auth.revoke, and the contract's "outcome
  *   unknown" row ("some aspect of the operation may have succeeded").
  */
-const GENERAL_ERRORS = [
-  'invalid_auth',
-  'invalid_json',
-  'invalid_arguments',
-  'internal_error',
-];
+const GENERAL_ERRORS = ['invalid_auth', 'invalid_json', 'invalid_arguments', 'internal_error'];
 
 /**
  * Codes the double answers that Slack does not document for that method (found by this check;

@@ -1,8 +1,11 @@
-// Error codes Slack documents for the methods whose answers go through the error table
-// (files.upload, files.getUploadURLExternal, files.completeUploadExternal, auth.test) beyond
-// the contract's rows, each given the class of the row it belongs to so none falls to "other".
-// Source: slack-ruby/slack-api-ref methods/files/*.json and methods/auth/auth.test.json (the
-// commit in test/conformance/slack-facts.json, whose test checks this list stays complete).
+// Error codes Slack documents for the methods the client calls beyond the contract's rows, each
+// given the class of the row it belongs to so none falls to "other": the methods whose answers
+// go through the error table (files.upload, files.getUploadURLExternal,
+// files.completeUploadExternal, auth.test), and files.info, conversations.list, users.list and
+// auth.revoke, whose own readers keep the raw code but whose meaning is kept here too.
+// Source: slack-ruby/slack-api-ref methods/{files,auth,conversations,users}/*.json (the commit in
+// test/conformance/slack-facts.json, whose test checks this list stays complete). Sign in with
+// Slack's oauth.v2.access codes are read by main/core/auth/sign-in-messages.ts.
 import type { ServiceErrorInfo } from './error-messages';
 
 const SAY_TOKEN = 'Sign in again or paste another token for this workspace in Settings.';
@@ -36,6 +39,7 @@ export const DOCUMENTED_ERRORS: Record<string, ServiceErrorInfo> = {
   ekm_access_denied: credential("The workspace's administrators have suspended posting."),
   enterprise_is_restricted: credential('This token cannot be used from the Enterprise org.'),
   is_bot: credential('A legacy bot token cannot upload files.'),
+  not_bearer_token: credential('The service expected a bearer token.'),
   two_factor_setup_required: credential(
     'The account this token belongs to must set up two-factor authentication first.',
   ),
@@ -60,6 +64,20 @@ export const DOCUMENTED_ERRORS: Record<string, ServiceErrorInfo> = {
   post_contents_too_large: content('The message with this file is too large for the service.'),
   alt_txt_too_large: content('The file’s description is too long for the service.'),
   snippet_too_large: content('The file is too large to be shared as a snippet.'),
+  // files.info: the file went, or canvases are off (a canvas file cannot be read)
+  file_deleted: content('The file was deleted from the service.'),
+  canvas_disabled_file_team: content("Canvases are turned off in the file's workspace."),
+  canvas_disabled_user_team: content('Canvases are turned off in this workspace.'),
+  canvas_globally_disabled: content('Canvases are turned off in this workspace.'),
+  not_visible: content('This token may not see the file.'),
+  template_not_visible: content('This token may not see the template.'),
+  slack_connect_canvas_sharing_blocked: content('Slack Connect channels do not allow canvases.'),
+  // conversations.list and users.list: a page asked for wrongly
+  invalid_cursor: malformed('invalid_cursor'),
+  invalid_limit: malformed('invalid_limit'),
+  invalid_types: malformed('invalid_types'),
+  limit_required: malformed('limit_required'),
+  method_not_supported_for_channel_type: malformed('method_not_supported_for_channel_type'),
   invalid_blocks: malformed('invalid_blocks'),
   invalid_arg_name: malformed('invalid_arg_name'),
   invalid_array_arg: malformed('invalid_array_arg'),
