@@ -21,7 +21,7 @@ import type {
   TransportRequest,
   TransportResponse,
 } from '../../main/core/upload/transport';
-import { FACTS, factsOf, generatedAnswer } from './facts';
+import { CLIENT_READS, FACTS, factsOf, generatedAnswer, READS_BEYOND_EXAMPLES } from './facts';
 
 const root = join(import.meta.dirname, '..', '..');
 const BASE = 'http://127.0.0.1:9';
@@ -63,6 +63,18 @@ describe("Slack's facts", () => {
       ]),
     );
     for (const method of [...called, ...served]) expect(METHODS, method).toContain(method);
+  });
+});
+
+describe('the keys the client reads', () => {
+  it('each is in an example answer of its method, or listed with where Slack shows it', () => {
+    const unseen = Object.entries(CLIENT_READS).flatMap(([method, reads]) =>
+      reads
+        .filter((path) => !factsOf(method).examples.some((e) => e[path] !== undefined))
+        .filter((path) => !READS_BEYOND_EXAMPLES[method]?.includes(path))
+        .map((path) => `${method}: ${path}`),
+    );
+    expect(unseen).toEqual([]);
   });
 });
 
