@@ -61,6 +61,8 @@ export interface AppServiceDeps {
   retry?: Partial<RetryPolicy>;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
+  /** After an unclear completion, how long files.info is asked whether it shared (default 30 s). */
+  shareCheckWindowMs?: number;
   /**
    * How long a fetch of the channel list may wait out the service's Retry-After (the CLI's
    * --max-wait). 0, the default: the app keeps the list it has and asks again later.
@@ -138,6 +140,9 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
         transport: deps.transport,
         connectTimeoutMs: deps.connectTimeoutMs,
         idleTimeoutMs: deps.idleTimeoutMs,
+        ...(deps.shareCheckWindowMs !== undefined
+          ? { shareCheckWindowMs: deps.shareCheckWindowMs }
+          : {}),
         ...(deps.retry ? { retry: deps.retry } : {}),
         notices,
         ...d,

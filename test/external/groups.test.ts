@@ -111,6 +111,46 @@ describe('several files in one message through the external protocol', () => {
     }
   });
 
+  it('a token without files:read and a lost completion answer: "may have been delivered", and no notice that the files were shared', async () => {
+    const scoped = await startReferenceService({
+      dataDir: join(dir, 'scoped-lost'),
+      config: {
+        tokens: {
+          [TOKEN]: { user: 'U0TEST', channels: ['C0DESIGN'], scopes: ['files:write'] },
+        },
+      },
+    });
+    try {
+      scoped.injectFault({
+        method: 'files.completeUploadExternal',
+        fault: { kind: 'reset-after-body' },
+      });
+      const file = await makeFile(join(dir, 'scoped-lost'), 'unknown.txt', 900);
+      const run = await runCli(
+        [
+          'send',
+          '--base-url',
+          scoped.url,
+          '--protocol',
+          'external',
+          '--channels',
+          'C0DESIGN',
+          '--json',
+          file.path,
+        ],
+        { env: { TRAYSHARE_DATA_DIR: join(dir, 'data'), TRAYSHARE_TOKEN: TOKEN } },
+      );
+      const [line] = jsonLines(run.stdout);
+      expect(line).toMatchObject({
+        outcome: 'unknown',
+        message: expect.stringMatching(/files:read/),
+      });
+      expect(run.stderr).not.toMatch(/were shared|Links to shared files/);
+    } finally {
+      await scoped.close();
+    }
+  });
+
   it('a completion whose answer is lost: files.info shows the message, so its group is delivered, completed once', async () => {
     const files = await elevenFiles('lost');
     const before = service.messages().length;

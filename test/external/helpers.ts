@@ -48,6 +48,8 @@ export interface AppOptions {
   transport?: Transport;
   /** Watch the settings file, as the app does, for another process's changes. */
   watchSettings?: boolean;
+  /** After an unclear completion, how long files.info is asked (default here 300 ms). */
+  shareCheckWindowMs?: number;
 }
 
 /**
@@ -65,6 +67,8 @@ export function openApp(opts: AppOptions): Promise<AppService> {
     retry: { maxAttempts: 5, baseDelayMs: 10, maxDelayMs: 50 },
     connectTimeoutMs: 5000,
     idleTimeoutMs: opts.idleTimeoutMs ?? 10_000,
+    // The app's 30 s window scaled down 100 times, so an outcome left unknown takes 0.3 s.
+    shareCheckWindowMs: opts.shareCheckWindowMs ?? 300,
     ...(opts.watchSettings ? { watchSettings: true } : {}),
   });
 }

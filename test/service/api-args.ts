@@ -46,7 +46,7 @@ export async function readArgs(ex: Exchange): Promise<ArgsOutcome> {
     if (outcome.kind === 'aborted') return outcome;
     if (outcome.kind !== 'ok')
       return { kind: 'invalid', code: 'invalid_form_data', bodyRead: false };
-    return { kind: 'ok', args: withoutToken(Object.fromEntries(outcome.fields)) };
+    return read(ex, Object.fromEntries(outcome.fields));
   }
 
   const body = await readSmallBody(ex);
@@ -59,20 +59,19 @@ export async function readArgs(ex: Exchange): Promise<ArgsOutcome> {
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
         return { kind: 'invalid', code: 'invalid_json', bodyRead: true };
       }
-      return { kind: 'ok', args: withoutToken(parsed as Args) };
+      return read(ex, parsed as Args);
     } catch {
       return { kind: 'invalid', code: 'invalid_json', bodyRead: true };
     }
   }
-  return {
-    kind: 'ok',
-    args: withoutToken(Object.fromEntries(new URLSearchParams(body.toString('utf8')))),
-  };
+  return read(ex, Object.fromEntries(new URLSearchParams(body.toString('utf8'))));
 }
 
-function withoutToken(args: Args): Args {
+/** The arguments as sent go to the request log; the handler gets them without a `token`. */
+function read(ex: Exchange, args: Args): ArgsOutcome {
+  ex.noteArgs(args);
   const { token: _ignored, ...rest } = args;
-  return rest;
+  return { kind: 'ok', args: rest };
 }
 
 export function stringArg(args: Args, name: string): string | undefined {

@@ -256,7 +256,8 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
             size: digest.size,
             created,
             user: auth.grant.user,
-            channels,
+            // Shares listed late are not in the answer either.
+            channels: ctx.config.shareDelayMs > 0 ? [] : channels,
           })
         : // What Slack's method page documents, and nothing more: no permalink
           // (https://docs.slack.dev/reference/methods/files.completeUploadExternal; the same
@@ -274,13 +275,17 @@ export async function completeUploadExternal(ctx: ServiceContext, ex: Exchange):
       thread_ts: thread.threadTs ?? null,
       user: auth.grant.user,
     });
-    for (const t of tickets) {
-      ctx.files.share(t.id, channels, {
-        ts,
-        user: auth.grant.user,
-        ...(thread.threadTs === undefined ? {} : { threadTs: thread.threadTs }),
-      });
-    }
+    const listShares = () => {
+      for (const t of tickets) {
+        ctx.files.share(t.id, channels, {
+          ts,
+          user: auth.grant.user,
+          ...(thread.threadTs === undefined ? {} : { threadTs: thread.threadTs }),
+        });
+      }
+    };
+    if (ctx.config.shareDelayMs > 0) ctx.later(ctx.config.shareDelayMs, listShares);
+    else listShares();
   }
   return done(jsonAnswer({ ok: true, files }), true);
 }

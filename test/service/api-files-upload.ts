@@ -48,6 +48,7 @@ export async function filesUpload(ctx: ServiceContext, ex: Exchange): Promise<vo
   if (form.kind === 'invalid') return done(slackError('invalid_form_data'), false);
 
   const { fields, file } = form;
+  ex.noteArgs({ ...Object.fromEntries(fields), ...(file ? { file: '(file part)' } : {}) });
   if (!file) return done(slackError('no_file_data'), true);
   const requested = splitChannels(fields.get('channels'));
   const thread = threadArg(fields.get('thread_ts'), requested);

@@ -99,6 +99,13 @@ export interface ServiceConfig {
    * 'file_not_found' refuses it; 'posts-again' shares it again, the worst a client must survive.
    */
   repeatCompletion: 'file_not_found' | 'posts-again';
+  /**
+   * How long after a completion files.info starts to list the file's shares (and a 'full'
+   * completion answer its channels). Slack shares asynchronously: a completion's answer, or a
+   * files.info just after it, may not list them yet (service contract, "Slack's current
+   * protocol", 4). The message itself is posted at once. Default 0.
+   */
+  shareDelayMs: number;
   /** The workspace's members (users.list); a user ID in `channels` shares to the DM with one. */
   users: UserSpec[];
   /** Sign in with Slack: apps, who approves, token lifetimes (oauth-config.ts). */
@@ -132,6 +139,7 @@ export const defaultTestConfig: ServiceConfig = Object.freeze<ServiceConfig>({
   filesPerCompletion: 14,
   completionAnswer: 'documented',
   repeatCompletion: 'file_not_found',
+  shareDelayMs: 0,
   // Alice has a DM with the test token's user (D0ALICE); Bob has none yet. Slackbot is listed
   // by Slack's users.list in every workspace, with is_bot false.
   users: [
@@ -206,6 +214,7 @@ const serviceConfigSchema = z
     filesPerCompletion: z.number().int().positive(),
     completionAnswer: z.enum(['documented', 'full']),
     repeatCompletion: z.enum(['file_not_found', 'posts-again']),
+    shareDelayMs: z.number().int().nonnegative(),
     users: z.array(userSpec),
     oauth: oauthConfigSchema,
   })
@@ -233,6 +242,7 @@ export function resolveConfig(
     filesPerCompletion: given.filesPerCompletion ?? base.filesPerCompletion,
     completionAnswer: given.completionAnswer ?? base.completionAnswer,
     repeatCompletion: given.repeatCompletion ?? base.repeatCompletion,
+    shareDelayMs: given.shareDelayMs ?? base.shareDelayMs,
     users: structuredClone(given.users ?? base.users),
     oauth: resolveOAuthConfig(given.oauth, base.oauth),
   };

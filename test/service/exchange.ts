@@ -8,6 +8,7 @@
 //   client that keeps sending past it is cut off.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { answerBody, type RecordedRequest } from './request-log';
 
 export interface Answer {
   status: number;
@@ -57,6 +58,8 @@ export interface LingerBudget {
 
 export class Exchange {
   private continueSent = false;
+  /** Set when the service records requests (request-log.ts). */
+  record: RecordedRequest | undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -88,9 +91,15 @@ export class Exchange {
     }
   }
 
+  /** Notes arguments as a handler read them, for the request log. */
+  noteArgs(args: Record<string, unknown>): void {
+    if (this.record) Object.assign(this.record.args, args);
+  }
+
   /** `encoding` compresses the answer whatever the client asked for (an injected fault). */
   send(answer: Answer, encoding?: 'gzip' | 'deflate' | 'br'): void {
     if (this.answered) return;
+    if (this.record) this.record.answer = { status: answer.status, body: answerBody(answer.body) };
     const text = Buffer.from(answer.body, 'utf8');
     const body =
       encoding === 'gzip'

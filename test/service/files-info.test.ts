@@ -104,6 +104,26 @@ describe('files.completeUploadExternal answers as Slack documents', () => {
 });
 
 describe('files.info', () => {
+  it('with shareDelayMs lists a completed file without shares until the delay is over, as Slack may', async () => {
+    await start({ shareDelayMs: 300, completionAnswer: 'full' });
+    const id = await uploaded('late.txt');
+    const answer = json(await complete([id], { channels: 'C0GENERAL' }));
+    // The message is posted, yet neither the answer nor files.info lists the share yet.
+    expect(service.messages().map((m) => m.files)).toEqual([[id]]);
+    expect(answer).toMatchObject({ ok: true, files: [{ id, channels: [] }] });
+    expect(json(await info(id))).toMatchObject({
+      ok: true,
+      file: { id, channels: [], shares: {} },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(json(await info(id))).toMatchObject({
+      file: {
+        channels: ['C0GENERAL'],
+        shares: { public: { C0GENERAL: [{ ts: service.messages()[0]!.ts }] } },
+      },
+    });
+  });
+
   it('answers the file with its permalink and the ts of each message that carried it, public and private', async () => {
     await start();
     const id = await uploaded('report.pdf');

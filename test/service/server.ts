@@ -23,6 +23,7 @@ import { FaultBook, type FaultRule, parseFaultRule } from './faults';
 import { authorizePage, decide } from './oauth-consent';
 import { OAuthGrants, type RefreshStatus } from './oauth-grants';
 import { TokenBucketLimiter } from './rate-limiter';
+import { type RecordedRequest, RequestLog } from './request-log';
 import { SharedFiles } from './shared-files';
 import { type Traffic, TrafficCounter } from './traffic';
 
@@ -30,6 +31,7 @@ export type { ServiceConfig } from './config';
 export { defaultTestConfig } from './config';
 export type { RecordedUpload } from './context';
 export type { Fault, FaultRule } from './faults';
+export type { RecordedRequest } from './request-log';
 
 export interface ReferenceService {
   /** http://127.0.0.1:PORT, the base_url. */
@@ -43,6 +45,8 @@ export interface ReferenceService {
   injectFault(rule: FaultRule): void;
   /** Same as DELETE /_test/faults. */
   clearFaults(): void;
+  /** Every Web API request with its arguments and answer, when started with `recordRequests`. */
+  requests(): RecordedRequest[];
   /** Connections and requests since the start or the last resetTraffic(). */
   traffic(): Traffic;
   resetTraffic(): void;
@@ -78,6 +82,8 @@ export interface StartOptions {
    * latency proxy in front): upload_url, permalinks and `url` use it.
    */
   publicUrl?: string;
+  /** Keep a record of every Web API request (request-log.ts); off unless asked for. */
+  recordRequests?: boolean;
 }
 
 export async function startReferenceService(opts: StartOptions): Promise<ReferenceService> {
@@ -98,6 +104,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
   const inFlight = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
   const traffic = new TrafficCounter();
+  const requestLog = opts.recordRequests ? new RequestLog() : undefined;
   let url = '';
 
   const ctx: ServiceContext = {
@@ -151,6 +158,12 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     req.on('error', () => {});
     traffic.request(req, res);
     const ex = new Exchange(req, res, waitsForContinue, linger);
+    if (requestLog) {
+      const { pathname, searchParams } = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (pathname.startsWith('/api/')) {
+        ex.record = requestLog.open(pathname.slice('/api/'.length), searchParams);
+      }
+    }
     const work = route(ctx, ex, faults, recorded, messages).catch((err: unknown) => {
       log(`internal error on ${req.method} ${req.url?.split('?')[0]}: ${(err as Error).stack}`);
       if (!ex.answered) ex.refuseBeforeBody(textAnswer(500, 'Internal Server Error'));
@@ -191,6 +204,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     messages: () => structuredClone(messages),
     injectFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
+    requests: () => requestLog?.read() ?? [],
     traffic: () => traffic.read(),
     resetTraffic: () => traffic.reset(),
     storedPath: (fileId) => join(filesDir, fileId),

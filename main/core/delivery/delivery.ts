@@ -113,6 +113,8 @@ export interface DeliveryDeps extends TokenSource {
   transport: Transport;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
+  /** After an unclear completion, how long files.info is asked (share-check.ts; default 30 s). */
+  shareCheckWindowMs?: number;
   retry?: Partial<RetryPolicy>;
   notices: OnceNotices;
   /** For naming refused channels and their people. */
@@ -125,6 +127,7 @@ interface ProtocolContext {
   transport: Transport;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
+  shareCheckWindowMs?: number;
   retry?: Partial<RetryPolicy>;
   /** The token cannot read files, so links are missing; said once per workspace. */
   onLinksUnavailable: () => void;
@@ -203,6 +206,9 @@ const external: UploadProtocol = {
       ...(hooks.resume !== undefined ? { resume: hooks.resume } : {}),
       checkpoint: hooks.checkpoint,
       onLinksUnavailable: ctx.onLinksUnavailable,
+      ...(ctx.shareCheckWindowMs !== undefined
+        ? { shareCheckWindowMs: ctx.shareCheckWindowMs }
+        : {}),
       ...(hooks.awaitShare ? { awaitShare: hooks.awaitShare } : {}),
       ...(ctx.retry ? { retry: ctx.retry } : {}),
     });
@@ -221,6 +227,9 @@ const external: UploadProtocol = {
       onLinksUnavailable: ctx.onLinksUnavailable,
       ...(ctx.connectTimeoutMs !== undefined ? { connectTimeoutMs: ctx.connectTimeoutMs } : {}),
       ...(ctx.idleTimeoutMs !== undefined ? { idleTimeoutMs: ctx.idleTimeoutMs } : {}),
+      ...(ctx.shareCheckWindowMs !== undefined
+        ? { shareCheckWindowMs: ctx.shareCheckWindowMs }
+        : {}),
       ...(ctx.retry ? { retry: ctx.retry } : {}),
     });
   },
@@ -244,6 +253,9 @@ export function openDelivery(
     transport: deps.transport,
     connectTimeoutMs: deps.connectTimeoutMs,
     idleTimeoutMs: deps.idleTimeoutMs,
+    ...(deps.shareCheckWindowMs !== undefined
+      ? { shareCheckWindowMs: deps.shareCheckWindowMs }
+      : {}),
     ...(deps.retry ? { retry: deps.retry } : {}),
     // Links need files:read; said once per workspace while the app runs.
     onLinksUnavailable: () => deps.notices.say({ workspaceId, message: LINKS_NEED_FILES_READ }),

@@ -7,6 +7,7 @@ import {
   classifyTransportError,
   parseRetryAfter,
 } from './classify';
+import { DOCUMENTED_ERRORS } from './documented-errors';
 import { channelList, SERVICE_ERRORS } from './error-messages';
 import { TransportError, type TransportErrorCode, type TransportResponse } from './transport';
 
@@ -47,6 +48,7 @@ const contract: Record<string, string[]> = {
     'invalid_channel',
     'not_in_channel',
     'posting_to_general_channel_denied',
+    'posting_to_channel_denied',
     'channels_limit_exceeded',
   ],
   content: [
@@ -62,9 +64,15 @@ const contract: Record<string, string[]> = {
 };
 
 describe('service error codes, one per contract row', () => {
-  it('knows exactly the codes the contract names (plus fatal_error)', () => {
+  it('knows exactly the codes the contract names, fatal_error and the other documented ones', () => {
     expect(Object.keys(SERVICE_ERRORS).sort()).toEqual(
-      [...Object.values(contract).flat(), 'fatal_error'].sort(),
+      [
+        ...new Set([
+          ...Object.values(contract).flat(),
+          'fatal_error',
+          ...Object.keys(DOCUMENTED_ERRORS),
+        ]),
+      ].sort(),
     );
   });
 
@@ -119,11 +127,22 @@ describe('service error codes, one per contract row', () => {
     }
   });
 
-  it('fatal_error → outcome unknown (some of it may have happened)', () => {
-    const result = classifyResponse(slackError('fatal_error'), sent);
-    expect(result.kind).toBe('unknown');
-    expect(reason(result)).toMatchObject({ class: 'unknown-outcome', code: 'fatal_error' });
-    expect(reason(result).message).toMatch(/may have been delivered/);
+  it.each(['fatal_error', 'internal_error'])(
+    '%s → outcome unknown (some of it may have happened)',
+    (code) => {
+      const result = classifyResponse(slackError(code), sent);
+      expect(result.kind).toBe('unknown');
+      expect(reason(result)).toMatchObject({ class: 'unknown-outcome', code });
+      expect(reason(result).message).toMatch(/may have been delivered/);
+    },
+  );
+
+  it('posting_to_channel_denied names the one channel refused', () => {
+    const r = reason(
+      classifyResponse(slackError('posting_to_channel_denied'), { ...sent, channels: ['C0ANN'] }),
+    );
+    expect(r).toMatchObject({ class: 'target', channels: ['C0ANN'] });
+    expect(r.message).toMatch(/may not post to C0ANN:/);
   });
 
   it('any other code → class other, the raw code shown', () => {

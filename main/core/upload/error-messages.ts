@@ -1,6 +1,7 @@
 // What each of the service's error codes means for the app: its class (which decides whether
 // the queue stops, fails the item or retries) and the sentence a person reads.
 import type { FailureClass } from '../model';
+import { DOCUMENTED_ERRORS } from './documented-errors';
 
 interface MessageContext {
   /** The channels of the request (target errors name them). */
@@ -31,8 +32,12 @@ const RETIRED: ServiceErrorInfo = {
     "This service no longer offers files.upload. Switch the workspace to Slack's external upload protocol in Settings and send it again.",
 };
 
-/** Every code the contract names. Anything else is class 'other' with the raw code shown. */
+/**
+ * Every code the contract names, and every other code Slack documents for the methods read
+ * through this table (documented-errors.ts). Anything else is class 'other' with the raw code.
+ */
 export const SERVICE_ERRORS: Record<string, ServiceErrorInfo> = {
+  ...DOCUMENTED_ERRORS,
   // credential: stop the workspace's queue and ask for a new token
   not_authed: {
     class: 'credential',
@@ -88,6 +93,13 @@ export const SERVICE_ERRORS: Record<string, ServiceErrorInfo> = {
     class: 'target',
     message: (ctx) =>
       `Only admins may post to this workspace's general channel (${channelList(ctx.channels)}): pick another channel.`,
+  },
+  // Slack: "User is not authorized to post to channel" (slack-api-ref
+  // methods/files/files.completeUploadExternal.json), e.g. an announcement-only channel.
+  posting_to_channel_denied: {
+    class: 'target',
+    message: (ctx) =>
+      `The token's user may not post to ${channelList(ctx.channels)}: pick another channel, or ask its admins.`,
   },
   channels_limit_exceeded: {
     class: 'target',

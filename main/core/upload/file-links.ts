@@ -5,7 +5,7 @@
 // here, as python-slack-sdk's files_upload_v2 docstring points to files.info for step 3.
 // files.info needs the files:read scope (https://docs.slack.dev/reference/methods/files.info).
 import type { ServiceFile } from '../model';
-import { serviceFile } from './classify';
+import { parseRetryAfter, serviceFile } from './classify';
 import type { TransportResponse } from './transport';
 
 /** What one files.info answer says. */
@@ -18,9 +18,13 @@ export type FileInfo =
     }
   /** The token lacks files:read: neither links nor shares can be known through this token. */
   | { kind: 'no-scope' }
-  /** Anything else (no answer, another error, an unreadable body): nothing is known. */
-  | { kind: 'unreadable'; code: string };
+  /**
+   * Anything else (no answer, another error, an unreadable body): nothing is known. A 429
+   * carries how long the service asked to wait (Retry-After; 1 s when it names none).
+   */
+  | { kind: 'unreadable'; code: string; retryAfterMs?: number };
 
+/** Said only for files known to be shared (share-check.ts withLinks), never for an unknown outcome. */
 export const LINKS_NEED_FILES_READ =
   "Links to shared files need the token's files:read scope: add it to the app's scopes and sign in again to see them. The files were shared.";
 
@@ -49,7 +53,12 @@ function sharesOf(file: Record<string, unknown>): Map<string, string> {
   return found;
 }
 
-export function readFileInfo(res: TransportResponse): FileInfo {
+export function readFileInfo(res: TransportResponse, now = Date.now()): FileInfo {
+  if (res.status === 429) {
+    // Slack's rate limit (https://docs.slack.dev/apis/web-api/rate-limits): wait Retry-After.
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now) ?? 1000;
+    return { kind: 'unreadable', code: 'ratelimited', retryAfterMs };
+  }
   let answer: Record<string, unknown> | undefined;
   try {
     answer = object(JSON.parse(res.body));

@@ -1,21 +1,16 @@
 // Step 3 of the external protocol, the only one that shares anything: files.completeUploadExternal
 // for one file or for a group (one message). Slack documents that it completes an upload once,
-// not what a repeat answers, so a step 3 whose answer was lost is never simply sent again:
-// files.info (below) tells whether the files reached their channels first.
+// not what a repeat answers, and adds shares asynchronously, so a step 3 whose answer was
+// unclear is never sent again: files.info (share-check.ts) can only tell that the files were
+// shared; when it does not within its window, the outcome stays "may have been delivered".
+// A definite refusal (a 429, 503 or ratelimited answer) shared nothing: the queue tries again.
 
 import { apiUrl } from '../../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../../model';
-import { defaultSleep } from '../../sleep';
-import {
-  type AttemptResult,
-  cancelledTooLate,
-  eachAtMost,
-  type UploadJob,
-  withoutToken,
-} from '../attempt';
+import { type AttemptResult, cancelledTooLate, type UploadJob, withoutToken } from '../attempt';
 import { classifyResponse, classifyTransportError, serviceFile } from '../classify';
 import { MAY_BE_DELIVERED } from '../error-messages';
-import { type FileInfo, readFileInfo, sharedVerdict, withLink } from '../file-links';
+import type { FileInfo } from '../file-links';
 import type { ExternalCheckpoint } from './request';
 import {
   type Attempt,
@@ -32,8 +27,7 @@ import {
   send,
   unknownAfterCompleting,
 } from './request';
-
-const DEFAULT_COMPLETE_ATTEMPTS = 3;
+import { lookForShares, whyUnclear, withLinks } from './share-check';
 
 /** At most this many files per completion (the contract's bound): one message each. */
 export const MAX_FILES_PER_COMPLETION = 10;
@@ -76,58 +70,40 @@ export async function complete(
     };
   };
 
-  // True once a request of ours may have completed these files without our hearing the answer.
-  let mayBeDone = start.completing;
-  // True once files.info said "not shared" and step 3 went again: a refusal now may mean the
-  // earlier request did share them after all.
-  let askedAgain = false;
   const cp: ExternalCheckpoint = { ...start, completing: true };
   // Journaled just before the request's body goes: a crash before that point certainly sent
   // nothing, and the file goes on at step 3 without asking first.
   let completingSaved = start.completing;
   const notCompleting = () => a.save({ ...cp, completing: false });
+  const lookedFor = async (last?: FailureReason) => {
+    const seen = await askWhetherShared(a, ids, last);
+    return seen.kind === 'shared' ? delivered(seen.files, seen.infos) : seen;
+  };
 
-  const most = Math.max(1, Math.floor(a.opts.completeAttempts ?? DEFAULT_COMPLETE_ATTEMPTS));
-  let hooked = false;
-  let last: FailureReason | undefined;
-  for (let n = 1; ; n++) {
-    if (mayBeDone) {
-      const seen = await askBeforeAgain(a, ids, { tooMany: n > most, most, last });
-      if (seen.kind === 'shared') return delivered(seen.files, seen.infos);
-      if (seen.kind !== 'not-shared') return seen;
-      // Clearly not shared: the lost request did nothing, so sending it again is safe.
-      mayBeDone = false;
-      askedAgain = true;
-    }
-    const state = { bodyComplete: false };
-    const body = formBody(form, state, async () => {
-      if (!completingSaved) await a.save(cp);
-      completingSaved = true;
-      if (hooked) return;
-      await a.opts.beforeBodyComplete?.();
-      hooked = true;
-    });
-    const sent = await send(a, url, apiHeaders(a), body.body, body.length, state);
-    const ctx = { channels: a.channels, url, bodyComplete: sent.bodyComplete };
-    const result =
-      'error' in sent ? classifyTransportError(sent.error, ctx) : classifyResponse(sent.res, ctx);
-    if (aborted(a, sent) || result.kind === 'cancelled') {
-      if (askedAgain || sent.bodyComplete) return cancelledTooLate();
-      await notCompleting();
-      return { kind: 'cancelled' };
-    }
-    if (result.kind === 'delivered') {
-      const answer = 'res' in sent ? sent.res.body : '';
-      return delivered(group ? sharedFiles(answer, ids) : [sharedFile(answer, cp.fileId)]);
-    }
-    if (result.kind === 'unknown') {
-      // Asked of files.info at the top of the loop, never simply sent again.
-      mayBeDone = true;
-      last = result.reason;
-      continue;
-    }
-    return refused(a, result, { askedAgain, last, notCompleting });
+  // A request of ours may have completed these files without our hearing the answer.
+  if (start.completing) return lookedFor();
+  const state = { bodyComplete: false };
+  const body = formBody(form, state, async () => {
+    if (!completingSaved) await a.save(cp);
+    completingSaved = true;
+    await a.opts.beforeBodyComplete?.();
+  });
+  const sent = await send(a, url, apiHeaders(a), body.body, body.length, state);
+  const ctx = { channels: a.channels, url, bodyComplete: sent.bodyComplete };
+  const result =
+    'error' in sent ? classifyTransportError(sent.error, ctx) : classifyResponse(sent.res, ctx);
+  if (aborted(a, sent) || result.kind === 'cancelled') {
+    if (sent.bodyComplete) return cancelledTooLate();
+    await notCompleting();
+    return { kind: 'cancelled' };
   }
+  if (result.kind === 'delivered') {
+    const answer = 'res' in sent ? sent.res.body : '';
+    return delivered(group ? sharedFiles(answer, ids) : [sharedFile(answer, cp.fileId)]);
+  }
+  // Unclear (a lost answer, internal_error, fatal_error…): asked of files.info, never sent again.
+  if (result.kind === 'unknown') return lookedFor(result.reason);
+  return refused(result, notCompleting);
 }
 
 const COMPLETE_METHOD = 'files.completeUploadExternal';
@@ -157,53 +133,31 @@ function completionForm(
 }
 
 /**
- * Before step 3 goes again after a request of ours may have completed the files: files.info
- * says shared (delivered), clearly not shared (send again), or cannot tell (unknown).
+ * After a step 3 whose outcome is unknown: files.info says shared (delivered), or the outcome
+ * stays unknown, with why, and nothing is sent again.
  */
-async function askBeforeAgain(
+async function askWhetherShared(
   a: Attempt,
   ids: string[],
-  p: { tooMany: boolean; most: number; last: FailureReason | undefined },
-): Promise<
-  | { kind: 'shared'; files: ServiceFile[]; infos: FileInfo[] }
-  | { kind: 'not-shared' }
-  | AttemptResult
-> {
-  const seen = await wereShared(a, ids);
+  last: FailureReason | undefined,
+): Promise<{ kind: 'shared'; files: ServiceFile[]; infos: FileInfo[] } | AttemptResult> {
+  const seen = await lookForShares(a, ids);
   if (a.opts.signal?.aborted) return cancelledTooLate();
   if (seen.kind === 'shared') {
     return { kind: 'shared', files: ids.map((id) => ({ id })), infos: seen.infos };
   }
-  if (seen.kind === 'unclear' || p.tooMany) {
-    const why =
-      seen.kind === 'unclear'
-        ? whyUnclear(seen.infos)
-        : `files.info still lists it as not shared after ${p.most} requests`;
-    const { last } = p;
-    return unknownAfterCompleting(
-      last?.code ?? 'interrupted_completing',
-      `Sharing ${a.name} got no usable answer${last ? ` (${last.code})` : ''}, and ${why}. It was not sent again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
-    );
-  }
-  return { kind: 'not-shared' };
+  return unknownAfterCompleting(
+    last?.code ?? 'interrupted_completing',
+    `Sharing ${a.name} got no usable answer${last ? ` (${last.code})` : ''}, and ${whyUnclear(a, seen.infos)}. It was not sent again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
+  );
 }
 
-/** A definite refusal of step 3, read for what it means after what was asked before it. */
+/** A definite refusal of step 3: this request shared nothing. */
 async function refused(
-  a: Attempt,
   result: Extract<AttemptResult, { kind: 'failed' }>,
-  p: { askedAgain: boolean; last: FailureReason | undefined; notCompleting: () => Promise<void> },
+  notCompleting: () => Promise<void>,
 ): Promise<Completed> {
-  const { last } = p;
   const { reason } = result;
-  if (p.askedAgain && reason.class !== 'transient') {
-    // files.info said "not shared", yet the service refuses now (file_not_found, say): the
-    // earlier request may have shared it after all. A refusal is never read as "done".
-    return unknownAfterCompleting(
-      reason.code,
-      `An earlier request sharing ${a.name} got no answer${last ? ` (${last.code})` : ''}; the service then listed it as not shared, but refused to share it now: ${reason.message} ${MAY_BE_DELIVERED}`,
-    );
-  }
   if (reason.code === 'file_not_found') {
     // A definite answer to the only request: the service no longer holds the bytes.
     return {
@@ -214,8 +168,7 @@ async function refused(
       },
     };
   }
-  // A definite answer: this request shared nothing (and any earlier one was seen not to).
-  await p.notCompleting();
+  await notCompleting();
   if (reason.class === 'retired') return retiredHere(reason.code, COMPLETE_METHOD);
   return result;
 }
@@ -278,107 +231,4 @@ export async function completeExternalShare(
     kind: 'delivered',
     file: done.files?.[i] ?? { id: u.fileId },
   }));
-}
-
-// After a step 3 whose answer was lost, and for links Slack's answer leaves out: files.info
-// says whether each file reached its channels (file-links.ts reads its answer).
-
-const DEFAULT_SHARE_CHECK_DELAY_MS = 1000;
-
-/** One files.info request; any failure to get an answer is "unreadable", never thrown. */
-async function askFileInfo(a: Attempt, fileId: string): Promise<FileInfo> {
-  const url = apiUrl(a.base, 'files.info');
-  const state = { bodyComplete: false };
-  const form = formBody(new URLSearchParams({ file: fileId }), state);
-  const sent = await send(a, url, apiHeaders(a), form.body, form.length, state);
-  if ('error' in sent) return { kind: 'unreadable', code: sent.error.code };
-  return readFileInfo(sent.res);
-}
-
-/**
- * files.info for each file, in order; stops asking once the token proves unable to read files.
- * The first is asked alone (that is where a token without files:read shows), the rest up to
- * the concurrency setting at once; the answers end at the first "no scope", as asking one by
- * one would leave them.
- */
-async function askAll(a: Attempt, ids: readonly string[]): Promise<FileInfo[]> {
-  const infos: FileInfo[] = [];
-  if (ids.length > 0) infos.push(await askFileInfo(a, ids[0]!));
-  if (infos[0] && infos[0].kind !== 'no-scope') {
-    const rest = ids.slice(1);
-    await eachAtMost(rest.length, a.opts.concurrency ?? 1, async (i) => {
-      infos[i + 1] = await askFileInfo(a, rest[i]!);
-    });
-  }
-  const noScope = infos.findIndex((i) => i.kind === 'no-scope');
-  if (noScope >= 0) {
-    infos.length = noScope + 1;
-    a.opts.onLinksUnavailable?.();
-  }
-  return infos;
-}
-
-/**
- * The files were shared: each gets its permalink and message ts from files.info when the
- * completion's answer had none (Slack's documented answer has none). A link that cannot be had
- * leaves the file delivered without one.
- */
-export async function withLinks(
-  a: Attempt,
-  files: ServiceFile[],
-  known?: readonly FileInfo[],
-): Promise<ServiceFile[]> {
-  if (a.opts.signal?.aborted) return files;
-  const missing = files.filter((f) => !f.permalink && f.id);
-  if (missing.length === 0) return files;
-  const infos =
-    known ??
-    (await askAll(
-      a,
-      missing.map((f) => f.id!),
-    ));
-  const byId = new Map<string, FileInfo>();
-  const ids = known ? files.map((f) => f.id) : missing.map((f) => f.id);
-  for (const [i, info] of infos.entries()) {
-    const id = ids[i];
-    if (id) byId.set(id, info);
-  }
-  return files.map((f) => {
-    const info = f.id ? byId.get(f.id) : undefined;
-    return info ? withLink(f, info, a.channels) : f;
-  });
-}
-
-type Verdict =
-  | { kind: 'shared'; infos: FileInfo[] }
-  | { kind: 'not-shared' }
-  | { kind: 'unclear'; infos?: FileInfo[] };
-
-/**
- * After a step 3 whose answer was lost: did it share the files? Asked of files.info's
- * `shares`. "Not shared" must hold twice, a moment apart, since a share may be listed late:
- * sending step 3 again on a wrong "not shared" would post the files twice.
- */
-export async function wereShared(a: Attempt, ids: readonly string[]): Promise<Verdict> {
-  const sleep = a.opts.sleep ?? defaultSleep;
-  for (let look = 1; ; look++) {
-    const infos = await askAll(a, ids);
-    const verdict = infos.length === ids.length ? sharedVerdict(infos, a.channels) : 'unclear';
-    if (verdict === 'shared') return { kind: 'shared', infos };
-    if (verdict === 'unclear') return { kind: 'unclear', infos };
-    if (look === 2) return { kind: 'not-shared' };
-    try {
-      await sleep(a.opts.shareCheckDelayMs ?? DEFAULT_SHARE_CHECK_DELAY_MS, a.opts.signal);
-    } catch (error) {
-      if (a.opts.signal?.aborted) return { kind: 'unclear' };
-      throw error;
-    }
-  }
-}
-
-export function whyUnclear(infos: readonly FileInfo[] | undefined): string {
-  if (infos?.some((i) => i.kind === 'no-scope')) {
-    return 'the token lacks the files:read scope, so Trayshare cannot ask whether it was shared';
-  }
-  return 'asking the service whether it was shared (files.info) gave no clear answer';
 }

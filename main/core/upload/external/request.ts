@@ -35,11 +35,6 @@ export interface ExternalAttemptOptions extends AttemptOptions {
   /** Runs each step-1 request: a share keeps at most STEP_ONE_IN_FLIGHT of them open. */
   stepOneGate?: <T>(ask: () => Promise<T>) => Promise<T>;
   /**
-   * Step-3 requests at most in one attempt, each sent only after files.info showed the one
-   * before it shared nothing. Default 3.
-   */
-  completeAttempts?: number;
-  /**
    * The file completes together with the rest of its share (the queue groups them): once its
    * bytes are on the service and checkpointed, the attempt hands over and returns what the
    * share's completion gives this file.
@@ -51,10 +46,11 @@ export interface ExternalAttemptOptions extends AttemptOptions {
    */
   onLinksUnavailable?: () => void;
   /**
-   * How long to wait before asking files.info a second time when a lost step 3 seems not to
-   * have shared anything (Slack may list a share a moment late). Default 1000 ms.
+   * After a step 3 whose outcome is unclear, how long files.info is asked whether the files
+   * were shared (several looks; share-check.ts), and the most a files.info 429 is waited out.
+   * Slack may list a share late. Default 30 000 ms.
    */
-  shareCheckDelayMs?: number;
+  shareCheckWindowMs?: number;
   /** Kept for callers that pass their retry policy; step 3 is never repeated on a timer. */
   retry?: RetryOptions['retry'];
   sleep?: RetryOptions['sleep'];

@@ -284,36 +284,113 @@ describe('external protocol: step 3 and resuming', () => {
     ]);
   });
 
-  it('sends step 3 again only when files.info twice lists the file in none of the channels', async () => {
-    const r = run([ticket(), text(200), lost(), info([]), info([]), shared]);
-    expect((await r.result).kind).toBe('delivered');
-    expect(paths(r.seen).slice(2)).toEqual([
-      '/api/files.completeUploadExternal',
-      '/api/files.info',
-      '/api/files.info',
-      '/api/files.completeUploadExternal',
-    ]);
+  /** A clock the attempt's sleeps move: what was waited, and when each files.info went. */
+  function clocked() {
+    let now = 1_000_000;
+    const sleeps: number[] = [];
+    return {
+      sleeps,
+      opts: {
+        now: () => now,
+        sleep: async (ms: number) => {
+          sleeps.push(ms);
+          now += ms;
+        },
+      },
+    };
+  }
+  const notShared = (n: number) => Array.from({ length: n }, () => info([]));
+  const ratelimited =
+    (seconds: number): Answer =>
+    () => ({
+      status: 429,
+      headers: { 'retry-after': String(seconds) },
+      body: '{"ok":false,"error":"ratelimited"}',
+    });
+
+  it('a share listed late, on a later look of the window, is delivered and step 3 is never sent again', async () => {
+    const c = clocked();
+    const r = run([ticket(), text(200), lost(), ...notShared(3), info(['C1', 'C2'])], c.opts);
+    expect(await r.result).toMatchObject({ kind: 'delivered', file: { ts: '1700000000.000100' } });
+    expect(completions(r.seen)).toBe(1);
+    // Looks at once, then 1, 3 and 7 s after the unclear answer.
+    expect(c.sleeps).toEqual([1000, 2000, 4000]);
   });
 
-  it('never reads a refusal of the repeated step 3 as "done": it stays unknown', async () => {
-    const r = run([
-      ticket(),
-      text(200),
-      lost(),
-      info([]),
-      info([]),
-      json({ ok: false, error: 'file_not_found' }),
-    ]);
+  it('never sends step 3 again: a file not listed as shared within the window (six looks over 30 s) stays unknown', async () => {
+    const c = clocked();
+    const r = run([ticket(), text(200), lost(), ...notShared(6)], c.opts);
     const result = await r.result;
     expect(result).toMatchObject({
       kind: 'unknown',
-      reason: { class: 'unknown-outcome', code: 'file_not_found' },
+      reason: { class: 'unknown-outcome', code: 'idle_timeout' },
     });
-    expect(result.kind === 'unknown' && result.reason.message).toMatch(/check the channel/);
-    expect(completions(r.seen)).toBe(2);
+    expect(result.kind === 'unknown' && result.reason.message).toMatch(
+      /did not list it as shared within 30 s.*check the channel/,
+    );
+    expect(completions(r.seen)).toBe(1);
+    expect(c.sleeps.reduce((x, y) => x + y, 0)).toBe(30_000);
   });
 
-  it('a resumed share whose answer was lost, with a token that cannot read files: unknown, nothing sent again, and links said to need files:read', async () => {
+  it('the window is configurable', async () => {
+    const c = clocked();
+    const r = run([ticket(), text(200), lost(), ...notShared(6)], {
+      ...c.opts,
+      shareCheckWindowMs: 300,
+    });
+    expect((await r.result).kind).toBe('unknown');
+    expect(c.sleeps).toEqual([10, 20, 40, 80, 150]);
+  });
+
+  it.each(['internal_error', 'fatal_error'])(
+    '%s from step 3 is an unclear answer: files.info is asked, and a share listed there is delivered',
+    async (code) => {
+      const r = run([ticket(), text(200), json({ ok: false, error: code }), info(['C1', 'C2'])]);
+      expect((await r.result).kind).toBe('delivered');
+      expect(completions(r.seen)).toBe(1);
+    },
+  );
+
+  it('a files.info 429 is waited out (its Retry-After) within the window, then asked again', async () => {
+    const c = clocked();
+    const r = run([ticket(), text(200), lost(), ratelimited(2), info(['C1', 'C2'])], c.opts);
+    expect((await r.result).kind).toBe('delivered');
+    expect(c.sleeps).toEqual([2000]);
+  });
+
+  it('a files.info 429 asking to wait past the window is not waited out: unknown', async () => {
+    const c = clocked();
+    const r = run(
+      [ticket(), text(200), lost(), ...Array.from({ length: 6 }, () => ratelimited(3600))],
+      c.opts,
+    );
+    const result = await r.result;
+    expect(result.kind === 'unknown' && result.reason.message).toMatch(
+      /files\.info\) gave no clear answer/,
+    );
+    expect(Math.max(...c.sleeps)).toBeLessThanOrEqual(30_000);
+  });
+
+  it('a 429 of the links look after a clear completion is waited out, and the link comes', async () => {
+    const c = clocked();
+    const r = run(
+      [
+        ticket(),
+        text(200),
+        json({ ok: true, files: [{ id: 'F1' }] }),
+        ratelimited(5),
+        info(['C1']),
+      ],
+      c.opts,
+    );
+    expect(await r.result).toMatchObject({
+      kind: 'delivered',
+      file: { permalink: `${BASE}/files/F1` },
+    });
+    expect(c.sleeps).toEqual([5000]);
+  });
+
+  it('a resumed share whose answer was lost, with a token that cannot read files: unknown, nothing sent again, and no "links need files:read … were shared" notice', async () => {
     let said = 0;
     const r = run([json({ ok: false, error: 'missing_scope', needed: 'files:read' })], {
       resume: checkpoint({ completing: true }),
@@ -325,27 +402,23 @@ describe('external protocol: step 3 and resuming', () => {
     expect(result).toMatchObject({ kind: 'unknown', reason: { class: 'unknown-outcome' } });
     expect(result.kind === 'unknown' && result.reason.message).toMatch(/files:read/);
     expect(paths(r.seen)).toEqual(['/api/files.info']);
-    expect(said).toBe(1);
+    expect(said).toBe(0);
   });
 
   it('stays unknown when files.info cannot answer, after one step-3 request', async () => {
-    const r = run([ticket(), text(200), lost(), text(500, 'oops')]);
-    expect(await r.result).toMatchObject({
+    const r = run([
+      ticket(),
+      text(200),
+      lost(),
+      ...Array.from({ length: 6 }, () => text(500, 'oops')),
+    ]);
+    const result = await r.result;
+    expect(result).toMatchObject({
       kind: 'unknown',
       reason: { class: 'unknown-outcome', code: 'idle_timeout' },
     });
+    expect(result.kind === 'unknown' && result.reason.message).toMatch(/gave no clear answer/);
     expect(completions(r.seen)).toBe(1);
-  });
-
-  it('stays unknown after the allowed number of step-3 requests, each sent only after files.info showed no share', async () => {
-    const r = run([ticket(), text(200), lost(), info([]), info([]), lost(), info([]), info([])], {
-      completeAttempts: 2,
-    });
-    expect(await r.result).toMatchObject({
-      kind: 'unknown',
-      reason: { class: 'unknown-outcome', code: 'idle_timeout' },
-    });
-    expect(completions(r.seen)).toBe(2);
   });
 
   it("gets the link from files.info when the completion's answer has none, as Slack documents it", async () => {

@@ -5,10 +5,10 @@
 // Only step 3 shares anything, so the question the engine asks of files.upload ("could the
 // service have done it?") is asked of step 3 alone: steps 1 and 2 can always be tried again.
 // Slack documents that step 3 completes an upload once, not what a repeat answers, so a step 3
-// whose answer was lost is never simply sent again: files.info tells whether the files reached
-// their channels (file-links.ts). Only when they clearly did not is step 3 sent again; when it
-// cannot be told, the outcome stays unknown. The same question is asked when an item resumes at
-// step 3 after a crash, instead of sending its bytes again.
+// whose answer was lost is never sent again: files.info tells, over a bounded window, whether
+// the files reached their channels (share-check.ts); when it does not, the outcome stays
+// unknown. The same question is asked when an item resumes at step 3 after a crash, instead of
+// sending its bytes again.
 // This file is one queued file's attempt: steps 1 and 2 here, with the rules for going on from
 // a checkpoint; step 3 is complete.ts (with files.info after it); both go over request.ts.
 import { stat } from 'node:fs/promises';
@@ -27,7 +27,7 @@ import {
 } from '../file-source';
 import { progressMeter } from '../progress-meter';
 import type { TransportResponse } from '../transport';
-import { complete, wereShared, whyUnclear, withLinks } from './complete';
+import { complete } from './complete';
 import {
   type Attempt,
   aborted,
@@ -50,6 +50,7 @@ import {
   type UploadTicket,
   unknownAfterCompleting,
 } from './request';
+import { lookForShares, whyUnclear, withLinks } from './share-check';
 
 // ---- one file's attempt ----
 
@@ -104,13 +105,8 @@ async function attempt(
       // Resumed: the bytes went in an earlier attempt.
       opts.onProgress?.(job.file.expectedSize, job.file.expectedSize);
     }
-    if (cp.completing && cp.group) {
-      // Cut off while its share's message was being sent: asking again for this file alone
-      // could post it on its own, so only files.info can settle it.
-      const settled = await settleGroupFile(a, cp);
-      if ('kind' in settled) return settled;
-      cp = settled.cp;
-    }
+    // Cut off while its share's message was being sent: only files.info can settle it.
+    if (cp.completing && cp.group) return settleGroupFile(a, cp);
     if (opts.awaitShare && !cp.completing) return opts.awaitShare();
     const done = await complete(a, cp);
     if (!('startOver' in done)) return done;
@@ -122,28 +118,19 @@ async function attempt(
 }
 
 /**
- * A file whose group completion was cut off: shared (delivered, with its link), clearly not
- * shared (it goes back to its share, which completes again as one message), or unknown.
+ * A file whose group completion was cut off: shared (delivered, with its link) or unknown.
+ * Asking again for this file alone could post it on its own, so it is never completed again.
  */
-async function settleGroupFile(
-  a: Attempt,
-  cp: ExternalCheckpoint,
-): Promise<{ cp: ExternalCheckpoint } | AttemptResult> {
-  const seen = await wereShared(a, [cp.fileId]);
+async function settleGroupFile(a: Attempt, cp: ExternalCheckpoint): Promise<AttemptResult> {
+  const seen = await lookForShares(a, [cp.fileId]);
   if (seen.kind === 'shared') {
     const [file] = await withLinks(a, [{ id: cp.fileId }], seen.infos);
     return { kind: 'delivered', file: file ?? { id: cp.fileId } };
   }
-  if (seen.kind === 'unclear') {
-    return unknownAfterCompleting(
-      'interrupted_completing_group',
-      `Trayshare stopped while sharing ${a.name} together with other files of its share, before the service answered, and ${whyUnclear(seen.infos)}: that message may have been posted. It is not completed again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
-    );
-  }
-  const back: ExternalCheckpoint = { ...cp, completing: false };
-  delete back.group;
-  await a.save(back);
-  return { cp: back };
+  return unknownAfterCompleting(
+    'interrupted_completing_group',
+    `Trayshare stopped while sharing ${a.name} together with other files of its share, before the service answered, and ${whyUnclear(a, seen.infos)}: that message may have been posted. It is not completed again, so it cannot be posted twice. ${MAY_BE_DELIVERED}`,
+  );
 }
 
 /**
