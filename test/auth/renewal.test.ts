@@ -147,7 +147,7 @@ describe('renewal', () => {
     const { a, id } = await setUp();
     // The renewal the dead process made: the refresh token in the keychain is now spent.
     const spent = (await store.get(refreshAccount(id)))!;
-    const answer = await fetch(`${service.url}/api/oauth.v2.user.access`, {
+    const answer = await fetch(`${service.url}/api/oauth.v2.access`, {
       method: 'POST',
       body: new URLSearchParams({
         client_id: DEFAULT_CLIENT_ID,
@@ -175,7 +175,7 @@ describe('renewal', () => {
     // The token ran out; another process renewed and died before storing the answer.
     clock += 43_200_000 + 1;
     const spent = (await store.get(refreshAccount(id)))!;
-    await fetch(`${service.url}/api/oauth.v2.user.access`, {
+    await fetch(`${service.url}/api/oauth.v2.access`, {
       method: 'POST',
       body: new URLSearchParams({
         client_id: DEFAULT_CLIENT_ID,

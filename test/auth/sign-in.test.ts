@@ -86,7 +86,9 @@ describe('signing in', () => {
     expect(outcome.landing?.html).toContain('Trayshare is connected. You can close this tab.');
     // The authorize URL: PKCE S256, the user scopes, the loopback redirect; no secret in it.
     const url = new URL(person.opened[0]!);
-    expect(url.pathname).toBe('/oauth/v2_user/authorize');
+    // Slack's PKCE pair: /oauth/v2/authorize with user_scope and no scope (never v2_user).
+    expect(url.pathname).toBe('/oauth/v2/authorize');
+    expect(url.searchParams.has('scope')).toBe(false);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('redirect_uri')).toBe(slackRedirectUri(port));
     expect(url.searchParams.get('user_scope')).toBe(
@@ -270,7 +272,7 @@ describe('ending without signing in, nothing saved', () => {
   });
 
   it('the service is down during the exchange: service_unreachable', async () => {
-    service.injectFault({ method: 'oauth.v2.user.access', fault: { kind: 'reset-after-body' } });
+    service.injectFault({ method: 'oauth.v2.access', fault: { kind: 'reset-after-body' } });
     const a = await start(browser().open);
     expect(await signIn(a)).toMatchObject({ ok: false, reason: 'service_unreachable' });
     await nothingSaved(a);

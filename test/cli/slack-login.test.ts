@@ -65,7 +65,7 @@ function loginWith(
     let followed = false;
     child.stdout.on('data', (d) => {
       stdout += d;
-      const link = /^(http\S+\/oauth\/v2_user\/authorize\S+)$/m.exec(stdout)?.[1];
+      const link = /^(http\S+\/oauth\/v2\/authorize\S+)$/m.exec(stdout)?.[1];
       if (link && !followed && choice !== 'away') {
         followed = true;
         void consent(link, choice);

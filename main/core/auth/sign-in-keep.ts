@@ -29,6 +29,11 @@ export function exchangeFailure(
   if (error === 'unreachable') return say.unreachable(detail ?? 'no answer');
   if (error === 'invalid_client_id') return say.invalidClientId(clientId);
   if (error === 'bad_redirect_uri') return say.badRedirectUri(port);
+  if (error === 'no_user_token') {
+    return say.other(
+      'Slack answered without a token for you, so Trayshare cannot post as you: check that the Slack app asks for user scopes only.',
+    );
+  }
   if (error === 'no_refresh_token') {
     // Slack gives rotating tokens to a loopback redirect only with "token rotation" on
     // (https://docs.slack.dev/changelog/2026/03/30/pkce); Trayshare's manifest turns it on.
