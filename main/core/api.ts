@@ -197,6 +197,8 @@ export type SignInFailure =
   | 'no_browser'
   | 'service_unreachable'
   | 'wrong_team'
+  /** Signing a workspace in again at another service than its own: refused. */
+  | 'other_service'
   | 'state_mismatch'
   | 'keychain'
   | 'other';
