@@ -109,9 +109,9 @@ export async function slackLogout(
     async (service) => {
       const result = await service.signOut(workspace.id, { evenIfWaiting });
       if (result.ok) {
-        say(
-          `Signed out of ${workspace.name}: the sign-in was revoked and both tokens removed from the keychain.`,
-        );
+        // Says whether the service ended the sign-in, never more than it did.
+        say(result.message);
+        if (!result.revoked) process.exitCode = 1;
         return;
       }
       say(
