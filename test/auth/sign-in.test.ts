@@ -142,6 +142,37 @@ describe('signing in', () => {
     expect((await a.getSnapshot()).workspaces).toHaveLength(1);
   });
 
+  it('a token never follows a workspace to another origin: neither a re-sign-in nor an edit moves a signed-in workspace', async () => {
+    const person = browser();
+    const a = await start(person.open);
+    const first = await signIn(a);
+    if (!first.ok) throw new Error(first.message);
+    const access = await store.get(first.workspaceId);
+    const other = 'https://files.example.net';
+    expect(
+      await a.signInWithSlack({ ...request, baseUrl: other, workspaceId: first.workspaceId }),
+    ).toMatchObject({
+      ok: false,
+      reason: 'other_service',
+      message: expect.stringContaining(`cannot be signed in at ${other}`),
+    });
+    // Refused before anything opened: no consent page at the other host.
+    expect(person.opened).toHaveLength(1);
+    await expect(a.updateWorkspace(first.workspaceId, { baseUrl: other })).rejects.toThrow(
+      /sign out of it first/,
+    );
+    expect((await a.getSnapshot()).workspaces[0]).toMatchObject({
+      baseUrl: service.url,
+      signedIn: { user: '@alice' },
+    });
+    expect(await store.get(first.workspaceId)).toBe(access);
+    // Signed out (ended at its own service), it may move: nothing of the old sign-in goes along.
+    expect(await a.signOut(first.workspaceId)).toMatchObject({ ok: true, revoked: true });
+    expect(await a.updateWorkspace(first.workspaceId, { baseUrl: other })).toMatchObject({
+      baseUrl: other,
+    });
+  });
+
   it('uses a fresh state and verifier for each attempt', async () => {
     const person = browser();
     const a = await start(person.open);

@@ -27,7 +27,7 @@ export interface LoopbackListener {
   finish(outcome: { ok: boolean; message: string }): Promise<void>;
 }
 
-export class PortInUseError extends Error {
+class PortInUseError extends Error {
   constructor(readonly port: number) {
     super(`Port ${port} on this computer is taken by another program.`);
     this.name = 'PortInUseError';
