@@ -199,7 +199,6 @@ export type SignInFailure =
   | 'wrong_team'
   /** Signing a workspace in again at another service than its own: refused. */
   | 'other_service'
-  | 'state_mismatch'
   | 'keychain'
   | 'other';
 

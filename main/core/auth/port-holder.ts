@@ -60,28 +60,43 @@ async function linuxHolders(port: number): Promise<PortHolder[]> {
   return holders;
 }
 
-async function macHolders(port: number): Promise<PortHolder[]> {
-  const out = await run('lsof', ['-nP', `-iTCP:${port}`, '-sTCP:LISTEN', '-Fpc']);
+/** `lsof -F pc` output: "p<pid>" then "c<command>" for each process. */
+export function parseLsof(out: string): PortHolder[] {
   const holders: PortHolder[] = [];
-  for (const line of out.split('\n')) {
+  for (const line of out.split(/\r?\n/)) {
     if (line.startsWith('p')) holders.push({ pid: Number(line.slice(1)) });
     else if (line.startsWith('c') && holders.length > 0) holders.at(-1)!.name = line.slice(1);
   }
   return holders;
 }
 
-async function windowsHolders(port: number): Promise<PortHolder[]> {
-  const out = await run('netstat', ['-ano']);
+async function macHolders(port: number): Promise<PortHolder[]> {
+  return parseLsof(await run('lsof', ['-nP', `-iTCP:${port}`, '-sTCP:LISTEN', '-Fpc']));
+}
+
+/** The process IDs `netstat -ano` shows listening on TCP `port`. */
+export function parseNetstat(out: string, port: number): number[] {
   const pids = new Set<number>();
   for (const line of out.split(/\r?\n/)) {
-    // "  TCP    127.0.0.1:53682    0.0.0.0:0    LISTENING    4242" (or [::1]:53682)
+    // "  TCP    127.0.0.1:53682    0.0.0.0:0    LISTENING    4242" (or [::1]:53682). The state's
+    // word is translated on some Windows languages; a listening socket's foreign address is not.
     const cols = line.trim().split(/\s+/);
-    if (cols[0] === 'TCP' && cols[1]?.endsWith(`:${port}`) && cols[3] === 'LISTENING') {
+    const listening = /^(0\.0\.0\.0|\[::\]):0$/.test(cols[2] ?? '');
+    if (
+      cols[0] === 'TCP' &&
+      cols[1]?.endsWith(`:${port}`) &&
+      listening &&
+      /^\d+$/.test(cols[4] ?? '')
+    ) {
       pids.add(Number(cols[4]));
     }
   }
+  return [...pids];
+}
+
+async function windowsHolders(port: number): Promise<PortHolder[]> {
   const holders: PortHolder[] = [];
-  for (const pid of pids) {
+  for (const pid of parseNetstat(await run('netstat', ['-ano']), port)) {
     const row = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
     const name = /^"([^"]+)"/.exec(row.trim())?.[1];
     holders.push({ pid, ...(name ? { name } : {}) });
