@@ -27,10 +27,6 @@ export interface CliServiceOptions {
   listMaxWaitMs?: number;
   /** Commands that only look (`queue`, `history`) keep files waiting for a token as they are. */
   lookOnly?: boolean;
-  /** `login --slack`: how the consent page is shown, how long to wait, and on which port. */
-  openBrowser?: (url: string) => Promise<void>;
-  signInTimeoutMs?: number;
-  signInPort?: number;
 }
 
 /** How long a command waits for a lock holder it cannot confirm (TRAYSHARE_LOCK_WAIT, seconds). */
@@ -66,9 +62,6 @@ export async function openCliService(opts: CliServiceOptions = {}): Promise<AppS
           tokenOverride: envToken(),
           ...(opts.listMaxWaitMs !== undefined ? { listMaxWaitMs: opts.listMaxWaitMs } : {}),
           keepTokenWaits: opts.lookOnly === true,
-          ...(opts.openBrowser ? { openBrowser: opts.openBrowser } : {}),
-          ...(opts.signInTimeoutMs !== undefined ? { signInTimeoutMs: opts.signInTimeoutMs } : {}),
-          ...(opts.signInPort !== undefined ? { signInPort: opts.signInPort } : {}),
         },
         cliLog(),
       );
@@ -159,10 +152,20 @@ export async function withLookingService<T>(body: (view: StateView) => Promise<T
 }
 
 /** Settings-only commands (login, presets…) need no queue, so they never wait for a send. */
+/** The keychain as the CLI's commands use it, each call logged (never a secret). */
+export function cliSecrets() {
+  return loggedSecrets(createKeychainStore(), cliLog());
+}
+
+/** The CLI's HTTP, each request logged (never a secret). */
+export function cliTransport() {
+  return loggedTransport(createNodeTransport(), cliLog());
+}
+
 export function openCliSettings(): SettingsService {
   return openSettingsService({
     dir: defaultUserDataDir(),
-    secrets: loggedSecrets(createKeychainStore(), cliLog()),
-    transport: loggedTransport(createNodeTransport(), cliLog()),
+    secrets: cliSecrets(),
+    transport: cliTransport(),
   });
 }

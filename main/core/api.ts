@@ -197,7 +197,8 @@ export type SignInFailure =
   | 'no_browser'
   | 'service_unreachable'
   | 'wrong_team'
-  | 'state_mismatch'
+  /** Signing a workspace in again at another service than its own: refused. */
+  | 'other_service'
   | 'keychain'
   | 'other';
 
@@ -206,7 +207,17 @@ export type SignInResult =
   | { ok: false; reason: SignInFailure /** One plain sentence for people. */; message: string };
 
 export type SignOutResult =
-  | { ok: true }
+  | {
+      ok: true;
+      /**
+       * Whether the service confirmed the sign-in is over there. False: it could not be revoked
+       * (unreachable, or refused), and may work there until it expires; the tokens are gone here
+       * all the same.
+       */
+      revoked: boolean;
+      /** One sentence that says which, for the window and the CLI. */
+      message: string;
+    }
   | { ok: false /** Items still queued for it. */; waiting: number };
 
 export interface Snapshot {

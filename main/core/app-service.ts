@@ -74,9 +74,11 @@ export interface AppServiceDeps {
    */
   openBrowser?: (url: string) => Promise<void>;
   /**
-   * The sign-in's loopback port (default SLACK_REDIRECT_PORT, the one the Slack app lists);
-   * tests pass a free one that their reference service lists.
+   * The sign-in's loopback ports, tried in order (default SLACK_REDIRECT_PORTS, the ones the
+   * Slack app lists; the CLI's --port); tests pass free ones that their reference service lists.
    */
+  signInPorts?: readonly number[];
+  /** One loopback port only: signInPorts of one. */
   signInPort?: number;
   /** How long a sign-in waits for the browser (default 5 minutes; the CLI's --timeout). */
   signInTimeoutMs?: number;

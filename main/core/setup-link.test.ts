@@ -89,6 +89,29 @@ describe('the set-up link', () => {
     expect(result.error).toMatch(/Ask for a new one from whoever shared it\.$/);
   });
 
+  it.each([
+    ['a right-to-left override', `Acme\u202Egnp.exe`],
+    ['a zero-width space', 'Ac\u200Bme'],
+    ['Latin with a Cyrillic look-alike', 'Slаck'],
+    ['Latin with a Greek look-alike', 'Αcme Corp'],
+    ['fullwidth letters', 'ｓｌａｃｋ'],
+  ])('refuses a workspace name with %s', (_what, name) => {
+    const check = parseSetupLink(setupLinkFor({ ...good, name }));
+    expect(check.ok).toBe(false);
+    if (!check.ok) expect(check.error).toMatch(/invisible or text-direction|look-alike letters/);
+  });
+
+  it('keeps a name in one alphabet, whichever it is', () => {
+    for (const name of ['Акме', 'Ακμή', 'アクメ', 'Acme Ünïcode']) {
+      expect(parseSetupLink(setupLinkFor({ ...good, name }))).toMatchObject({ ok: true });
+    }
+  });
+
+  it('gives an international host in the ASCII form the browser uses', () => {
+    const check = parseSetupLink(setupLinkFor({ ...good, baseUrl: 'https://slаck.com' }));
+    expect(check).toMatchObject({ ok: true, link: { baseUrl: 'https://xn--slck-63d.com' } });
+  });
+
   it('is found among the arguments a launch gets (Windows and Linux hand it on the command line)', () => {
     const link = setupLinkFor(good);
     expect(setupLinkFromArgv(['C:\\Trayshare\\Trayshare.exe', '--allow-file-access', link])).toBe(

@@ -29,11 +29,26 @@ const clientId = z
   .regex(/^[A-Za-z0-9._-]{1,200}$/, 'its client ID is not one (letters, digits, dots and dashes)')
   .refine((value) => !/^xox[a-z]-/i.test(value), 'it carries a token where the client ID goes');
 
+/** Scripts whose letters pass for each other ("Асme" with a Cyrillic А and e). */
+const LOOKALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+
 const name = z
   .string()
   .min(1)
   .max(200, 'its workspace name is longer than 200 characters')
-  .refine((value) => !/\p{Cc}/u.test(value), 'its workspace name holds control characters');
+  .refine((value) => !/\p{Cc}/u.test(value), 'its workspace name holds control characters')
+  // Bidi controls, zero-width and other invisible characters reorder or hide what is shown.
+  .refine(
+    (value) => !/\p{Cf}/u.test(value),
+    'its workspace name holds invisible or text-direction characters',
+  )
+  // Letters of two look-alike alphabets mixed, or compatibility forms (fullwidth ｓｌａｃｋ, ligatures).
+  .refine(
+    (value) =>
+      LOOKALIKE_SCRIPTS.filter((script) => script.test(value)).length <= 1 &&
+      value.normalize('NFKC') === value,
+    'its workspace name mixes look-alike letters (such as Latin and Cyrillic)',
+  );
 
 const fields = z
   .object({
@@ -58,6 +73,16 @@ export function isSetupLink(arg: string): boolean {
 /** The first set-up link among the arguments a launch was given, if any. */
 export function setupLinkFromArgv(argv: readonly string[]): string | undefined {
   return argv.find(isSetupLink);
+}
+
+/**
+ * An international host name in the ASCII (xn--) form the browser will use, so "slаck.com" with a
+ * Cyrillic а is shown as what it is; any other address is kept as given.
+ */
+function asciiHost(baseUrl: string): string {
+  if (/^[\x20-\x7e]*$/.test(baseUrl)) return baseUrl;
+  const url = new URL(baseUrl);
+  return `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
 }
 
 export function parseSetupLink(raw: string): SetupLinkCheck {
@@ -97,7 +122,7 @@ export function parseSetupLink(raw: string): SetupLinkCheck {
   return {
     ok: true,
     link: {
-      baseUrl: data[SETUP_PARAMS.baseUrl].trim(),
+      baseUrl: asciiHost(data[SETUP_PARAMS.baseUrl].trim()),
       clientId: data[SETUP_PARAMS.clientId],
       ...(named ? { name: named } : {}),
     },

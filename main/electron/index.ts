@@ -38,7 +38,7 @@ import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
 import { SETUP_SCHEME } from '../portable/setup-link';
 import { applyAppIdentity } from './app-identity';
-import { openAppLog } from './app-log';
+import { appLogLines, openAppLog } from './app-log';
 import { applicationMenuTemplate } from './app-menu';
 import { installAppImageIdentity } from './appimage-identity';
 import { type DesktopApp, type DesktopAppDeps, startDesktopApp } from './desktop-app';
@@ -57,10 +57,9 @@ import { createWindows, guardWebContents } from './windows';
 /** Opened first thing in main(), once the app's identity (and so its folders) is set. */
 let appLog: FileLog | undefined;
 
-const log = (message: string) => {
-  console.log(`[trayshare] ${message}`);
-  appLog?.info(message);
-};
+/** Every app log line: redacted before any sink, stdout's copy included (app-log.ts). */
+const appLines = appLogLines(() => appLog);
+const log = appLines.info;
 
 const electronStoreFactory: StoreFactory = (options) =>
   new ElectronStore<Record<string, unknown>>(options);
@@ -207,10 +206,7 @@ function updates(): DesktopUpdatesDeps {
       info: log,
       // A warning in the log file; the console keeps stdout, as a quiet failure is no crash (the
       // boot checks read stderr's "Error" as one).
-      warn: (message) => {
-        console.log(`[trayshare] ${message}`);
-        appLog?.warn(message);
-      },
+      warn: appLines.warn,
     },
   };
 }

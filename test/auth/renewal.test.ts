@@ -147,7 +147,7 @@ describe('renewal', () => {
     const { a, id } = await setUp();
     // The renewal the dead process made: the refresh token in the keychain is now spent.
     const spent = (await store.get(refreshAccount(id)))!;
-    const answer = await fetch(`${service.url}/api/oauth.v2.user.access`, {
+    const answer = await fetch(`${service.url}/api/oauth.v2.access`, {
       method: 'POST',
       body: new URLSearchParams({
         client_id: DEFAULT_CLIENT_ID,
@@ -175,7 +175,7 @@ describe('renewal', () => {
     // The token ran out; another process renewed and died before storing the answer.
     clock += 43_200_000 + 1;
     const spent = (await store.get(refreshAccount(id)))!;
-    await fetch(`${service.url}/api/oauth.v2.user.access`, {
+    await fetch(`${service.url}/api/oauth.v2.access`, {
       method: 'POST',
       body: new URLSearchParams({
         client_id: DEFAULT_CLIENT_ID,
@@ -206,6 +206,39 @@ describe('renewal', () => {
 });
 
 describe('sign out', () => {
+  it('when auth.revoke fails: says the token could not be revoked at the service, and still removes it here', async () => {
+    const { a, id } = await setUp();
+    const access = (await store.get(id))!;
+    service.injectFault({
+      method: 'auth.revoke',
+      fault: { kind: 'error', error: 'internal_error' },
+    });
+    const result = await a.signOut(id);
+    expect(result).toEqual({
+      ok: true,
+      revoked: false,
+      message: expect.stringMatching(
+        /^Signed out of Trayshare Reference on this computer \(both tokens removed\), but the token could not be revoked at 127\.0\.0\.1:\d+ \(internal_error\): it may still work there until it expires\.$/,
+      ),
+    });
+    expect(await store.get(id)).toBeNull();
+    expect(await store.get(refreshAccount(id))).toBeNull();
+    // True: the service never heard the revocation, so the token still works there.
+    expect((await auth(access)).ok).toBe(true);
+  });
+
+  it('when the service cannot be reached: the same, saying there was no answer', async () => {
+    const { a, id } = await setUp();
+    service.injectFault({ method: 'auth.revoke', fault: { kind: 'reset-after-body' } });
+    const result = await a.signOut(id);
+    expect(result).toMatchObject({
+      ok: true,
+      revoked: false,
+      message: expect.stringContaining('could not be revoked'),
+    });
+    expect(await store.get(id)).toBeNull();
+  });
+
   it('asks first while files wait, then revokes at the service and empties the keychain', async () => {
     const { a, id } = await setUp();
     const access = (await store.get(id))!;
@@ -214,7 +247,7 @@ describe('sign out', () => {
     await share(a, id, 'queued.txt');
     expect(await a.signOut(id)).toEqual({ ok: false, waiting: 1 });
     expect(await store.get(id)).toBe(access);
-    expect(await a.signOut(id, { evenIfWaiting: true })).toEqual({ ok: true });
+    expect(await a.signOut(id, { evenIfWaiting: true })).toMatchObject({ ok: true, revoked: true });
     expect(await auth(access)).toEqual({ ok: false, error: 'token_revoked' });
     expect(service.refreshStatus(refresh)).toBe('revoked');
     expect(await store.get(id)).toBeNull();
@@ -232,7 +265,7 @@ describe('sign out', () => {
     // The app's clock still thinks the token is fresh: the service must say so first.
     const w = (await a.getSnapshot()).workspaces[0]!;
     expect(w.tokenExpiresAt).toBeGreaterThan(Date.now());
-    expect(await a.signOut(id)).toEqual({ ok: true });
+    expect(await a.signOut(id)).toMatchObject({ ok: true, revoked: true });
     expect(service.refreshStatus(refresh)).not.toBe('current');
   });
 });

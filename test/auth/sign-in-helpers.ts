@@ -16,26 +16,36 @@ import { defaultTestConfig, type ReferenceService, startReferenceService } from 
 export { DEFAULT_CLIENT_ID };
 
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return (await freePorts(1))[0]!;
 }
 
+/** `count` different ports, free right now (each held until all are found). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  const ports: number[] = [];
+  for (const server of servers) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    ports.push((server.address() as { port: number }).port);
+  }
+  await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  return ports;
+}
+
+/** The reference service, whose Slack app lists a redirect URL for each of `ports`. */
 export async function serviceFor(
   dir: string,
-  port: number,
+  ports: number | readonly number[],
   oauth: Partial<OAuthConfig> = {},
   now?: () => number,
 ): Promise<ReferenceService> {
+  const listed = (typeof ports === 'number' ? [ports] : ports).map((p) => slackRedirectUri(p));
   return startReferenceService({
     dataDir: join(dir, 'service'),
     ...(now ? { now } : {}),
     config: {
       oauth: {
         ...defaultTestConfig.oauth,
-        apps: [{ clientId: DEFAULT_CLIENT_ID, redirectUrls: [slackRedirectUri(port)] }],
+        apps: [{ clientId: DEFAULT_CLIENT_ID, redirectUrls: listed }],
         ...oauth,
       },
     },
@@ -63,7 +73,8 @@ export function browser(choice: ConsentChoice | 'away' = {}) {
 export async function openApp(opts: {
   root: string;
   dataDir?: string;
-  port: number;
+  /** One port, or the ports tried in order. */
+  port: number | readonly number[];
   secrets: SecretStore;
   openBrowser?: (url: string) => Promise<void>;
   timeoutMs?: number;
@@ -74,7 +85,7 @@ export async function openApp(opts: {
     secrets: opts.secrets,
     transport: createNodeTransport(),
     retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 10 },
-    signInPort: opts.port,
+    signInPorts: typeof opts.port === 'number' ? [opts.port] : opts.port,
     ...(opts.openBrowser ? { openBrowser: opts.openBrowser } : {}),
     ...(opts.timeoutMs ? { signInTimeoutMs: opts.timeoutMs } : {}),
   });

@@ -3,6 +3,7 @@
 // Every way it can end without signing in leaves nothing saved.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import type { AppService } from '../../main/core/api';
 import { refreshAccount } from '../../main/core/auth/token-store';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
-import { visit } from '../service/consent-client';
+import { consent, visit } from '../service/consent-client';
 import type { ReferenceService } from '../service/server';
 import { browser, DEFAULT_CLIENT_ID, freePort, openApp, serviceFor } from './sign-in-helpers';
 
@@ -86,7 +87,9 @@ describe('signing in', () => {
     expect(outcome.landing?.html).toContain('Trayshare is connected. You can close this tab.');
     // The authorize URL: PKCE S256, the user scopes, the loopback redirect; no secret in it.
     const url = new URL(person.opened[0]!);
-    expect(url.pathname).toBe('/oauth/v2_user/authorize');
+    // Slack's PKCE pair: /oauth/v2/authorize with user_scope and no scope (never v2_user).
+    expect(url.pathname).toBe('/oauth/v2/authorize');
+    expect(url.searchParams.has('scope')).toBe(false);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('redirect_uri')).toBe(slackRedirectUri(port));
     expect(url.searchParams.get('user_scope')).toBe(
@@ -139,6 +142,37 @@ describe('signing in', () => {
     expect((await a.getSnapshot()).workspaces).toHaveLength(1);
   });
 
+  it('a token never follows a workspace to another origin: neither a re-sign-in nor an edit moves a signed-in workspace', async () => {
+    const person = browser();
+    const a = await start(person.open);
+    const first = await signIn(a);
+    if (!first.ok) throw new Error(first.message);
+    const access = await store.get(first.workspaceId);
+    const other = 'https://files.example.net';
+    expect(
+      await a.signInWithSlack({ ...request, baseUrl: other, workspaceId: first.workspaceId }),
+    ).toMatchObject({
+      ok: false,
+      reason: 'other_service',
+      message: expect.stringContaining(`cannot be signed in at ${other}`),
+    });
+    // Refused before anything opened: no consent page at the other host.
+    expect(person.opened).toHaveLength(1);
+    await expect(a.updateWorkspace(first.workspaceId, { baseUrl: other })).rejects.toThrow(
+      /sign out of it first/,
+    );
+    expect((await a.getSnapshot()).workspaces[0]).toMatchObject({
+      baseUrl: service.url,
+      signedIn: { user: '@alice' },
+    });
+    expect(await store.get(first.workspaceId)).toBe(access);
+    // Signed out (ended at its own service), it may move: nothing of the old sign-in goes along.
+    expect(await a.signOut(first.workspaceId)).toMatchObject({ ok: true, revoked: true });
+    expect(await a.updateWorkspace(first.workspaceId, { baseUrl: other })).toMatchObject({
+      baseUrl: other,
+    });
+  });
+
   it('uses a fresh state and verifier for each attempt', async () => {
     const person = browser();
     const a = await start(person.open);
@@ -180,7 +214,7 @@ describe('ending without signing in, nothing saved', () => {
     await nothingSaved(a);
   });
 
-  it('the loopback port is taken: port_in_use, naming the port, and the browser never opens', async () => {
+  it('the loopback port is taken: port_in_use, naming the port and the program that holds it, and the browser never opens', async () => {
     const squatter: Server = createServer((_q, r) => r.end());
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
     try {
@@ -192,6 +226,8 @@ describe('ending without signing in, nothing saved', () => {
         reason: 'port_in_use',
         message: expect.stringContaining(String(port)),
       });
+      // This test's own process holds it; Linux, macOS and Windows each can tell.
+      if (!result.ok) expect(result.message).toContain(`(process ${process.pid})`);
       expect(person.opened).toEqual([]);
       await nothingSaved(a);
     } finally {
@@ -246,18 +282,87 @@ describe('ending without signing in, nothing saved', () => {
     await nothingSaved(a);
   });
 
-  it('a callback with a foreign state: state_mismatch, the tab says so, and nothing else is taken', async () => {
+  it('a stray callback without state (or with another) does not end the attempt: the tab says so, and the real answer still signs in', async () => {
+    const strays: { status: number; html: string }[] = [];
+    const person = browser('away');
     const a = await start(async (url) => {
+      await person.open(url);
       const own = new URL(url).searchParams.get('state');
-      void visit(`${slackRedirectUri(port)}?code=stolen&state=not-${own}`).then((page) => {
-        pages.push(page);
-      });
+      // Any web page can send the browser here, with a code of its own.
+      strays.push(await visit(`${slackRedirectUri(port)}?code=stolen`));
+      strays.push(await visit(`${slackRedirectUri(port)}?code=stolen&state=not-${own}`));
+      strays.push(await visit(`${slackRedirectUri(port)}?error=access_denied`));
+      // Then the person approves in the tab Trayshare opened.
+      void consent(url, {});
     });
-    const pages: { status: number; html: string }[] = [];
-    expect(await signIn(a)).toMatchObject({ ok: false, reason: 'state_mismatch' });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(pages[0]?.html).toContain('belongs to another sign-in');
+    const result = await signIn(a);
+    expect(result).toMatchObject({ ok: true, user: '@alice' });
+    expect(strays.map((p) => p.status)).toEqual([400, 400, 400]);
+    for (const page of strays) expect(page.html).toContain('does not belong to the sign-in');
+    // The stray code was never sent anywhere: the one exchanged was the service's own.
+    expect(service.signInSecrets()).not.toContain('stolen');
+  });
+
+  it('an idle socket and a half-sent request held on the listener: the sign-in still ends, and both are closed', async () => {
+    const held: Socket[] = [];
+    const closedSockets: Promise<void>[] = [];
+    const a = await start(async (url) => {
+      for (const text of ['', 'GET /slack/callback?code=x HTTP/1.1\r\nHost: localhost\r\n']) {
+        const socket = connect(port, '127.0.0.1');
+        await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+        if (text) socket.write(text);
+        socket.on('error', () => undefined);
+        closedSockets.push(new Promise((resolve) => socket.once('close', () => resolve())));
+        held.push(socket);
+      }
+      void consent(url, {});
+    });
+    try {
+      // Before, this never returned: "Waiting…" for ever, with the tokens already saved.
+      expect(await signIn(a)).toMatchObject({ ok: true, user: '@alice' });
+      await Promise.all(closedSockets);
+      expect((await visit(`${slackRedirectUri(port)}?code=x&state=y`)).status).toBe(0);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  });
+
+  it('Cancel while the service is answering the exchange: cancelled at once, nothing kept, and the late tokens revoked', async () => {
+    service.injectFault({ method: 'oauth.v2.access', fault: { kind: 'slow', delayMs: 1500 } });
+    let landed!: () => void;
+    const tabAnswered = new Promise<void>((resolve) => {
+      landed = resolve;
+    });
+    const a = await start(async (url) => {
+      void consent(url, {}).then(() => landed());
+    });
+    const waiting = signIn(a);
+    // The browser came back; the exchange is under way when the person presses Cancel.
+    await expect.poll(() => service.traffic().countOf['oauth.v2.access'] ?? 0).toBe(1);
+    await a.cancelSignIn();
+    expect(await waiting).toMatchObject({ ok: false, reason: 'cancelled' });
+    await tabAnswered;
     await nothingSaved(a);
+    // The answer that came after Cancel is ended at the service, never left alive there.
+    await expect
+      .poll(
+        async () => {
+          const issued = service.signInSecrets().filter((s) => s.startsWith('xoxe.xoxp-'));
+          if (issued.length === 0) return 'none issued yet';
+          const answers = await Promise.all(
+            issued.map(async (token) => {
+              const res = await fetch(`${service.url}/api/auth.test`, {
+                method: 'POST',
+                headers: { authorization: `Bearer ${token}` },
+              });
+              return ((await res.json()) as { error?: string }).error;
+            }),
+          );
+          return answers.every((e) => e === 'token_revoked') ? 'revoked' : answers.join();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe('revoked');
   });
 
   it('the callback twice: the second visit finds nothing listening', async () => {
@@ -270,7 +375,7 @@ describe('ending without signing in, nothing saved', () => {
   });
 
   it('the service is down during the exchange: service_unreachable', async () => {
-    service.injectFault({ method: 'oauth.v2.user.access', fault: { kind: 'reset-after-body' } });
+    service.injectFault({ method: 'oauth.v2.access', fault: { kind: 'reset-after-body' } });
     const a = await start(browser().open);
     expect(await signIn(a)).toMatchObject({ ok: false, reason: 'service_unreachable' });
     await nothingSaved(a);

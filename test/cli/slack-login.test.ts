@@ -1,19 +1,17 @@
 // `trayshare login --slack` and `logout` as a person runs them, against the reference service
 // over real HTTP and the real keychain (run under build/scripts/with-keyring.mjs): with
 // --no-browser the CLI prints the consent link, and a small script plays the person at the
-// browser (test/service/consent-client.ts): it opens the link, clicks Allow or Deny, and
-// follows the redirect to the CLI's loopback listener.
-import { spawn } from 'node:child_process';
+// browser (slack-login-run.ts).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import { freePort, serviceFor } from '../auth/sign-in-helpers';
-import { type ConsentChoice, consent } from '../service/consent-client';
-import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
+import type { ConsentChoice } from '../service/consent-client';
 import type { ReferenceService } from '../service/server';
-import { CLI, type CliRun, filesUnder, runCli } from './run-cli';
+import { filesUnder, runCli } from './run-cli';
+import { type LoginRun, loginWith as login } from './slack-login-run';
 
 let dir: string;
 let dataDir: string;
@@ -38,49 +36,8 @@ afterAll(async () => {
 });
 
 /** Runs the CLI; once it prints the consent link, the person does `choice` (or nothing). */
-function loginWith(
-  args: string[],
-  choice: ConsentChoice | 'away',
-): Promise<CliRun & { argv: string[] }> {
-  const argv = [
-    CLI,
-    'login',
-    '--slack',
-    '--no-browser',
-    '--client-id',
-    DEFAULT_CLIENT_ID,
-    '--base-url',
-    service.url,
-    '--port',
-    String(port),
-    ...args,
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, {
-      env: { ...process.env, TRAYSHARE_TOKEN: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let followed = false;
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      const link = /^(http\S+\/oauth\/v2_user\/authorize\S+)$/m.exec(stdout)?.[1];
-      if (link && !followed && choice !== 'away') {
-        followed = true;
-        void consent(link, choice);
-      }
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, argv });
-    });
-  });
+function loginWith(args: string[], choice: ConsentChoice | 'away'): Promise<LoginRun> {
+  return login({ baseUrl: service.url, ports: String(port), env, args, choice });
 }
 
 describe('trayshare login --slack', () => {

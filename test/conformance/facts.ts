@@ -145,8 +145,8 @@ export const CLIENT_READS: Record<string, string[]> = {
   ],
 };
 // oauth.v2.user.access is left out: its example has the user token at the top level and no
-// authed_user token, refresh token or lifetime, all of which the sign-in reads (issue 32 moves
-// the sign-in to oauth.v2.access, whose examples have them).
+// authed_user token, refresh token or lifetime, all of which the sign-in reads (since issue 32
+// the sign-in uses oauth.v2.access, whose examples have them).
 
 /**
  * Keys the client reads that no example of the method shows, with where Slack shows them:

@@ -89,7 +89,7 @@ describe('demo launcher', () => {
       await expect(stat(demo.userDataDir)).rejects.toThrow();
       // The service's Slack app takes that client ID with the redirect the app listens on: its
       // consent page asks, rather than showing an error.
-      const authorize = new URL('/oauth/v2_user/authorize', demo.reference.url);
+      const authorize = new URL('/oauth/v2/authorize', demo.reference.url);
       authorize.search = new URLSearchParams({
         client_id: DEFAULT_CLIENT_ID,
         user_scope: SLACK_USER_SCOPES.join(','),

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SLACK_USER_SCOPES, slackRedirectUri } from '../../main/portable/slack-sign-in';
+import { SLACK_USER_SCOPES, slackRedirectUris } from '../../main/portable/slack-sign-in';
 import { CREATE_SLACK_APP_URL } from '../../renderer/src/views/slack-team-setup';
 
 const path = fileURLToPath(new URL('../../build/slack-app-manifest.json', import.meta.url));
@@ -30,15 +30,27 @@ describe('the Slack app manifest', () => {
     expect(manifest.oauth_config.scopes.user).toEqual(
       expect.arrayContaining([...SLACK_USER_SCOPES]),
     );
+    // The service contract's list ("Sign-in", scopes), files:read included.
     expect([...manifest.oauth_config.scopes.user!].sort()).toEqual(
-      [...new Set([...SLACK_USER_SCOPES, 'files:read'])].sort(),
+      [
+        'channels:read',
+        'files:read',
+        'files:write',
+        'groups:read',
+        'im:read',
+        'mpim:read',
+        'users:read',
+      ].sort(),
     );
   });
 
-  it('lists exactly the loopback redirect the sign-in listens on, with PKCE and rotating tokens', async () => {
+  it('lists exactly the loopback redirects the sign-in tries, in order, with PKCE and rotating tokens', async () => {
     const manifest = JSON.parse(await readFile(path, 'utf8')) as Manifest;
-    // Slack matches the loopback port exactly (main/portable/slack-sign-in.ts).
-    expect(manifest.oauth_config.redirect_urls).toEqual([slackRedirectUri()]);
+    // Slack matches the loopback port exactly (main/portable/slack-sign-in.ts); several fixed
+    // ports, the first one the single URL of the first manifest.
+    expect(manifest.oauth_config.redirect_urls).toEqual(slackRedirectUris());
+    expect(manifest.oauth_config.redirect_urls[0]).toBe('http://localhost:53682/slack/callback');
+    expect(new Set(manifest.oauth_config.redirect_urls).size).toBeGreaterThanOrEqual(3);
     // The field as Slack's manifest export names it (node-slack-sdk
     // packages/web-api/src/types/response/AppsManifestExportResponse.ts, OauthConfig.pkce_enabled).
     expect(manifest.oauth_config.pkce_enabled).toBe(true);

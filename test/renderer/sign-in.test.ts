@@ -274,7 +274,7 @@ describe('Sign in with Slack', () => {
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.textContent))
       .toBe('Cancel');
-    expect(harness.browserOpened.at(-1)).toMatch(/\/oauth\/v2_user\/authorize\?/);
+    expect(harness.browserOpened.at(-1)).toMatch(/\/oauth\/v2\/authorize\?/);
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Enter');
     await form.getByRole('button', { name: 'Sign in with Slack' }).waitFor();

@@ -36,7 +36,9 @@ export async function consent(
     as: choice.as ?? selected,
     decision: choice.decision ?? 'approve',
   });
-  const decided = await fetch(new URL('/oauth/v2_user/authorize/decision', pageUrl), {
+  // The page's own form action: each consent page posts back to itself.
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? '';
+  const decided = await fetch(new URL(action, pageUrl), {
     method: 'POST',
     body: form,
     redirect: 'manual',

@@ -2,7 +2,7 @@
 // with PKCE on, and their redirect URLs), the people who can approve on the consent page, and
 // the lifetimes Slack documents. Slack's facts behind each default are cited where they are set.
 import { z } from 'zod';
-import { slackRedirectUri } from '../../main/portable/slack-sign-in';
+import { slackRedirectUris } from '../../main/portable/slack-sign-in';
 
 interface OAuthApp {
   /** e.g. 1111111111.2222222222 */
@@ -43,7 +43,8 @@ export interface OAuthConfig {
 export const DEFAULT_CLIENT_ID = '1111111111.2222222222';
 
 export const defaultOAuthConfig: OAuthConfig = {
-  apps: [{ clientId: DEFAULT_CLIENT_ID, redirectUrls: [slackRedirectUri()] }],
+  // The manifest's redirect URLs (build/slack-app-manifest.json).
+  apps: [{ clientId: DEFAULT_CLIENT_ID, redirectUrls: slackRedirectUris() }],
   signers: [
     {
       user: 'U0ALICE',

@@ -1,12 +1,23 @@
-// GET /oauth/v2_user/authorize: Slack's consent page for a user-token sign-in, as plain HTML
-// forms (Approve, Deny) that a test's fetch or a real Chromium can both submit; and the form's
-// POST, which sends the browser back to the app's redirect URL with a code or an error.
-// Parameters as the service contract's "Sign-in" gives them; a wrong client_id or redirect_uri
-// is shown on the page and never redirected (RFC 6749 §4.1.2.1; Slack shows "redirect_uri did
-// not match any configured URIs").
+// Slack's consent pages, as plain HTML forms (Approve, Deny) that a test's fetch or a real
+// Chromium can both submit, and the form's POST, which sends the browser back to the app's
+// redirect URL with a code or an error. Two pages, one per documented pair (api-oauth.ts):
+// - GET /oauth/v2/authorize, the PKCE pair's: user scopes in `user_scope`, and no `scope` for a
+//   desktop redirect ("Desktop redirects are not allowed to request bot scopes",
+//   docs.slack.dev/authentication/using-pkce);
+// - GET /oauth/v2_user/authorize, the user-only pair's: the user scopes in `scope` (service
+//   contract, "Sign-in").
+// A code remembers which page it began at. A wrong client_id or redirect_uri is shown on the
+// page and never redirected (RFC 6749 §4.1.2.1; Slack shows "redirect_uri did not match any
+// configured URIs").
 import type { ServiceContext } from './context';
 import { type Exchange, textAnswer } from './exchange';
-import type { ConsentRequest } from './oauth-grants';
+import type { ConsentFlow, ConsentRequest } from './oauth-grants';
+
+/** Each consent page's path; its form posts to the same path plus /decision. */
+export const CONSENT_PATHS: Record<ConsentFlow, string> = {
+  v2: '/oauth/v2/authorize',
+  v2_user: '/oauth/v2_user/authorize',
+};
 
 const html = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -34,6 +45,7 @@ function errorPage(code: string, detail: string) {
 function readRequest(
   ctx: ServiceContext,
   query: URLSearchParams,
+  flow: ConsentFlow,
 ): ConsentRequest | { error: string; detail: string } {
   const clientId = query.get('client_id') ?? '';
   const app = ctx.config.oauth.apps.find((a) => a.clientId === clientId);
@@ -46,12 +58,8 @@ function readRequest(
       detail: `redirect_uri did not match any configured URIs. Passed URI: ${redirectUri}`,
     };
   }
-  // "Desktop redirects are not allowed to request bot scopes" (docs.slack.dev/authentication/using-pkce).
-  if ((query.get('scope') ?? '') !== '') {
-    return { error: 'invalid_scope', detail: 'Desktop redirects cannot request bot scopes.' };
-  }
-  const scopes = (query.get('user_scope') ?? '').split(',').filter(Boolean);
-  if (scopes.length === 0) return { error: 'no_user_scopes', detail: 'Missing user_scope.' };
+  const scopes = scopesOf(query, flow);
+  if ('error' in scopes) return scopes;
   const challenge = query.get('code_challenge') ?? undefined;
   // Slack documents S256; plain is refused here (the reference service's choice, stricter).
   if (challenge !== undefined && query.get('code_challenge_method') !== 'S256') {
@@ -61,6 +69,7 @@ function readRequest(
     };
   }
   return {
+    flow,
     clientId,
     redirectUri,
     state: query.get('state') ?? '',
@@ -70,8 +79,31 @@ function readRequest(
   };
 }
 
-export function authorizePage(ctx: ServiceContext, ex: Exchange, query: URLSearchParams): void {
-  const request = readRequest(ctx, query);
+/** The user scopes asked for, where this page's pair takes them. */
+function scopesOf(
+  query: URLSearchParams,
+  flow: ConsentFlow,
+): string[] | { error: string; detail: string } {
+  const list = (name: string) => (query.get(name) ?? '').split(',').filter(Boolean);
+  if (flow === 'v2_user') {
+    const scopes = list('scope');
+    return scopes.length > 0 ? scopes : { error: 'no_scopes', detail: 'Missing scope.' };
+  }
+  // "Desktop redirects are not allowed to request bot scopes" (docs.slack.dev/authentication/using-pkce).
+  if (list('scope').length > 0) {
+    return { error: 'invalid_scope', detail: 'Desktop redirects cannot request bot scopes.' };
+  }
+  const scopes = list('user_scope');
+  return scopes.length > 0 ? scopes : { error: 'no_user_scopes', detail: 'Missing user_scope.' };
+}
+
+export function authorizePage(
+  ctx: ServiceContext,
+  ex: Exchange,
+  query: URLSearchParams,
+  flow: ConsentFlow,
+): void {
+  const request = readRequest(ctx, query, flow);
   if ('error' in request) {
     ex.refuseBeforeBody(errorPage(request.error, request.detail));
     return;
@@ -95,7 +127,7 @@ export function authorizePage(ctx: ServiceContext, ex: Exchange, query: URLSearc
       200,
       'Slack: allow access?',
       `<h1>Trayshare is requesting permission to access ${html(chosen.team.name)}</h1>
-<form method="post" action="/oauth/v2_user/authorize/decision">
+<form method="post" action="${CONSENT_PATHS[flow]}/decision">
 <input type="hidden" name="request" value="${html(id)}">
 <label>Sign in as <select name="as">${options}</select></label>
 <p>It will be able to act as you:</p><ul id="scopes">${scopes}</ul>

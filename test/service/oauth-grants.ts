@@ -4,7 +4,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { TokenGrant } from './config';
 import type { OAuthConfig, OAuthSigner } from './oauth-config';
 
+/** Which consent page a request began at: the PKCE pair's or the user-only pair's. */
+export type ConsentFlow = 'v2' | 'v2_user';
+
 export interface ConsentRequest {
+  flow: ConsentFlow;
   clientId: string;
   redirectUri: string;
   state: string;

@@ -1,6 +1,9 @@
 // Sign in with Slack at the reference service, over real HTTP, against Slack's docs:
-// https://docs.slack.dev/authentication/using-pkce, .../using-token-rotation,
-// https://docs.slack.dev/reference/methods/oauth.v2.user.access and auth.revoke.
+// https://docs.slack.dev/authentication/using-pkce, .../using-token-rotation, and the methods'
+// reference (slack-ruby/slack-api-ref methods/oauth/oauth.v2.access.json,
+// oauth.v2.user.access.json, methods/auth/auth.revoke.json). The PKCE pair (/oauth/v2/authorize,
+// oauth.v2.access) is the one Trayshare uses; the user-only pair (/oauth/v2_user/authorize,
+// oauth.v2.user.access) answers as its own reference shows, and the two never mix.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,8 +39,8 @@ const redirectUri = slackRedirectUri();
 const verifier = randomBytes(32).toString('base64url');
 const challenge = createHash('sha256').update(verifier).digest('base64url');
 
-function authorizeUrl(params: Record<string, string> = {}): string {
-  const url = new URL('/oauth/v2_user/authorize', service.url);
+function authorizeUrl(params: Record<string, string> = {}, path = '/oauth/v2/authorize'): string {
+  const url = new URL(path, service.url);
   const all = {
     client_id: DEFAULT_CLIENT_ID,
     user_scope: 'files:write,channels:read',
@@ -61,8 +64,12 @@ async function call(method: string, form: Record<string, string>, token?: string
   return (await res.json()) as Record<string, any>;
 }
 
-async function codeFor(params: Record<string, string> = {}, as?: string): Promise<string> {
-  const outcome = await consent(authorizeUrl(params), {
+async function codeFor(
+  params: Record<string, string> = {},
+  as?: string,
+  path?: string,
+): Promise<string> {
+  const outcome = await consent(authorizeUrl(params, path), {
     followRedirect: false,
     ...(as ? { as } : {}),
   });
@@ -71,8 +78,8 @@ async function codeFor(params: Record<string, string> = {}, as?: string): Promis
   return back.searchParams.get('code')!;
 }
 
-const exchange = (code: string, extra: Record<string, string> = {}) =>
-  call('oauth.v2.user.access', {
+const exchange = (code: string, extra: Record<string, string> = {}, method = 'oauth.v2.access') =>
+  call(method, {
     client_id: DEFAULT_CLIENT_ID,
     code,
     code_verifier: verifier,
@@ -82,7 +89,7 @@ const exchange = (code: string, extra: Record<string, string> = {}) =>
   });
 
 const renew = (refreshToken: string) =>
-  call('oauth.v2.user.access', {
+  call('oauth.v2.access', {
     client_id: DEFAULT_CLIENT_ID,
     grant_type: 'refresh_token',
     refresh_token: refreshToken,
@@ -135,7 +142,59 @@ describe('consent page', () => {
   });
 });
 
-describe('oauth.v2.user.access', () => {
+describe('oauth.v2.access (the PKCE pair)', () => {
+  it('answers a code exactly as slack-api-ref shows a user-only install: the token in authed_user, none at the top level', async () => {
+    await start();
+    const answer = await exchange(await codeFor());
+    // oauth.v2.access.json's third example (a user-only install), with the rotating fields of its
+    // second (expires_in, refresh_token in authed_user).
+    expect(Object.keys(answer).sort()).toEqual(
+      ['app_id', 'authed_user', 'enterprise', 'is_enterprise_install', 'ok', 'team'].sort(),
+    );
+    expect(Object.keys(answer.authed_user).sort()).toEqual(
+      ['access_token', 'expires_in', 'id', 'refresh_token', 'scope', 'token_type'].sort(),
+    );
+    expect(answer.authed_user.access_token).toMatch(/^xoxe\.xoxp-/);
+    expect(answer.authed_user.refresh_token).toMatch(/^xoxe-1-/);
+    expect(answer).not.toHaveProperty('access_token');
+  });
+
+  it('answers a renewal exactly as node-slack-sdk reads it: the new pair at the top level', async () => {
+    await start();
+    const first = (await exchange(await codeFor())).authed_user;
+    const renewed = await renew(first.refresh_token);
+    // install-provider.ts, OAuthV2TokenRefreshResponse (bot_user_id only for a bot).
+    expect(Object.keys(renewed).sort()).toEqual(
+      [
+        'access_token',
+        'app_id',
+        'enterprise',
+        'expires_in',
+        'is_enterprise_install',
+        'ok',
+        'refresh_token',
+        'scope',
+        'team',
+        'token_type',
+      ].sort(),
+    );
+    expect(renewed).toMatchObject({ token_type: 'user', team: { id: 'T0REFERENCE' } });
+    expect(renewed).not.toHaveProperty('authed_user');
+  });
+
+  it('takes client_id by HTTP Basic too, with no secret', async () => {
+    await start();
+    const code = await codeFor();
+    const res = await fetch(`${service.url}/api/oauth.v2.access`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${DEFAULT_CLIENT_ID}:`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ code, code_verifier: verifier, redirect_uri: redirectUri }),
+    });
+    expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
+  });
+
   it('exchanges a code with its verifier for a user token that works, in the documented shape', async () => {
     await start();
     const answer = await exchange(await codeFor());
@@ -173,12 +232,13 @@ describe('oauth.v2.user.access', () => {
     expect(await exchange(code)).toEqual({ ok: false, error: 'invalid_code' });
   });
 
-  it('refuses a wrong verifier (PKCE S256), and the code is spent', async () => {
+  it('refuses a wrong verifier (PKCE S256) with invalid_code_verifier, and the code is spent', async () => {
     await start();
     const code = await codeFor();
+    // The error slack-api-ref's oauth.v2.access.json lists since 2026/06/22.
     expect(await exchange(code, { code_verifier: 'x'.repeat(43) })).toEqual({
       ok: false,
-      error: 'invalid_code',
+      error: 'invalid_code_verifier',
     });
     expect(await exchange(code)).toEqual({ ok: false, error: 'invalid_code' });
   });
@@ -226,6 +286,52 @@ describe('oauth.v2.user.access', () => {
     const first = (await exchange(await codeFor())).authed_user;
     clock += 30 * 24 * 3600 * 1000 + 1;
     expect(await renew(first.refresh_token)).toEqual({ ok: false, error: 'invalid_refresh_token' });
+  });
+});
+
+describe('the two pairs never mix', () => {
+  it('a code from the user-only consent page is refused by oauth.v2.access: oauth_authorization_url_mismatch', async () => {
+    await start();
+    const code = await codeFor(
+      { scope: 'files:write', user_scope: '' },
+      undefined,
+      '/oauth/v2_user/authorize',
+    );
+    expect(await exchange(code)).toEqual({ ok: false, error: 'oauth_authorization_url_mismatch' });
+  });
+
+  it('a code from /oauth/v2/authorize is refused by oauth.v2.user.access: oauth_authorization_url_mismatch', async () => {
+    await start();
+    const code = await codeFor();
+    expect(await exchange(code, {}, 'oauth.v2.user.access')).toEqual({
+      ok: false,
+      error: 'oauth_authorization_url_mismatch',
+    });
+  });
+
+  it('the user-only pair answers as slack-api-ref shows it: the token at the top level', async () => {
+    await start();
+    const code = await codeFor(
+      { scope: 'files:write', user_scope: '' },
+      undefined,
+      '/oauth/v2_user/authorize',
+    );
+    const answer = await exchange(code, {}, 'oauth.v2.user.access');
+    // oauth.v2.user.access.json's example, without the OpenID id_token nobody asked for.
+    expect(answer).toEqual({
+      ok: true,
+      access_token: expect.stringMatching(/^xoxe\.xoxp-/),
+      token_type: 'user',
+      authed_user: { id: 'U0ALICE', scope: 'files:write' },
+      team: { id: 'T0REFERENCE' },
+    });
+    expect((await call('auth.test', {}, answer.access_token)).ok).toBe(true);
+  });
+
+  it('the user-only consent page takes its scopes in `scope`', async () => {
+    await start();
+    const { page } = await consent(authorizeUrl({}, '/oauth/v2_user/authorize'));
+    expect(page.html).toContain('data-error="no_scopes"');
   });
 });
 

@@ -13,14 +13,14 @@ import { conversationsList } from './api-conversations';
 import { completeUploadExternal, getUploadUrlExternal, receiveExternalBytes } from './api-external';
 import { filesInfo } from './api-files-info';
 import { filesUpload } from './api-files-upload';
-import { authRevoke, oauthUserAccess } from './api-oauth';
+import { authRevoke, oauthV2Access, oauthV2UserAccess } from './api-oauth';
 import { usersList } from './api-users';
 import { conversationsOf, defaultTestConfig, resolveConfig, type ServiceConfig } from './config';
 import type { RecordedMessage, RecordedUpload, ServiceContext } from './context';
 import { Exchange, jsonAnswer, type LingerBudget, slackError, textAnswer } from './exchange';
 import { ExternalUploads } from './external-uploads';
 import { FaultBook, type FaultRule, parseFaultRule } from './faults';
-import { authorizePage, decide } from './oauth-consent';
+import { authorizePage, CONSENT_PATHS, decide } from './oauth-consent';
 import { OAuthGrants, type RefreshStatus } from './oauth-grants';
 import { TokenBucketLimiter } from './rate-limiter';
 import { type RecordedRequest, RequestLog } from './request-log';
@@ -256,8 +256,10 @@ async function route(
         return usersList(ctx, ex, searchParams);
       case 'files.info':
         return filesInfo(ctx, ex, searchParams);
+      case 'oauth.v2.access':
+        return oauthV2Access(ctx, ex);
       case 'oauth.v2.user.access':
-        return oauthUserAccess(ctx, ex);
+        return oauthV2UserAccess(ctx, ex);
       case 'auth.revoke':
         return authRevoke(ctx, ex);
       default:
@@ -265,13 +267,17 @@ async function route(
     }
   }
 
-  if (pathname === '/oauth/v2_user/authorize' && req.method === 'GET') {
-    return authorizePage(ctx, ex, searchParams);
-  }
-  if (pathname === '/oauth/v2_user/authorize/decision' && req.method === 'POST') {
-    const parsed = await readArgs(ex);
-    if (parsed.kind !== 'ok') return;
-    return decide(ctx, ex, parsed.args);
+  for (const [flow, path] of Object.entries(CONSENT_PATHS) as [
+    keyof typeof CONSENT_PATHS,
+    string,
+  ][]) {
+    if (pathname === path && req.method === 'GET')
+      return authorizePage(ctx, ex, searchParams, flow);
+    if (pathname === `${path}/decision` && req.method === 'POST') {
+      const parsed = await readArgs(ex);
+      if (parsed.kind !== 'ok') return;
+      return decide(ctx, ex, parsed.args);
+    }
   }
 
   const upload = /^\/_upload\/([A-Z0-9]+)$/.exec(pathname);

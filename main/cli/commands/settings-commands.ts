@@ -48,7 +48,10 @@ function registerLoginCommands(program: Command): void {
     .option('--client-id <id>', "with --slack: the team's Slack app client ID")
     .option('--no-browser', 'with --slack: print the sign-in link instead of opening a browser')
     .option('--timeout <seconds>', 'with --slack: how long to wait for the browser (default 300)')
-    .option('--port <port>', 'with --slack: the loopback port the Slack app lists (default 53682)')
+    .option(
+      '--port <ports>',
+      'with --slack: the loopback port(s) the Slack app lists, tried in order (default 53682,53683,53684)',
+    )
     .action(async (options: LoginOptions) => {
       if (options.slack) {
         if (options.protocol)

@@ -2,7 +2,9 @@
 // same core flow as the app (main/core/auth/). The browser opens on the consent page, or with
 // --no-browser the link is printed (stdout) for the person to open; the command waits for the
 // answer, then says "Signed in as @alice in Acme". Ctrl+C cancels; nothing is saved then.
-import type { AppService } from '../../core/api';
+// Signing in needs the settings and the keychain only, never the upload queue: so it takes no
+// queue lock, and two sign-ins (two terminals, or one beside the app) run at once, each on the
+// first free port the Slack app lists.
 import { BUILT_IN_SLACK_CLIENT_ID } from '../../portable/build-defaults';
 import { openBrowser } from '../open-browser';
 import { say } from '../terminal';
@@ -16,6 +18,7 @@ export interface SlackLoginOptions {
   browser: boolean;
   /** Seconds to wait for the browser (default 300). */
   timeout?: string;
+  /** The loopback port, or several separated by commas, tried in order. */
   port?: string;
 }
 
@@ -27,16 +30,11 @@ function positive(value: string | undefined, what: string, max: number): number 
   return n;
 }
 
-async function withCliService<T>(
-  extra: {
-    openBrowser: (url: string) => Promise<void>;
-    signInTimeoutMs?: number;
-    signInPort?: number;
-  },
-  body: (service: AppService) => Promise<T>,
-): Promise<T> {
-  const { withService } = await import('../context');
-  return withService(body, { lookOnly: true, ...extra });
+/** "53682" or "53682,53683": each a port, in the order given. */
+function ports(value: string | undefined): number[] | undefined {
+  if (value === undefined) return undefined;
+  const list = value.split(',').map((part) => positive(part.trim(), '--port', 65_535)!);
+  return list.length > 0 ? list : undefined;
 }
 
 const printLink = async (url: string): Promise<void> => {
@@ -46,54 +44,59 @@ const printLink = async (url: string): Promise<void> => {
 
 export async function slackLogin(options: SlackLoginOptions): Promise<void> {
   const timeout = positive(options.timeout, '--timeout', 3600);
-  const port = positive(options.port, '--port', 65_535);
+  const signInPorts = ports(options.port);
   const opener = options.browser
     ? async (url: string) => {
         await openBrowser(url);
         say("Your browser shows Slack's consent page: approve there (Ctrl+C cancels).");
       }
     : printLink;
-  await withCliService(
-    {
-      openBrowser: opener,
-      ...(timeout ? { signInTimeoutMs: timeout * 1000 } : {}),
-      ...(port ? { signInPort: port } : {}),
-    },
-    async (service) => {
-      const existing = (await service.getSnapshot()).workspaces.find(
-        (w) =>
-          w.name.toLowerCase() === options.workspace.trim().toLowerCase() ||
-          w.id === options.workspace,
-      );
-      const clientId = options.clientId ?? existing?.clientId ?? BUILT_IN_SLACK_CLIENT_ID;
-      if (!clientId) {
-        throw new UsageError(
-          "Give the Slack app's client ID with --client-id (your team's admin has it): this build carries no default.",
-        );
-      }
-      const cancel = () => void service.cancelSignIn();
-      process.once('SIGINT', cancel);
-      const result = await service
-        .signInWithSlack({
-          baseUrl: options.baseUrl ?? existing?.baseUrl ?? 'https://slack.com',
-          clientId,
-          ...(existing ? { workspaceId: existing.id } : {}),
-        })
-        .finally(() => process.off('SIGINT', cancel));
-      if (!result.ok) {
-        say(result.message);
-        process.exitCode = 1;
-        return;
-      }
-      // A new workspace is named after the team; the name the person gave wins.
-      if (!existing && result.team !== options.workspace.trim()) {
-        await service
-          .updateWorkspace(result.workspaceId, { name: options.workspace.trim() })
-          .catch(() => undefined);
-      }
-      say(`Signed in as ${result.user} in ${result.team}.`);
-    },
-  );
+  const [{ openCliSettings, cliSecrets, cliTransport }, { openSignIn }] = await Promise.all([
+    import('../context'),
+    import('../../core/auth/sign-in'),
+  ]);
+  const settings = openCliSettings();
+  const name = options.workspace.trim();
+  const existing = settings
+    .read()
+    .workspaces.find(
+      (w) => w.name.toLowerCase() === name.toLowerCase() || w.id === options.workspace,
+    );
+  const clientId = options.clientId ?? existing?.clientId ?? BUILT_IN_SLACK_CLIENT_ID;
+  if (!clientId) {
+    throw new UsageError(
+      "Give the Slack app's client ID with --client-id (your team's admin has it): this build carries no default.",
+    );
+  }
+  const flow = openSignIn({
+    settings,
+    secrets: cliSecrets(),
+    transport: cliTransport(),
+    openBrowser: opener,
+    ...(timeout ? { timeoutMs: timeout * 1000 } : {}),
+    ...(signInPorts ? { ports: signInPorts } : {}),
+    // Waiting files go with the next `trayshare queue --run` (or the app), which reads the keychain.
+    onSignedIn: () => undefined,
+  });
+  const cancel = () => void flow.cancelSignIn();
+  process.once('SIGINT', cancel);
+  const result = await flow
+    .signInWithSlack({
+      baseUrl: options.baseUrl ?? existing?.baseUrl ?? 'https://slack.com',
+      clientId,
+      ...(existing ? { workspaceId: existing.id } : {}),
+    })
+    .finally(() => process.off('SIGINT', cancel));
+  if (!result.ok) {
+    say(result.message);
+    process.exitCode = 1;
+    return;
+  }
+  // A new workspace is named after the team; the name the person gave wins.
+  if (!existing && result.team !== name) {
+    await settings.updateWorkspace(result.workspaceId, { name }).catch(() => undefined);
+  }
+  say(`Signed in as ${result.user} in ${result.team}.`);
 }
 
 /** `trayshare logout` of a signed-in workspace: revoked at the service, both tokens removed. */
@@ -106,9 +109,9 @@ export async function slackLogout(
     async (service) => {
       const result = await service.signOut(workspace.id, { evenIfWaiting });
       if (result.ok) {
-        say(
-          `Signed out of ${workspace.name}: the sign-in was revoked and both tokens removed from the keychain.`,
-        );
+        // Says whether the service ended the sign-in, never more than it did.
+        say(result.message);
+        if (!result.revoked) process.exitCode = 1;
         return;
       }
       say(

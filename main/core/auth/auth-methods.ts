@@ -28,7 +28,11 @@ export function openAuthMethods(parts: {
     secrets: deps.secrets,
     transport: deps.transport,
     ...(deps.openBrowser ? { openBrowser: deps.openBrowser } : {}),
-    ...(deps.signInPort !== undefined ? { port: deps.signInPort } : {}),
+    ...(deps.signInPorts !== undefined
+      ? { ports: deps.signInPorts }
+      : deps.signInPort !== undefined
+        ? { ports: [deps.signInPort] }
+        : {}),
     ...(deps.signInTimeoutMs !== undefined ? { timeoutMs: deps.signInTimeoutMs } : {}),
     onSignedIn: (workspaceId) => {
       tokenChanged(workspaceId);

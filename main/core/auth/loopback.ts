@@ -1,21 +1,22 @@
 // The loopback listener of Sign in with Slack (RFC 8252 §7.3): one-shot, on the loopback
-// addresses only, at the one port the Slack app lists (slack-sign-in.ts says why the port is
-// fixed). The redirect URI names `localhost` (Slack's word for a desktop redirect), which a
-// browser may resolve to 127.0.0.1 or to ::1 first, and not every browser or proxy setting falls
-// back from one to the other: so both are listened on, ::1 where the machine has it. The first
-// request to the callback path, on either, is the attempt's answer: it is held open until the
-// sign-in has finished, so the tab can say how it ended, then both close and any later visit
-// finds nothing listening. A callback whose `state` is not this attempt's ends the attempt
-// (nothing is saved) and the tab says why.
+// addresses only, at the first free one of the fixed ports the Slack app lists (slack-sign-in.ts
+// says why they are fixed, and why several). The redirect URI names `localhost` (Slack's word
+// for a desktop redirect), which a browser may resolve to 127.0.0.1 or to ::1 first, and not
+// every browser or proxy setting falls back from one to the other: so both are listened on, ::1
+// where the machine has it.
+//
+// Only a callback carrying this attempt's `state` is its answer: any web page can make the
+// browser visit the callback URL, so a visit without the right state is told so and changes
+// nothing (RFC 6749 §10.12); the attempt still ends only with the right state, Cancel, or the
+// time limit. The answer is held open until the sign-in has finished, so the tab can say how it
+// ended; then every connection is closed, idle and half-sent ones too (a socket left open must
+// never keep the sign-in waiting), and any later visit finds nothing listening.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SLACK_REDIRECT_PATH, slackRedirectUri } from '../../portable/slack-sign-in';
 import { nodeHttp } from '../upload/node-http';
 
-export type CallbackOutcome =
-  | { kind: 'code'; code: string }
-  | { kind: 'error'; error: string }
-  | { kind: 'state_mismatch' };
+export type CallbackOutcome = { kind: 'code'; code: string } | { kind: 'error'; error: string };
 
 export interface LoopbackListener {
   /** The redirect_uri to send: http://localhost:PORT/slack/callback. */
@@ -26,12 +27,23 @@ export interface LoopbackListener {
   finish(outcome: { ok: boolean; message: string }): Promise<void>;
 }
 
-export class PortInUseError extends Error {
+class PortInUseError extends Error {
   constructor(readonly port: number) {
     super(`Port ${port} on this computer is taken by another program.`);
     this.name = 'PortInUseError';
   }
 }
+
+/** Every port the Slack app lists is taken. */
+export class AllPortsTakenError extends Error {
+  constructor(readonly ports: readonly number[]) {
+    super(`Ports ${ports.join(', ')} on this computer are all taken by other programs.`);
+    this.name = 'AllPortsTakenError';
+  }
+}
+
+/** How long the tab's answer may take to leave before its connection is closed anyway. */
+const ANSWER_FLUSH_MS = 1000;
 
 function html(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -69,10 +81,25 @@ function listenOn(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** Closed, with every connection it has: idle, half-sent, or waiting for an answer. */
 function closed(server: Server): Promise<void> {
   return new Promise<void>((resolve) => {
     server.close(() => resolve());
-    server.closeIdleConnections();
+    server.closeAllConnections();
+  });
+}
+
+/** Resolves once `res` has been sent (or its connection went), or after `ms` regardless. */
+function sent(res: ServerResponse, ms: number): Promise<void> {
+  if (res.writableFinished || res.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    res.once('finish', done);
+    res.once('close', done);
   });
 }
 
@@ -111,8 +138,24 @@ function endingPage(res: ServerResponse, outcome: { ok: boolean; message: string
   }
 }
 
+/** The first of `ports` free on every loopback host; AllPortsTakenError when none is. */
+async function listenOnFirstFree(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  ports: readonly number[],
+): Promise<{ servers: Server[]; port: number }> {
+  for (const port of ports) {
+    try {
+      return await listenOnLoopbacks(handle, port);
+    } catch (error) {
+      if (!(error instanceof PortInUseError)) throw error;
+    }
+  }
+  throw new AllPortsTakenError(ports);
+}
+
 export async function openLoopback(opts: {
-  port: number;
+  /** Tried in order; 0 is any free port (tests). */
+  ports: readonly number[];
   expectedState: string;
 }): Promise<LoopbackListener> {
   let held: ServerResponse | undefined;
@@ -139,32 +182,32 @@ export async function openLoopback(opts: {
       );
       return;
     }
-    answered = true;
-    const state = url.searchParams.get('state');
-    if (state !== opts.expectedState) {
+    if (url.searchParams.get('state') !== opts.expectedState) {
+      // Not this attempt's answer: told so, and the attempt goes on waiting for its own.
       page(
         res,
         400,
         'Not this sign-in',
-        'This answer belongs to another sign-in than the one Trayshare is waiting for, so Trayshare did not use it. Start the sign-in again from Trayshare.',
+        'This page does not belong to the sign-in Trayshare is waiting for, so Trayshare did not use it. If you started a sign-in, approve it in the tab Trayshare opened.',
       );
-      settle({ kind: 'state_mismatch' });
       return;
     }
+    answered = true;
     const code = url.searchParams.get('code');
     const error = url.searchParams.get('error');
     held = res;
-    if (tabOutcome) answerTab(tabOutcome);
+    if (tabOutcome) void answerTab(tabOutcome);
     settle(code ? { kind: 'code', code } : { kind: 'error', error: error ?? 'no_code' });
   };
 
-  const { servers, port } = await listenOnLoopbacks(handle, opts.port);
+  const { servers, port } = await listenOnFirstFree(handle, opts.ports);
 
-  function answerTab(outcome: { ok: boolean; message: string }): void {
-    if (!held) return;
+  function answerTab(outcome: { ok: boolean; message: string }): Promise<void> {
+    if (!held) return Promise.resolve();
     const res = held;
     held = undefined;
     endingPage(res, outcome);
+    return sent(res, ANSWER_FLUSH_MS);
   }
 
   let closing: Promise<void> | undefined;
@@ -173,8 +216,10 @@ export async function openLoopback(opts: {
     callback,
     finish(outcome) {
       tabOutcome = outcome;
-      answerTab(outcome);
-      closing ??= Promise.all(servers.map(closed)).then(() => {});
+      // The tab's answer leaves first; then nothing stays open, whatever else is connected.
+      closing ??= answerTab(outcome)
+        .then(() => Promise.all(servers.map(closed)))
+        .then(() => {});
       return closing;
     },
   };

@@ -1,9 +1,18 @@
-// Sign in with Slack's calls to the service: the authorize URL, oauth.v2.user.access (a code
-// for tokens; a refresh token for new ones) and auth.revoke. Shapes from
-// https://docs.slack.dev/reference/methods/oauth.v2.user.access (form-encoded, no
-// client_secret for a PKCE app: https://docs.slack.dev/authentication/using-pkce) and, for a
-// renewal's answer at the top level, node-slack-sdk's OAuthV2TokenRefreshResponse
-// (packages/oauth/src/install-provider.ts). Never logs, and never puts a secret in a URL.
+// Sign in with Slack's calls to the service, Slack's PKCE pair exactly
+// (https://docs.slack.dev/authentication/using-pkce; service contract, "Sign-in"): consent at
+// /oauth/v2/authorize with `user_scope` and no `scope`, then oauth.v2.access for the code and,
+// later, for each renewal (form-encoded, no client_secret: "exchange the code using the
+// oauth.v2.access API method without a client secret", docs.slack.dev/changelog/2026/03/30/pkce).
+// Never the user-only pair (/oauth/v2_user/authorize, oauth.v2.user.access): Slack refuses a
+// flow that mixes the two with oauth_authorization_url_mismatch. And auth.revoke to sign out.
+// Never logs, and never puts a secret in a URL.
+//
+// Where the answer holds the token: a code's answer nests the user's token in `authed_user`
+// (slack-ruby/slack-api-ref methods/oauth/oauth.v2.access.json, its second and third examples;
+// node-slack-sdk packages/oauth/src/install-provider.ts reads v2Resp.authed_user.access_token);
+// a renewal answers at the top level (node-slack-sdk install-provider.ts,
+// OAuthV2TokenRefreshResponse; python-slack-sdk slack_sdk/oauth/token_rotation/rotator.py). So
+// each field is read from `authed_user` first and from the top level second.
 import { apiUrl } from '../../portable/credentials';
 import { type Transport, TransportError } from '../upload/transport';
 
@@ -35,7 +44,7 @@ export function authorizeUrl(
     team?: string;
   },
 ): string {
-  const url = new URL(`${baseUrl.trim().replace(/\/+$/, '')}/oauth/v2_user/authorize`);
+  const url = new URL(`${baseUrl.trim().replace(/\/+$/, '')}/oauth/v2/authorize`);
   url.searchParams.set('client_id', params.clientId);
   url.searchParams.set('user_scope', params.scopes.join(','));
   url.searchParams.set('redirect_uri', params.redirectUri);
@@ -89,43 +98,56 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** Reads the tokens from an answer: nested in authed_user (a code) or at the top (a renewal). */
-function tokensOf(json: Record<string, unknown>): IssuedTokens | undefined {
-  const user = (
-    json.authed_user && typeof json.authed_user === 'object' ? json.authed_user : json
+type Read =
+  | { ok: true; tokens: IssuedTokens }
+  /** No user token at all, or one that does not renew itself. */
+  | { ok: false; error: 'no_user_token' | 'no_refresh_token' };
+
+/**
+ * Each token field from `authed_user` first, then from the top level. The top level is never
+ * read when it holds a bot's token (token_type "bot"): that would post as the app, not the
+ * person. (No bot scope is ever asked, so Slack gives none; this is a guard.)
+ */
+function tokensOf(json: Record<string, unknown>): Read {
+  const nested = (
+    json.authed_user && typeof json.authed_user === 'object' ? json.authed_user : {}
   ) as Record<string, unknown>;
-  const accessToken = str(user.access_token);
-  const refreshToken = str(user.refresh_token);
-  const expiresIn = typeof user.expires_in === 'number' ? user.expires_in : undefined;
-  if (!accessToken || !refreshToken || expiresIn === undefined) return undefined;
+  const top = json.token_type === 'bot' ? {} : json;
+  const field = (name: string): unknown => nested[name] ?? top[name];
+  const accessToken = str(field('access_token'));
+  const refreshToken = str(field('refresh_token'));
+  const expiresIn = field('expires_in');
+  if (!accessToken) return { ok: false, error: 'no_user_token' };
+  // No refresh token means the app does not rotate tokens (its "token rotation" setting is off).
+  if (!refreshToken || typeof expiresIn !== 'number')
+    return { ok: false, error: 'no_refresh_token' };
   const team = json.team as Record<string, unknown> | undefined;
   const teamId = str(team?.id);
+  const userId = str(nested.id);
   return {
-    accessToken,
-    refreshToken,
-    expiresIn,
-    ...(str(user.id) ? { userId: str(user.id) } : {}),
-    ...(teamId
-      ? { team: { id: teamId, ...(str(team?.name) ? { name: str(team?.name) } : {}) } }
-      : {}),
+    ok: true,
+    tokens: {
+      accessToken,
+      refreshToken,
+      expiresIn,
+      ...(userId ? { userId } : {}),
+      ...(teamId
+        ? { team: { id: teamId, ...(str(team?.name) ? { name: str(team?.name) } : {}) } }
+        : {}),
+    },
   };
 }
 
-async function userAccess(
+async function v2Access(
   baseUrl: string,
   form: Record<string, string>,
   transport: Transport,
 ): Promise<OAuthAnswer> {
-  const answer = await post(transport, apiUrl(baseUrl, 'oauth.v2.user.access'), form);
+  const answer = await post(transport, apiUrl(baseUrl, 'oauth.v2.access'), form);
   if ('unreachable' in answer)
     return { ok: false, error: 'unreachable', detail: answer.unreachable };
   const { json, status } = answer;
-  if (json?.ok === true) {
-    const tokens = tokensOf(json);
-    // No refresh token means the app does not rotate tokens: not a PKCE app's answer.
-    if (tokens) return { ok: true, tokens };
-    return { ok: false, error: 'no_refresh_token' };
-  }
+  if (json?.ok === true) return tokensOf(json);
   if (json?.ok === false && typeof json.error === 'string') return { ok: false, error: json.error };
   return {
     ok: false,
@@ -139,7 +161,7 @@ export function exchangeCode(
   args: { clientId: string; code: string; verifier: string; redirectUri: string },
   transport: Transport,
 ): Promise<OAuthAnswer> {
-  return userAccess(
+  return v2Access(
     baseUrl,
     {
       client_id: args.clientId,
@@ -157,7 +179,7 @@ export function renewTokens(
   args: { clientId: string; refreshToken: string },
   transport: Transport,
 ): Promise<OAuthAnswer> {
-  return userAccess(
+  return v2Access(
     baseUrl,
     { client_id: args.clientId, grant_type: 'refresh_token', refresh_token: args.refreshToken },
     transport,

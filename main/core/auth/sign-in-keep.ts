@@ -24,16 +24,27 @@ export function exchangeFailure(
   error: string,
   detail: string | undefined,
   clientId: string,
-  port: number,
+  redirectUri: string,
 ): SignInResult {
   if (error === 'unreachable') return say.unreachable(detail ?? 'no answer');
   if (error === 'invalid_client_id') return say.invalidClientId(clientId);
-  if (error === 'bad_redirect_uri') return say.badRedirectUri(port);
+  if (error === 'bad_redirect_uri') return say.badRedirectUri(redirectUri);
+  if (error === 'no_user_token') {
+    return say.other(
+      'Slack answered without a token for you, so Trayshare cannot post as you: check that the Slack app asks for user scopes only.',
+    );
+  }
   if (error === 'no_refresh_token') {
     // Slack gives rotating tokens to a loopback redirect only with "token rotation" on
     // (https://docs.slack.dev/changelog/2026/03/30/pkce); Trayshare's manifest turns it on.
     return say.other(
       "The Slack app gave a token that does not renew itself: its admin must turn on token rotation (Trayshare's manifest does).",
+    );
+  }
+  if (error === 'oauth_authorization_url_mismatch') {
+    // Slack's own words: the flow must begin at /oauth/v2/authorize (oauth.v2.access's reference).
+    return say.other(
+      'Slack refused the sign-in because it began at another sign-in page than the one its answer belongs to (oauth_authorization_url_mismatch).',
     );
   }
   return say.other(`Slack refused the sign-in (${error}).`);

@@ -1,6 +1,5 @@
 // One plain sentence per way a sign-in can end without signing in, for the window and the CLI.
 
-import { SLACK_REDIRECT_PATH } from '../../portable/slack-sign-in';
 import type { SignInFailure, SignInResult } from '../api';
 
 function failed(reason: SignInFailure, message: string): SignInResult {
@@ -31,15 +30,16 @@ export const signInMessages = {
       'invalid_client_id',
       `Slack does not know the client ID "${clientId}": ask your team's admin for the Trayshare app's client ID (it looks like 1234567890.1234567890).`,
     ),
-  badRedirectUri: (port: number) =>
+  badRedirectUri: (redirectUri: string) =>
     failed(
       'bad_redirect_uri',
-      `The Slack app does not list Trayshare's redirect URL (http://localhost:${port}${SLACK_REDIRECT_PATH}): your team's admin must add it under OAuth & Permissions.`,
+      `The Slack app does not list Trayshare's redirect URL (${redirectUri}): your team's admin must add it under OAuth & Permissions.`,
     ),
-  portInUse: (port: number) =>
+  /** Each port with what holds it where the OS can tell: "53682 by rclone (process 4242)". */
+  portsInUse: (held: readonly string[]) =>
     failed(
       'port_in_use',
-      `Another program is using port ${port}, where Trayshare receives the answer from the browser: close it (or finish the other sign-in) and try again.`,
+      `${held.length === 1 ? 'Port' : 'Every port'} where Trayshare receives the answer from the browser is taken (${held.join('; ')}): close ${held.length === 1 ? 'that program' : 'one of those programs'} (or finish the other sign-in) and try again.`,
     ),
   noBrowser: (detail: string) =>
     failed(
@@ -56,10 +56,10 @@ export const signInMessages = {
       'wrong_team',
       `You signed in to ${got}, but this workspace is ${want}: sign in to ${want} instead; nothing was changed.`,
     ),
-  stateMismatch: () =>
+  otherService: (name: string, own: string, asked: string) =>
     failed(
-      'state_mismatch',
-      'The browser came back from another sign-in than this one, so Trayshare did not use it and saved nothing: start the sign-in again.',
+      'other_service',
+      `${name} is a workspace at ${own}, so it cannot be signed in at ${asked}: its sign-in would move to another service. To use ${asked}, add it as a new workspace; nothing was changed.`,
     ),
   keychain: (detail: string) =>
     failed(

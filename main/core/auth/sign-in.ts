@@ -1,11 +1,13 @@
 // Sign in with Slack (OAuth 2.0 authorization code with PKCE S256 through a loopback redirect,
-// RFC 8252): a fresh state and verifier per attempt, the browser on the consent page, one
-// callback, the code exchanged at oauth.v2.user.access, then auth.test for "@alice in Acme".
-// Nothing is saved unless every step succeeded (sign-in-keep.ts keeps what was given).
+// RFC 8252): a fresh state and verifier per attempt, the browser on the consent page, the
+// callback with this attempt's state, the code exchanged at oauth.v2.access, then auth.test for
+// "@alice in Acme". Nothing is saved unless every step succeeded (sign-in-keep.ts keeps what was
+// given). Cancel ends the attempt at any step before the tokens are kept; tokens that arrive
+// after it are revoked, never kept.
 import { checkBaseUrl } from '../../portable/credentials';
 import {
   looksLikeSlackClientId,
-  SLACK_REDIRECT_PORT,
+  SLACK_REDIRECT_PORTS,
   SLACK_USER_SCOPES,
 } from '../../portable/slack-sign-in';
 import type { SignInRequest, SignInResult } from '../api';
@@ -15,13 +17,14 @@ import { parseArgs } from '../settings/input-rules';
 import type { SettingsService } from '../settings/settings-service';
 import type { Transport } from '../upload/transport';
 import {
+  AllPortsTakenError,
   type CallbackOutcome,
   type LoopbackListener,
   openLoopback,
-  PortInUseError,
 } from './loopback';
-import { authorizeUrl, exchangeCode } from './oauth-client';
+import { authorizeUrl, exchangeCode, revokeToken } from './oauth-client';
 import { newPkcePair, newState } from './pkce';
+import { holderText, portHolders } from './port-holder';
 import { exchangeFailure, keepSignIn } from './sign-in-keep';
 import { signInMessages as say } from './sign-in-messages';
 
@@ -30,19 +33,27 @@ export interface SignInDeps {
   secrets: SecretStore;
   transport: Transport;
   openBrowser?: (url: string) => Promise<void>;
-  /** The loopback port; the Slack app must list http://localhost:PORT/slack/callback. */
-  port?: number;
+  /** The loopback ports, tried in order; the Slack app must list http://localhost:PORT/slack/callback for each. */
+  ports?: readonly number[];
   /** How long the browser has (default 5 minutes). */
   timeoutMs?: number;
   /** Signed in (or again): resume the workspace's waiting files, reload its lists. */
   onSignedIn(workspaceId: string): void;
 }
 
-const FIVE_MINUTES = 5 * 60_000;
+type Deps = SignInDeps & { ports: readonly number[]; timeoutMs: number };
 
-interface Context {
-  deps: SignInDeps & { port: number; timeoutMs: number };
-  waitForBrowser: (listener: LoopbackListener) => Promise<Waited>;
+const FIVE_MINUTES = 5 * 60_000;
+const CANCELLED = Symbol('cancelled');
+
+/** `work`, or CANCELLED as soon as `signal` aborts (the work itself goes on, unheard). */
+function unlessCancelled<T>(signal: AbortSignal, work: Promise<T>): Promise<T | typeof CANCELLED> {
+  if (signal.aborted) return Promise.resolve(CANCELLED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(CANCELLED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 interface Attempt {
@@ -52,34 +63,43 @@ interface Attempt {
   listener: LoopbackListener;
   url: string;
   verifier: string;
+  signal: AbortSignal;
+}
+
+type Waited = CallbackOutcome | { kind: 'timeout' } | typeof CANCELLED;
+
+/** The browser's answer with this attempt's state, the time limit, or Cancel: whichever is first. */
+async function waitForBrowser(deps: Deps, a: Attempt): Promise<Waited> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Waited>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'timeout' }), deps.timeoutMs);
+  });
+  try {
+    return await unlessCancelled(a.signal, Promise.race([a.listener.callback, timeout]));
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The browser, its answer, and the exchange; then keeping what was given (sign-in-keep.ts). */
-async function attempt(
-  deps: SignInDeps & { port: number; timeoutMs: number },
-  waitForBrowser: (listener: LoopbackListener) => Promise<Waited>,
-  a: Attempt,
-): Promise<SignInResult> {
+async function attempt(deps: Deps, a: Attempt): Promise<SignInResult> {
   if (!deps.openBrowser) return say.noBrowser('this program has no browser to open');
   try {
-    await deps.openBrowser(a.url);
+    if ((await unlessCancelled(a.signal, deps.openBrowser(a.url))) === CANCELLED) {
+      return say.cancelled();
+    }
   } catch (error) {
     return say.noBrowser(error instanceof Error ? error.message : String(error));
   }
-  const waited = await waitForBrowser(a.listener);
-  switch (waited.kind) {
-    case 'timeout':
-      return say.timeout(deps.timeoutMs);
-    case 'cancelled':
-      return say.cancelled();
-    case 'state_mismatch':
-      return say.stateMismatch();
-    case 'error':
-      return waited.error === 'access_denied'
-        ? say.accessDenied()
-        : say.other(`Slack answered "${waited.error}" instead of signing in.`);
+  const waited = await waitForBrowser(deps, a);
+  if (waited === CANCELLED) return say.cancelled();
+  if (waited.kind === 'timeout') return say.timeout(deps.timeoutMs);
+  if (waited.kind === 'error') {
+    return waited.error === 'access_denied'
+      ? say.accessDenied()
+      : say.other(`Slack answered "${waited.error}" instead of signing in.`);
   }
-  const exchanged = await exchangeCode(
+  const exchange = exchangeCode(
     a.baseUrl,
     {
       clientId: a.clientId,
@@ -89,29 +109,44 @@ async function attempt(
     },
     deps.transport,
   );
+  const exchanged = await unlessCancelled(a.signal, exchange);
+  if (exchanged === CANCELLED) {
+    // Cancelled while the service answered: whatever it gives is ended there, not kept.
+    void exchange.then((late) => {
+      if (late.ok) void revokeToken(a.baseUrl, late.tokens.accessToken, deps.transport);
+    });
+    return say.cancelled();
+  }
   if (!exchanged.ok) {
-    return exchangeFailure(exchanged.error, exchanged.detail, a.clientId, deps.port);
+    return exchangeFailure(exchanged.error, exchanged.detail, a.clientId, a.listener.redirectUri);
   }
   return keepSignIn(deps, { ...a, tokens: exchanged.tokens });
 }
 
-type Waited = CallbackOutcome | { kind: 'timeout' } | { kind: 'cancelled' };
+/** Every port taken: which, and by what where the OS can tell. */
+async function portsTaken(ports: readonly number[]): Promise<SignInResult> {
+  const held = await Promise.all(
+    ports.map(async (port) => {
+      const holders = await portHolders(port);
+      return holders.length > 0 ? `${port} by ${holders.map(holderText).join(' and ')}` : `${port}`;
+    }),
+  );
+  return say.portsInUse(held);
+}
 
 async function run(
-  ctx: Context,
-  baseUrl: string,
-  clientId: string,
-  existing: Workspace | undefined,
+  deps: Deps,
+  request: { baseUrl: string; clientId: string; existing: Workspace | undefined },
+  signal: AbortSignal,
 ): Promise<SignInResult> {
-  const { deps, waitForBrowser } = ctx;
-  const { port } = deps;
+  const { baseUrl, clientId, existing } = request;
   const pkce = newPkcePair();
   const state = newState();
   let listener: LoopbackListener;
   try {
-    listener = await openLoopback({ port, expectedState: state });
+    listener = await openLoopback({ ports: deps.ports, expectedState: state });
   } catch (error) {
-    if (error instanceof PortInUseError) return say.portInUse(port);
+    if (error instanceof AllPortsTakenError) return portsTaken(error.ports);
     throw error;
   }
   const url = authorizeUrl(baseUrl, {
@@ -124,19 +159,13 @@ async function run(
   });
   let result: SignInResult;
   try {
-    result = await attempt(deps, waitForBrowser, {
-      baseUrl,
-      clientId,
-      existing,
-      listener,
-      url,
-      verifier: pkce.verifier,
-    });
+    result = await attempt(deps, { ...request, listener, url, verifier: pkce.verifier, signal });
   } catch (error) {
     // Never left listening on the port, whatever went wrong.
     await listener.finish({ ok: false, message: 'Trayshare could not finish signing in.' });
     throw error;
   }
+  // Closes every connection, so it never keeps the sign-in waiting (loopback.ts).
   await listener.finish(
     result.ok ? { ok: true, message: '' } : { ok: false, message: result.message },
   );
@@ -144,46 +173,54 @@ async function run(
   return result;
 }
 
+/** The request checked, or why it cannot be signed in. */
+function checkRequest(
+  deps: SignInDeps,
+  request: SignInRequest,
+): SignInResult | { baseUrl: string; clientId: string; existing: Workspace | undefined } {
+  const [checked] = parseArgs('signInWithSlack', [request]);
+  const baseUrl = checked.baseUrl.trim().replace(/\/+$/, '');
+  const clientId = checked.clientId.trim();
+  const urlCheck = checkBaseUrl(baseUrl);
+  if (!urlCheck.ok) return say.other(urlCheck.message);
+  if (!looksLikeSlackClientId(clientId)) return say.invalidClientId(clientId);
+  const existing = checked.workspaceId ? deps.settings.workspace(checked.workspaceId) : undefined;
+  if (checked.workspaceId && !existing) return say.other('That workspace no longer exists.');
+  // A token never follows a workspace to another origin (settings/workspaces.ts): signing in
+  // again is at the workspace's own service, or not at all. Refused before anything opens, so
+  // nothing is sent anywhere, the old sign-in's token included.
+  const own = existing ? new URL(existing.baseUrl).origin : undefined;
+  if (existing && own !== new URL(baseUrl).origin) {
+    return say.otherService(existing.name, own!, new URL(baseUrl).origin);
+  }
+  return { baseUrl, clientId, existing };
+}
+
 export function openSignIn(deps: SignInDeps) {
-  const port = deps.port ?? SLACK_REDIRECT_PORT;
-  const timeoutMs = deps.timeoutMs ?? FIVE_MINUTES;
-  let cancelCurrent: (() => void) | undefined;
+  const full: Deps = {
+    ...deps,
+    ports: deps.ports ?? SLACK_REDIRECT_PORTS,
+    timeoutMs: deps.timeoutMs ?? FIVE_MINUTES,
+  };
+  let current: AbortController | undefined;
   let running: Promise<SignInResult> | undefined;
 
-  function waitForBrowser(listener: LoopbackListener): Promise<Waited> {
-    let timer: NodeJS.Timeout | undefined;
-    return new Promise<Waited>((resolve) => {
-      timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
-      cancelCurrent = () => resolve({ kind: 'cancelled' });
-      void listener.callback.then(resolve);
-    }).finally(() => {
-      clearTimeout(timer);
-      cancelCurrent = undefined;
-    });
-  }
-
   async function signInWithSlack(request: SignInRequest): Promise<SignInResult> {
-    const [checked] = parseArgs('signInWithSlack', [request]);
-    const baseUrl = checked.baseUrl.trim().replace(/\/+$/, '');
-    const clientId = checked.clientId.trim();
-    const urlCheck = checkBaseUrl(baseUrl);
-    if (!urlCheck.ok) return say.other(urlCheck.message);
-    if (!looksLikeSlackClientId(clientId)) return say.invalidClientId(clientId);
-    const existing = checked.workspaceId ? deps.settings.workspace(checked.workspaceId) : undefined;
-    if (checked.workspaceId && !existing) return say.other('That workspace no longer exists.');
-    // One sign-in at a time: the port is one. A new attempt ends the waiting one, and starts
-    // once it has closed its listener.
-    cancelCurrent?.();
+    const checked = checkRequest(deps, request);
+    if ('ok' in checked) return checked;
+    // One sign-in at a time in this process: a new attempt ends the waiting one, and starts
+    // once it has closed its listener. (Another process, the CLI, uses another port.)
+    current?.abort();
+    const controller = new AbortController();
+    current = controller;
     const before = running;
     const mine = (async () => {
       await before?.catch(() => undefined);
-      return run(
-        { deps: { ...deps, port, timeoutMs }, waitForBrowser },
-        baseUrl,
-        clientId,
-        existing,
-      );
-    })();
+      if (controller.signal.aborted) return say.cancelled();
+      return run(full, checked, controller.signal);
+    })().finally(() => {
+      if (current === controller) current = undefined;
+    });
     running = mine;
     return mine;
   }
@@ -191,7 +228,7 @@ export function openSignIn(deps: SignInDeps) {
   return {
     signInWithSlack,
     cancelSignIn: async () => {
-      cancelCurrent?.();
+      current?.abort();
     },
   };
 }

@@ -1,9 +1,12 @@
 // Sign out: the token is revoked at the service (auth.revoke, which ends the whole sign-in, its
 // refresh token too), both tokens leave the keychain, and the settings forget the expiry and
 // who signed in. Refused, with the count, while files still wait for the workspace, unless the
-// person said to go ahead (they then wait for a new sign-in or token).
+// person said to go ahead (they then wait for a new sign-in or token). When the service cannot
+// revoke it (unreachable, or an error), the tokens still leave this computer, and the answer
+// says plainly that the sign-in may still work at the service until it expires.
 import { isActiveState } from '../../portable/item-states';
 import type { SignOutOptions, SignOutResult } from '../api';
+import type { Workspace } from '../model';
 import type { UploadQueue } from '../queue/upload-queue';
 import { RefusedError } from '../refused-error';
 import type { SecretStore } from '../secrets/secret-store';
@@ -31,22 +34,48 @@ export function openSignOut(deps: {
       .list()
       .filter((i) => i.workspaceId === workspaceId && isActiveState(i.state)).length;
     if (waiting > 0 && options.evenIfWaiting !== true) return { ok: false, waiting };
-    const store = tokenStore(deps.secrets);
-    // An expired access token cannot revoke: renewed first when the sign-in still can be.
-    const token = await (
-      deps.renewal?.accessToken(workspace) ?? store.accessToken(workspaceId)
-    ).catch(() => store.accessToken(workspaceId).catch(() => null));
-    // Only a token from Sign in with Slack is revoked: a pasted one may be the team's bot token.
-    if (token && workspace.auth === 'slack') {
-      const revoked = await revokeToken(workspace.baseUrl, token, deps.transport);
-      if (!revoked.ok && revoked.error === 'token_expired' && deps.renewal) {
-        const renewed = await deps.renewal.renew(workspace, token).catch(() => undefined);
-        if (renewed) await revokeToken(workspace.baseUrl, renewed, deps.transport);
-      }
-    }
-    await store.forgetBoth(workspaceId);
+    const failure = await revokeAtService(deps, workspace);
+    await tokenStore(deps.secrets).forgetBoth(workspaceId);
     deps.settings.clearSignIn(workspaceId);
     deps.onSignedOut(workspaceId);
-    return { ok: true };
+    const host = new URL(workspace.baseUrl).host;
+    if (failure === undefined) {
+      return {
+        ok: true,
+        revoked: true,
+        message: `Signed out of ${workspace.name}: the sign-in was ended at ${host} and both tokens removed from this computer.`,
+      };
+    }
+    return {
+      ok: true,
+      revoked: false,
+      message: `Signed out of ${workspace.name} on this computer (both tokens removed), but the token could not be revoked at ${host} (${failure}): it may still work there until it expires.`,
+    };
   };
+}
+
+/** Revokes the workspace's sign-in at its service; why not, when it could not. */
+async function revokeAtService(
+  deps: { secrets: SecretStore; transport: Transport; renewal?: Renewal },
+  workspace: Workspace,
+): Promise<string | undefined> {
+  // Only a token from Sign in with Slack is revoked: a pasted one may be the team's bot token.
+  if (workspace.auth !== 'slack') return undefined;
+  const store = tokenStore(deps.secrets);
+  // An expired access token cannot revoke: renewed first when the sign-in still can be.
+  const token = await (deps.renewal?.accessToken(workspace) ?? store.accessToken(workspace.id))
+    .catch(() => store.accessToken(workspace.id))
+    .catch(() => null);
+  // Nothing kept here, nothing to end there.
+  if (!token) return undefined;
+  const revoked = await revokeToken(workspace.baseUrl, token, deps.transport);
+  if (revoked.ok) return undefined;
+  if (revoked.error === 'token_expired' && deps.renewal) {
+    const renewed = await deps.renewal.renew(workspace, token).catch(() => undefined);
+    if (renewed) {
+      const again = await revokeToken(workspace.baseUrl, renewed, deps.transport);
+      return again.ok ? undefined : again.error;
+    }
+  }
+  return revoked.error === 'unreachable' ? 'no answer from the service' : revoked.error;
 }

@@ -9,18 +9,38 @@
 // other xox?- kind. OAuth's own secrets are the fields of RFC 6749 §4.1 and RFC 7636 (code,
 // code_verifier, refresh_token, client_secret, access_token).
 
-const SECRET_FIELDS = 'token|access_token|refresh_token|client_secret|code|code_verifier';
+// However a token is spelled on its way to a log line, it is cut:
+// - URL-encoded, in a query or a form body quoted back: `token%3Dxoxp-…`, `%26` ends a value;
+// - glued to what comes before (`T_xoxp-…`, `1xoxp-…`): no word boundary is asked for;
+// - holding encoded characters (`xoxd-abc%2Bdef`, a browser cookie token): `%`, `+`, `/` and `=`
+//   are part of it;
+// - a secret field's value of any shape, without the xox prefix: `refresh_token=x`,
+//   `refresh_token: x`, `{ refresh_token: 'x' }`, `{"refresh_token":"x"}`, `{\"refresh_token\":\"x\"}`.
+// Cutting a little more than the secret (the rest of an encoded query) is the price.
+
+const SECRET_FIELDS = 'token|access_token|refresh_token|client_secret|code_verifier|id_token';
+/** `code` only as `code=` (an OAuth code in a URL): "code: 400" in a message is no secret. */
+const SECRET_FIELDS_WITH_CODE = `${SECRET_FIELDS}|code`;
+/** A field's value: up to a space, a quote, a separator, or an encoded `"`, `&` or `,`; never
+ * one already cut (`[token]`). */
+const VALUE = String.raw`(?:(?!%2[26C]|\\["'])[^\s"'&,;}<>#[\]])+`;
+/** Not the end of a longer word ("mytoken"); `_` may come before ("user_token"). */
+const START = '(?<![A-Za-z0-9])';
 
 const RULES: readonly (readonly [RegExp, string])[] = [
-  [/\bx(?:ox[a-z]|app)[.-][A-Za-z0-9._-]*/gi, '[token]'],
+  [/x(?:ox[a-z]|app)[.-](?:(?!%26)[A-Za-z0-9._%+/=-])*/gi, '[token]'],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]'],
   // The value: an optional scheme ("Bearer", "Basic") and its credential.
   [
     /\b((?:proxy-)?authorization)(["']?\s*[:=]\s*["']?)(?:[A-Za-z]+\s+)?[^\s"',;}]+/gi,
     '$1$2[redacted]',
   ],
-  [new RegExp(`\\b(${SECRET_FIELDS})=[^&\\s"'#]+`, 'gi'), '$1=[redacted]'],
-  [new RegExp(`"(${SECRET_FIELDS})"\\s*:\\s*"[^"]*"`, 'gi'), '"$1":"[redacted]"'],
+  [new RegExp(`"(${SECRET_FIELDS_WITH_CODE})"\\s*:\\s*"[^"]*"`, 'gi'), '"$1":"[redacted]"'],
+  [new RegExp(`${START}(${SECRET_FIELDS_WITH_CODE})(=|%3D)${VALUE}`, 'gi'), '$1$2[redacted]'],
+  [
+    new RegExp(`${START}(${SECRET_FIELDS})(\\\\?["']?\\s*(?::|%3A)\\s*\\\\?["']?)${VALUE}`, 'gi'),
+    '$1$2[redacted]',
+  ],
   // user:password@ in a URL: a proxy's credentials.
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, '$1[redacted]@'],
 ];

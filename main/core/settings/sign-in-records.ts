@@ -41,6 +41,14 @@ export function signInRecords(access: SettingsAccess) {
           s.workspaces.push(w);
         } else {
           w = requireWorkspace(s, workspace.id);
+          // A token never follows a workspace to another origin (workspaces.ts): a sign-in made
+          // elsewhere is never recorded on it.
+          if (new URL(record.baseUrl).origin !== new URL(w.baseUrl).origin) {
+            fail(
+              'signed_in_elsewhere',
+              `${w.name} is at ${new URL(w.baseUrl).origin}, not ${new URL(record.baseUrl).origin}.`,
+            );
+          }
           w.baseUrl = record.baseUrl;
         }
         Object.assign(w, { ...record, auth: 'slack' });

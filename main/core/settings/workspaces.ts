@@ -91,6 +91,13 @@ async function updateWorkspace(
     if (name !== undefined) uniqueWorkspaceName(read(), name, wid);
     // A token is issued for one service: it must never follow the workspace to another origin.
     const moved = baseUrl !== undefined && originOf(baseUrl) !== originOf(current.baseUrl);
+    // A sign-in is ended at its own service, never left alive there (sign out does that).
+    if (moved && current.auth === 'slack' && current.userName !== undefined) {
+      fail(
+        'signed_in_elsewhere',
+        `${current.name} is signed in at ${originOf(current.baseUrl)}: sign out of it first (that ends the sign-in there), or add ${originOf(baseUrl)} as another workspace.`,
+      );
+    }
     if (moved) await forgetToken(access, wid);
     const updated = update((s) => {
       const w = requireWorkspace(s, wid);

@@ -39,6 +39,8 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
       // Files were queued since the card was drawn: the question comes with the next press.
       if (!result.ok) throw new Error(`${filesWait(result.waiting, w.name)} Sign out anyway?`);
       setAnswered((n) => n + 1);
+      // Signed out here, but the service did not end the sign-in: said, never hidden.
+      if (!result.revoked) throw new Error(result.message);
     });
 
   const clientId = w.clientId ?? BUILT_IN_SLACK_CLIENT_ID;

@@ -9,6 +9,7 @@ import type { SetupLink } from '../../../main/portable/setup-link';
 import { useOfferedSetupLink } from '../setup-link-store';
 import { Notice } from '../ui/notice';
 import { TextField } from '../ui/text-field';
+import { SignInHost } from './sign-in-host';
 import { SignInFailure, useFocusOnFailure, useSignIn, Waiting } from './sign-in-progress';
 import { CopySetupLink, CreateSlackApp, PasteSetupLink } from './slack-team-setup';
 
@@ -81,6 +82,7 @@ export function SignInWithSlack(props: {
         Sign in with Slack
       </h3>
       <SignInIntro team={link?.name} />
+      <SignInHost baseUrl={baseUrl} clientId={clientId} />
       {known === '' ? <CreateSlackApp /> : null}
       {known === '' ? <PasteSetupLink /> : null}
       {known === '' ? (
