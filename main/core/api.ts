@@ -46,6 +46,7 @@ const presetPatch = presetInput.partial().strict();
 const preferencesPatch = z
   .object({
     shortcut: text(100).optional(),
+    captureShortcut: text(100).optional(),
     launchAtLogin: z.boolean().optional(),
     checkForUpdates: z.boolean().optional(),
     trayDropAction: z.enum(['share-sheet', 'default-preset']).optional(),
@@ -258,6 +259,8 @@ export interface PreferencesResult {
   preferences: Preferences;
   /** Set when the shortcut could not be registered (taken by another app, refused by the desktop). */
   shortcutError?: string;
+  /** The same for the capture shortcut. */
+  captureShortcutError?: string;
 }
 
 /** The core app service's methods: everything but what needs OS user-interface APIs. */

@@ -16,7 +16,7 @@ async function hasImage(path: string): Promise<boolean> {
 }
 
 /** screencapture into the scratch file; the person's Esc leaves none. */
-export function screencaptureCapturer(program = SCREENCAPTURE): Capturer {
+function screencaptureCapturer(program = SCREENCAPTURE): Capturer {
   return (source, scratch) =>
     new Promise<CaptureOutcome>((resolve) => {
       const child = spawn(program, screencaptureArgs(source, scratch), {

@@ -18,10 +18,7 @@ export function screencaptureArgs(mode: CaptureMode, file: string): string[] {
   return ['-i', '-o', '-x', file];
 }
 
-/** Where to grant Screen Recording, when macOS withholds it (macOS 10.15 and later). */
-export const SCREEN_RECORDING_SETTINGS =
-  'x-apple.systempreferences:com.apple.preference.security?Privacy_ScreenCapture';
-
+/** When macOS withholds Screen Recording (macOS 10.15 and later), where to grant it. */
 export const SCREEN_RECORDING_HELP =
   "Trayshare needs Screen Recording permission to capture other apps' windows. Open System Settings → Privacy & Security → Screen & System Audio Recording, turn Trayshare on, then quit and reopen Trayshare.";
 
