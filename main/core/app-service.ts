@@ -252,7 +252,10 @@ function bindService(parts: Parts): AppService {
       const capture = await pasted.readCapture(path);
       return capture && { source: capture.source, pngBase64: capture.png.toString('base64') };
     },
-    discardCapture: async (path) => pasted.discard(path),
+    // A capture the queue holds stays: its share goes on (the queue's own rules delete it).
+    discardCapture: async (path) => {
+      if (!queue.list().some((item) => item.path === path)) pasted.discard(path);
+    },
     settled: () => queue.settled(),
     watchSettings: () => settings.watch(),
     repairNotices: () =>
