@@ -99,6 +99,28 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
     });
   }
 
+  it('Settings shows the capture shortcut, which can be changed and turned off', async () => {
+    const { page, problems } = await openApp(browser, harness, { hash: 'settings' });
+    await page.setViewportSize({ width: 360, height: 520 });
+    const field = page.getByLabel('Capture shortcut', { exact: true });
+    expect(await field.inputValue()).toBe('Ctrl+Shift+2');
+    await field.focus();
+    await page.keyboard.press('Control+Alt+P');
+    await page.getByRole('button', { name: 'Save capture shortcut' }).click();
+    await page.getByText('Capture shortcut Ctrl+Alt+P is ready.').waitFor();
+    expect((await harness.app.getSnapshot()).preferences.captureShortcut).toBe(
+      'CommandOrControl+Alt+P',
+    );
+    await page.getByRole('button', { name: 'Turn off capture shortcut' }).click();
+    await page.getByText('Capture shortcut turned off.').waitFor();
+    expect((await harness.app.getSnapshot()).preferences.captureShortcut).toBe('');
+    // The share shortcut is untouched.
+    expect((await harness.app.getSnapshot()).preferences.shortcut).not.toBe('');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('a cancelled capture does nothing and says nothing', async () => {
     const { page, problems } = await openApp(browser, harness);
     await page.setViewportSize({ width: 360, height: 520 });
