@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import dbus from 'dbus-next';
+import { usableBusAddress } from '../../main/core/capture/portal';
 
 type PortalAnswer =
   | { kind: 'file'; png: Uint8Array; delayMs?: number }
@@ -53,11 +54,20 @@ function startBus(): Promise<{ daemon: ChildProcess; address: string }> {
 
 const unwrap = (v: unknown) => (v instanceof dbus.Variant ? v.value : v);
 
-export async function startTestPortal(): Promise<TestPortal> {
-  const { daemon, address } = await startBus();
+/**
+ * `sessionBus`: on the session bus this test runs in (with-keyring.mjs starts one with
+ * dbus-run-session, beside the keyring), for a process that needs both, such as the CLI; only
+ * one test at a time may own the portal's name there. Otherwise on a bus of its own.
+ */
+export async function startTestPortal(options: { sessionBus?: boolean } = {}): Promise<TestPortal> {
+  const session = options.sessionBus ? process.env.DBUS_SESSION_BUS_ADDRESS : undefined;
+  const { daemon, address } = session ? { daemon: null, address: session } : await startBus();
   const dir = await mkdtemp(join(tmpdir(), 'trayshare-test-portal-'));
-  const bus = dbus.sessionBus({ busAddress: address });
-  await bus.requestName('org.freedesktop.portal.Desktop', dbus.NameFlag.DO_NOT_QUEUE);
+  const bus = dbus.sessionBus({ busAddress: usableBusAddress(address) ?? address });
+  const owned = await bus.requestName('org.freedesktop.portal.Desktop', dbus.NameFlag.DO_NOT_QUEUE);
+  if (owned !== dbus.RequestNameReply.PRIMARY_OWNER) {
+    throw new Error('Another test holds org.freedesktop.portal.Desktop on this bus.');
+  }
   let next: PortalAnswer = { kind: 'cancelled' };
   let count = 0;
   const portal: TestPortal = {
@@ -73,7 +83,7 @@ export async function startTestPortal(): Promise<TestPortal> {
     },
     async close() {
       bus.disconnect();
-      daemon.kill();
+      daemon?.kill();
       await rm(dir, { recursive: true, force: true });
     },
   };
