@@ -4,7 +4,6 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { SCREENCAPTURE, screencaptureArgs, screencaptureOutcome } from './macos';
 import type { CaptureOutcome } from './outcome';
-import { portalScreenshot } from './portal';
 import type { Capturer } from './take-capture';
 
 async function hasImage(path: string): Promise<boolean> {
@@ -37,10 +36,18 @@ function screencaptureCapturer(program = SCREENCAPTURE): Capturer {
     });
 }
 
-/** The portal: its interactive UI for an area or a window, the whole screen at once otherwise. */
+/**
+ * The portal: its interactive UI for an area or a window, the whole screen at once otherwise.
+ * The D-Bus library loads on the first capture, not with every start of the app or the CLI.
+ */
 export function portalCapturer(busAddress?: string): Capturer {
-  return (source) =>
-    portalScreenshot({ interactive: source !== 'screen', ...(busAddress ? { busAddress } : {}) });
+  return async (source) => {
+    const { portalScreenshot } = await import('./portal');
+    return portalScreenshot({
+      interactive: source !== 'screen',
+      ...(busAddress ? { busAddress } : {}),
+    });
+  };
 }
 
 /** This OS's own tool, or null where Trayshare brings its own (Windows). */
