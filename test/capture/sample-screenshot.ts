@@ -29,6 +29,20 @@ export async function sampleScreenshot(page: Page, width: number, height: number
         ).join('');
         g.fillText(line, 200 * s, (330 + i * 38) * s);
       }
+      // A photo on the page (noise compresses as badly as one): a 4K capture is then a few MB,
+      // as real screenshots with pictures in them are.
+      const pw = Math.round(520 * s);
+      const ph = Math.round(300 * s);
+      const photo = g.createImageData(pw, ph);
+      let seed = 7;
+      for (let i = 0; i < photo.data.length; i += 4) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        photo.data[i] = 90 + (seed & 63);
+        photo.data[i + 1] = 120 + ((seed >> 6) & 63);
+        photo.data[i + 2] = 60 + ((seed >> 12) & 63);
+        photo.data[i + 3] = 255;
+      }
+      g.putImageData(photo, Math.round(880 * s), Math.round(230 * s));
       const blob = await canvas.convertToBlob({ type: 'image/png' });
       const bytes = new Uint8Array(await blob.arrayBuffer());
       let binary = '';
