@@ -81,7 +81,7 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
       const share = page.getByRole('button', { name: 'Share', exact: true });
       expect(await share.evaluate((el) => el === document.activeElement)).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
-      if (width === 480) await screenshot(page, 'capture-share-sheet', 'light');
+      if (width === 480) await screenshot(page, 'capture', 'light');
 
       const before = harness.reference.uploads().length;
       await page.keyboard.press('Enter');
