@@ -54,11 +54,12 @@ export function createCapture(deps: CaptureDeps): Capture {
     const hidden = deps.windows.hideForCapture();
     if (hidden.hidden > 0) await settle(HIDE_SETTLE_MS);
     const result = await deps.service.takeCapture(deps.capturer, source);
+    // Back as they were (a pinned drop window too), then the share sheet in front.
+    hidden.restore();
     if (result.kind === 'captured') {
       deps.routing.requestShare([result.path]);
       return;
     }
-    hidden.restore();
     if (result.kind === 'failed') {
       deps.log(`Capture failed: ${result.message}`);
       deps.notify({ title: 'Could not take the screenshot', body: result.message });
