@@ -66,6 +66,30 @@ describe.skipIf(!linux)(
       expect(portal.calls.at(-1)).toMatchObject({ interactive: false });
     });
 
+    it('starts on windows for --window where the portal offers that target (version 3), and asks nothing of older ones', async () => {
+      const capture = (source: 'window' | 'area') => {
+        const images = openPastedImages(join(dir, 'pasted'));
+        return takeCapture({
+          capturer: portalCapturer(portal.address),
+          source,
+          dir: join(dir, 'pasted'),
+          keep: images.keep,
+        });
+      };
+      portal.answer({ kind: 'file', png: TINY_PNG });
+      portal.setVersion(3, 1 | 2 | 4);
+      expect((await capture('window')).kind).toBe('captured');
+      expect(portal.calls.at(-1)).toMatchObject({ interactive: true, target: 2 });
+      await capture('area');
+      expect(portal.calls.at(-1)).toMatchObject({ interactive: true, target: undefined });
+      portal.setVersion(3, 1 | 4);
+      await capture('window');
+      expect(portal.calls.at(-1)).toMatchObject({ target: undefined });
+      portal.setVersion(2);
+      await capture('window');
+      expect(portal.calls.at(-1)).toMatchObject({ interactive: true, target: undefined });
+    });
+
     it('does nothing when the person cancels', async () => {
       portal.answer({ kind: 'cancelled' });
       expect(await capture('area')).toEqual({ kind: 'cancelled' });

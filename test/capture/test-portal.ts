@@ -27,7 +27,15 @@ export interface TestPortal {
   /** The next requests' answer. */
   answer(next: PortalAnswer): void;
   /** The options of each Screenshot call, as received. */
-  calls: { parentWindow: string; interactive: unknown; modal: unknown; handleToken: unknown }[];
+  calls: {
+    parentWindow: string;
+    interactive: unknown;
+    modal: unknown;
+    handleToken: unknown;
+    target: unknown;
+  }[];
+  /** The interface's version and, from version 3, its AvailableTargets (1 screen, 2 window, 4 area). */
+  setVersion(version: number, availableTargets?: number): void;
   /** The files it wrote (the test checks they were moved out of the shared temp folder). */
   written: string[];
   /** When the last Response signal was sent (performance.now()). */
@@ -69,6 +77,8 @@ export async function startTestPortal(options: { sessionBus?: boolean } = {}): P
     throw new Error('Another test holds org.freedesktop.portal.Desktop on this bus.');
   }
   let next: PortalAnswer = { kind: 'cancelled' };
+  let version = 2;
+  let targets: number | undefined;
   let count = 0;
   const portal: TestPortal = {
     address,
@@ -78,6 +88,10 @@ export async function startTestPortal(options: { sessionBus?: boolean } = {}): P
     calls: [],
     written: [],
     lastAnswerAt: 0,
+    setVersion: (v, t) => {
+      version = v;
+      targets = t;
+    },
     releaseName: async () => {
       await bus.releaseName('org.freedesktop.portal.Desktop');
     },
@@ -88,7 +102,20 @@ export async function startTestPortal(options: { sessionBus?: boolean } = {}): P
     },
   };
 
+  // dbus-next's types say a string, its code (lib/message-type.js) takes the call.
+  const asCall = (msg: dbus.Message) => msg as unknown as string;
   bus.addMethodHandler((msg: dbus.Message) => {
+    if (msg.interface === 'org.freedesktop.DBus.Properties' && msg.member === 'Get') {
+      const [, name] = msg.body as [string, string];
+      const value =
+        name === 'version' ? version : name === 'AvailableTargets' ? targets : undefined;
+      bus.send(
+        value === undefined
+          ? dbus.Message.newError(asCall(msg), 'org.freedesktop.DBus.Error.UnknownProperty')
+          : dbus.Message.newMethodReturn(msg, 'v', [new dbus.Variant('u', value)]),
+      );
+      return true;
+    }
     if (msg.interface !== 'org.freedesktop.portal.Screenshot' || msg.member !== 'Screenshot') {
       return false;
     }
@@ -99,12 +126,11 @@ export async function startTestPortal(options: { sessionBus?: boolean } = {}): P
       interactive: unwrap(options.interactive),
       modal: unwrap(options.modal),
       handleToken: token,
+      target: unwrap(options.target),
     });
     const answer = next;
     if (answer.kind === 'error') {
-      // dbus-next's types say a string, its code (lib/message-type.js) takes the call.
-      const asCall = msg as unknown as string;
-      bus.send(dbus.Message.newError(asCall, answer.name, answer.text));
+      bus.send(dbus.Message.newError(asCall(msg), answer.name, answer.text));
       return true;
     }
     const sender = msg.sender.replace(/^:/, '').replace(/\./g, '_');

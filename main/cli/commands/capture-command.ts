@@ -21,7 +21,10 @@ export function registerCapture(program: Command): void {
   program
     .command('capture')
     .description("Take a screenshot with the OS's tool and share it (macOS and Linux)")
-    .option('--window', 'pick a window (Linux: the desktop lets you pick in its own dialog)')
+    .option(
+      '--window',
+      "pick a window (Linux: the desktop's dialog starts on windows where its portal offers that)",
+    )
     .option('--screen', 'the whole screen at once (macOS: the main display), no picking')
     .option('--preset <name>', 'share with a saved preset')
     .option('--workspace <name>', 'a saved workspace (with --channels)')

@@ -45,6 +45,7 @@ export function portalCapturer(busAddress?: string): Capturer {
     const { portalScreenshot } = await import('./portal');
     return portalScreenshot({
       interactive: source !== 'screen',
+      window: source === 'window',
       ...(busAddress ? { busAddress } : {}),
     });
   };

@@ -65,6 +65,11 @@ export interface PortalOptions {
   busAddress?: string;
   /** True: the desktop's UI to pick an area or window; false: the whole screen at once. */
   interactive: boolean;
+  /**
+   * Start the desktop's UI on windows (--window): the interface's version 3 `target` option,
+   * sent only where the portal says it offers that target (AvailableTargets).
+   */
+  window?: boolean;
   /** How long the person may take (default 10 minutes); then it counts as cancelled. */
   timeoutMs?: number;
 }
@@ -88,6 +93,32 @@ export async function portalScreenshot(options: PortalOptions): Promise<CaptureO
     return await Promise.race([ask(bus, options), connectionLost]);
   } finally {
     bus.disconnect();
+  }
+}
+
+/** AvailableTargets' bit for "a window selected by the user" (version 3 of the interface). */
+const WINDOW_TARGET = 2;
+
+/** Whether the portal (version 3 or later) lists this target; false when it cannot say. */
+async function offersTarget(bus: dbus.MessageBus, target: number): Promise<boolean> {
+  const get = async (name: string) => {
+    const reply = await bus.call(
+      new dbus.Message({
+        destination: PORTAL,
+        path: PORTAL_PATH,
+        interface: 'org.freedesktop.DBus.Properties',
+        member: 'Get',
+        signature: 'ss',
+        body: ['org.freedesktop.portal.Screenshot', name],
+      }),
+    );
+    const value = (reply?.body[0] as { value?: unknown } | undefined)?.value;
+    return typeof value === 'number' ? value : 0;
+  };
+  try {
+    return (await get('version')) >= 3 && ((await get('AvailableTargets')) & target) !== 0;
+  } catch {
+    return false;
   }
 }
 
@@ -132,6 +163,9 @@ async function ask(bus: dbus.MessageBus, options: PortalOptions): Promise<Captur
             handle_token: new dbus.Variant('s', token),
             interactive: new dbus.Variant('b', options.interactive),
             modal: new dbus.Variant('b', true),
+            ...(options.window && (await offersTarget(bus, WINDOW_TARGET))
+              ? { target: new dbus.Variant('u', WINDOW_TARGET) }
+              : {}),
           },
         ],
       }),
