@@ -95,6 +95,17 @@ describe.skipIf(process.platform !== 'linux')('capture from the tray and the sho
     expect(h.notifications).toEqual([]);
   });
 
+  it('a pinned drop window steps aside for the capture and comes back beside the share sheet', async () => {
+    await start({ preferences: { dropWindowPinned: true } });
+    const drop = h.windows.byHash('drop-window')!;
+    expect(drop.visible).toBe(true);
+    portal.answer({ kind: 'file', png: TINY_PNG });
+    await h.shell.capture();
+    expect(shownAtCapture).toEqual([false]);
+    expect(drop.visible).toBe(true);
+    expect(h.windows.byHash('share')?.visible).toBe(true);
+  });
+
   it('a portal error is said in a notification', async () => {
     await start();
     portal.answer({
