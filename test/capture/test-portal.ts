@@ -52,6 +52,9 @@ function startBus(): Promise<{ daemon: ChildProcess; address: string }> {
     });
     let out = '';
     daemon.on('error', reject);
+    daemon.on('exit', (code) =>
+      reject(new Error(`dbus-daemon ended (${code}) before it listened`)),
+    );
     daemon.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       const line = out.split('\n')[0];
