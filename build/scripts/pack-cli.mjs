@@ -35,7 +35,9 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  external: RUNTIME_DEPENDENCIES,
+  // dbus-next's optional native helpers (the Linux capture's D-Bus client): required only on
+  // paths Trayshare never takes (an X11 autolaunch without a session bus, usocket's fd passing).
+  external: [...RUNTIME_DEPENDENCIES, 'x11', 'usocket'],
   sourcemap: false,
   metafile: true,
   // Bundled CommonJS libraries call require() for Node's modules: give the ESM output one.

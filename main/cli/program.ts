@@ -7,6 +7,7 @@ import { KeychainError } from '../core/secrets/secret-store';
 import { SettingsError } from '../core/settings/settings-error';
 import { APP_VERSION } from '../core/version';
 import { cliLog, cliLogWritten, openCliLog } from './cli-log';
+import { registerCapture } from './commands/capture-command';
 import { registerChannelsCommand } from './commands/channels-command';
 import { registerQueueCommands } from './commands/queue-commands';
 import { registerSend } from './commands/send';
@@ -44,6 +45,7 @@ function commandPath(command: Command): string {
 }
 
 registerSend(program);
+registerCapture(program);
 registerSettingsCommands(program);
 registerQueueCommands(program);
 registerChannelsCommand(program);

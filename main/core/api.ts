@@ -3,6 +3,8 @@
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
+import type { CaptureSource } from './capture/outcome';
+import type { CaptureResult, Capturer } from './capture/take-capture';
 import type { DestinationsView } from './conversations/named-lists';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
 import type { PathDescription } from './queue/file-checks';
@@ -44,6 +46,7 @@ const presetPatch = presetInput.partial().strict();
 const preferencesPatch = z
   .object({
     shortcut: text(100).optional(),
+    captureShortcut: text(100).optional(),
     launchAtLogin: z.boolean().optional(),
     checkForUpdates: z.boolean().optional(),
     trayDropAction: z.enum(['share-sheet', 'default-preset']).optional(),
@@ -129,6 +132,8 @@ export const coreMethodArgs = {
   listHistory: z.tuple([historyQuery]),
   listConversations: z.tuple([id, conversationsQuery]),
   savePastedImage: z.tuple([pastedPng]),
+  readCapture: z.tuple([path]),
+  discardCapture: z.tuple([path]),
   signInWithSlack: z.tuple([signInRequest]),
   cancelSignIn: z.tuple([]),
   signOut: z.union([z.tuple([id]), z.tuple([id, signOutOptions])]),
@@ -265,6 +270,8 @@ export interface PreferencesResult {
   preferences: Preferences;
   /** Set when the shortcut could not be registered (taken by another app, refused by the desktop). */
   shortcutError?: string;
+  /** The same for the capture shortcut. */
+  captureShortcutError?: string;
 }
 
 /** The core app service's methods: everything but what needs OS user-interface APIs. */
@@ -323,6 +330,13 @@ export interface CoreApi {
    */
   savePastedImage(pngBase64: string): Promise<string>;
   /**
+   * A screen capture of this run (takeCapture) as the share sheet shows it: how it was taken and
+   * its PNG as base64; null for any path that is not one (the page reads no other file).
+   */
+  readCapture(path: string): Promise<CapturePreview | null>;
+  /** The share sheet was cancelled with this capture in it: the file goes (a queued one stays). */
+  discardCapture(path: string): Promise<void>;
+  /**
    * Sign in with Slack (OAuth 2.0 with PKCE through a loopback redirect): opens the browser on
    * the consent page and resolves when the person approved, refused, cancelled or waited too
    * long. Nothing is saved unless every step succeeded.
@@ -335,6 +349,11 @@ export interface CoreApi {
    * refuses with the count of items still queued for the workspace unless evenIfWaiting.
    */
   signOut(workspaceId: string, options?: SignOutOptions): Promise<SignOutResult>;
+}
+
+export interface CapturePreview {
+  source: CaptureSource;
+  pngBase64: string;
 }
 
 export type CoreMethodName = keyof typeof coreMethodArgs;
@@ -368,6 +387,11 @@ export interface AppService extends CoreApi {
   settled(): Promise<void>;
   /** savePastedImage for bytes the main process read itself (the clipboard, for the shortcut). */
   savePastedBytes(png: Uint8Array): Promise<string>;
+  /**
+   * Runs an OS capture tool (main/core/capture) and keeps its image as a private file in the
+   * state folder, removed once its share is delivered or cancelled (or discardCapture).
+   */
+  takeCapture(capturer: Capturer, source: CaptureSource): Promise<CaptureResult>;
   /**
    * What was repaired (a damaged settings file, queue journal or history when opening; a damaged
    * channel list when it was read), to say once; [] if nothing.

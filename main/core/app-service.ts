@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { AppService } from './api';
 import { openAuthMethods } from './auth/auth-methods';
 import { openRenewal, type Renewal } from './auth/renewal';
+import { takeCapture } from './capture/take-capture';
 import {
   type Directory,
   forgetLists,
@@ -159,9 +160,13 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     await history?.close();
     throw error;
   }
-  const pasted = openPastedImages(join(stateDir, 'pasted'));
+  const pastedDir = join(stateDir, 'pasted');
+  const pasted = openPastedImages(pastedDir);
   await pasted.sweep(queue.list());
-  const parts = { settings, queue, history, directory, intake, pasted, notices, pause, deps };
+  const parts = {
+    ...{ settings, queue, history, directory, intake, pasted, pastedDir },
+    ...{ notices, pause, deps },
+  };
   return bindService({ ...parts, renewal, signInEnded });
 }
 
@@ -190,6 +195,8 @@ interface Parts {
   directory: Directory;
   intake: Intake;
   pasted: ReturnType<typeof openPastedImages>;
+  /** Pasted images and screen captures, private to the person. */
+  pastedDir: string;
   notices: OnceNotices;
   pause: ReturnType<typeof pauseMarker>;
   deps: AppServiceDeps;
@@ -246,6 +253,16 @@ function bindService(parts: Parts): AppService {
     savePastedImage: (pngBase64) => pasted.save(Buffer.from(pngBase64, 'base64')),
     ...auth,
     savePastedBytes: (png) => pasted.save(png),
+    takeCapture: (capturer, source) =>
+      takeCapture({ capturer, source, dir: parts.pastedDir, keep: pasted.keep }),
+    readCapture: async (path) => {
+      const capture = await pasted.readCapture(path);
+      return capture && { source: capture.source, pngBase64: capture.png.toString('base64') };
+    },
+    // A capture the queue holds stays: its share goes on (the queue's own rules delete it).
+    discardCapture: async (path) => {
+      if (!queue.list().some((item) => item.path === path)) pasted.discard(path);
+    },
     settled: () => queue.settled(),
     watchSettings: () => settings.watch(),
     repairNotices: () =>

@@ -45,6 +45,8 @@ export type TrayDropAction = 'share-sheet' | 'default-preset';
 export interface Preferences {
   /** Electron accelerator, e.g. "CommandOrControl+Shift+U"; empty string disables it. */
   shortcut: string;
+  /** The global shortcut for Capture (main/core/capture); empty string disables it. */
+  captureShortcut: string;
   launchAtLogin: boolean;
   /** Look for a new version at start and every 6 hours (main/core/updates/update-policy.ts). */
   checkForUpdates: boolean;

@@ -3,9 +3,14 @@
 // queue row can still send it: it goes once its upload is delivered or cancelled, or its row is
 // cleared; a failed or may-have-been-delivered row keeps it, so Retry still has the image.
 // Whatever is left from an earlier run with no queue row is removed at start.
+// Screen captures (main/core/capture) live here too, by the same rules, and are also removed
+// when the share sheet that showed them is cancelled. The folder is the person's alone (0700,
+// files 0600): a screenshot may show anything on the screen.
 
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { formatOverLimit } from '../portable/format-bytes';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { QueueItem } from './model';
@@ -41,9 +46,21 @@ const KEEPS_FILE = new Set<QueueItem['state']>([
   'unknown',
 ]);
 
+/** How a capture was taken (the share sheet says it beside the thumbnail). */
+export type CaptureSource = 'area' | 'window' | 'screen';
+
 export interface PastedImages {
   /** Writes the PNG and returns its path. Refuses what is not a PNG or is too large. */
   save(bytes: Uint8Array, at?: Date): Promise<string>;
+  /**
+   * Copies a screen capture the OS tool wrote into this folder, private to the person, named
+   * like the OS names screenshots; returns its path. The tool's own file is left to the caller.
+   */
+  keep(from: string, source: CaptureSource, at?: Date): Promise<string>;
+  /** A capture of this run still kept: how it was taken and its PNG; null for any other path. */
+  readCapture(path: string): Promise<{ source: CaptureSource; png: Buffer } | null>;
+  /** Removes a capture the queue never took (its share sheet was cancelled). */
+  discard(path: string): void;
   /**
    * The images of this run that may still be in a queue row: saved now, or kept at start. While
    * it is empty (nobody pasted) a queue change has nothing here to look at.
@@ -57,14 +74,42 @@ export interface PastedImages {
   idle(): Promise<void>;
 }
 
+// 'wx': two images in the same second get "(2)", never overwrite each other.
+const PRIVATE_NEW = { flags: 'wx', flag: 'wx', mode: 0o600 } as const;
+
+/** Writes a new file named for `at` in `dir` (made private first); returns its path. */
+async function writeNew(
+  dir: string,
+  at: Date,
+  write: (path: string) => Promise<unknown>,
+): Promise<string> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // A folder made by an older version kept the default mode.
+  if (process.platform !== 'win32') await chmod(dir, 0o700);
+  for (let copy = 1; ; copy++) {
+    const path = join(dir, pastedImageName(at, copy));
+    try {
+      await write(path);
+      return path;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      // Ours, half written (the tool's file vanished, the disk filled): nothing half is kept.
+      await rm(path, { force: true });
+      throw error;
+    }
+  }
+}
+
 export function openPastedImages(dir: string): PastedImages {
   const tracked = new Set<string>();
   // Images the queue has taken: once no row keeps one, it goes. An image saved but not shared
   // yet (the share sheet is open) is not here, so it stays until it is shared or the next start.
   const queued = new Set<string>();
+  const captures = new Map<string, CaptureSource>();
   let chain: Promise<void> = Promise.resolve();
   const remove = (path: string) => {
     tracked.delete(path);
+    captures.delete(path);
     chain = chain.then(() => rm(path, { force: true }).catch(() => undefined));
   };
 
@@ -80,18 +125,24 @@ export function openPastedImages(dir: string): PastedImages {
       if (!isPng(bytes)) {
         throw new RefusedError('The pasted data is not a PNG image, so it was not shared.');
       }
-      await mkdir(dir, { recursive: true });
-      for (let copy = 1; ; copy++) {
-        const path = join(dir, pastedImageName(at, copy));
-        try {
-          // 'wx': two pastes in the same second get "(2)", never overwrite each other.
-          await writeFile(path, bytes, { flag: 'wx' });
-          tracked.add(path);
-          return path;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        }
-      }
+      const path = await writeNew(dir, at, (to) => writeFile(to, bytes, PRIVATE_NEW));
+      tracked.add(path);
+      return path;
+    },
+    async keep(from, source, at = new Date()) {
+      const path = await writeNew(dir, at, (to) =>
+        pipeline(createReadStream(from), createWriteStream(to, PRIVATE_NEW)),
+      );
+      tracked.add(path);
+      captures.set(path, source);
+      return path;
+    },
+    async readCapture(path) {
+      const source = captures.get(path);
+      return source ? { source, png: await readFile(path) } : null;
+    },
+    discard(path) {
+      if (captures.has(path) && !queued.has(path)) remove(path);
     },
     update(items) {
       const kept = new Set<string>();

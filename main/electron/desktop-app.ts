@@ -4,6 +4,9 @@
 // as a parameter (index.ts passes the real ones; tests pass fakes).
 import type { OpenDialogOptions } from 'electron';
 import type { AppService, ShellApi, TrayshareApi } from '../../preload/contract';
+import type { CaptureSource } from '../core/capture/outcome';
+import type { Capturer } from '../core/capture/take-capture';
+import { type Capture, createCapture } from './capture-wiring';
 import type { ClipboardLike } from './clipboard-paths';
 import { type ClipboardShare, createClipboardShare } from './clipboard-share';
 import { fanOutCoreEvents } from './core-events';
@@ -16,7 +19,7 @@ import { describeSender, isRendererUrl, type RendererLocation } from './renderer
 import { createSetupLinkRouting, type SetupLinkRouting } from './setup-link-routing';
 import { createShareRouting, type ShareRouting } from './share-routing';
 import { createShellApi, type LogsDeps } from './shell-api';
-import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
+import { createShortcutManager, type GlobalShortcutLike, type ShortcutManager } from './shortcut';
 import type { TrayDeps } from './tray';
 import { createTrayWiring } from './tray-wiring';
 import { createDesktopUpdates, type DesktopUpdatesDeps } from './updates-wiring';
@@ -61,6 +64,10 @@ export interface DesktopAppDeps<Image, Menu> {
   keepsDropWindowOnTop?: boolean;
   /** The log's folder and diagnostics, for Settings → About. */
   logs?: LogsDeps;
+  /** The screen capture tool (main/core/capture); absent: no Capture… and no capture shortcut. */
+  capturer?: Capturer;
+  /** macOS: the Screen Recording permission's state (systemPreferences.getMediaAccessStatus). */
+  screenAccess?: () => string;
   quit(): void;
   log(message: string): void;
 }
@@ -74,6 +81,8 @@ export interface DesktopApp {
   activate(): void;
   /** A trayshare://setup link from the OS: checked, then Settings offers Sign in with Slack with it. */
   openSetupLink(raw: string): void;
+  /** Capture… (nothing where this build cannot capture). */
+  capture(source?: CaptureSource): Promise<void>;
   dispose(): void;
 }
 
@@ -190,7 +199,26 @@ function pickerInFront(
   };
 }
 
-/** The global shortcut: its action's failure is a log line, never an unhandled rejection. */
+/** Capture…, where this build has a capture tool. */
+function captureFor<Image, Menu>(
+  deps: DesktopAppDeps<Image, Menu>,
+  routing: ShareRouting,
+  notify: (content: NotificationContent) => void,
+): Capture | null {
+  if (!deps.capturer) return null;
+  return createCapture({
+    service: deps.service,
+    windows: deps.windows,
+    routing,
+    capturer: deps.capturer,
+    // Screen Recording is macOS's (getMediaAccessStatus exists on macOS and Windows only).
+    ...(deps.screenAccess && deps.platform === 'darwin' ? { screenAccess: deps.screenAccess } : {}),
+    notify,
+    log: deps.log,
+  });
+}
+
+/** A global shortcut: its action's failure is a log line, never an unhandled rejection. */
 function shortcutsFor(
   deps: Pick<DesktopAppDeps<unknown, unknown>, 'globalShortcut' | 'platform' | 'log'>,
   action: () => Promise<void>,
@@ -219,7 +247,14 @@ export async function startDesktopApp<Image, Menu>(
   const setupLinks = createSetupLinkRouting({ windows, notify, log: deps.log });
   const clipboard = createClipboardShare({ platform, clipboard: deps.clipboard, service, notify });
   const pickFiles = pickerInFront(deps, () => shellApi.pickFiles());
-  const preferences = createPreferencesSync({ ...deps, shortcuts: () => shortcuts, notify });
+  const capture = captureFor(deps, routing, notify);
+  const preferences = createPreferencesSync({
+    ...deps,
+    shortcuts: () => shortcuts,
+    // Made below, as the share shortcut is; only asked for once the app runs.
+    ...(capture ? { captureShortcuts: () => captureShortcuts as ShortcutManager } : {}),
+    notify,
+  });
   const updates = createDesktopUpdates({
     ...deps,
     state,
@@ -235,10 +270,12 @@ export async function startDesktopApp<Image, Menu>(
     clipboardFiles: clipboard.files,
     setPreferences: preferences.set,
     writeClipboard,
+    ...(capture ? { capture: () => void capture.start() } : {}),
   });
   const shortcuts = shortcutsFor(deps, () =>
     shareFromShortcut(deps, clipboard, routing, pickFiles, notify),
   );
+  const captureShortcuts = capture ? shortcutsFor(deps, () => capture.start()) : null;
   const shellApi = osApi(deps, routing, setupLinks);
   const api = windowApi({
     service,
@@ -271,11 +308,13 @@ export async function startDesktopApp<Image, Menu>(
     shareWithPreset: routing.shareWithPreset,
     activate: () => windows.showMain(),
     openSetupLink: setupLinks.open,
+    capture: async (source) => capture?.start(source),
     dispose() {
       unsubscribe();
       updates.dispose();
       unbind();
       shortcuts.dispose();
+      captureShortcuts?.dispose();
       tray.destroy();
     },
   };

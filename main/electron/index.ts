@@ -18,12 +18,14 @@ import {
   nativeImage,
   net,
   session,
+  systemPreferences,
   Tray,
 } from 'electron';
 import ElectronStore from 'electron-store';
 import electronUpdater from 'electron-updater';
 import type { AppService } from '../core/api';
 import { xdgConfigHome } from '../core/autostart/xdg-autostart';
+import { osCapturer } from '../core/capture/capturers';
 import { createFileManagerIntegration, launcherPath } from '../core/integration/integration';
 import { diagnosticsText } from '../core/log/about';
 import type { FileLog } from '../core/log/file-log';
@@ -362,6 +364,8 @@ async function start(
       diagnostics: () => diagnosticsText({ service, log: fileLog }),
     },
     launchedAtLogin,
+    capturer: osCapturer(process.platform) ?? undefined,
+    screenAccess: () => systemPreferences.getMediaAccessStatus('screen'),
     updates: updates(),
     quit: () => app.quit(),
     log,

@@ -1,5 +1,5 @@
-// The preferences that live in the OS as well as in the settings file: the global shortcut,
-// launch at login, the file-manager integration and the pinned drop window. The OS follows the
+// The preferences that live in the OS as well as in the settings file: the global shortcuts
+// (share, capture), launch at login, the file-manager integration and the pinned drop window. The OS follows the
 // file, and a shortcut the OS refuses is not saved.
 import type {
   AppService,
@@ -24,6 +24,8 @@ interface PreferencesSyncDeps {
   platform: NodeJS.Platform;
   service: Pick<AppService, 'setPreferences'>;
   shortcuts: () => ShortcutManager;
+  /** The capture shortcut's manager (absent where this build cannot capture). */
+  captureShortcuts?: () => ShortcutManager;
   windows: Pick<Windows, 'setDropWindowPinned'>;
   notify(content: NotificationContent): void;
   setLaunchAtLogin(enabled: boolean): Promise<void>;
@@ -32,23 +34,39 @@ interface PreferencesSyncDeps {
   shortcutNeedsApproval?: boolean;
 }
 
+type ShortcutKey = 'shortcut' | 'captureShortcut';
+type ShortcutError = 'shortcutError' | 'captureShortcutError';
+
+/** Each global shortcut: its preference, the answer's error field, its manager. */
+function shortcutSlots(deps: PreferencesSyncDeps) {
+  const slots: { key: ShortcutKey; error: ShortcutError; manager: ShortcutManager }[] = [
+    { key: 'shortcut', error: 'shortcutError', manager: deps.shortcuts() },
+  ];
+  const capture = deps.captureShortcuts?.();
+  if (capture)
+    slots.push({ key: 'captureShortcut', error: 'captureShortcutError', manager: capture });
+  return slots;
+}
+
 function applyShortcut(
   deps: PreferencesSyncDeps,
+  slot: ReturnType<typeof shortcutSlots>[number],
   prev: Preferences | undefined,
   next: Preferences,
 ): void {
-  const result = deps.shortcuts().apply(next.shortcut);
+  const accelerator = next[slot.key];
+  const result = slot.manager.apply(accelerator);
   if (!result.ok) {
     deps.notify({
       title: 'Shortcut not available',
       body: result.error,
       act: { open: 'settings' },
     });
-  } else if (deps.shortcutNeedsApproval && prev && next.shortcut !== '') {
+  } else if (deps.shortcutNeedsApproval && prev && accelerator !== '') {
     // Changed by the person (at start the window's desktop notes say it once).
     deps.notify({
       title: 'Approve the Trayshare shortcut',
-      body: `Your desktop decides whether Trayshare may use ${shortcutLabel(next.shortcut, deps.platform === 'darwin')}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
+      body: `Your desktop decides whether Trayshare may use ${shortcutLabel(accelerator, deps.platform === 'darwin')}: allow it when asked. If nothing asks, set a shortcut in your desktop's keyboard settings.`,
       act: { open: 'settings' },
     });
   }
@@ -60,7 +78,9 @@ async function applyPreferences(
   next: Preferences,
 ): Promise<void> {
   const { platform, notify } = deps;
-  if (!prev || prev.shortcut !== next.shortcut) applyShortcut(deps, prev, next);
+  for (const slot of shortcutSlots(deps)) {
+    if (!prev || prev[slot.key] !== next[slot.key]) applyShortcut(deps, slot, prev, next);
+  }
   if (!prev || prev.launchAtLogin !== next.launchAtLogin) {
     await deps.setLaunchAtLogin(next.launchAtLogin).catch((error: unknown) =>
       notify({
@@ -91,39 +111,50 @@ async function applyPreferences(
   }
 }
 
+/** One shortcut of the patch tried in the OS first: its error, or null (then it is saved). */
+function tryShortcut(
+  slot: ReturnType<typeof shortcutSlots>[number],
+  patch: PreferencesPatch,
+  others: readonly string[],
+): string | null {
+  const wanted = patch[slot.key];
+  if (wanted === undefined) return null;
+  // The same keys cannot do two things; the OS would only say another app holds them.
+  if (wanted.trim() !== '' && others.includes(wanted.trim())) {
+    return `${wanted.trim()} is already Trayshare's other shortcut. Choose different keys.`;
+  }
+  const result = slot.manager.apply(wanted);
+  return result.ok ? null : result.error;
+}
+
 async function setPreferences(
   deps: PreferencesSyncDeps,
   apply: (next: Preferences) => Promise<void>,
   patch: PreferencesPatch,
 ): Promise<PreferencesResult> {
-  const shortcuts = deps.shortcuts();
+  const slots = shortcutSlots(deps);
   const rest: PreferencesPatch = { ...patch };
-  let shortcutError: string | undefined;
-  const before = shortcuts.current();
-  if (patch.shortcut !== undefined) {
-    const result = shortcuts.apply(patch.shortcut);
-    if (!result.ok) {
-      shortcutError = result.error;
-      delete rest.shortcut;
-    }
+  const before = slots.map((slot) => slot.manager.current());
+  const errors: Partial<Record<ShortcutError, string>> = {};
+  for (const slot of slots) {
+    const others = slots.filter((o) => o !== slot).map((o) => o.manager.current());
+    const error = tryShortcut(slot, patch, others);
+    if (error === null) continue;
+    errors[slot.error] = error;
+    delete rest[slot.key];
   }
   let result: PreferencesResult;
   try {
     result = await deps.service.setPreferences(rest);
   } catch (error) {
-    shortcuts.apply(before);
+    for (const [i, slot] of slots.entries()) slot.manager.apply(before[i] ?? '');
     throw error;
   }
   await apply(result.preferences);
-  if (shortcutError) {
-    deps.notify({
-      title: 'Shortcut not available',
-      body: shortcutError,
-      act: { open: 'settings' },
-    });
-    return { ...result, shortcutError };
+  for (const error of Object.values(errors)) {
+    deps.notify({ title: 'Shortcut not available', body: error, act: { open: 'settings' } });
   }
-  return result;
+  return { ...result, ...errors };
 }
 
 export function createPreferencesSync(deps: PreferencesSyncDeps): PreferencesSync {

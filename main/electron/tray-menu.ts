@@ -16,6 +16,8 @@ export interface TrayMenuModel {
   describeChannels(ids: readonly string[]): string;
   /** Windows and Linux: the drop window exists there. */
   hasDropWindow: boolean;
+  /** This build has a screen capture tool for this OS (Capture…). */
+  canCapture?: boolean;
   dropWindowPinned: boolean;
   /** A downloaded update: "Restart to update to 1.2.0", or the wait for the queue. */
   update?: { restartLabel: string; waiting?: string };
@@ -30,6 +32,8 @@ export interface TrayMenuActions {
   showDropWindow(): void;
   setDropWindowPinned(pinned: boolean): void;
   copyLink(url: string): void;
+  /** A screenshot into the share sheet. */
+  capture(): void;
   setPaused(paused: boolean): void;
   restartToUpdate(): void;
   cancelRestart(): void;
@@ -139,6 +143,9 @@ export function buildTrayMenu(
       submenu: shareSubmenu(model, actions.shareClipboard, 'Choose channels…'),
     },
   ];
+  if (model.canCapture) {
+    template.push({ id: 'capture', label: 'Capture…', click: () => actions.capture() });
+  }
   if (model.hasDropWindow) {
     template.push(
       { id: 'drop-window', label: 'Drop window', click: () => actions.showDropWindow() },

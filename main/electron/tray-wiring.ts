@@ -27,6 +27,8 @@ interface TrayWiringDeps<Image, Menu> {
   clipboardFiles(): Promise<string[] | null>;
   setPreferences(patch: PreferencesPatch): Promise<unknown>;
   writeClipboard(text: string): void;
+  /** Capture… (absent: this build has no capture tool). */
+  capture?(): void;
   updates: Pick<Updates, 'view' | 'restartToUpdate' | 'cancelRestart'>;
   quit(): void;
   log(message: string): void;
@@ -53,6 +55,7 @@ function trayActions<Image, Menu>(deps: TrayWiringDeps<Image, Menu>): TrayMenuAc
         );
     },
     copyLink: deps.writeClipboard,
+    capture: () => deps.capture?.(),
     setPaused: (paused) => {
       deps.service
         .setPaused(paused)
@@ -89,6 +92,7 @@ export function createTrayWiring<Image, Menu>(deps: TrayWiringDeps<Image, Menu>)
     recent: state.recent,
     describeChannels: deps.describeChannels,
     hasDropWindow: platform !== 'darwin',
+    canCapture: deps.capture !== undefined,
     dropWindowPinned: state.snapshot.preferences.dropWindowPinned,
   });
 

@@ -109,6 +109,11 @@ export interface Windows {
   sendToMain<E extends EventName>(event: E, payload: TrayshareEvents[E]): boolean;
   /** Taskbar / dock progress: a fraction, or null for none. */
   setProgress(fraction: number | null, attention: boolean): void;
+  /**
+   * Hides the windows that show, so a screen capture does not picture Trayshare itself; returns
+   * how many it hid and what shows them again (after a cancelled capture).
+   */
+  hideForCapture(): { hidden: number; restore(): void };
 }
 
 /** Navigation, new windows and webviews denied; https links go to the browser. */
@@ -281,6 +286,16 @@ export function createWindows(deps: WindowsDeps): Windows {
     setProgress(fraction, attention) {
       progress = { fraction, attention };
       for (const m of [main, drop]) if (alive(m)) applyProgress(m.window, progress);
+    },
+    hideForCapture() {
+      const shown = [main, drop].filter((m) => alive(m) && m.window.isVisible()) as Managed[];
+      for (const m of shown) m.window.hide();
+      return {
+        hidden: shown.length,
+        restore: () => {
+          for (const m of shown) if (!m.window.isDestroyed()) m.window.show();
+        },
+      };
     },
     sendToMain(event, payload) {
       if (!alive(main) || !main.loaded) return false;

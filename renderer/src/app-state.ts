@@ -5,6 +5,7 @@ import { useCallback, useRef, useState } from 'preact/hooks';
 import type { View } from '../../preload/contract';
 import { api, plainError } from './bridge';
 import type { Redirect } from './redirect';
+import { discardCaptures } from './views/capture-preview';
 import type { SheetDraft } from './views/share-sheet';
 
 function uniquePaths(existing: string[], added: string[]): string[] {
@@ -50,7 +51,10 @@ export function useAppState(startView: View, compact: boolean) {
     }
   }, [addPaths]);
 
-  const removePath = (path: string) => setPaths((current) => current.filter((p) => p !== path));
+  const removePath = (path: string) => {
+    discardCaptures([path]);
+    setPaths((current) => current.filter((p) => p !== path));
+  };
 
   const closeSheet = (next: View, kept?: SheetDraft) => {
     draft.current = kept ?? null;

@@ -33,6 +33,8 @@ export function useMainFocus(page: string, loaded: boolean) {
     if (!main || !loaded) return;
     main.scrollTop = 0;
     const target =
+      // A sheet of screenshots only (sheet--quick) focuses Share: Enter sends to where it shows.
+      main.querySelector<HTMLElement>('.sheet--quick button[type="submit"]') ??
       main.querySelector<HTMLElement>('#share-comment, #redirect-channels') ??
       main.querySelector<HTMLElement>('h1');
     target?.focus({ preventScroll: true });

@@ -11,12 +11,15 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { build as esbuild } from 'esbuild';
 import type { AppService } from '../../main/core/api';
+import type { CaptureSource } from '../../main/core/capture/outcome';
+import type { Capturer } from '../../main/core/capture/take-capture';
 import { diagnosticsText } from '../../main/core/log/about';
 import { type FileLog, openFileLog } from '../../main/core/log/file-log';
 import { createLoggedAppService } from '../../main/core/log/logged-service';
 import { parseSetupLink } from '../../main/core/setup-link';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { RetryPolicy } from '../../main/core/upload/retry';
+import { createCapture } from '../../main/electron/capture-wiring';
 import { shortcutRefusedMessage } from '../../main/electron/shortcut';
 import { createUpdates, type Updates } from '../../main/electron/updates';
 import type { DesktopUpdatesDeps } from '../../main/electron/updates-wiring';
@@ -94,6 +97,13 @@ export interface Harness {
   browserOpened: string[];
   /** Sends an event to the page as main would (share-requested, show-view). */
   emit<E extends EventName>(event: E, payload: TrayshareEvents[E]): void;
+  /**
+   * Capture… as the shell runs it (main/electron/capture-wiring.ts) with this capture tool
+   * (a test passes the portal client on its stand-in portal's bus).
+   */
+  capture(capturer: Capturer, source?: CaptureSource): Promise<void>;
+  /** What the shell would have shown as notifications (a failed capture). */
+  notified: { title: string; body: string }[];
   setThrottle(bytesPerSecond: number | null): void;
   /** Resolves once nothing is queued, waiting or sending (rejects after `timeoutMs`). */
   settled(timeoutMs?: number): Promise<void>;
@@ -395,6 +405,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       else res.destroy();
     });
   });
+  const notified: { title: string; body: string }[] = [];
+  // The page is the window: nothing to hide, and the share sheet opens with the capture.
+  const captureWith = (capturer: Capturer) =>
+    createCapture({
+      service: app,
+      windows: { hideForCapture: () => ({ hidden: 0, restore: () => undefined }) },
+      routing: { requestShare: (paths) => emit('share-requested', { paths }) },
+      capturer,
+      notify: (content) => notified.push({ title: content.title, body: content.body }),
+      log: (line) => log.info(line),
+    });
+
   await new Promise<void>((listening) => server.listen(options.port ?? 0, '127.0.0.1', listening));
   const { port } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
@@ -419,6 +441,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     browserOpened,
     emit: (event, payload) => emit(event, payload),
+    capture: (capturer, source) => captureWith(capturer).start(source),
+    notified,
     setThrottle: (bytesPerSecond) => {
       throttle = bytesPerSecond;
     },

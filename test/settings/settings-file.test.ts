@@ -66,6 +66,7 @@ describe('settings file round trip', () => {
     expect((await savedDefaultPreset(second))?.id).toBe(p.id);
     expect(second.preferences()).toEqual({
       shortcut: defaultShortcut(process.platform),
+      captureShortcut: 'CommandOrControl+Shift+2',
       launchAtLogin: false,
       checkForUpdates: false,
       trayDropAction: 'default-preset',

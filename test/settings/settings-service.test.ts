@@ -375,6 +375,7 @@ describe('preferences and channel checks', () => {
     expect(result).toEqual({
       preferences: {
         shortcut: 'Alt+Shift+S',
+        captureShortcut: 'CommandOrControl+Shift+2',
         launchAtLogin: false,
         checkForUpdates: true,
         trayDropAction: 'share-sheet',

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenDialogOptions } from 'electron';
 import type { AppService, PreferencesPatch } from '../../main/core/api';
+import type { Capturer } from '../../main/core/capture/take-capture';
 import { diagnosticsText } from '../../main/core/log/about';
 import { type FileLog, openFileLog } from '../../main/core/log/file-log';
 import { createLoggedAppService } from '../../main/core/log/logged-service';
@@ -72,6 +73,10 @@ export interface HarnessOptions {
   };
   /** What shell.openPath answers for the logs folder ('' : it opened). */
   openPathAnswer?: string;
+  /** The capture tool (index.ts passes the OS's; tests the stand-in portal's client). */
+  capturer?: Capturer;
+  /** macOS's Screen Recording state, as systemPreferences.getMediaAccessStatus('screen'). */
+  screenAccess?: string;
 }
 
 export interface ShellHarness {
@@ -246,6 +251,8 @@ export async function startShellHarness(options: HarnessOptions = {}): Promise<S
     desktopNotes: options.desktopNotes ?? [],
     keepsDropWindowOnTop: !options.noWindowOnTop,
     ...(options.updates ? { updates: options.updates } : {}),
+    ...(options.capturer ? { capturer: options.capturer } : {}),
+    ...(options.screenAccess ? { screenAccess: () => options.screenAccess ?? '' } : {}),
     quit: () => {
       quits++;
     },

@@ -76,6 +76,7 @@ function spyActions() {
     showDropWindow: vi.fn(),
     setDropWindowPinned: vi.fn(),
     copyLink: vi.fn(),
+    capture: vi.fn(),
     setPaused: vi.fn(),
     restartToUpdate: vi.fn(),
     cancelRestart: vi.fn(),
@@ -134,6 +135,17 @@ describe('tray menu', () => {
     expect(labels).toEqual(['Design · Acme (default)', 'R&&D · Side && Co', 'Empty · Acme']);
     const clip = find(menu, 'share-clipboard').submenu as MenuItemConstructorOptions[];
     expect(clip.filter((i) => i.id?.startsWith('preset:'))).toHaveLength(3);
+  });
+
+  it('offers Capture… after the share items where this build can capture, and it captures', () => {
+    const actions = spyActions();
+    const menu = buildTrayMenu(model({ canCapture: true }), actions);
+    const ids = menu.map((i) => i.id);
+    expect(ids.indexOf('capture')).toBe(ids.indexOf('share-clipboard') + 1);
+    expect(find(menu, 'capture').label).toBe('Capture…');
+    click(find(menu, 'capture'));
+    expect(actions.capture).toHaveBeenCalledOnce();
+    expect(buildTrayMenu(model(), actions).some((i) => i.id === 'capture')).toBe(false);
   });
 
   it('disables presets that cannot send yet (no token, no channels)', () => {

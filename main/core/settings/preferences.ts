@@ -13,6 +13,7 @@ export async function setPreferences(
     Object.entries(checked).filter(([, value]) => value !== undefined),
   ) as Partial<Preferences>;
   if (clean.shortcut !== undefined) clean.shortcut = clean.shortcut.trim();
+  if (clean.captureShortcut !== undefined) clean.captureShortcut = clean.captureShortcut.trim();
   return serial(async () =>
     update((s) => {
       s.preferences = { ...s.preferences, ...clean };

@@ -19,8 +19,17 @@ export function defaultShortcut(platform: NodeJS.Platform): string {
   return platform === 'linux' ? 'Control+Alt+U' : 'CommandOrControl+Shift+U';
 }
 
+/**
+ * ⌘⇧2 / Ctrl+Shift+2: next to the OS's own screenshot keys without taking one. macOS takes
+ * ⌘⇧3, ⌘⇧4 and ⌘⇧5 (and ⌘⇧6, the Touch Bar); Windows takes Win+Shift+S and PrtScn; GNOME
+ * and KDE take Print with Shift, Alt or Ctrl. None of them uses Ctrl+Shift+2 (⌘⇧2), and
+ * Ctrl+Alt (the share shortcut's Linux choice) stays clear of AltGr on Windows layouts.
+ */
+const DEFAULT_CAPTURE_SHORTCUT = 'CommandOrControl+Shift+2';
+
 export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   shortcut: defaultShortcut(process.platform),
+  captureShortcut: DEFAULT_CAPTURE_SHORTCUT,
   launchAtLogin: false,
   checkForUpdates: true,
   trayDropAction: 'share-sheet',
@@ -96,6 +105,7 @@ export const presetSchema = z.object({
 /** Each preference on its own, so one bad value resets only itself. */
 export const preferenceSchemas = {
   shortcut: z.string().max(100),
+  captureShortcut: z.string().max(100),
   launchAtLogin: z.boolean(),
   checkForUpdates: z.boolean(),
   trayDropAction: z.enum(['share-sheet', 'default-preset']),

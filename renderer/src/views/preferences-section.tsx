@@ -41,6 +41,7 @@ export function PreferencesSection(props: { preferences: Preferences }) {
       </div>
       <div class="card">
         <ShortcutField saved={prefs.shortcut} />
+        <ShortcutField saved={prefs.captureShortcut} which="captureShortcut" />
         <PreferenceChecks prefs={prefs} onTop={onTop} set={set} />
         <PreferenceChoices prefs={prefs} set={set} />
         {action.error ? (

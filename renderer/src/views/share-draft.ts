@@ -2,6 +2,7 @@
 // draft, and Esc can keep it whole (the sheet opens with it again).
 import { useState } from 'preact/hooks';
 import type { ChannelRef, Snapshot } from '../../../preload/contract';
+import { lastDestination } from './last-destination';
 
 type Mode = 'preset' | 'channels';
 type Preset = Snapshot['presets'][number];
@@ -23,13 +24,25 @@ const LINKED_CHANNEL = /\/archives\/([A-Z0-9]+)\/p\d{16}/;
 
 export function useShareDraft(snapshot: Snapshot, kept: SheetDraft | null | undefined) {
   const presets = snapshot.presets;
-  const firstPreset = presets.find((p) => p.id === snapshot.defaultPresetId) ?? presets[0];
-  const [mode, setMode] = useState<Mode>(kept?.mode ?? (firstPreset ? 'preset' : 'channels'));
+  // A new sheet starts where the last share went (last-destination.ts), else the default preset.
+  const [last] = useState(() => (kept ? null : lastDestination(snapshot)));
+  const lastPreset = last?.mode === 'preset' ? last.presetId : undefined;
+  const firstPreset =
+    presets.find((p) => p.id === (lastPreset ?? snapshot.defaultPresetId)) ?? presets[0];
+  const [mode, setMode] = useState<Mode>(
+    kept?.mode ?? last?.mode ?? (firstPreset ? 'preset' : 'channels'),
+  );
   const [presetId, setPresetId] = useState(kept?.presetId ?? firstPreset?.id ?? '');
   const [workspaceId, setWorkspaceId] = useState(
-    kept?.workspaceId ?? firstPreset?.workspaceId ?? snapshot.workspaces[0]?.id ?? '',
+    kept?.workspaceId ??
+      (last?.mode === 'channels' ? last.workspaceId : undefined) ??
+      firstPreset?.workspaceId ??
+      snapshot.workspaces[0]?.id ??
+      '',
   );
-  const [picked, setPicked] = useState<ChannelRef[]>(kept?.picked ?? []);
+  const [picked, setPicked] = useState<ChannelRef[]>(
+    kept?.picked ?? (last?.mode === 'channels' ? last.picked : []),
+  );
   const [thread, setThread] = useState(kept?.thread ?? '');
   const [comment, setComment] = useState(kept?.comment ?? firstPreset?.comment ?? '');
   const [commentEdited, setCommentEdited] = useState(kept?.commentEdited ?? false);

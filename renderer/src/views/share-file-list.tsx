@@ -2,8 +2,9 @@
 // the question about empty files, and Add files. The files are one Tab stop: arrow keys move
 // between them, Delete removes the one in focus.
 import { useRef, useState } from 'preact/hooks';
-import type { PathDescription } from '../../../preload/contract';
+import type { CapturePreview, PathDescription } from '../../../preload/contract';
 import { baseName, countFiles, formatBytes } from '../format';
+import { CaptureThumb, useCapturePreviews } from './capture-preview';
 import type { Descriptions } from './path-descriptions';
 
 export function FilesGroup(props: {
@@ -69,6 +70,7 @@ function FileList(props: {
 }) {
   const [current, setCurrent] = useState(0);
   const list = useRef<HTMLUListElement>(null);
+  const previews = useCapturePreviews(props.paths);
   const at = Math.min(current, props.paths.length - 1);
   const focusAt = (index: number) => {
     setCurrent(index);
@@ -104,6 +106,7 @@ function FileList(props: {
           key={path}
           path={path}
           about={props.described?.get(path)}
+          preview={previews.get(path)}
           tabbable={index === at}
           onFocus={() => setCurrent(index)}
           onRemove={() => remove(index)}
@@ -116,6 +119,8 @@ function FileList(props: {
 function FileRow(props: {
   path: string;
   about: PathDescription | undefined;
+  /** A screen capture's thumbnail and how it was taken. */
+  preview: CapturePreview | undefined;
   /** The list's one Tab stop. */
   tabbable: boolean;
   onFocus: () => void;
@@ -124,6 +129,7 @@ function FileRow(props: {
   const { path, about } = props;
   return (
     <li class={`file-list__item${about?.refused ? ' file-list__item--refused' : ''}`}>
+      {props.preview ? <CaptureThumb preview={props.preview} name={baseName(path)} /> : null}
       <span class="file-list__name">{baseName(path)}</span>
       {about ? <span class="file-list__size">{describeOne(about)}</span> : null}
       <span class="file-list__dir" title={path}>

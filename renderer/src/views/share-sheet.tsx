@@ -3,6 +3,7 @@
 // and the outcome are their own components beside it.
 import type { Snapshot, View } from '../../../preload/contract';
 import { countFiles } from '../format';
+import { discardCaptures, mayBeCapture } from './capture-preview';
 import type { SheetDraft } from './share-draft';
 import { CommentField, NoTokenNotice, SendToGroup, ThreadField } from './share-fields';
 import { FilesGroup } from './share-file-list';
@@ -39,7 +40,12 @@ export function ShareSheet(props: {
           Share {countFiles(sent.files)}
         </h1>
       </header>
-      <form class="sheet" onSubmit={sheet.submit} noValidate>
+      {/* Only screenshots (captured or pasted): Share takes focus, so Enter sends them on. */}
+      <form
+        class={`sheet${paths.length > 0 && paths.every(mayBeCapture) ? ' sheet--quick' : ''}`}
+        onSubmit={sheet.submit}
+        noValidate
+      >
         <FilesGroup
           paths={paths}
           described={sheet.described}
@@ -78,7 +84,10 @@ export function ShareSheet(props: {
           error={action.error}
           busy={action.busy}
           protocol={workspace?.protocol}
-          onCancel={() => props.onClose('drop')}
+          onCancel={() => {
+            discardCaptures(paths);
+            props.onClose('drop');
+          }}
         />
       </form>
     </section>

@@ -9,8 +9,33 @@ import { acceleratorFromKey } from '../shortcut';
 import { ActionError } from '../ui/notice';
 import { useAction } from '../use-action';
 
+/** Each global shortcut's field: the preference, its label, its example, the answer's error. */
+const FIELDS = {
+  shortcut: {
+    id: 'pref-shortcut',
+    label: 'Global shortcut',
+    example: 'CommandOrControl+Shift+U',
+    error: 'shortcutError',
+    word: 'Shortcut',
+    save: { text: 'Save shortcut', name: undefined },
+    off: undefined,
+  },
+  captureShortcut: {
+    id: 'pref-capture-shortcut',
+    label: 'Capture shortcut',
+    example: 'CommandOrControl+Shift+2',
+    error: 'captureShortcutError',
+    // Beside the share shortcut's buttons: named for this field (the visible word starts the name).
+    word: 'Capture shortcut',
+    save: { text: 'Save', name: 'Save capture shortcut' },
+    off: 'Turn off capture shortcut',
+  },
+} as const;
+
 /** `saved` is the shortcut in the saved preferences ('' when it is off). */
-export function ShortcutField(props: { saved: string }) {
+export function ShortcutField(props: { saved: string; which?: keyof typeof FIELDS }) {
+  const which = props.which ?? 'shortcut';
+  const field = FIELDS[which];
   // The accelerator to save, and what the person typed while typing (else its OS name shows).
   const [shortcut, setShortcut] = useState(props.saved);
   const [typed, setTyped] = useState<string | null>(null);
@@ -26,9 +51,10 @@ export function ShortcutField(props: { saved: string }) {
   const saveShortcut = async (value: string) => {
     setShortcutSaved(false);
     setShortcutError(null);
-    const result = await shortcutAction.run(() => api().setPreferences({ shortcut: value.trim() }));
+    const result = await shortcutAction.run(() => api().setPreferences({ [which]: value.trim() }));
     if (!result) return;
-    if (result.shortcutError) setShortcutError(result.shortcutError);
+    const refused = result[field.error];
+    if (refused) setShortcutError(refused);
     else {
       // Saved: the field shows it as the OS writes it, whatever was typed.
       setTyped(null);
@@ -45,19 +71,19 @@ export function ShortcutField(props: { saved: string }) {
         void saveShortcut(shortcut);
       }}
     >
-      <label for="pref-shortcut" class="field__label">
-        Global shortcut
+      <label for={field.id} class="field__label">
+        {field.label}
       </label>
       <div class="inline">
         <input
-          id="pref-shortcut"
+          id={field.id}
           class={`input input--mono input--grow${shortcutError ? ' input--invalid' : ''}`}
           value={typed ?? shortcutLabel(shortcut, isMac)}
-          placeholder={shortcutLabel('CommandOrControl+Shift+U', isMac)}
+          placeholder={shortcutLabel(field.example, isMac)}
           autocomplete="off"
           spellcheck={false}
           aria-invalid={shortcutError !== null}
-          aria-describedby="pref-shortcut-help"
+          aria-describedby={`${field.id}-help`}
           onInput={(e) => {
             setTyped(e.currentTarget.value);
             setShortcut(acceleratorFromLabel(e.currentTarget.value, isMac));
@@ -73,6 +99,7 @@ export function ShortcutField(props: { saved: string }) {
           }}
         />
         <ShortcutButtons
+          field={field}
           saveDisabled={shortcutAction.busy || (shortcut === props.saved && !shortcutError)}
           canTurnOff={props.saved !== ''}
           onTurnOff={() => {
@@ -82,7 +109,7 @@ export function ShortcutField(props: { saved: string }) {
           }}
         />
       </div>
-      <ShortcutHelp shortcut={shortcut} error={shortcutError} saved={shortcutSaved} />
+      <ShortcutHelp field={field} shortcut={shortcut} error={shortcutError} saved={shortcutSaved} />
       <ActionError error={shortcutAction.error} />
     </form>
   );
@@ -90,17 +117,28 @@ export function ShortcutField(props: { saved: string }) {
 
 /** Save shortcut, and Turn off while one is saved. */
 function ShortcutButtons(props: {
+  field: (typeof FIELDS)[keyof typeof FIELDS];
   saveDisabled: boolean;
   canTurnOff: boolean;
   onTurnOff: () => void;
 }) {
   return (
     <>
-      <button type="submit" class="button" disabled={props.saveDisabled}>
-        Save shortcut
+      <button
+        type="submit"
+        class="button"
+        disabled={props.saveDisabled}
+        aria-label={props.field.save.name}
+      >
+        {props.field.save.text}
       </button>
       {props.canTurnOff ? (
-        <button type="button" class="button button--quiet" onClick={props.onTurnOff}>
+        <button
+          type="button"
+          class="button button--quiet"
+          onClick={props.onTurnOff}
+          aria-label={props.field.off}
+        >
           Turn off
         </button>
       ) : null}
@@ -109,19 +147,26 @@ function ShortcutButtons(props: {
 }
 
 /** How to enter a shortcut, or why the OS refused it; then that it is ready. */
-function ShortcutHelp(props: { shortcut: string; error: string | null; saved: boolean }) {
-  const { shortcut, error } = props;
+function ShortcutHelp(props: {
+  field: (typeof FIELDS)[keyof typeof FIELDS];
+  shortcut: string;
+  error: string | null;
+  saved: boolean;
+}) {
+  const { shortcut, error, field } = props;
+  const what =
+    field.id === 'pref-capture-shortcut' ? 'Takes a screenshot into the share sheet. ' : '';
   return (
     <>
-      <p id="pref-shortcut-help" class={error ? 'field__error' : 'field__help'}>
+      <p id={`${field.id}-help`} class={error ? 'field__error' : 'field__help'}>
         {error ??
-          `Press the keys in the field ${isMac ? '(with ⌘, ⌃ or ⌥)' : '(with Ctrl or Alt)'}, or type them, like ${shortcutLabel('CommandOrControl+Shift+U', isMac)}. Empty turns it off.`}
+          `${what}Press the keys in the field ${isMac ? '(with ⌘, ⌃ or ⌥)' : '(with Ctrl or Alt)'}, or type them, like ${shortcutLabel(field.example, isMac)}. Empty turns it off.`}
       </p>
       {props.saved && !error ? (
         <p class="field__ok" role="status">
           {shortcut
-            ? `Shortcut ${shortcutLabel(shortcut, isMac)} is ready.`
-            : 'Shortcut turned off.'}
+            ? `${field.word} ${shortcutLabel(shortcut, isMac)} is ready.`
+            : `${field.word} turned off.`}
         </p>
       ) : null}
     </>

@@ -6,6 +6,7 @@ import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
 import { useEscape } from '../ui/use-escape';
 import { useAction } from '../use-action';
+import { rememberDestination } from './last-destination';
 import { useDescriptions, whatIsSent } from './path-descriptions';
 import { type SheetDraft, useShareDraft } from './share-draft';
 import { emptyQuestion, shareProblem } from './share-problem';
@@ -69,6 +70,11 @@ export function useShareSheet(props: {
       }),
     );
     if (!shared) return;
+    rememberDestination(
+      mode === 'preset' && preset
+        ? { mode: 'preset', presetId: preset.id }
+        : { mode: 'channels', workspaceId: workspace.id, picked: channels },
+    );
     if (shared.refused.length === 0) props.onClose('queue');
     else setResult(shared);
   };

@@ -1,0 +1,82 @@
+// `trayshare capture`: a screenshot with the OS's own tool, shared like `send --preset` or
+// `--workspace --channels` (through the CLI's queue, followed to its end), for scripts and
+// keyboard launchers. macOS: screencapture; Linux: the desktop's screenshot portal. Windows has
+// no tool that gives the image back to a command line; the app's Capture… is the way there.
+// A cancelled capture prints nothing and exits 0: the person chose not to share.
+import type { Command } from 'commander';
+import { osCapturer } from '../../core/capture/capturers';
+import type { CaptureSource } from '../../core/capture/outcome';
+import { report } from '../outcome';
+import { say } from '../terminal';
+import { UsageError } from '../usage-error';
+import { DEFAULT_MAX_WAIT_S, maxWaitMs, type SendOptions } from './send-options';
+import { sendQueued } from './send-queued';
+
+interface CaptureOptions extends SendOptions {
+  window?: boolean;
+  screen?: boolean;
+}
+
+export function registerCapture(program: Command): void {
+  program
+    .command('capture')
+    .description("Take a screenshot with the OS's tool and share it (macOS and Linux)")
+    .option(
+      '--window',
+      "pick a window (Linux: the desktop's dialog starts on windows where its portal offers that)",
+    )
+    .option('--screen', 'the whole screen at once (macOS: the main display), no picking')
+    .option('--preset <name>', 'share with a saved preset')
+    .option('--workspace <name>', 'a saved workspace (with --channels)')
+    .option('--channels <list>', 'channels or people, by name or ID, comma-separated')
+    .option('--comment <text>', 'comment posted with the screenshot')
+    .option('--thread <link or ts>', 'reply in this thread: a message link or its ts (one channel)')
+    .option('--json', 'one JSON line on stdout')
+    .option(
+      '--max-wait <seconds>',
+      `the longest to wait when the service asks to (Retry-After); default ${DEFAULT_MAX_WAIT_S}`,
+    )
+    .action(async (options: CaptureOptions) => {
+      process.exitCode = await capture(options);
+    });
+}
+
+function sourceOf(options: CaptureOptions): CaptureSource {
+  if (options.window && options.screen) {
+    throw new UsageError('Choose one of --window or --screen (neither: pick an area).');
+  }
+  return options.window ? 'window' : options.screen ? 'screen' : 'area';
+}
+
+async function capture(options: CaptureOptions): Promise<number> {
+  const source = sourceOf(options);
+  if ([options.preset, options.workspace].filter(Boolean).length !== 1) {
+    throw new UsageError('Say where to share: exactly one of --preset or --workspace.');
+  }
+  if (options.workspace && !options.channels) {
+    throw new UsageError('--channels is needed with --workspace.');
+  }
+  const capturer = osCapturer(process.platform);
+  if (!capturer) {
+    throw new UsageError(
+      "On Windows the screenshot is taken in the app: use Capture… in Trayshare's tray menu, or its capture shortcut.",
+    );
+  }
+  maxWaitMs(options.maxWait);
+  const { withService } = await import('../context');
+  return withService(
+    async (service) => {
+      const taken = await service.takeCapture(capturer, source);
+      if (taken.kind === 'cancelled') return 0;
+      if (taken.kind === 'failed') {
+        say(taken.message);
+        return 1;
+      }
+      const outcome = await sendQueued(service, [taken.path], options, (path) => path);
+      const code = report(outcome.results, options.json === true);
+      if (outcome.refused) say(outcome.refused.said);
+      return outcome.refused?.code ?? code;
+    },
+    { listMaxWaitMs: maxWaitMs(options.maxWait) },
+  );
+}

@@ -1,0 +1,12 @@
+// What an OS capture tool gave back, the same for the portal, screencapture and the overlay.
+import type { CaptureSource } from '../pasted-images';
+
+export type { CaptureSource };
+
+export type CaptureOutcome =
+  /** The tool wrote the image here (its own file: the capture store copies it). */
+  | { kind: 'file'; path: string }
+  /** The person cancelled (Esc, the desktop's Cancel): nothing happens, nothing is said. */
+  | { kind: 'cancelled' }
+  /** What went wrong, in words for the person, with what to do. */
+  | { kind: 'failed'; message: string };

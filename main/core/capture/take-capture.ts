@@ -1,0 +1,58 @@
+// One capture, whatever took it: the tool writes where it is told (a scratch name in the
+// private images folder) or where it likes (the portal); the image is kept as a private file
+// named like the OS names screenshots, and the tool's own file goes when it was scratch or in a
+// shared temp folder. A cancel leaves nothing behind.
+import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import type { CaptureOutcome, CaptureSource } from './outcome';
+
+/** Takes the image: `scratch` is a private path a tool may write to. */
+export type Capturer = (source: CaptureSource, scratch: string) => Promise<CaptureOutcome>;
+
+export type CaptureResult =
+  | { kind: 'captured'; path: string; source: CaptureSource }
+  | { kind: 'cancelled' }
+  | { kind: 'failed'; message: string };
+
+function inside(dir: string, path: string): boolean {
+  const rel = relative(resolve(dir), resolve(path));
+  return rel !== '' && !rel.startsWith('..') && !rel.startsWith('/');
+}
+
+export async function takeCapture(deps: {
+  capturer: Capturer;
+  source: CaptureSource;
+  /** The private folder (the scratch file is made there). */
+  dir: string;
+  keep(from: string, source: CaptureSource): Promise<string>;
+}): Promise<CaptureResult> {
+  const scratch = join(deps.dir, `.capture-${process.pid}-${Date.now().toString(36)}.png`);
+  let outcome: CaptureOutcome;
+  try {
+    await mkdir(deps.dir, { recursive: true, mode: 0o700 });
+    outcome = await deps.capturer(deps.source, scratch);
+  } catch (error) {
+    outcome = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+  }
+  try {
+    if (outcome.kind !== 'file') return outcome;
+    try {
+      const path = await deps.keep(outcome.path, deps.source);
+      return { kind: 'captured', path, source: deps.source };
+    } catch (error) {
+      return {
+        kind: 'failed',
+        message: `The screenshot could not be kept: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    } finally {
+      // A portal's file in the shared temp folder must not stay there; one elsewhere was put
+      // there by the desktop, which may keep its screenshots among the person's pictures.
+      if (outcome.path !== scratch && inside(tmpdir(), outcome.path)) {
+        await rm(outcome.path, { force: true });
+      }
+    }
+  } finally {
+    await rm(scratch, { force: true });
+  }
+}
