@@ -43,6 +43,19 @@ export const refusedByChannel = (item: {
     item.error?.code === 'not_in_channel' ||
     item.error?.code === 'channel_not_found');
 
+/**
+ * A failure's reason for a workspace that is gone: without the advice to send it to the others
+ * or elsewhere, which the row no longer offers, and saying why.
+ */
+export function goneReason(message: string): string {
+  if (/workspace of this upload was removed/.test(message)) return message;
+  const reason = message.replace(
+    /\s*Send to the others \([^)]*\), or change the destination\.$/,
+    '',
+  );
+  return `${reason} Its workspace was removed, so it cannot be sent again.`;
+}
+
 /** Refused by some of its channels while the others would take it. */
 export const canSendToOthers = (item: QueueItem): boolean =>
   refusedByChannel(item) &&

@@ -1,6 +1,8 @@
-// Removing a workspace at a tray's size (issue 36, point 1): the question and its red button stay
-// inside the card at 360 px, and Test connection is a button-sized box, not a stretched one.
-import { mkdtemp, open, rm } from 'node:fs/promises';
+// Removing a workspace at a tray's size (issue 36, points 1 and 2): the question and its red
+// button stay inside the card at 360 px, and Test connection is a button-sized box, not a
+// stretched one. Once it is gone, its shares keep the names they were made with (Queue, History,
+// Recent uploads) and offer nothing that can only fail: no Retry, no "Send to the others".
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator } from 'playwright-core';
@@ -92,6 +94,100 @@ describe.each([
     for (const item of await harness.app.listQueue()) await harness.app.cancelItem(item.id);
     harness.setThrottle(null);
     expect(problems).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+});
+
+describe.each([
+  [360, 520],
+  [480, 640],
+])('after a workspace is removed, at %i×%i', (width, height) => {
+  it('its shares keep their names and offer nothing that can only fail', async () => {
+    const gone = await harness.app.addWorkspace({
+      name: `Gone ${width}`,
+      baseUrl: harness.reference.url,
+      protocol: 'files.upload',
+    });
+    await harness.app.setToken(gone.id, DEMO_TOKEN);
+    // The names are known when the shares are made, as after a person used the picker.
+    await harness.app.listConversations(gone.id, { wait: true });
+    const file = async (name: string) => {
+      const path = join(dir, name);
+      await writeFile(path, `bytes of ${name}`);
+      return path;
+    };
+    // Refused by C0SECRET (private, without the app); delivered to Bob; cancelled.
+    await harness.app.share({
+      target: { workspaceId: gone.id, channels: ['C0GENERAL', 'C0SECRET'] },
+      paths: [await file(`refused-${width}-a.txt`), await file(`refused-${width}-b.txt`)],
+    });
+    await harness.app.share({
+      target: { workspaceId: gone.id, channels: ['U0BOB'] },
+      paths: [await file(`bob-${width}.txt`)],
+    });
+    harness.setThrottle(16 * 1024);
+    const slow = join(dir, `cancelled-${width}.bin`);
+    const handle = await open(slow, 'w');
+    await handle.truncate(4 * 1024 * 1024);
+    await handle.close();
+    const cancelled = await harness.app.share({
+      target: { workspaceId: gone.id, channels: ['C0RANDOM'] },
+      paths: [slow],
+    });
+    await harness.app.cancelItem(cancelled.items[0]!.id);
+    harness.setThrottle(null);
+    await harness.settled();
+    await harness.app.removeWorkspace(gone.id);
+
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await showView(page, 'queue');
+    const share = page.getByRole('listitem', {
+      name: `2 files → #general, C0SECRET in a removed workspace`,
+    });
+    await share.waitFor();
+    expect(
+      await share.getByRole('button', { name: /Send to the others|Change destination/ }).count(),
+    ).toBe(0);
+    expect(await share.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
+    expect(await share.locator('.item__detail').first().textContent()).toContain(
+      'Its workspace was removed, so it cannot be sent again.',
+    );
+    const bob = page.getByRole('listitem', { name: `bob-${width}.txt` });
+    expect(await bob.locator('.item__detail').textContent()).toContain(
+      '→ @Bobby in a removed workspace',
+    );
+    const off = page.getByRole('listitem', { name: `cancelled-${width}.bin` });
+    expect(await off.locator('.item__detail').textContent()).toContain(
+      '→ #random in a removed workspace',
+    );
+    expect(await off.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Retry all failed/ }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await showView(page, 'history');
+    const history = page.getByRole('listitem', {
+      name: `2 files → #general, C0SECRET in Gone ${width} (removed)`,
+    });
+    await history.waitFor();
+    expect(
+      await history
+        .getByRole('button', { name: /Send to the others|Change destination|^Retry/ })
+        .count(),
+    ).toBe(0);
+    const cancelledRow = page.getByRole('listitem').filter({ hasText: `cancelled-${width}.bin` });
+    expect(await cancelledRow.locator('.item__detail').textContent()).toContain('→ #random in');
+    expect(await cancelledRow.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
+    const bobRow = page.getByRole('listitem').filter({ hasText: `bob-${width}.txt` });
+    expect(await bobRow.locator('.item__detail').textContent()).toContain('→ @Bobby in');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await showView(page, 'drop');
+    const recent = page.locator('.recent__list');
+    expect(await recent.textContent()).toContain('@Bobby');
+    expect(await recent.textContent()).not.toMatch(/C0GENERAL|C0RANDOM|U0BOB/);
+    expect(problems).toEqual([]);
+    await harness.app.clearFinished();
     await page.context().close();
   }, 60_000);
 });

@@ -359,6 +359,7 @@ function copyServiceFile(f: ServiceFile): ServiceFile {
 
 export function copyItem(item: QueueItem): QueueItem {
   const copy: QueueItem = { ...item, channels: [...item.channels] };
+  if (item.labels) copy.labels = { ...item.labels };
   if (item.error) copy.error = copyReason(item.error);
   if (item.file) copy.file = copyServiceFile(item.file);
   return copy;
@@ -366,6 +367,7 @@ export function copyItem(item: QueueItem): QueueItem {
 
 function freezeItem(item: QueueItem): QueueItem {
   Object.freeze(item.channels);
+  if (item.labels) Object.freeze(item.labels);
   if (item.error) {
     if (item.error.channels) Object.freeze(item.error.channels);
     if (item.error.refusedChannels) Object.freeze(item.error.refusedChannels);

@@ -56,7 +56,7 @@ export function ChangeDestination(props: {
       </header>
       <form class="sheet" onSubmit={send} noValidate>
         <p class="muted">
-          {`${destination(redirect.workspaceId, redirect.refused)} refused ${countFiles(redirect.paths.length)}. Choose where ${redirect.paths.length === 1 ? 'it goes' : 'they go'} instead.`}
+          {`${destination(redirect.workspaceId, redirect.refused, { saved: redirect.labels })} refused ${countFiles(redirect.paths.length)}. Choose where ${redirect.paths.length === 1 ? 'it goes' : 'they go'} instead.`}
         </p>
         <RedirectFiles paths={redirect.paths} comment={redirect.comment} />
         <fieldset class="group">
