@@ -114,6 +114,9 @@ describe('login, presets and send --preset', () => {
     const send = await runCli(['send', '--preset', 'Random', file], { env });
     expect(send.code).not.toBe(0);
     expect(send.stderr).toMatch(/Other: No token/);
+    // The command line's way out, not the app's Settings.
+    expect(send.stderr).toContain('Save one with `trayshare login`.');
+    expect(send.stderr).not.toContain('Settings');
     expect(service.uploads().length).toBe(before);
   });
 

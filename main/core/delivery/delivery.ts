@@ -251,7 +251,12 @@ export function openDelivery(
   // Only a refusal is looked into (refusals.ts); a delivered file goes straight back.
   const named = (result: AttemptResult, item: QueueItem) =>
     result.kind === 'failed'
-      ? nameRefusedChannels(result, item, deps.conversations, deps.people)
+      ? nameRefusedChannels(
+          result,
+          item,
+          deps.settings.workspace(item.workspaceId)?.auth === 'slack',
+          deps,
+        )
       : result;
   // The workspace each attempt under way started with, by item id: a handed-over file's attempt
   // is still under way while its share completes.

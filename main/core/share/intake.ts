@@ -48,7 +48,7 @@ export function openIntake(deps: IntakeDeps): Intake {
  * by IDs never fetches the list at all.
  */
 async function resolveDestination(
-  { conversations, people }: IntakeDeps,
+  { conversations, people, settings }: IntakeDeps,
   workspaceId: string,
   entries: string[],
 ): Promise<string[]> {
@@ -64,6 +64,7 @@ async function resolveDestination(
     view.conversations,
     view.unlisted,
     folks ? { people: folks.people, problem: folks.problem?.message } : undefined,
+    settings.workspace(workspaceId)?.auth === 'slack',
   );
   if (!resolved.ok) throw new RefusedError(resolved.error);
   return resolved.ids;

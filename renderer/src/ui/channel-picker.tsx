@@ -79,7 +79,10 @@ export function ChannelPicker(props: PickerProps) {
         class={entry.message ? 'field__error' : 'field__help'}
         aria-live="polite"
       >
-        {entry.message ?? pickerHelp(view, list)}
+        {entry.message ??
+          (props.tokenSaidNearby && props.tokenState === 'missing'
+            ? 'Type or paste channel IDs.'
+            : pickerHelp(view, list))}
       </p>
     </div>
   );
@@ -90,19 +93,22 @@ function pickerHelp(
   view: DestinationsView | undefined,
   list: readonly DestinationOption[] | undefined,
 ): string {
-  return [
-    view?.problem
-      ? view.problem.message
-      : view?.unlisted && list
-        ? unlistedMessage(view.unlisted)
-        : list
-          ? 'Type a name to search, or paste channel IDs.'
-          : 'Loading channels… You can paste or type channel IDs meanwhile.',
-    // Said here, where names are typed: user IDs keep working without the scope.
-    view?.peopleProblem?.message,
-  ]
-    .filter(Boolean)
-    .join(' ');
+  return (
+    [
+      view?.problem
+        ? view.problem.message
+        : view?.unlisted && list
+          ? unlistedMessage(view.unlisted)
+          : list
+            ? 'Type a name to search, or paste channel IDs.'
+            : 'Loading channels… You can paste or type channel IDs meanwhile.',
+      // Said here, where names are typed: user IDs keep working without the scope.
+      view?.peopleProblem?.message,
+    ]
+      // Both lists fail alike without a token: its sentence is said once.
+      .filter((line, i, lines) => Boolean(line) && lines.indexOf(line) === i)
+      .join(' ')
+  );
 }
 
 function ChosenChips(props: {

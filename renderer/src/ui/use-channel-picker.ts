@@ -20,6 +20,8 @@ export interface PickerProps {
   invalid?: boolean;
   /** The workspace's token as Settings says it ("saved", "missing", "refused"). */
   tokenState?: string;
+  /** A notice beside the picker already says the token is missing: the help line does not. */
+  tokenSaidNearby?: boolean;
 }
 
 export function useChannelPicker(props: PickerProps) {

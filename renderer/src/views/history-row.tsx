@@ -5,7 +5,7 @@ import type { HistoryEntry, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useDestination, useDestinationLabels } from '../channel-names';
 import { formatBytes, formatTime } from '../format';
-import { goneReason, refusedByChannel } from '../queue-state';
+import { goneReason, refusedByChannel, retryCanWork } from '../queue-state';
 import { othersOf } from '../redirect';
 import { ActionError } from '../ui/notice';
 import { DestinationList } from '../ui/person-icon';
@@ -147,7 +147,7 @@ function HistoryRowActions(props: {
           onChangeDestination={() => props.onRedirect?.(entry)}
         />
       ) : null}
-      {live && entry.outcome !== 'delivered' ? (
+      {live && retryCanWork(entry) ? (
         <button
           type="button"
           class="button button--small"

@@ -3,20 +3,24 @@
 // reads as layout; each hook is called unconditionally, in the view's order.
 import { useMemo, useRef } from 'preact/hooks';
 import type { QueueItem, Snapshot } from '../../../preload/contract';
-import { isHeld, needsToken, retiredProtocol } from '../queue-state';
+import { isHeld, needsToken, retiredProtocol, retryCanWork } from '../queue-state';
 import { RateMeter } from '../rate';
 import type { QueuedWhy } from './queue-item-detail';
 
 const isRateLimit = (item: QueueItem): boolean =>
   item.error?.code === 'ratelimited' || item.error?.code === 'http_429';
 
-/** What "Retry all failed" retries: not files held for a token, a retired protocol, or a removed workspace. */
+/**
+ * What "Retry all failed" retries: not files held for a token, a retired protocol, a removed
+ * workspace, or a failure a retry would only repeat (retryCanWork).
+ */
 export function retryableFailures(queue: QueueItem[], snapshot: Snapshot): QueueItem[] {
   return queue.filter(
     (i) =>
       i.state === 'failed' &&
       !isHeld(i) &&
       !retiredProtocol(i) &&
+      retryCanWork(i) &&
       snapshot.workspaces.some((w) => w.id === i.workspaceId),
   );
 }

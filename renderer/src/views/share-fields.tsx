@@ -58,6 +58,7 @@ export function SendToGroup(props: {
             label="Channels"
             workspaceId={workspaceId}
             tokenState={tokenState(snapshot.workspaces.find((w) => w.id === workspaceId))}
+            tokenSaidNearby
             selected={draft.picked}
             invalid={props.channelError}
             onAdd={(ref) => props.onPicked((now) => [...now, ref])}
@@ -129,7 +130,12 @@ export function NoTokenNotice(props: {
   return workspace && !workspace.hasToken ? (
     <Notice tone="warning">
       {workspace.name} has no token saved, so nothing can be sent there yet.{' '}
-      <button type="button" class="link" onClick={() => props.onShow('settings')}>
+      <button
+        type="button"
+        id="share-no-token"
+        class="link"
+        onClick={() => props.onShow('settings')}
+      >
         Add the token in Settings
       </button>
     </Notice>
