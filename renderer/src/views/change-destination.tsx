@@ -54,7 +54,7 @@ export function ChangeDestination(props: {
           Change destination
         </h1>
       </header>
-      <form class="sheet" onSubmit={send} noValidate>
+      <form class="sheet sheet--redirect" onSubmit={send} noValidate>
         <p class="muted">
           {`${destination(redirect.workspaceId, redirect.refused, { saved: redirect.labels })} refused ${countFiles(redirect.paths.length)}. Choose where ${redirect.paths.length === 1 ? 'it goes' : 'they go'} instead.`}
         </p>

@@ -41,6 +41,8 @@ export function HistoryRow(props: {
   onShow: (view: View) => void;
   /** Absent inside a share: its row offers what to do with the refused share as a whole. */
   onRedirect?: (entry: HistoryEntry) => void;
+  /** Inside a share, whose row shows its comment once. */
+  inShare?: boolean;
 }) {
   const { entry } = props;
   const action = useAction();
@@ -65,7 +67,7 @@ export function HistoryRow(props: {
         <DestinationList labels={labels(entry.workspaceId, entry.channels, entry.labels)} max={3} />
         {` in ${props.workspace}`}
       </p>
-      {entry.comment ? <p class="item__comment">“{entry.comment}”</p> : null}
+      {entry.comment && !props.inShare ? <p class="item__comment">“{entry.comment}”</p> : null}
       {entry.error && entry.outcome !== 'delivered' ? (
         <p class={`item__error${entry.outcome === 'unknown' ? ' item__error--unsure' : ''}`}>
           <ServiceWording

@@ -6,6 +6,7 @@ import { formatBytes, formatTime } from '../format';
 import type { HistoryGroup } from '../history-groups';
 import { refusedByChannel } from '../queue-state';
 import { othersOf } from '../redirect';
+import { shareTone } from '../share-tone';
 import { ActionError } from '../ui/notice';
 import { RefusedActions } from '../ui/refused-actions';
 import { ShareFiles } from '../ui/share-files';
@@ -32,15 +33,16 @@ export function HistoryShareRow(props: {
   const listId = `history-share-${props.group.id}-files`;
   const destination = useDestination();
   const action = useAction();
+  const tone = shareTone(entries.map((e) => e.outcome));
   const refused = props.workspaceGone ? undefined : entries.find(refusedByChannel);
   const others = refused ? othersOf(refused) : [];
   const saved = { saved: first.labels };
   const title = `${entries.length} files → ${destination(first.workspaceId, first.channels, saved)} in ${props.workspace}`;
   return (
-    <li class={`item share item--${outcome ?? 'failed'}`} aria-label={title}>
+    <li class={`item share item--${tone}`} aria-label={title}>
       <div class="item__head">
         <span class="item__name">{title}</span>
-        <span class={`badge badge--${outcome ?? 'failed'}`}>
+        <span class={`badge badge--${tone}`}>
           {outcome ? OUTCOME_LABEL[outcome] : `${delivered} of ${entries.length} delivered`}
         </span>
       </div>

@@ -129,7 +129,7 @@ function HistoryList(props: {
             workspace={workspaceName(entry)}
             workspaceGone={gone(entry)}
             onShow={props.onShow}
-            {...(single ? { onRedirect: redirect } : {})}
+            {...(single ? { onRedirect: redirect } : { inShare: true })}
           />
         ));
         return single ? (

@@ -17,7 +17,12 @@ export interface Row {
 export function rowError(id: string): string | null {
   if (id.trim() === '') return null;
   const check = normaliseChannels([id]);
-  return check.ok ? null : check.error;
+  if (!check.ok) return check.error;
+  // Slack's IDs: a type letter and upper-case letters and digits (channel-names.ts, looksLikeId).
+  if (!/^[CGDUW][A-Z0-9]+$/.test(check.channels[0] ?? '')) {
+    return `${id.trim()} is a name, and this field takes the channel's ID (like C0123ABCD). Add the channel by name with “Add a channel” above.`;
+  }
+  return null;
 }
 
 export interface ChannelRows {

@@ -6,6 +6,7 @@ import { useDestination } from '../channel-names';
 import type { ShareGroup } from '../queue-groups';
 import { canSendToOthers, refusedByChannel } from '../queue-state';
 import { othersOf } from '../redirect';
+import { shareTone } from '../share-tone';
 import { ActionError } from '../ui/notice';
 import { RefusedActions } from '../ui/refused-actions';
 import { ShareFiles } from '../ui/share-files';
@@ -41,7 +42,7 @@ export function ShareRow(props: {
       <div class="item__head">
         <span class="item__name">{title}</span>
         <span
-          class={`badge badge--${props.group.band === 'active' ? 'sending' : props.group.band === 'attention' ? 'failed' : 'delivered'}`}
+          class={`badge badge--${props.group.band === 'attention' ? 'failed' : shareTone(items.map((i) => i.state))}`}
         >
           {`${delivered} of ${items.length} delivered`}
         </span>

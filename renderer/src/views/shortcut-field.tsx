@@ -100,7 +100,7 @@ function ShortcutButtons(props: {
         Save shortcut
       </button>
       {props.canTurnOff ? (
-        <button type="button" class="button button--quiet" onClick={props.onTurnOff}>
+        <button type="button" class="button" onClick={props.onTurnOff}>
           Turn off
         </button>
       ) : null}
