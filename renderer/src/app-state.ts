@@ -4,6 +4,7 @@
 import { useCallback, useRef, useState } from 'preact/hooks';
 import type { View } from '../../preload/contract';
 import { api, plainError } from './bridge';
+import { draftIsStale, type KeptDraft } from './kept-draft';
 import type { Redirect } from './redirect';
 import type { SheetDraft } from './views/share-sheet';
 
@@ -19,7 +20,11 @@ export function useAppState(startView: View, compact: boolean) {
   const [confirmation, setConfirmation] = useState<string | null>(null);
   const [redirect, setRedirect] = useState<Redirect | null>(null);
   // What the sheet held when Esc closed it with files in it: it opens with it again.
-  const draft = useRef<SheetDraft | null>(null);
+  const draft = useRef<KeptDraft | null>(null);
+  // A stale draft new files did not join: the new sheet offers it (kept-draft.ts).
+  const [offered, setOffered] = useState<KeptDraft | null>(null);
+  const viewNow = useRef(view);
+  viewNow.current = view;
 
   const show = useCallback((next: View) => {
     setView(next);
@@ -27,15 +32,42 @@ export function useAppState(startView: View, compact: boolean) {
     setDropError(null);
   }, []);
 
-  const addPaths = useCallback((added: string[]) => {
-    if (added.length === 0) return;
-    setPaths((current) => uniquePaths(current, added));
+  const openWith = useCallback((update: (current: string[]) => string[]) => {
+    setPaths(update);
     // New files start a new share; a refused one stays in the queue to change later.
     setRedirect(null);
     setView('share');
     setDropError(null);
     setConfirmation(null);
   }, []);
+
+  const addPaths = useCallback(
+    (added: string[]) => {
+      if (added.length === 0) return;
+      const kept = draft.current;
+      // An open sheet, or no draft: the files join what is there.
+      if (!kept || viewNow.current === 'share') {
+        openWith((current) => uniquePaths(current, added));
+        return;
+      }
+      void draftIsStale(kept).then((stale) => {
+        if (!stale) {
+          openWith((current) => uniquePaths(current, added));
+          return;
+        }
+        draft.current = null;
+        setOffered(kept);
+        openWith(() => uniquePaths([], added));
+      });
+    },
+    [openWith],
+  );
+
+  /** The offered draft's files join this share (its settings stay this sheet's). */
+  const takeOffered = () => {
+    if (offered) setPaths((current) => uniquePaths(current, offered.paths));
+    setOffered(null);
+  };
 
   const changeDestination = useCallback((next: Redirect) => {
     setRedirect(next);
@@ -53,7 +85,8 @@ export function useAppState(startView: View, compact: boolean) {
   const removePath = (path: string) => setPaths((current) => current.filter((p) => p !== path));
 
   const closeSheet = (next: View, kept?: SheetDraft) => {
-    draft.current = kept ?? null;
+    draft.current = kept ? { sheet: kept, paths, at: Date.now() } : null;
+    setOffered(null);
     if (kept) {
       show(next);
       return;
@@ -75,7 +108,10 @@ export function useAppState(startView: View, compact: boolean) {
     setDropError,
     confirmation,
     redirect,
-    draft: draft.current,
+    draft: draft.current?.sheet ?? null,
+    offered,
+    takeOffered,
+    dropOffered: () => setOffered(null),
     show,
     addPaths,
     changeDestination,

@@ -5,6 +5,7 @@ import type { QueueItem, Snapshot } from '../../preload/contract';
 import type { AppState } from './app-state';
 import { Notice } from './ui/notice';
 import { ChangeDestination } from './views/change-destination';
+import { DraftOffer } from './views/draft-offer';
 import { DropView } from './views/drop-view';
 import { FirstRunView } from './views/first-run';
 import { HistoryView } from './views/history-view';
@@ -69,6 +70,9 @@ export function CurrentView(props: {
           onPick={app.pickFiles}
           onRemove={app.removePath}
           draft={app.draft}
+          offer={
+            <DraftOffer offered={app.offered} onTake={app.takeOffered} onDrop={app.dropOffered} />
+          }
           onClose={app.closeSheet}
           onShow={app.show}
         />

@@ -24,6 +24,8 @@ export function ShareSheet(props: {
   onClose: (next: View, draft?: SheetDraft) => void;
   onShow: (view: View) => void;
   draft?: SheetDraft | null;
+  /** An earlier draft the new files did not join, offered (draft-offer.tsx). */
+  offer?: preact.ComponentChildren;
 }) {
   const { snapshot, paths } = props;
   const sheet = useShareSheet(props);
@@ -40,6 +42,7 @@ export function ShareSheet(props: {
         </h1>
       </header>
       <form class="sheet" onSubmit={sheet.submit} noValidate>
+        {props.offer}
         <FilesGroup
           paths={paths}
           described={sheet.described}
