@@ -78,17 +78,27 @@ export function useTokenProblems(queue: QueueItem[]): [string, string][] {
 }
 
 /**
+ * The rate-limit pauses this window has seen, by workspace. The queue holds a workspace until
+ * its pause ends even once the file that met the limit is cancelled (scheduler.ts: the service
+ * asked the workspace, not the file, to wait), so the pause is remembered past that file.
+ */
+const seenLimits = new Map<string, number>();
+
+/**
  * Until when each workspace waits out the service's rate limit: a file queued meanwhile says
  * so, with the time left, rather than "waiting for a free slot" while nothing is sending.
  */
 export function useLimitedUntil(queue: QueueItem[]): Map<string, number> {
   return useMemo(() => {
-    const until = new Map<string, number>();
+    const now = Date.now();
+    for (const [ws, until] of seenLimits) if (until <= now) seenLimits.delete(ws);
     for (const i of queue) {
       if (i.state !== 'waiting' || i.retryAt === undefined || !isRateLimit(i)) continue;
-      until.set(i.workspaceId, Math.max(until.get(i.workspaceId) ?? 0, i.retryAt));
+      seenLimits.set(i.workspaceId, Math.max(seenLimits.get(i.workspaceId) ?? 0, i.retryAt));
     }
-    return until;
+    // A file of the workspace sending again means its pause is over.
+    for (const i of queue) if (i.state === 'sending') seenLimits.delete(i.workspaceId);
+    return new Map(seenLimits);
   }, [queue]);
 }
 
