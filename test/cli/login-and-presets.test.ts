@@ -127,8 +127,8 @@ describe('login, presets and send --preset', () => {
     await writeFile(join(corruptDir, 'config.json'), '{"version": 2, "workspaces": [{"id": ');
     const run = await runCli(['workspaces'], { env: cenv });
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/config\.corrupt-.*\.json/);
-    const kept = (await readdir(corruptDir)).filter((f) => f.startsWith('config.corrupt-'));
+    expect(run.stderr).toMatch(/config\.json\.damaged-/);
+    const kept = (await readdir(corruptDir)).filter((f) => f.startsWith('config.json.damaged-'));
     expect(kept).toHaveLength(1);
     expect(await readFile(join(corruptDir, kept[0] as string), 'utf8')).toBe(
       '{"version": 2, "workspaces": [{"id": ',

@@ -3,9 +3,11 @@
 // decides is what a restart finds. Opening replays the journal, settles what a crash cut off,
 // repairs a damaged file (keeping a copy beside it) and rewrites it clean. An attempt reaches
 // the journal only through the hooks made here (attemptHooks, shareHooks).
+
 import { copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FinishedState } from '../../portable/item-states';
+import { damagedName } from '../damaged-name';
 import { JsonlAppender, readJsonl } from '../history/jsonl-file';
 import type { FailureReason, QueueItem, ServiceFile } from '../model';
 import type { AttemptResult } from '../upload/attempt';
@@ -331,7 +333,7 @@ function setRecord(
 
 /** Keeps a damaged journal beside the repaired one, and says what was done. */
 async function keepDamagedJournal(path: string, records: number): Promise<string> {
-  const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const copy = damagedName(path);
   const kept = await copyFile(path, copy).then(
     () => `a copy of the damaged file is kept at ${copy}`,
     (error: NodeJS.ErrnoException) => `no copy could be kept (${error.code ?? error.message})`,
