@@ -8,7 +8,7 @@ import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { type Harness, type HarnessOptions, startHarness } from '../harness/server';
-import { axeViolations, launchBrowser, openApp, type Scheme } from './browser';
+import { axeViolations, launchBrowser, openApp, type Scheme, screenshot } from './browser';
 
 const CLIENT_ID = '7777777777.8888888888';
 
@@ -98,6 +98,8 @@ describe.each([
     expect(await seen(form)).toEqual({ buttons: ['Sign in with Slack'], fields: [] });
     expect(await form.innerText()).not.toMatch(/Client ID|Base URL|App Credentials/);
     expect(await axeViolations(page)).toEqual([]);
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, `first-run-client-id-${width}`, scheme);
 
     // The reference service stands in for slack.com here: its address is the one detail to set.
     await form.getByText('Other ways to connect').click();
@@ -133,6 +135,8 @@ describe.each([
       fields: ['Set-up link from your team'],
     });
     expect(await axeViolations(page)).toEqual([]);
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, `first-run-no-client-id-${width}`, scheme);
     await form.getByText('I look after our Slack: set Trayshare up for the team').click();
     expect(
       await form.getByRole('button', { name: 'Create the Slack app for my team' }).isVisible(),

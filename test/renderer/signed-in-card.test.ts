@@ -7,7 +7,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, launchBrowser, openApp, type Scheme, showView } from './browser';
+import {
+  axeViolations,
+  launchBrowser,
+  openApp,
+  type Scheme,
+  screenshot,
+  showView,
+} from './browser';
 
 const CLIENT_ID = '5555555555.6666666666';
 
@@ -98,6 +105,8 @@ describe.each([
     expect(visible).not.toMatch(/token|Base URL|Protocol|Test connection/i);
     expect(await card.getByLabel('Base URL').isVisible()).toBe(false);
     expect(await axeViolations(page)).toEqual([]);
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, `signed-in-card-${width}`, scheme);
 
     await card.getByText('Advanced', { exact: true }).click();
     expect(await card.getByLabel('Base URL').isVisible()).toBe(true);
