@@ -1,17 +1,12 @@
 // Where the window is and what it is sharing, in one place: new files, a closed sheet and a
 // change of destination each move the window to another view, and each clears what the last
 // view was saying. The shell's own state (settings, queue) lives in use-shell.ts.
-import { useCallback, useRef, useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import type { View } from '../../preload/contract';
 import { api, plainError } from './bridge';
-import { draftIsStale, type KeptDraft } from './kept-draft';
+import { useKeptDraft } from './kept-draft';
 import type { Redirect } from './redirect';
 import type { SheetDraft } from './views/share-sheet';
-
-function uniquePaths(existing: string[], added: string[]): string[] {
-  const seen = new Set(existing);
-  return [...existing, ...added.filter((p) => !seen.has(p) && seen.add(p))];
-}
 
 export function useAppState(startView: View, compact: boolean) {
   const [view, setView] = useState<View>(startView);
@@ -19,12 +14,8 @@ export function useAppState(startView: View, compact: boolean) {
   const [dropError, setDropError] = useState<string | null>(null);
   const [confirmation, setConfirmation] = useState<string | null>(null);
   const [redirect, setRedirect] = useState<Redirect | null>(null);
-  // What the sheet held when Esc closed it with files in it: it opens with it again.
-  const draft = useRef<KeptDraft | null>(null);
-  // A stale draft new files did not join: the new sheet offers it (kept-draft.ts).
-  const [offered, setOffered] = useState<KeptDraft | null>(null);
-  const viewNow = useRef(view);
-  viewNow.current = view;
+  // What the sheet held when Esc closed it with files in it, and a stale one offered.
+  const drafts = useKeptDraft(view, setPaths);
 
   const show = useCallback((next: View) => {
     setView(next);
@@ -41,33 +32,14 @@ export function useAppState(startView: View, compact: boolean) {
     setConfirmation(null);
   }, []);
 
+  const { place } = drafts;
   const addPaths = useCallback(
     (added: string[]) => {
-      if (added.length === 0) return;
-      const kept = draft.current;
-      // An open sheet, or no draft: the files join what is there.
-      if (!kept || viewNow.current === 'share') {
-        openWith((current) => uniquePaths(current, added));
-        return;
-      }
-      void draftIsStale(kept).then((stale) => {
-        if (!stale) {
-          openWith((current) => uniquePaths(current, added));
-          return;
-        }
-        draft.current = null;
-        setOffered(kept);
-        openWith(() => uniquePaths([], added));
-      });
+      // Where they go may take a look at the queue first (a kept draft: kept-draft.ts).
+      if (added.length > 0) void Promise.resolve(place(added)).then(openWith);
     },
-    [openWith],
+    [openWith, place],
   );
-
-  /** The offered draft's files join this share (its settings stay this sheet's). */
-  const takeOffered = () => {
-    if (offered) setPaths((current) => uniquePaths(current, offered.paths));
-    setOffered(null);
-  };
 
   const changeDestination = useCallback((next: Redirect) => {
     setRedirect(next);
@@ -85,8 +57,7 @@ export function useAppState(startView: View, compact: boolean) {
   const removePath = (path: string) => setPaths((current) => current.filter((p) => p !== path));
 
   const closeSheet = (next: View, kept?: SheetDraft) => {
-    draft.current = kept ? { sheet: kept, paths, at: Date.now() } : null;
-    setOffered(null);
+    drafts.keep(kept, paths);
     if (kept) {
       show(next);
       return;
@@ -108,10 +79,7 @@ export function useAppState(startView: View, compact: boolean) {
     setDropError,
     confirmation,
     redirect,
-    draft: draft.current?.sheet ?? null,
-    offered,
-    takeOffered,
-    dropOffered: () => setOffered(null),
+    drafts,
     show,
     addPaths,
     changeDestination,

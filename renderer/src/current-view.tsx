@@ -69,9 +69,13 @@ export function CurrentView(props: {
           paths={app.paths}
           onPick={app.pickFiles}
           onRemove={app.removePath}
-          draft={app.draft}
+          draft={app.drafts.sheet}
           offer={
-            <DraftOffer offered={app.offered} onTake={app.takeOffered} onDrop={app.dropOffered} />
+            <DraftOffer
+              offered={app.drafts.offered}
+              onTake={app.drafts.take}
+              onDrop={app.drafts.drop}
+            />
           }
           onClose={app.closeSheet}
           onShow={app.show}
