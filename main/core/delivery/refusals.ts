@@ -7,6 +7,7 @@ import type { ConversationCache, PeopleCache } from '../conversations/named-list
 import type { FailureReason, QueueItem, Workspace } from '../model';
 import type { KeychainError } from '../secrets/secret-store';
 import { keptCopiesSince } from '../settings/settings-file';
+import type { WorkspaceNow } from '../settings/settings-service';
 import type { AttemptResult } from '../upload/attempt';
 
 export function keychainFailure(error: KeychainError): FailureReason {
@@ -65,10 +66,14 @@ const REFUSED_BY_CHANNEL = new Set(['not_in_channel', 'channel_not_found']);
 export async function nameRefusedChannels(
   result: AttemptResult,
   item: QueueItem,
-  signedIn: boolean,
-  lists: { conversations: ConversationCache; people: PeopleCache },
+  lists: {
+    conversations: ConversationCache;
+    people: PeopleCache;
+    settings: Pick<WorkspaceNow, 'workspace'>;
+  },
 ): Promise<AttemptResult> {
   if (result.kind !== 'failed' || !REFUSED_BY_CHANNEL.has(result.reason.code)) return result;
+  const signedIn = lists.settings.workspace(item.workspaceId)?.auth === 'slack';
   const several = item.channels.length > 1;
   const list = several
     ? (await lists.conversations.get(item.workspaceId, { refresh: true, wait: true })).conversations
