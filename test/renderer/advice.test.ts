@@ -140,6 +140,34 @@ describe.each([
     await page.context().close();
   }, 60_000);
 
+  it('the picker tells a signed-in person to join a channel they are not in, not to invite an app', async () => {
+    alice ||= await signInAlice();
+    const channels = harness.reference.config.oauth.signers[0]!.channels;
+    if (channels.includes('C0RANDOM')) channels.splice(channels.indexOf('C0RANDOM'), 1);
+    await harness.app.listConversations(alice, { refresh: true, wait: true });
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await dropFiles(page, [{ name: `pick-${width}.txt`, content: 'x' }]);
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await page.getByRole('radio', { name: 'Channels' }).check();
+    await page.getByLabel('Workspace').selectOption({ label: 'Globex' });
+    const picker = page.getByRole('combobox', { name: 'Channels' });
+    await picker.fill('random');
+    const option = page.getByRole('listbox', { name: 'Channels' }).getByRole('option', {
+      name: /random/,
+    });
+    await expect.poll(() => option.first().textContent()).toContain('join it in Slack first');
+    await picker.fill('#random');
+    await picker.press('Enter');
+    await expect
+      .poll(() => page.locator('#share-channels-help').textContent())
+      .toBe('You are not in #random: join it in Slack first.');
+    expect(await page.locator('form.sheet').innerText()).not.toMatch(/invite/i);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+
   it('a share to a workspace without a token says so once, in the app’s words', async () => {
     const bare = await harness.app.addWorkspace({
       name: `Bare ${width}`,

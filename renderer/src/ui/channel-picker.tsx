@@ -72,6 +72,7 @@ export function ChannelPicker(props: PickerProps) {
           chosen={entry.chosen}
           optionId={picker.optionId}
           onChoose={picker.click}
+          signedIn={props.signedIn === true}
         />
       </div>
       <p
@@ -151,6 +152,7 @@ function PickerOptions(props: {
   chosen: ReadonlySet<string>;
   optionId: (index: number) => string;
   onChoose: (index: number) => void;
+  signedIn: boolean;
 }) {
   const { active } = props;
   return (
@@ -185,7 +187,11 @@ function PickerOptions(props: {
             <span class="visually-hidden">, {kind.label}</span>
             {props.chosen.has(c.id) ? <span class="picker-option__note">added</span> : null}
             {c.isMember === false ? (
-              <span class="picker-option__note">not a member: invite the app first</span>
+              <span class="picker-option__note">
+                {props.signedIn
+                  ? 'not a member: join it in Slack first'
+                  : 'not a member: invite the app first'}
+              </span>
             ) : null}
           </div>
         );

@@ -8,7 +8,7 @@ import { api } from '../bridge';
 import { useDestination, useNamedRefs } from '../channel-names';
 import { baseName, countFiles } from '../format';
 import type { Redirect } from '../redirect';
-import { tokenState } from '../token-state';
+import { signedIn, tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
 import { useEscape } from '../ui/use-escape';
@@ -66,6 +66,7 @@ export function ChangeDestination(props: {
             label="Channels"
             workspaceId={redirect.workspaceId}
             tokenState={tokenState(workspace)}
+            signedIn={signedIn(workspace)}
             selected={picked}
             invalid={attempted && picked.length === 0}
             onAdd={(ref) => setPicked((now) => [...now, ref])}

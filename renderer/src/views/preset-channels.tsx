@@ -4,7 +4,7 @@ import { type MutableRef, useRef, useState } from 'preact/hooks';
 import { normaliseChannels } from '../../../main/portable/channels';
 import type { ChannelRef, Preset, Snapshot } from '../../../preload/contract';
 import { useNamedRefs } from '../channel-names';
-import { tokenState } from '../token-state';
+import { signedIn, tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 
 export interface Row {
@@ -89,6 +89,7 @@ export function PresetChannels(props: {
         label="Add a channel"
         workspaceId={workspaceId}
         tokenState={tokenState(props.snapshot.workspaces.find((w) => w.id === workspaceId))}
+        signedIn={signedIn(props.snapshot.workspaces.find((w) => w.id === workspaceId))}
         selected={channels.rows
           .filter((r) => r.id.trim() !== '')
           .map((r) => ({ id: r.id.trim(), label: r.label }))}

@@ -4,7 +4,7 @@
 import { shortcutLabel } from '../../../main/portable/shortcut-label';
 import type { ChannelRef, Snapshot, View } from '../../../preload/contract';
 import { isMac } from '../platform';
-import { tokenState } from '../token-state';
+import { signedIn, tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 import { Notice } from '../ui/notice';
 import { WorkspaceSelect } from '../ui/workspace-select';
@@ -58,6 +58,7 @@ export function SendToGroup(props: {
             label="Channels"
             workspaceId={workspaceId}
             tokenState={tokenState(snapshot.workspaces.find((w) => w.id === workspaceId))}
+            signedIn={signedIn(snapshot.workspaces.find((w) => w.id === workspaceId))}
             tokenSaidNearby
             selected={draft.picked}
             invalid={props.channelError}
