@@ -27,6 +27,8 @@ export interface CliServiceOptions {
   listMaxWaitMs?: number;
   /** Commands that only look (`queue`, `history`) keep files waiting for a token as they are. */
   lookOnly?: boolean;
+  /** `queue` and `history`: a queue another command holds is not waited for (withLookingService). */
+  noWait?: boolean;
 }
 
 /** How long a command waits for a lock holder it cannot confirm (TRAYSHARE_LOCK_WAIT, seconds). */
@@ -67,6 +69,8 @@ export async function openCliService(opts: CliServiceOptions = {}): Promise<AppS
       );
     } catch (error) {
       if (!(error instanceof QueueLockedError)) throw error;
+      // A command that only looks shows what was saved instead of waiting (withLookingService).
+      if (opts.noWait) throw error;
       if (!told) say(`Waiting for another trayshare command (pid ${error.pid}) to finish…`);
       told = true;
       if (Date.now() - started >= lockWaitMs()) {
@@ -131,11 +135,18 @@ const unwritable: Record<string, string> = {
 export async function withLookingService<T>(body: (view: StateView) => Promise<T>): Promise<T> {
   let service: AppService;
   try {
-    service = await openCliService({ lookOnly: true });
+    service = await openCliService({ lookOnly: true, noWait: true });
   } catch (error) {
+    const stateDir = join(defaultUserDataDir(), CLI_STATE);
+    if (error instanceof QueueLockedError) {
+      // Another command works the queue: its saved state, read without the lock, as it stands.
+      say(
+        `Another trayshare command (pid ${error.pid}) is using the upload queue: this is what it last saved, read-only, and it may be a moment old.`,
+      );
+      return body(await readStateView(stateDir, { holderWorking: true }));
+    }
     const why = unwritable[(error as NodeJS.ErrnoException).code ?? ''];
     if (!why) throw error;
-    const stateDir = join(defaultUserDataDir(), CLI_STATE);
     say(
       `${stateDir} ${why}: this is what was saved there; nothing can be sent or changed until it can be written again.`,
     );

@@ -13,6 +13,7 @@ import { registerQueueCommands } from './commands/queue-commands';
 import { registerSend } from './commands/send';
 import { registerSettingsCommands } from './commands/settings-commands';
 import { say } from './terminal';
+import { inCliWords } from './token-words';
 import { UsageError } from './usage-error';
 
 const EXIT_CODES = `
@@ -67,7 +68,14 @@ try {
     say(diskProblem(error) as string);
     process.exitCode = 1;
   } else {
-    say(error instanceof Error ? error.message : String(error));
+    // A share the core refused says the app's way out (Settings): here it is `trayshare login`.
+    say(
+      error instanceof RefusedError
+        ? inCliWords(error.message)
+        : error instanceof Error
+          ? error.message
+          : String(error),
+    );
     // Input the person can fix (a name, a token, a channel list) is a usage error: exit 2.
     const usage =
       error instanceof UsageError ||

@@ -37,6 +37,7 @@ export function inCliWords(message: string): string {
       'save it with `trayshare login`, then run `trayshare queue --run`.',
     )
     .replace('paste the new token in Settings.', 'save the new token with `trayshare login`.')
+    .replace('Add one in Settings.', 'Save one with `trayshare login`.')
     .replace(
       'sign in again to send the waiting files.',
       'run `trayshare login --slack` for it, then `trayshare queue --run`.',

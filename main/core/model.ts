@@ -115,6 +115,11 @@ export interface QueueItem {
   comment: string;
   /** A reply in this thread of the one channel (the parent message's ts). */
   threadTs?: string;
+  /**
+   * How the destination read when the share was made (`#general`, `@bob`), by ID: its names
+   * stay readable after the workspace and its channel list are gone.
+   */
+  labels?: Record<string, string>;
   path: string;
   name: string;
   size: number;
@@ -140,6 +145,8 @@ export interface HistoryEntry {
   workspaceId: string;
   workspaceName: string;
   channels: string[];
+  /** The destination's names as the share read them, by ID (QueueItem.labels). */
+  labels?: Record<string, string>;
   comment: string;
   path: string;
   name: string;

@@ -11,8 +11,7 @@ describe('checkToken', () => {
     expect(checkToken(token)).toEqual({
       ok: false,
       code: 'no_token',
-      message:
-        'No token: this workspace has no token saved. Add one in Settings, or run "trayshare login".',
+      message: 'No token: this workspace has no token saved. Add one in Settings.',
     });
   });
 

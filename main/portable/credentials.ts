@@ -24,7 +24,8 @@ export function checkToken(token: string | undefined | null): CheckResult {
       ok: false,
       code: 'no_token',
       message:
-        'No token: this workspace has no token saved. Add one in Settings, or run "trayshare login".',
+        // The app's words; the command line says `trayshare login` instead (cli/token-words.ts).
+        'No token: this workspace has no token saved. Add one in Settings.',
     };
   }
   if (looksLikeUrl(value)) {

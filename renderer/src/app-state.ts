@@ -1,17 +1,13 @@
 // Where the window is and what it is sharing, in one place: new files, a closed sheet and a
 // change of destination each move the window to another view, and each clears what the last
 // view was saying. The shell's own state (settings, queue) lives in use-shell.ts.
-import { useCallback, useRef, useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import type { View } from '../../preload/contract';
 import { api, plainError } from './bridge';
+import { useKeptDraft } from './kept-draft';
 import type { Redirect } from './redirect';
 import { discardCaptures } from './views/capture-preview';
 import type { SheetDraft } from './views/share-sheet';
-
-function uniquePaths(existing: string[], added: string[]): string[] {
-  const seen = new Set(existing);
-  return [...existing, ...added.filter((p) => !seen.has(p) && seen.add(p))];
-}
 
 export function useAppState(startView: View, compact: boolean) {
   const [view, setView] = useState<View>(startView);
@@ -19,8 +15,8 @@ export function useAppState(startView: View, compact: boolean) {
   const [dropError, setDropError] = useState<string | null>(null);
   const [confirmation, setConfirmation] = useState<string | null>(null);
   const [redirect, setRedirect] = useState<Redirect | null>(null);
-  // What the sheet held when Esc closed it with files in it: it opens with it again.
-  const draft = useRef<SheetDraft | null>(null);
+  // What the sheet held when Esc closed it with files in it, and a stale one offered.
+  const drafts = useKeptDraft(view, setPaths);
 
   const show = useCallback((next: View) => {
     setView(next);
@@ -28,15 +24,23 @@ export function useAppState(startView: View, compact: boolean) {
     setDropError(null);
   }, []);
 
-  const addPaths = useCallback((added: string[]) => {
-    if (added.length === 0) return;
-    setPaths((current) => uniquePaths(current, added));
+  const openWith = useCallback((update: (current: string[]) => string[]) => {
+    setPaths(update);
     // New files start a new share; a refused one stays in the queue to change later.
     setRedirect(null);
     setView('share');
     setDropError(null);
     setConfirmation(null);
   }, []);
+
+  const { place } = drafts;
+  const addPaths = useCallback(
+    (added: string[]) => {
+      // Where they go may take a look at the queue first (a kept draft: kept-draft.ts).
+      if (added.length > 0) void Promise.resolve(place(added)).then(openWith);
+    },
+    [openWith, place],
+  );
 
   const changeDestination = useCallback((next: Redirect) => {
     setRedirect(next);
@@ -57,7 +61,7 @@ export function useAppState(startView: View, compact: boolean) {
   };
 
   const closeSheet = (next: View, kept?: SheetDraft) => {
-    draft.current = kept ?? null;
+    drafts.keep(kept, paths);
     if (kept) {
       show(next);
       return;
@@ -79,7 +83,7 @@ export function useAppState(startView: View, compact: boolean) {
     setDropError,
     confirmation,
     redirect,
-    draft: draft.current,
+    drafts,
     show,
     addPaths,
     changeDestination,

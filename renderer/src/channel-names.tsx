@@ -1,7 +1,7 @@
 // Where a person reads a destination (queue and history rows), channels show as `#name`, not as
 // the IDs the service wants. The names come from the core's cached conversation list of each
-// workspace (the same list the channel picker searches); an ID the list does not know, or a
-// workspace whose service cannot list, shows the ID itself.
+// workspace (the same list the channel picker searches), else the names the share was made with
+// (kept with it, so a removed workspace's shares still read); an ID neither knows shows itself.
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { destinationLabels } from '../../main/portable/people-names';
@@ -10,13 +10,20 @@ import { api } from './bridge';
 
 type Names = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
+/** The names a share was made with, by ID (QueueItem.labels, HistoryEntry.labels). */
+type Saved = Readonly<Record<string, string>> | undefined;
+
+const nameOf = (id: string, names: ReadonlyMap<string, string> | undefined, saved: Saved) =>
+  names?.get(id) ?? saved?.[id] ?? id;
+
 /** "#design-review, #random and 2 more": names where known, IDs otherwise. */
 function describeDestination(
   ids: readonly string[],
   names: ReadonlyMap<string, string> | undefined,
+  saved: Saved,
   max = 3,
 ): string {
-  const shown = ids.slice(0, max).map((id) => names?.get(id) ?? id);
+  const shown = ids.slice(0, max).map((id) => nameOf(id, names, saved));
   const more = ids.length - shown.length;
   return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }
@@ -65,29 +72,37 @@ export function ChannelNamesProvider(props: {
   return <ChannelNames.Provider value={names}>{props.children}</ChannelNames.Provider>;
 }
 
-/** `labels(workspaceId, ids)` → ['#design-review', '@alice', 'C0PLAIN'], for DestinationList. */
-export function useDestinationLabels(): (workspaceId: string, ids: readonly string[]) => string[] {
+/**
+ * `labels(workspaceId, ids, saved)` → ['#design-review', '@alice', 'C0PLAIN'], for
+ * DestinationList; `saved` is the share's own names, for what the workspace's list lacks.
+ */
+export function useDestinationLabels(): (
+  workspaceId: string,
+  ids: readonly string[],
+  saved?: Saved,
+) => string[] {
   const names = useContext(ChannelNames);
   return useMemo(
-    () => (workspaceId: string, ids: readonly string[]) =>
-      ids.map((id) => names.get(workspaceId)?.get(id) ?? id),
+    () => (workspaceId: string, ids: readonly string[], saved?: Saved) =>
+      ids.map((id) => nameOf(id, names.get(workspaceId), saved)),
     [names],
   );
 }
 
 /**
- * `destination(workspaceId, ids)` → "#design-review, C0PLAIN"; longer lists end "and 2 more"
- * unless `max` allows them all.
+ * `destination(workspaceId, ids, { saved })` → "#design-review, C0PLAIN"; longer lists end
+ * "and 2 more" unless `max` allows them all.
  */
 export function useDestination(): (
   workspaceId: string,
   ids: readonly string[],
-  max?: number,
+  opts?: { max?: number; saved?: Saved },
 ) => string {
   const names = useContext(ChannelNames);
   return useMemo(
-    () => (workspaceId: string, ids: readonly string[], max?: number) =>
-      describeDestination(ids, names.get(workspaceId), max),
+    () =>
+      (workspaceId: string, ids: readonly string[], opts: { max?: number; saved?: Saved } = {}) =>
+        describeDestination(ids, names.get(workspaceId), opts.saved, opts.max),
     [names],
   );
 }

@@ -5,6 +5,7 @@ import type { QueueItem, Snapshot } from '../../preload/contract';
 import type { AppState } from './app-state';
 import { Notice } from './ui/notice';
 import { ChangeDestination } from './views/change-destination';
+import { DraftOffer } from './views/draft-offer';
 import { DropView } from './views/drop-view';
 import { FirstRunView } from './views/first-run';
 import { HistoryView } from './views/history-view';
@@ -68,7 +69,14 @@ export function CurrentView(props: {
           paths={app.paths}
           onPick={app.pickFiles}
           onRemove={app.removePath}
-          draft={app.draft}
+          draft={app.drafts.sheet}
+          offer={
+            <DraftOffer
+              offered={app.drafts.offered}
+              onTake={app.drafts.take}
+              onDrop={app.drafts.drop}
+            />
+          }
           onClose={app.closeSheet}
           onShow={app.show}
         />

@@ -20,8 +20,37 @@ export const workspaceLost = (item: QueueItem): boolean =>
 /** The workspace's queue stopped because the service refused its token: a new token frees it. */
 export const needsToken = (item: QueueItem): boolean => isHeld(item) && !workspaceLost(item);
 
-export const canRetry = (item: QueueItem): boolean =>
-  item.state === 'failed' || item.state === 'unknown' || item.state === 'cancelled';
+/** A finished item's Retry (or "Send again") is offered: see retryCanWork. */
+export const canRetry = (item: QueueItem): boolean => retryCanWork(item);
+
+/** What the service or the app refuses the same way until someone changes it. */
+const LASTING = new Set([
+  'blocked_file_type',
+  'file_upload_size_restricted',
+  'workspace_removed',
+  'invalid_channels',
+]);
+
+/**
+ * Whether trying again as it was can work: only where the cause can change on its own (the
+ * network, the service, an answer that never came, a file put back, a cancel). Not a channel
+ * that refused it, a file type or size the workspace refuses, a removed workspace: Retry would
+ * fail alike and offer Retry again. Where the person can change something (a token, the
+ * protocol, the destination), the row offers that instead.
+ */
+export function retryCanWork(item: {
+  state?: string;
+  outcome?: string;
+  error?: QueueItem['error'];
+}): boolean {
+  const state = item.state ?? item.outcome;
+  if (state === 'cancelled' || state === 'unknown') return true;
+  if (state !== 'failed' || refusedByChannel(item)) return false;
+  const reason = item.error;
+  if (!reason) return true;
+  if (LASTING.has(reason.code)) return false;
+  return !['target', 'credential', 'retired', 'redirect'].includes(reason.class);
+}
 
 export const activeCount = (items: readonly QueueItem[]): number => items.filter(isActive).length;
 
@@ -42,6 +71,17 @@ export const refusedByChannel = (item: {
   ((item.error?.refusedChannels?.length ?? 0) > 0 ||
     item.error?.code === 'not_in_channel' ||
     item.error?.code === 'channel_not_found');
+
+/**
+ * A failure's reason for a workspace that is gone: without the advice to send it to the others
+ * or elsewhere, which the row no longer offers, and saying why.
+ */
+export function goneReason(message: string): string {
+  if (/workspace of this upload was removed/.test(message)) return message;
+  // A refusal's last sentence is its advice (refusals.ts): what the row no longer offers.
+  const reason = message.replace(/\s*(?:Send to the others|Join |Check the name in Slack).*$/s, '');
+  return `${reason} Its workspace was removed, so it cannot be sent again.`;
+}
 
 /** Refused by some of its channels while the others would take it. */
 export const canSendToOthers = (item: QueueItem): boolean =>

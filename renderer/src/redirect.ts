@@ -14,6 +14,8 @@ export interface Redirect {
   itemId: string;
   /** A reply in a thread keeps to one channel. */
   threadTs?: string;
+  /** The names the share was made with, by ID. */
+  labels?: Record<string, string>;
   /** Where Cancel goes back to. */
   from: 'queue' | 'history';
 }
@@ -26,6 +28,7 @@ interface Refusable {
   comment: string;
   path: string;
   error?: FailureReason;
+  labels?: Record<string, string>;
 }
 
 /** The channels that refused `item`, when some of its channels did and others did not. */
@@ -61,6 +64,7 @@ export function redirectOf(
     paths: [...new Set(same.map((i) => i.path))],
     itemId: item.id,
     ...(item.threadTs ? { threadTs: item.threadTs } : {}),
+    ...(item.labels ? { labels: item.labels } : {}),
     from,
   };
 }

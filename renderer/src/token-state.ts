@@ -4,6 +4,9 @@ import type { WorkspaceView } from '../../preload/contract';
 
 export type TokenState = 'refused' | 'saved' | 'missing';
 
+/** Signed in with Slack: the person sends as themselves (no app to invite anywhere). */
+export const signedIn = (w: WorkspaceView | undefined): boolean => w?.auth === 'slack';
+
 export function tokenState(w: WorkspaceView | undefined): TokenState {
   return w?.tokenRefused ? 'refused' : w?.hasToken ? 'saved' : 'missing';
 }

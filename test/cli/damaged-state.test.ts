@@ -64,9 +64,9 @@ describe('damaged state', () => {
     const first = await runCli(['history'], { env });
     expect(first.code).toBe(0);
     expect(first.stderr).toMatch(
-      /settings file could not be used[\s\S]*kept as [\s\S]*config\.corrupt-/,
+      /settings file could not be used[\s\S]*kept as [\s\S]*config\.json\.damaged-/,
     );
-    const aside = (await readdir(data)).filter((n) => n.startsWith('config.corrupt-'));
+    const aside = (await readdir(data)).filter((n) => n.startsWith('config.json.damaged-'));
     expect(aside).toHaveLength(1);
     const second = await runCli(['history'], { env });
     expect(second.stderr).not.toMatch(/settings file/);
@@ -93,7 +93,7 @@ describe('damaged state', () => {
     const run = await runCli(['queue', '--run'], { env });
     expect(run.stderr).toMatch(/settings file could not be used/);
     expect(run.stdout).toMatch(
-      /\twaiting\tkept\.txt\t.*workspace of this upload was in a settings file that was damaged and set aside as .*config\.corrupt-/,
+      /\twaiting\tkept\.txt\t.*workspace of this upload was in a settings file that was damaged and set aside as .*config\.json\.damaged-/,
     );
     expect(run.stdout).not.toMatch(/removed/);
     expect(run.code).toBe(1);

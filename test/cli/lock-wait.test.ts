@@ -1,7 +1,8 @@
 // The CLI's wait for another command that holds the queue (issue 27, items 1 and 15): a holder
 // the system cannot confirm (as on Windows, where no start time is known) is waited for only up
 // to a bound, then the command names the process and how to end the wait; a confirmed holder is
-// waited for until it is done.
+// waited for until it is done. Commands that send wait (`queue --run` here); `queue` and `history`
+// only look, and show the saved state instead (lock-readonly.test.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,14 +60,14 @@ describe('waiting for another trayshare command', () => {
       // Not kept fresh by its holder, as after a crash.
       const old = new Date(Date.now() - 120_000);
       await utimes(lockPath, old, old);
-      const waited = await run(['queue']);
+      const waited = await run(['queue', '--run']);
       expect(waited.stderr).toContain(`Waiting for another trayshare command (pid ${pid})`);
       expect(waited.stderr).toContain(`Gave up waiting: process ${pid} has held the upload queue`);
       expect(waited.stderr).toContain(`if it is not, delete ${lockPath} and run the command again`);
       expect(waited.code).toBe(1);
 
       await rm(lockPath);
-      const after = await run(['queue']);
+      const after = await run(['queue', '--run']);
       expect(after.stderr).toContain('The queue is empty.');
       expect(after.code).toBe(0);
     } finally {
@@ -79,7 +80,7 @@ describe('waiting for another trayshare command', () => {
     // This test process holds the lock, as a running `trayshare send` would.
     const lock = await acquireQueueLock(queueDir);
     let released = false;
-    const waited = await run(['queue'], (stderr) => {
+    const waited = await run(['queue', '--run'], (stderr) => {
       if (!released && stderr.includes('Still waiting')) {
         released = true;
         void lock.release();

@@ -114,6 +114,9 @@ describe('login, presets and send --preset', () => {
     const send = await runCli(['send', '--preset', 'Random', file], { env });
     expect(send.code).not.toBe(0);
     expect(send.stderr).toMatch(/Other: No token/);
+    // The command line's way out, not the app's Settings.
+    expect(send.stderr).toContain('Save one with `trayshare login`.');
+    expect(send.stderr).not.toContain('Settings');
     expect(service.uploads().length).toBe(before);
   });
 
@@ -124,8 +127,8 @@ describe('login, presets and send --preset', () => {
     await writeFile(join(corruptDir, 'config.json'), '{"version": 2, "workspaces": [{"id": ');
     const run = await runCli(['workspaces'], { env: cenv });
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/config\.corrupt-.*\.json/);
-    const kept = (await readdir(corruptDir)).filter((f) => f.startsWith('config.corrupt-'));
+    expect(run.stderr).toMatch(/config\.json\.damaged-/);
+    const kept = (await readdir(corruptDir)).filter((f) => f.startsWith('config.json.damaged-'));
     expect(kept).toHaveLength(1);
     expect(await readFile(join(corruptDir, kept[0] as string), 'utf8')).toBe(
       '{"version": 2, "workspaces": [{"id": ',

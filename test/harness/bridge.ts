@@ -74,9 +74,13 @@ type Listener = (payload: unknown) => void;
 const listeners = new Map<EventName, Set<Listener>>();
 let source: EventSource | null = null;
 
+function events(): EventSource {
+  source ??= new EventSource('/events');
+  return source;
+}
+
 function subscribe(event: EventName): void {
-  if (!source) source = new EventSource('/events');
-  source.addEventListener(event, (message) => {
+  events().addEventListener(event, (message) => {
     const payload: unknown = JSON.parse((message as MessageEvent<string>).data);
     for (const listener of listeners.get(event) ?? []) listener(payload);
   });
@@ -101,3 +105,40 @@ const bridge = {
 } as unknown as TrayshareBridge;
 
 Object.defineProperty(window, 'trayshare', { value: Object.freeze(bridge), enumerable: true });
+
+// Sign in with Slack opens the consent page in the person's browser; here the page is that
+// browser, and a page cannot open a tab without a click. So the harness hands the address over
+// (server.ts, 'harness-consent') and it shows as a link at the top of the page: one click opens
+// the reference service's consent page in a new tab, where Allow finishes the sign-in. Drawn
+// through the DOM and CSSOM, which the page's CSP allows; the app itself never sees it.
+function showConsentLink(url: string): void {
+  document.getElementById('harness-consent')?.remove();
+  const bar = document.createElement('div');
+  bar.id = 'harness-consent';
+  bar.setAttribute('role', 'region');
+  bar.setAttribute('aria-label', 'Harness');
+  Object.assign(bar.style, {
+    position: 'fixed',
+    insetInline: '0',
+    bottom: '0',
+    zIndex: '1000',
+    padding: '8px 12px',
+    background: '#1d1c1d',
+    color: '#ffffff',
+    font: '13px system-ui, sans-serif',
+  });
+  const link = document.createElement('a');
+  link.href = url;
+  link.target = '_blank';
+  link.rel = 'noopener';
+  link.textContent = 'Open the sign-in page (reference service)';
+  Object.assign(link.style, { color: '#ffffff', textDecoration: 'underline' });
+  link.addEventListener('click', () => bar.remove());
+  bar.append('Harness: ', link);
+  document.body.append(bar);
+}
+
+events().addEventListener('harness-consent', (message) => {
+  const { url } = JSON.parse((message as MessageEvent<string>).data) as { url: string };
+  if (/^https?:\/\//.test(url)) showConsentLink(url);
+});

@@ -22,8 +22,10 @@ async function filesUnder(dir: string): Promise<string[]> {
     .sort();
 }
 
-async function sourceHash(): Promise<string> {
+async function sourceHash(slackClientId: string): Promise<string> {
   const hash = createHash('sha256');
+  // A build with a default client ID is another build (electron.vite.config.ts defines it).
+  hash.update(`client-id:${slackClientId}\0`);
   const files = [...(await filesUnder(RENDERER)), ...(await filesUnder(PORTABLE)), MODEL, MANIFEST];
   for (const file of files) {
     hash.update(relative(ROOT, file));
@@ -54,8 +56,12 @@ async function pruneOldBuilds(keep: string): Promise<void> {
   }
 }
 
-export async function buildRenderer(): Promise<BuiltRenderer> {
-  const dir = join(tmpdir(), `${PREFIX}${await sourceHash()}`);
+/**
+ * `slackClientId`: the default Slack client ID a release build may carry (build/RELEASE.md,
+ * TRAYSHARE_SLACK_CLIENT_ID), defined as electron.vite.config.ts defines it; '' for none.
+ */
+export async function buildRenderer(slackClientId = ''): Promise<BuiltRenderer> {
+  const dir = join(tmpdir(), `${PREFIX}${await sourceHash(slackClientId)}`);
   if (existsSync(join(dir, 'index.html'))) return { dir, how: 'cached' };
   await pruneOldBuilds(dir);
   const staging = `${dir}.${process.pid}.${Date.now()}`;
@@ -65,6 +71,7 @@ export async function buildRenderer(): Promise<BuiltRenderer> {
     root: RENDERER,
     base: './',
     logLevel: 'warn',
+    define: { __TRAYSHARE_SLACK_CLIENT_ID__: JSON.stringify(slackClientId) },
     build: { outDir: staging, emptyOutDir: true, reportCompressedSize: false },
   });
   try {

@@ -2,6 +2,7 @@
 // Serves the renderer in a plain browser, bound to the real core over a local transport.
 // The first stdout line is exactly "harness http://127.0.0.1:PORT" (scripts wait for it).
 import { parseArgs } from 'node:util';
+import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
 import { startHarness } from './server';
 
 const { values } = parseArgs({
@@ -9,6 +10,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     'renderer-dir': { type: 'string' },
     throttle: { type: 'string' },
+    'slack-client-id': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -20,6 +22,9 @@ if (values.help) {
       '  --port N            port on 127.0.0.1; 0 (default) picks a free one',
       '  --renderer-dir DIR  serve an existing build (e.g. out/renderer) instead of building one',
       '  --throttle N        slow uploads to N bytes a second, to watch progress',
+      '  --slack-client-id ID  the renderer as a release build with this default Slack client',
+      "                      ID (default: the reference service's app, so Sign in with Slack",
+      '                      works); "" for a build without one',
       '',
     ].join('\n'),
   );
@@ -41,6 +46,7 @@ const harness = await startHarness({
   port,
   rendererDir: values['renderer-dir'],
   throttleBytesPerSecond: throttle,
+  slackClientId: values['slack-client-id'] ?? DEFAULT_CLIENT_ID,
 });
 process.stdout.write(`harness ${harness.url}\n`);
 process.stdout.write(
@@ -50,6 +56,9 @@ process.stdout.write(
   `renderer ${harness.renderer.how === 'reused' ? 'reused from' : `${harness.renderer.how} in`} ${harness.renderer.dir}\n`,
 );
 process.stdout.write('tokens are kept in memory for this run only; press Ctrl+C to stop\n');
+process.stdout.write(
+  'Sign in with Slack shows the consent page as a link at the bottom of the window: open it, then Allow\n',
+);
 
 let closing = false;
 const stop = async () => {

@@ -67,6 +67,11 @@ export interface HarnessOptions {
   keepsDropWindowOnTop?: boolean;
   /** The loopback port Sign in with Slack listens on (the service's app must list it). */
   signInPort?: number;
+  /**
+   * The renderer as a release build with this default Slack client ID (build/RELEASE.md);
+   * default none, as a build without one. Not with rendererDir (that build is served as is).
+   */
+  slackClientId?: string;
 }
 
 /** What Sign in with Slack's openBrowser does here: a test opens the page in its own Chromium. */
@@ -89,8 +94,9 @@ export interface Harness {
   /** The set-up link the next takeSetupLink() returns, as if the OS handed it over while loading. */
   setSetupLink(link: SetupLink | null): void;
   /**
-   * Where the core's openBrowser goes for Sign in with Slack (by default nowhere: the URL is
-   * only kept in `browserOpened`). A test passes a function that follows it in a real page.
+   * Where the core's openBrowser goes for Sign in with Slack. By default the page shows it as a
+   * link to open (a person in a browser follows it); a test passes a function that follows it
+   * in a real page instead. Every URL is kept in `browserOpened`.
    */
   setOpenBrowser(open: OpenBrowser | null): void;
   /** Every URL the core asked the browser to open, in order. */
@@ -175,7 +181,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   await mkdir(filesDir, { recursive: true });
   const renderer = options.rendererDir
     ? { dir: resolve(options.rendererDir), how: 'reused' as const }
-    : await buildRenderer();
+    : await buildRenderer(options.slackClientId ?? '');
   const indexHtml = (await readFile(join(renderer.dir, 'index.html'), 'utf8')).replace(
     /<script/,
     // A classic script runs before the page's module script, so window.trayshare is there first.
@@ -199,7 +205,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       retry: options.retry,
       openBrowser: async (url) => {
         browserOpened.push(url);
-        await openBrowser?.(url);
+        // No test follows it: the page shows the consent page as a link (bridge.ts), so a
+        // person trying the interface in a browser can finish Sign in with Slack.
+        if (openBrowser) await openBrowser(url);
+        else emit('harness-consent', { url });
       },
       ...(options.signInPort !== undefined ? { signInPort: options.signInPort } : {}),
     },

@@ -32,7 +32,9 @@ describe('history', () => {
     await writeFile(budget, 'the budget');
     await app.share({ target: { presetId: demo.designPresetId }, paths: [plan] });
     await harness.settled();
-    reference.injectFault({ fault: { kind: 'error', error: 'channel_not_found' } });
+    // A failure a retry can mend (an answer the app does not know): a refused channel would
+    // only be refused again, and offers no Retry.
+    reference.injectFault({ fault: { kind: 'error', error: 'quota_wobbled' } });
     await app.share({
       target: { workspaceId: demo.workspaceId, channels: ['C0RANDOM'] },
       comment: 'numbers',
@@ -64,7 +66,7 @@ describe('history', () => {
 
     await page.getByLabel('Search history').fill('budget');
     await expect.poll(() => rows.count()).toBe(1);
-    expect(await rows.locator('.item__error').textContent()).toMatch(/C0RANDOM/);
+    expect(await rows.locator('.item__error').textContent()).toMatch(/quota_wobbled/);
     await page.getByRole('button', { name: 'Retry budget.txt' }).click();
     await page.getByText('Queued again.').waitFor();
     await expect

@@ -60,8 +60,11 @@ describe.each([
         target: { presetId: demo.randomPresetId },
         paths: [await file(`old-${i}.txt`, 'old')],
       });
+    // A failure a retry can mend (an answer the app does not know): "Retry all failed" counts it.
+    await harness.settled();
+    harness.reference.injectFault({ fault: { kind: 'error', error: 'quota_wobbled' } });
     await app.share({
-      target: { workspaceId: demo.workspaceId, channels: ['C0SECRET'] },
+      target: { workspaceId: demo.workspaceId, channels: ['C0GENERAL'] },
       paths: [await file('refused.txt', 'no')],
     });
     await harness.settled();

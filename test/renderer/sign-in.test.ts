@@ -197,7 +197,9 @@ describe('Sign in with Slack', () => {
     const { page, problems } = await openApp(browser, harness);
     await showView(page, 'settings');
     const form = page.getByRole('form', { name: 'Sign in with Slack' });
-    // No client ID known: the team-admin path is offered, and the person pastes the ID.
+    // No client ID known: the team-admin path is offered, folded for admins, and the admin
+    // pastes the ID.
+    await form.getByText('I look after our Slack: set Trayshare up for the team').click();
     const create = form.getByRole('button', { name: 'Create the Slack app for my team' });
     await create.click();
     // Slack's "create an app" page, with the repository's manifest filled in.
@@ -266,6 +268,7 @@ describe('Sign in with Slack', () => {
     const { page, problems } = await openApp(browser, harness);
     await showView(page, 'settings');
     const form = page.getByRole('form', { name: 'Sign in with Slack' });
+    await form.getByText('I look after our Slack: set Trayshare up for the team').click();
     await form.getByLabel('Client ID').fill(CLIENT_ID);
     await form.getByLabel('Base URL').fill(harness.reference.url);
     // The browser opens, and the person never answers.

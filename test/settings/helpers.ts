@@ -63,7 +63,7 @@ export async function settingsFixture(): Promise<Fixture> {
 }
 
 export async function keptFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((f) => f.startsWith('config.corrupt-')).sort();
+  return (await readdir(dir)).filter((f) => f.startsWith('config.json.damaged-')).sort();
 }
 
 /** The workspaces as saved: the snapshot's, without whether each has a token. */

@@ -147,7 +147,7 @@ describe('a broken settings file never crashes anything', () => {
     expect(snapshot.preferences.concurrency).toBe(3);
     const kept = await keptFiles(fx.dir);
     expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatch(/^config\.corrupt-\d{4}-\d\d-\d\dT[\d-]+Z\.json$/);
+    expect(kept[0]).toMatch(/^config\.json\.damaged-\d{4}-\d\d-\d\dT[\d-]+Z$/);
     expect(await readFile(join(fx.dir, kept[0] as string), 'utf8')).toBe(bad);
     expect(snapshot.settingsNotice).toContain(join(fx.dir, kept[0] as string));
     expect(snapshot.settingsNotice).toMatch(/not valid JSON/);
@@ -225,7 +225,7 @@ describe('a broken settings file never crashes anything', () => {
     expect(notice).toMatch(/the default preset was missing/);
     expect(notice).toMatch(/"concurrency" \(99\) was invalid and was reset to 3/);
     expect(notice).toMatch(/Everything else was kept/);
-    expect(notice).toMatch(/config\.corrupt-.*\.json/);
+    expect(notice).toMatch(/config\.json\.damaged-/);
     // Repaired once: the next reader finds a clean file and reports nothing.
     expect(fx.open().notice()).toBeUndefined();
     expect(await keptFiles(fx.dir)).toHaveLength(1);
@@ -243,12 +243,12 @@ describe('a broken settings file never crashes anything', () => {
     fx.open({ now }).preferences();
     const kept = await keptFiles(fx.dir);
     expect(kept).toEqual([
-      'config.corrupt-2025-11-21T22-41-03-120Z-2.json',
-      'config.corrupt-2025-11-21T22-41-03-120Z.json',
-      'config.corrupt-2025-11-21T22-41-04-120Z.json',
+      'config.json.damaged-2025-11-21T22-41-03-120Z',
+      'config.json.damaged-2025-11-21T22-41-03-120Z-2',
+      'config.json.damaged-2025-11-21T22-41-04-120Z',
     ]);
-    expect(await readFile(join(fx.dir, kept[1] as string), 'utf8')).toBe('{oops');
-    expect(await readFile(join(fx.dir, kept[0] as string), 'utf8')).toBe('{oops again');
+    expect(await readFile(join(fx.dir, kept[0] as string), 'utf8')).toBe('{oops');
+    expect(await readFile(join(fx.dir, kept[1] as string), 'utf8')).toBe('{oops again');
   });
 
   it('a token pasted into the file is never used as a token, and is removed from disk', async () => {

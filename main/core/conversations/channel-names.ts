@@ -98,7 +98,11 @@ function closePeople(query: string, people: readonly Person[]): string[] {
     .map(({ p }) => personLabel(p));
 }
 
-function described(problem: NameProblem, unlisted: readonly UnlistedKind[]): string {
+function described(
+  problem: NameProblem,
+  unlisted: readonly UnlistedKind[],
+  signedIn: boolean,
+): string {
   const hint =
     problem.suggestions.length > 0 ? ` Did you mean ${problem.suggestions.join(', ')}?` : '';
   // The name may belong to a kind the token cannot list: say which, and what would list it.
@@ -116,6 +120,9 @@ function described(problem: NameProblem, unlisted: readonly UnlistedKind[]): str
     case 'ambiguous-person':
       return `${problem.entry} could be more than one person: use one of their user IDs (${problem.suggestions.join(', ')}).`;
     case 'not-member':
+      // A person signed in with Slack sends as themselves: they join, no app is invited.
+      if (signedIn)
+        return `You are not in ${problem.entry}: join ${problem.entry} in Slack, or choose another channel.`;
       return `The app is not a member of ${problem.entry}: invite the app first (/invite in that channel), or leave it out.`;
     case 'no-list':
       return `${problem.entry} is a name, and this workspace's channel list is not available: use its channel ID (such as C0123ABCD).`;
@@ -133,6 +140,8 @@ export function resolveChannelNames(
   conversations: readonly Conversation[] | undefined,
   unlisted: readonly UnlistedKind[] = [],
   people?: PeopleLookup,
+  /** Sent as a person signed in with Slack (not as an app): their way in is to join. */
+  signedIn = false,
 ): NameResolution {
   const ids: string[] = [];
   const problems: NameProblem[] = [];
@@ -177,7 +186,7 @@ export function resolveChannelNames(
     return {
       ok: false,
       problems,
-      error: problems.map((p) => described(p, unlisted)).join('\n'),
+      error: problems.map((p) => described(p, unlisted, signedIn)).join('\n'),
     };
   }
   return { ok: true, ids };

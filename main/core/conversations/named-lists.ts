@@ -8,9 +8,11 @@
 // (a ListKind): what a good answer keeps, what else is announced (the kinds of conversation
 // the token may not list, DMs without im:read), and whether a damaged file is set aside and
 // said (the channel list) or quietly fetched again (the people).
+
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { UnlistedKind } from '../../portable/conversation-types';
+import { damagedName } from '../damaged-name';
 import type { Conversation, ListResult } from './conversations-list';
 import type { PeopleResult, Person } from './users-list';
 
@@ -193,7 +195,7 @@ class NamedListCache<Ok extends { ok: true }, Kept> {
     const { damaged } = this.kind;
     if (!damaged) return;
     const path = this.path(workspaceId);
-    const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    const copy = damagedName(path);
     const kept = await rename(path, copy).then(
       () => `set aside as ${copy}`,
       (error: NodeJS.ErrnoException) => `could not be set aside (${error.code ?? error.message})`,

@@ -262,9 +262,7 @@ export function openDelivery(
   });
   // Only a refusal is looked into (refusals.ts); a delivered file goes straight back.
   const named = (result: AttemptResult, item: QueueItem) =>
-    result.kind === 'failed'
-      ? nameRefusedChannels(result, item, deps.conversations, deps.people)
-      : result;
+    result.kind === 'failed' ? nameRefusedChannels(result, item, deps) : result;
   // The workspace each attempt under way started with, by item id: a handed-over file's attempt
   // is still under way while its share completes.
   const startedWith = new Map<string, Workspace>();

@@ -7,6 +7,7 @@ import type { ConversationCache, PeopleCache } from '../conversations/named-list
 import type { FailureReason, QueueItem, Workspace } from '../model';
 import type { KeychainError } from '../secrets/secret-store';
 import { keptCopiesSince } from '../settings/settings-file';
+import type { WorkspaceNow } from '../settings/settings-service';
 import type { AttemptResult } from '../upload/attempt';
 
 export function keychainFailure(error: KeychainError): FailureReason {
@@ -57,34 +58,73 @@ const REFUSED_BY_CHANNEL = new Set(['not_in_channel', 'channel_not_found']);
 
 /**
  * The service names no channel in not_in_channel / channel_not_found. On a share to several
- * channels, a fresh channel list tells which ones: not listed, or listed without the app.
+ * channels, a fresh channel list tells which ones: not listed, or listed without the app; a
+ * share to one channel was refused by it. The reason names them as people read them (the
+ * share's own names, then the list's) and says what can be done by whoever sends: a person
+ * signed in with Slack joins the channel; an app (a token) is invited to it.
  */
 export async function nameRefusedChannels(
   result: AttemptResult,
   item: QueueItem,
-  conversations: ConversationCache,
-  people: PeopleCache,
+  lists: {
+    conversations: ConversationCache;
+    people: PeopleCache;
+    settings: Pick<WorkspaceNow, 'workspace'>;
+  },
 ): Promise<AttemptResult> {
   if (result.kind !== 'failed' || !REFUSED_BY_CHANNEL.has(result.reason.code)) return result;
-  if (item.channels.length < 2) return result;
-  const view = await conversations.get(item.workspaceId, { refresh: true, wait: true });
-  const list = view.conversations;
-  if (!list) return result;
+  const signedIn = lists.settings.workspace(item.workspaceId)?.auth === 'slack';
+  const several = item.channels.length > 1;
+  const list = several
+    ? (await lists.conversations.get(item.workspaceId, { refresh: true, wait: true })).conversations
+    : lists.conversations.cached(item.workspaceId);
+  // Several channels and no list: which of them refused is not known.
+  if (several && !list) return result;
   // A user ID is never listed: the service opens the DM with that person.
-  const refused = item.channels.filter((id) => {
-    const c = list.find((conv) => conv.id === id);
-    return !c?.isMember && !looksLikeUserId(id);
-  });
-  if (refused.length === 0 || refused.length === item.channels.length) return result;
-  const labels = destinationLabels(list, people.cached(item.workspaceId));
-  const label = (id: string) => labels.get(id) ?? id;
-  const others = item.channels.filter((c) => !refused.includes(c));
+  const refused = several
+    ? item.channels.filter((id) => {
+        const c = list?.find((conv) => conv.id === id);
+        return !c?.isMember && !looksLikeUserId(id);
+      })
+    : [...item.channels];
+  if (refused.length === 0) return result;
+  const known = destinationLabels(list, lists.people.cached(item.workspaceId));
+  const label = (id: string) => known.get(id) ?? item.labels?.[id] ?? id;
+  const others = item.channels.filter((c) => !refused.includes(c)).map(label);
+  const partly = others.length > 0;
   return {
     kind: 'failed',
     reason: {
       ...result.reason,
-      refusedChannels: refused,
-      message: `Not shared: ${refused.map(label).join(', ')} refused it (${result.reason.code === 'not_in_channel' ? 'invite the app first' : 'no such channel for this token'}). Send to the others (${others.map(label).join(', ')}), or change the destination.`,
+      ...(partly ? { refusedChannels: refused } : {}),
+      message: refusalWords(result.reason, refused, label, others, signedIn),
     },
   };
+}
+
+/** "Not shared: #secret-plans refused it (invite the app first). Send to the others (#general)…" */
+function refusalWords(
+  reason: FailureReason,
+  refused: readonly string[],
+  label: (id: string) => string,
+  others: readonly string[],
+  signedIn: boolean,
+): string {
+  // An app's refusal of the whole share keeps the service's own sentence, with names for IDs.
+  if (!signedIn && others.length === 0) {
+    return refused.reduce((text, id) => text.replaceAll(id, label(id)), reason.message);
+  }
+  const names = refused.map(label).join(', ');
+  const notFound = reason.code === 'channel_not_found';
+  const why = signedIn
+    ? notFound
+      ? `${names} ${refused.length === 1 ? 'is not a channel' : 'are not channels'} you can see`
+      : `you are not in ${names}`
+    : `${names} refused it (${notFound ? 'no such channel for this token' : 'invite the app first'})`;
+  const fix = signedIn && !notFound ? `Join ${names} in Slack, or ` : '';
+  const rest =
+    others.length > 0
+      ? `${fix ? `${fix}send` : 'Send'} to the others (${others.join(', ')}), or change the destination.`
+      : `${fix || 'Check the name in Slack, or '}choose another channel.`;
+  return `Not shared: ${why}. ${rest}`;
 }

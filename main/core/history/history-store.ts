@@ -2,9 +2,11 @@
 // append unless the caller makes it durable otherwise (the queue: see history-hand-off.ts),
 // rewritten (newest `maxEntries` kept) when the file has grown past its bound or a crash left a
 // torn last line.
+
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isFinishedState } from '../../portable/item-states';
+import { damagedName } from '../damaged-name';
 import type { HistoryEntry } from '../model';
 import { JsonlAppender, readJsonl } from './jsonl-file';
 
@@ -126,7 +128,7 @@ async function load(path: string, maxEntries: number): Promise<Loaded> {
 
 /** Keeps a damaged history beside the repaired one, and says what was done. */
 async function keepDamaged(path: string, lines: number): Promise<string> {
-  const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const copy = damagedName(path);
   const kept = await copyFile(path, copy).then(
     () => `a copy of the damaged file is kept at ${copy}`,
     (error: NodeJS.ErrnoException) => `no copy could be kept (${error.code ?? error.message})`,

@@ -101,6 +101,7 @@ export function historyRecord(
     // resolver, else the id).
     workspaceName: meta.workspaceName ?? workspaceName?.(item.workspaceId) ?? '',
     channels: [...item.channels],
+    ...(item.labels ? { labels: { ...item.labels } } : {}),
     comment: item.comment,
     path: item.path,
     name: item.name,

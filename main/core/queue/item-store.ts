@@ -3,9 +3,11 @@
 // decides is what a restart finds. Opening replays the journal, settles what a crash cut off,
 // repairs a damaged file (keeping a copy beside it) and rewrites it clean. An attempt reaches
 // the journal only through the hooks made here (attemptHooks, shareHooks).
+
 import { copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FinishedState } from '../../portable/item-states';
+import { damagedName } from '../damaged-name';
 import { JsonlAppender, readJsonl } from '../history/jsonl-file';
 import type { FailureReason, QueueItem, ServiceFile } from '../model';
 import type { AttemptResult } from '../upload/attempt';
@@ -331,7 +333,7 @@ function setRecord(
 
 /** Keeps a damaged journal beside the repaired one, and says what was done. */
 async function keepDamagedJournal(path: string, records: number): Promise<string> {
-  const copy = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const copy = damagedName(path);
   const kept = await copyFile(path, copy).then(
     () => `a copy of the damaged file is kept at ${copy}`,
     (error: NodeJS.ErrnoException) => `no copy could be kept (${error.code ?? error.message})`,
@@ -359,6 +361,7 @@ function copyServiceFile(f: ServiceFile): ServiceFile {
 
 export function copyItem(item: QueueItem): QueueItem {
   const copy: QueueItem = { ...item, channels: [...item.channels] };
+  if (item.labels) copy.labels = { ...item.labels };
   if (item.error) copy.error = copyReason(item.error);
   if (item.file) copy.file = copyServiceFile(item.file);
   return copy;
@@ -366,6 +369,7 @@ export function copyItem(item: QueueItem): QueueItem {
 
 function freezeItem(item: QueueItem): QueueItem {
   Object.freeze(item.channels);
+  if (item.labels) Object.freeze(item.labels);
   if (item.error) {
     if (item.error.channels) Object.freeze(item.error.channels);
     if (item.error.refusedChannels) Object.freeze(item.error.refusedChannels);

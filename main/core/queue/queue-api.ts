@@ -99,6 +99,8 @@ export interface EnqueueRequest {
   maxFileBytes?: number;
   /** The workspace's name as intake read it, for the share's History entries. */
   workspaceName?: string;
+  /** The destination's names as intake knew them (QueueItem.labels). */
+  labels?: Record<string, string>;
 }
 
 export interface EnqueueResult {

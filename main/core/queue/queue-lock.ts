@@ -29,7 +29,14 @@ const GUARD_SUFFIX = '.takeover';
 const HEARTBEAT_MS = 10_000;
 const FRESH_MS = 3 * HEARTBEAT_MS + 5_000;
 
-async function keptFresh(path: string): Promise<boolean> {
+/**
+ * Whether the lock was touched lately by a holder that touches it. Only this version's lock
+ * (`PID START BOOT SINCE`, which carries when it was taken) comes with the heartbeat: an older
+ * version's `PID` or `PID START` lock is never touched after it is written, so a recent mtime
+ * says nothing about who has that pid now (an unrelated program may).
+ */
+async function keptFresh(path: string, owner: Identity): Promise<boolean> {
+  if (owner.since === undefined) return false;
   const info = await stat(path).catch(() => undefined);
   return info !== undefined && Date.now() - info.mtimeMs < FRESH_MS;
 }
@@ -141,7 +148,7 @@ export async function acquireQueueLock(dir: string, opts: LockOptions = {}): Pro
       } else {
         const verdict = judge(owner, probe);
         if (verdict !== 'gone') {
-          const confirmed = verdict === 'confirmed' || (await keptFresh(path));
+          const confirmed = verdict === 'confirmed' || (await keptFresh(path, owner));
           throw new QueueLockedError(dir, owner, confirmed);
         }
       }

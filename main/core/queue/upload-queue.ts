@@ -90,6 +90,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
         shareId,
         workspaceId: req.workspaceId,
         channels: [...req.channels],
+        ...(req.labels ? { labels: { ...req.labels } } : {}),
         comment: i > 0 && req.commentOnFirstOnly ? '' : req.comment,
         ...(req.threadTs ? { threadTs: req.threadTs } : {}),
         path: file.path,

@@ -6,6 +6,7 @@
 // Neither store's own `schema` (JSON Schema via ajv) is used: a violation throws inside the
 // store's constructor or setter, and it cannot say which workspace was bad. zod (schema.ts) checks
 // each item, so valid parts survive, and it is the same library the API arguments use.
+
 import {
   mkdirSync,
   readdirSync,
@@ -14,8 +15,9 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import Conf from 'conf';
+import { damagedAt, damagedName } from '../damaged-name';
 import { type Repair, repairSettings } from './repair';
 import { emptySettings, type Settings } from './schema';
 import { scrubTokens, scrubTokensInText } from './tokens-in-file';
@@ -71,16 +73,22 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** A file name for a kept copy that does not exist yet, e.g. config.corrupt-2025-11-21T22-41-03-120Z.json. */
+/** A file name for a kept copy that does not exist yet (damaged-name.ts: config.json.damaged-TIME). */
 function keptName(path: string, now: number, attempt: number): string {
-  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
-  const suffix = attempt > 0 ? `-${attempt + 1}` : '';
-  return join(dirname(path), `${CONFIG_NAME}.corrupt-${stamp}${suffix}.json`);
+  return damagedName(path, now, attempt);
 }
 
-const KEPT = new RegExp(
+// Copies kept by earlier versions, before every damaged file had one rule.
+const KEPT_BEFORE = new RegExp(
   `^${CONFIG_NAME}\\.corrupt-(\\d{4}-\\d\\d-\\d\\d)T(\\d\\d)-(\\d\\d)-(\\d\\d)-(\\d{3})Z(?:-\\d+)?\\.json$`,
 );
+
+function keptAt(name: string): number | undefined {
+  const now = damagedAt(name, `${CONFIG_NAME}.json`);
+  if (now !== undefined) return now;
+  const m = KEPT_BEFORE.exec(name);
+  return m ? Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`) : undefined;
+}
 
 /**
  * The kept copies of broken settings files in `dir` that were set aside at or after `since`
@@ -95,10 +103,8 @@ export function keptCopiesSince(dir: string, since: number): string[] {
   }
   const found: { path: string; at: number }[] = [];
   for (const name of names) {
-    const m = KEPT.exec(name);
-    if (!m) continue;
-    const at = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
-    if (at >= since) found.push({ path: join(dir, name), at });
+    const at = keptAt(name);
+    if (at !== undefined && at >= since) found.push({ path: join(dir, name), at });
   }
   return found.sort((a, b) => b.at - a.at).map((f) => f.path);
 }

@@ -5,7 +5,7 @@
 
 import { normaliseChannels } from '../../portable/channels';
 import { checkBaseUrl, checkToken } from '../../portable/credentials';
-import { looksLikeUserId, threadDestination } from '../../portable/people-names';
+import { destinationLabels, looksLikeUserId, threadDestination } from '../../portable/people-names';
 import type { ShareRequest } from '../api';
 import { RenewalError } from '../auth/renewal';
 import { looksLikeId, resolveChannelNames } from '../conversations/channel-names';
@@ -48,7 +48,7 @@ export function openIntake(deps: IntakeDeps): Intake {
  * by IDs never fetches the list at all.
  */
 async function resolveDestination(
-  { conversations, people }: IntakeDeps,
+  { conversations, people, settings }: IntakeDeps,
   workspaceId: string,
   entries: string[],
 ): Promise<string[]> {
@@ -64,6 +64,7 @@ async function resolveDestination(
     view.conversations,
     view.unlisted,
     folks ? { people: folks.people, problem: folks.problem?.message } : undefined,
+    settings.workspace(workspaceId)?.auth === 'slack',
   );
   if (!resolved.ok) throw new RefusedError(resolved.error);
   return resolved.ids;
@@ -170,7 +171,26 @@ async function take(deps: IntakeDeps, request: ShareRequest): Promise<EnqueueReq
     // The limit as the share's one read of the settings found it (the queue need not read again).
     maxFileBytes: workspace.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     workspaceName: workspace.name,
+    ...labelsOf(deps, workspace.id, ids),
   };
+}
+
+/**
+ * How the destination reads now (`#general`, `@bob`), from the lists already cached, never
+ * fetching: kept with the share, its names outlive the workspace and its lists.
+ */
+function labelsOf(
+  { conversations, people }: IntakeDeps,
+  workspaceId: string,
+  ids: readonly string[],
+): { labels?: Record<string, string> } {
+  const known = destinationLabels(conversations.cached(workspaceId), people.cached(workspaceId));
+  const labels: Record<string, string> = {};
+  for (const id of ids) {
+    const label = known.get(id);
+    if (label) labels[id] = label;
+  }
+  return Object.keys(labels).length > 0 ? { labels } : {};
 }
 
 async function destination(

@@ -44,15 +44,22 @@ export function useChannelEntry(opts: {
   list: readonly DestinationOption[] | undefined;
   selected: readonly ChannelRef[];
   onAdd: (ref: ChannelRef) => void;
+  signedIn: boolean;
 }) {
   const { view, list } = opts;
+  // Who sends decides the way in: a person signed in joins; an app (a token) is invited.
+  const wayIn = opts.signedIn ? 'join it in Slack first' : 'invite the app first';
   const people = view?.people;
   const [message, setMessage] = useState<string | null>(null);
   const chosen = new Set(opts.selected.map((s) => s.id));
 
   const add = (o: DestinationOption): boolean => {
     if (o.isMember === false) {
-      setMessage(`The app is not in ${optionLabel(o)}: invite the app first.`);
+      setMessage(
+        opts.signedIn
+          ? `You are not in ${optionLabel(o)}: ${wayIn}.`
+          : `The app is not in ${optionLabel(o)}: ${wayIn}.`,
+      );
       return false;
     }
     if (!chosen.has(o.id)) opts.onAdd({ id: o.id, label: refLabel(o) });
@@ -68,7 +75,7 @@ export function useChannelEntry(opts: {
       (o) => o.name.toLowerCase() === entry.replace(/^[#@]/, '').toLowerCase(),
     );
     const known = someone ?? list?.find((o) => o.id === entry) ?? byName;
-    if (known) return add(known) ? undefined : `${optionLabel(known)}: invite the app first`;
+    if (known) return add(known) ? undefined : `${optionLabel(known)}: ${wayIn}`;
     if (ID.test(entry)) {
       if (!chosen.has(entry)) opts.onAdd({ id: entry });
       return undefined;

@@ -72,6 +72,7 @@ export function ChannelPicker(props: PickerProps) {
           chosen={entry.chosen}
           optionId={picker.optionId}
           onChoose={picker.click}
+          signedIn={props.signedIn === true}
         />
       </div>
       <p
@@ -79,7 +80,10 @@ export function ChannelPicker(props: PickerProps) {
         class={entry.message ? 'field__error' : 'field__help'}
         aria-live="polite"
       >
-        {entry.message ?? pickerHelp(view, list)}
+        {entry.message ??
+          (props.tokenSaidNearby && props.tokenState === 'missing'
+            ? 'Type or paste channel IDs.'
+            : pickerHelp(view, list))}
       </p>
     </div>
   );
@@ -90,19 +94,22 @@ function pickerHelp(
   view: DestinationsView | undefined,
   list: readonly DestinationOption[] | undefined,
 ): string {
-  return [
-    view?.problem
-      ? view.problem.message
-      : view?.unlisted && list
-        ? unlistedMessage(view.unlisted)
-        : list
-          ? 'Type a name to search, or paste channel IDs.'
-          : 'Loading channels… You can paste or type channel IDs meanwhile.',
-    // Said here, where names are typed: user IDs keep working without the scope.
-    view?.peopleProblem?.message,
-  ]
-    .filter(Boolean)
-    .join(' ');
+  return (
+    [
+      view?.problem
+        ? view.problem.message
+        : view?.unlisted && list
+          ? unlistedMessage(view.unlisted)
+          : list
+            ? 'Type a name to search, or paste channel IDs.'
+            : 'Loading channels… You can paste or type channel IDs meanwhile.',
+      // Said here, where names are typed: user IDs keep working without the scope.
+      view?.peopleProblem?.message,
+    ]
+      // Both lists fail alike without a token: its sentence is said once.
+      .filter((line, i, lines) => Boolean(line) && lines.indexOf(line) === i)
+      .join(' ')
+  );
 }
 
 function ChosenChips(props: {
@@ -145,6 +152,7 @@ function PickerOptions(props: {
   chosen: ReadonlySet<string>;
   optionId: (index: number) => string;
   onChoose: (index: number) => void;
+  signedIn: boolean;
 }) {
   const { active } = props;
   return (
@@ -179,7 +187,11 @@ function PickerOptions(props: {
             <span class="visually-hidden">, {kind.label}</span>
             {props.chosen.has(c.id) ? <span class="picker-option__note">added</span> : null}
             {c.isMember === false ? (
-              <span class="picker-option__note">not a member: invite the app first</span>
+              <span class="picker-option__note">
+                {props.signedIn
+                  ? 'not a member: join it in Slack first'
+                  : 'not a member: invite the app first'}
+              </span>
             ) : null}
           </div>
         );

@@ -20,6 +20,10 @@ export interface PickerProps {
   invalid?: boolean;
   /** The workspace's token as Settings says it ("saved", "missing", "refused"). */
   tokenState?: string;
+  /** A notice beside the picker already says the token is missing: the help line does not. */
+  tokenSaidNearby?: boolean;
+  /** Signed in with Slack: a channel the person is not in is joined, not an app invited. */
+  signedIn?: boolean;
 }
 
 export function useChannelPicker(props: PickerProps) {
@@ -32,7 +36,13 @@ export function useChannelPicker(props: PickerProps) {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
-  const entry = useChannelEntry({ view, list, selected: props.selected, onAdd: props.onAdd });
+  const entry = useChannelEntry({
+    view,
+    list,
+    selected: props.selected,
+    onAdd: props.onAdd,
+    signedIn: props.signedIn === true,
+  });
   const inputRef = useRef<HTMLInputElement>(null);
   const options = useMemo(
     () => (list ? matchingOptions(list, text, MAX_OPTIONS) : []),

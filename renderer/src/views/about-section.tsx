@@ -30,7 +30,7 @@ export function AboutSection(props: { version: string; preferences: Preferences 
         </h2>
       </div>
       <div class="card">
-        <p>Trayshare {props.version}</p>
+        <p class="about__version">Trayshare {props.version}</p>
         <AboutUpdates preferences={props.preferences} />
         <p id="about-logs-help" class="field__help">
           To report a problem, attach the log or paste the diagnostics. They hold versions, what

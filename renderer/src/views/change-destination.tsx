@@ -8,7 +8,7 @@ import { api } from '../bridge';
 import { useDestination, useNamedRefs } from '../channel-names';
 import { baseName, countFiles } from '../format';
 import type { Redirect } from '../redirect';
-import { tokenState } from '../token-state';
+import { signedIn, tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 import { ActionError, Notice } from '../ui/notice';
 import { useEscape } from '../ui/use-escape';
@@ -54,9 +54,9 @@ export function ChangeDestination(props: {
           Change destination
         </h1>
       </header>
-      <form class="sheet" onSubmit={send} noValidate>
+      <form class="sheet sheet--redirect" onSubmit={send} noValidate>
         <p class="muted">
-          {`${destination(redirect.workspaceId, redirect.refused)} refused ${countFiles(redirect.paths.length)}. Choose where ${redirect.paths.length === 1 ? 'it goes' : 'they go'} instead.`}
+          {`${destination(redirect.workspaceId, redirect.refused, { saved: redirect.labels })} refused ${countFiles(redirect.paths.length)}. Choose where ${redirect.paths.length === 1 ? 'it goes' : 'they go'} instead.`}
         </p>
         <RedirectFiles paths={redirect.paths} comment={redirect.comment} />
         <fieldset class="group">
@@ -66,6 +66,7 @@ export function ChangeDestination(props: {
             label="Channels"
             workspaceId={redirect.workspaceId}
             tokenState={tokenState(workspace)}
+            signedIn={signedIn(workspace)}
             selected={picked}
             invalid={attempted && picked.length === 0}
             onAdd={(ref) => setPicked((now) => [...now, ref])}

@@ -166,7 +166,7 @@ function RecentUploads(props: { version: number; onShow: (view: View) => void })
             const first = share.entries[0]!;
             const several = share.entries.length > 1;
             const outcome = share.outcome;
-            const destinations = labels(first.workspaceId, first.channels);
+            const destinations = labels(first.workspaceId, first.channels, first.labels);
             return (
               <li key={share.id} class="recent__item">
                 <span

@@ -5,7 +5,7 @@ import type { HistoryEntry, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useDestination, useDestinationLabels } from '../channel-names';
 import { formatBytes, formatTime } from '../format';
-import { refusedByChannel } from '../queue-state';
+import { goneReason, refusedByChannel, retryCanWork } from '../queue-state';
 import { othersOf } from '../redirect';
 import { ActionError } from '../ui/notice';
 import { DestinationList } from '../ui/person-icon';
@@ -36,9 +36,13 @@ export function HistoryRow(props: {
   entry: HistoryEntry;
   /** The workspace's current name: it may have been renamed since. */
   workspace: string;
+  /** Its workspace was removed: nothing can be sent there again, so nothing is offered. */
+  workspaceGone: boolean;
   onShow: (view: View) => void;
   /** Absent inside a share: its row offers what to do with the refused share as a whole. */
   onRedirect?: (entry: HistoryEntry) => void;
+  /** Inside a share, whose row shows its comment once. */
+  inShare?: boolean;
 }) {
   const { entry } = props;
   const action = useAction();
@@ -60,13 +64,15 @@ export function HistoryRow(props: {
       </div>
       <p class="item__detail">
         {`${formatTime(entry.at)} · ${formatBytes(entry.size)} → `}
-        <DestinationList labels={labels(entry.workspaceId, entry.channels)} max={3} />
+        <DestinationList labels={labels(entry.workspaceId, entry.channels, entry.labels)} max={3} />
         {` in ${props.workspace}`}
       </p>
-      {entry.comment ? <p class="item__comment">“{entry.comment}”</p> : null}
+      {entry.comment && !props.inShare ? <p class="item__comment">“{entry.comment}”</p> : null}
       {entry.error && entry.outcome !== 'delivered' ? (
         <p class={`item__error${entry.outcome === 'unknown' ? ' item__error--unsure' : ''}`}>
-          <ServiceWording message={entry.error.message} />
+          <ServiceWording
+            message={props.workspaceGone ? goneReason(entry.error.message) : entry.error.message}
+          />
         </p>
       ) : null}
       <ActionError error={action.error} />
@@ -79,6 +85,7 @@ export function HistoryRow(props: {
         entry={entry}
         action={action}
         onNote={setNote}
+        workspaceGone={props.workspaceGone}
         onRedirect={props.onRedirect}
       />
     </li>
@@ -90,9 +97,11 @@ function HistoryRowActions(props: {
   /** The row's action: its error shows above these buttons, in the row. */
   action: Action;
   onNote: (note: string) => void;
+  workspaceGone: boolean;
   onRedirect?: ((entry: HistoryEntry) => void) | undefined;
 }) {
   const { entry, action } = props;
+  const live = !props.workspaceGone;
   const destination = useDestination();
   const link = entry.permalink;
   const retry = async () => {
@@ -127,16 +136,20 @@ function HistoryRowActions(props: {
           </button>
         </>
       ) : null}
-      {props.onRedirect && refusedByChannel(entry) ? (
+      {live && props.onRedirect && refusedByChannel(entry) ? (
         <RefusedActions
           what={entry.name}
-          others={othersOf(entry).length > 0 ? destination(entry.workspaceId, othersOf(entry)) : ''}
+          others={
+            othersOf(entry).length > 0
+              ? destination(entry.workspaceId, othersOf(entry), { saved: entry.labels })
+              : ''
+          }
           action={action}
           onSendToOthers={() => sendToOthers(entry, [entry.path])}
           onChangeDestination={() => props.onRedirect?.(entry)}
         />
       ) : null}
-      {entry.outcome !== 'delivered' ? (
+      {live && retryCanWork(entry) ? (
         <button
           type="button"
           class="button button--small"

@@ -6,6 +6,7 @@ import { formatBytes, formatTime } from '../format';
 import type { HistoryGroup } from '../history-groups';
 import { refusedByChannel } from '../queue-state';
 import { othersOf } from '../redirect';
+import { shareTone } from '../share-tone';
 import { ActionError } from '../ui/notice';
 import { RefusedActions } from '../ui/refused-actions';
 import { ShareFiles } from '../ui/share-files';
@@ -18,6 +19,8 @@ import { OUTCOME_LABEL } from './history-row';
 export function HistoryShareRow(props: {
   group: HistoryGroup;
   workspace: string;
+  /** Its workspace was removed: nothing can be sent there again, so nothing is offered. */
+  workspaceGone: boolean;
   onRedirect: (entry: HistoryEntry) => void;
   children: preact.ComponentChildren;
 }) {
@@ -30,21 +33,23 @@ export function HistoryShareRow(props: {
   const listId = `history-share-${props.group.id}-files`;
   const destination = useDestination();
   const action = useAction();
-  const refused = entries.find(refusedByChannel);
+  const tone = shareTone(entries.map((e) => e.outcome));
+  const refused = props.workspaceGone ? undefined : entries.find(refusedByChannel);
   const others = refused ? othersOf(refused) : [];
-  const title = `${entries.length} files → ${destination(first.workspaceId, first.channels)} in ${props.workspace}`;
+  const saved = { saved: first.labels };
+  const title = `${entries.length} files → ${destination(first.workspaceId, first.channels, saved)} in ${props.workspace}`;
   return (
-    <li class={`item share item--${outcome ?? 'failed'}`} aria-label={title}>
+    <li class={`item share item--${tone}`} aria-label={title}>
       <div class="item__head">
         <span class="item__name">{title}</span>
-        <span class={`badge badge--${outcome ?? 'failed'}`}>
+        <span class={`badge badge--${tone}`}>
           {outcome ? OUTCOME_LABEL[outcome] : `${delivered} of ${entries.length} delivered`}
         </span>
       </div>
       <p class="item__detail">{`${formatTime(first.at)} · ${formatBytes(size)}`}</p>
       {first.channels.length > 3 ? (
         // The title says "and 2 more": the whole destination is readable here, folded or not.
-        <p class="item__detail">{`To ${destination(first.workspaceId, first.channels, Number.POSITIVE_INFINITY)}`}</p>
+        <p class="item__detail">{`To ${destination(first.workspaceId, first.channels, { ...saved, max: Number.POSITIVE_INFINITY })}`}</p>
       ) : null}
       {comment ? <p class="item__comment">“{comment}”</p> : null}
       {refused ? (
@@ -53,7 +58,7 @@ export function HistoryShareRow(props: {
           <div class="item__actions">
             <RefusedActions
               what={`${entries.length} files`}
-              others={others.length > 0 ? destination(refused.workspaceId, others) : ''}
+              others={others.length > 0 ? destination(refused.workspaceId, others, saved) : ''}
               action={action}
               onSendToOthers={() =>
                 sendToOthers(

@@ -103,9 +103,12 @@ function HistoryList(props: {
   onShow: (view: View) => void;
   onRedirect: (redirect: Redirect) => void;
 }) {
-  // The workspace's current name: it may have been renamed since.
+  // The workspace's current name: it may have been renamed since, or removed.
   const workspaceName = (entry: HistoryEntry) =>
-    props.snapshot.workspaces.find((w) => w.id === entry.workspaceId)?.name ?? entry.workspaceName;
+    props.snapshot.workspaces.find((w) => w.id === entry.workspaceId)?.name ??
+    `${entry.workspaceName || 'a workspace'} (removed)`;
+  const gone = (entry: HistoryEntry) =>
+    !props.snapshot.workspaces.some((w) => w.id === entry.workspaceId);
 
   return (
     <ul class="items" aria-label="Finished uploads">
@@ -124,8 +127,9 @@ function HistoryList(props: {
             key={entry.id}
             entry={entry}
             workspace={workspaceName(entry)}
+            workspaceGone={gone(entry)}
             onShow={props.onShow}
-            {...(single ? { onRedirect: redirect } : {})}
+            {...(single ? { onRedirect: redirect } : { inShare: true })}
           />
         ));
         return single ? (
@@ -135,6 +139,7 @@ function HistoryList(props: {
             key={group.id}
             group={group}
             workspace={workspaceName(group.entries[0]!)}
+            workspaceGone={gone(group.entries[0]!)}
             onRedirect={redirect}
           >
             {rows}

@@ -4,7 +4,7 @@ import { type MutableRef, useRef, useState } from 'preact/hooks';
 import { normaliseChannels } from '../../../main/portable/channels';
 import type { ChannelRef, Preset, Snapshot } from '../../../preload/contract';
 import { useNamedRefs } from '../channel-names';
-import { tokenState } from '../token-state';
+import { signedIn, tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 
 export interface Row {
@@ -17,7 +17,12 @@ export interface Row {
 export function rowError(id: string): string | null {
   if (id.trim() === '') return null;
   const check = normaliseChannels([id]);
-  return check.ok ? null : check.error;
+  if (!check.ok) return check.error;
+  // Slack's IDs: a type letter and upper-case letters and digits (channel-names.ts, looksLikeId).
+  if (!/^[CGDUW][A-Z0-9]+$/.test(check.channels[0] ?? '')) {
+    return `${id.trim()} is a name, and this field takes the channel's ID (like C0123ABCD). Add the channel by name with “Add a channel” above.`;
+  }
+  return null;
 }
 
 export interface ChannelRows {
@@ -84,6 +89,7 @@ export function PresetChannels(props: {
         label="Add a channel"
         workspaceId={workspaceId}
         tokenState={tokenState(props.snapshot.workspaces.find((w) => w.id === workspaceId))}
+        signedIn={signedIn(props.snapshot.workspaces.find((w) => w.id === workspaceId))}
         selected={channels.rows
           .filter((r) => r.id.trim() !== '')
           .map((r) => ({ id: r.id.trim(), label: r.label }))}

@@ -3,20 +3,24 @@
 // reads as layout; each hook is called unconditionally, in the view's order.
 import { useMemo, useRef } from 'preact/hooks';
 import type { QueueItem, Snapshot } from '../../../preload/contract';
-import { isHeld, needsToken, retiredProtocol } from '../queue-state';
+import { isHeld, needsToken, retiredProtocol, retryCanWork } from '../queue-state';
 import { RateMeter } from '../rate';
 import type { QueuedWhy } from './queue-item-detail';
 
 const isRateLimit = (item: QueueItem): boolean =>
   item.error?.code === 'ratelimited' || item.error?.code === 'http_429';
 
-/** What "Retry all failed" retries: not files held for a token, a retired protocol, or a removed workspace. */
+/**
+ * What "Retry all failed" retries: not files held for a token, a retired protocol, a removed
+ * workspace, or a failure a retry would only repeat (retryCanWork).
+ */
 export function retryableFailures(queue: QueueItem[], snapshot: Snapshot): QueueItem[] {
   return queue.filter(
     (i) =>
       i.state === 'failed' &&
       !isHeld(i) &&
       !retiredProtocol(i) &&
+      retryCanWork(i) &&
       snapshot.workspaces.some((w) => w.id === i.workspaceId),
   );
 }
@@ -74,17 +78,27 @@ export function useTokenProblems(queue: QueueItem[]): [string, string][] {
 }
 
 /**
+ * The rate-limit pauses this window has seen, by workspace. The queue holds a workspace until
+ * its pause ends even once the file that met the limit is cancelled (scheduler.ts: the service
+ * asked the workspace, not the file, to wait), so the pause is remembered past that file.
+ */
+const seenLimits = new Map<string, number>();
+
+/**
  * Until when each workspace waits out the service's rate limit: a file queued meanwhile says
  * so, with the time left, rather than "waiting for a free slot" while nothing is sending.
  */
 export function useLimitedUntil(queue: QueueItem[]): Map<string, number> {
   return useMemo(() => {
-    const until = new Map<string, number>();
+    const now = Date.now();
+    for (const [ws, until] of seenLimits) if (until <= now) seenLimits.delete(ws);
     for (const i of queue) {
       if (i.state !== 'waiting' || i.retryAt === undefined || !isRateLimit(i)) continue;
-      until.set(i.workspaceId, Math.max(until.get(i.workspaceId) ?? 0, i.retryAt));
+      seenLimits.set(i.workspaceId, Math.max(seenLimits.get(i.workspaceId) ?? 0, i.retryAt));
     }
-    return until;
+    // A file of the workspace sending again means its pause is over.
+    for (const i of queue) if (i.state === 'sending') seenLimits.delete(i.workspaceId);
+    return new Map(seenLimits);
   }, [queue]);
 }
 

@@ -3,7 +3,7 @@
 import type { QueueItem } from '../../../preload/contract';
 import { useDestinationLabels } from '../channel-names';
 import { formatBytes, formatDuration, formatSpeed } from '../format';
-import { needsToken, workspaceLost } from '../queue-state';
+import { goneReason, needsToken, workspaceLost } from '../queue-state';
 import type { Rate } from '../rate';
 import { DestinationList } from '../ui/person-icon';
 import { ServiceWording } from '../ui/service-wording';
@@ -61,7 +61,7 @@ export interface ItemFacts {
 export function ItemDetail(props: ItemFacts) {
   const { item } = props;
   const size = formatBytes(item.size);
-  const labels = useDestinationLabels()(item.workspaceId, item.channels);
+  const labels = useDestinationLabels()(item.workspaceId, item.channels, item.labels);
   const where = (
     <>
       <DestinationList labels={labels} max={3} />
@@ -94,7 +94,11 @@ export function ItemDetail(props: ItemFacts) {
         <>
           {'. '}
           <ServiceWording
-            message={item.error?.message ?? 'The upload failed, and no reason was given.'}
+            message={
+              props.workspaceGone
+                ? goneReason(item.error?.message ?? 'The upload failed.')
+                : (item.error?.message ?? 'The upload failed, and no reason was given.')
+            }
           />
         </>,
       );

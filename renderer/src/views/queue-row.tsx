@@ -161,7 +161,11 @@ function QueueRowActions(props: {
       {props.onRedirect && refusedByChannel(item) && !props.workspaceGone ? (
         <RefusedActions
           what={name}
-          others={canSendToOthers(item) ? destination(item.workspaceId, othersOf(item)) : ''}
+          others={
+            canSendToOthers(item)
+              ? destination(item.workspaceId, othersOf(item), { saved: item.labels })
+              : ''
+          }
           action={action}
           onSendToOthers={() => api().sendToOthers(item.id)}
           onChangeDestination={() => props.onRedirect?.(item)}

@@ -6,6 +6,7 @@ import { useDestination } from '../channel-names';
 import type { ShareGroup } from '../queue-groups';
 import { canSendToOthers, refusedByChannel } from '../queue-state';
 import { othersOf } from '../redirect';
+import { shareTone } from '../share-tone';
 import { ActionError } from '../ui/notice';
 import { RefusedActions } from '../ui/refused-actions';
 import { ShareFiles } from '../ui/share-files';
@@ -16,6 +17,8 @@ import { useAction } from '../use-action';
 export function ShareRow(props: {
   group: ShareGroup;
   workspace: string;
+  /** Its workspace was removed: nothing can be sent there again, so nothing is offered. */
+  workspaceGone: boolean;
   onRedirect: (item: QueueItem) => void;
   children: preact.ComponentChildren;
 }) {
@@ -31,14 +34,15 @@ export function ShareRow(props: {
   const destination = useDestination();
   const action = useAction();
   // Refused by some channels only: the whole share can go to the others, or elsewhere.
-  const refused = items.find(refusedByChannel);
-  const title = `${items.length} files → ${destination(first.workspaceId, first.channels)} in ${props.workspace}`;
+  const refused = props.workspaceGone ? undefined : items.find(refusedByChannel);
+  const saved = { saved: first.labels };
+  const title = `${items.length} files → ${destination(first.workspaceId, first.channels, saved)} in ${props.workspace}`;
   return (
     <li class="item share" aria-label={title}>
       <div class="item__head">
         <span class="item__name">{title}</span>
         <span
-          class={`badge badge--${props.group.band === 'active' ? 'sending' : props.group.band === 'attention' ? 'failed' : 'delivered'}`}
+          class={`badge badge--${props.group.band === 'attention' ? 'failed' : shareTone(items.map((i) => i.state))}`}
         >
           {`${delivered} of ${items.length} delivered`}
         </span>
@@ -53,7 +57,7 @@ export function ShareRow(props: {
       ) : null}
       {first.channels.length > 3 ? (
         // The title says "and 2 more": the whole destination is readable here, folded or not.
-        <p class="item__detail">{`To ${destination(first.workspaceId, first.channels, Number.POSITIVE_INFINITY)}`}</p>
+        <p class="item__detail">{`To ${destination(first.workspaceId, first.channels, { ...saved, max: Number.POSITIVE_INFINITY })}`}</p>
       ) : null}
       {first.comment ? <p class="item__comment">“{first.comment}”</p> : null}
       {refused ? (
@@ -64,7 +68,9 @@ export function ShareRow(props: {
               what={`${items.length} files`}
               action={action}
               others={
-                canSendToOthers(refused) ? destination(refused.workspaceId, othersOf(refused)) : ''
+                canSendToOthers(refused)
+                  ? destination(refused.workspaceId, othersOf(refused), saved)
+                  : ''
               }
               onSendToOthers={() => api().sendToOthers(refused.id)}
               onChangeDestination={() => props.onRedirect(refused)}

@@ -41,6 +41,7 @@ export function QueueView(props: {
   const limitedUntil = useLimitedUntil(queue);
   const workspaceName = (id: string) =>
     snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
+  const gone = (id: string) => !snapshot.workspaces.some((w) => w.id === id);
   const why = (item: QueueItem): QueuedWhy =>
     queuedWhy(item.workspaceId, snapshot.paused, limitedUntil, rateAt);
   const redirect = (item: QueueItem) => props.onRedirect(redirectOf(item, queue, 'queue'));
@@ -52,7 +53,7 @@ export function QueueView(props: {
       now={rateAt}
       rate={meter.rate(item.id, item.size, rateAt)}
       workspace={workspaceName(item.workspaceId)}
-      workspaceGone={!snapshot.workspaces.some((w) => w.id === item.workspaceId)}
+      workspaceGone={gone(item.workspaceId)}
       queuedWhy={why(item)}
       onShow={props.onShow}
       {...(inShare ? {} : { onRedirect: redirect })}
@@ -82,6 +83,7 @@ export function QueueView(props: {
                 key={group.id}
                 group={group}
                 workspace={workspaceName(group.items[0]!.workspaceId)}
+                workspaceGone={gone(group.items[0]!.workspaceId)}
                 onRedirect={redirect}
               >
                 {group.items.map((item) => row(item.id, item, true))}

@@ -4,7 +4,7 @@
 import { shortcutLabel } from '../../../main/portable/shortcut-label';
 import type { ChannelRef, Snapshot, View } from '../../../preload/contract';
 import { isMac } from '../platform';
-import { tokenState } from '../token-state';
+import { signedIn, tokenState } from '../token-state';
 import { ChannelPicker } from '../ui/channel-picker';
 import { Notice } from '../ui/notice';
 import { WorkspaceSelect } from '../ui/workspace-select';
@@ -58,6 +58,8 @@ export function SendToGroup(props: {
             label="Channels"
             workspaceId={workspaceId}
             tokenState={tokenState(snapshot.workspaces.find((w) => w.id === workspaceId))}
+            signedIn={signedIn(snapshot.workspaces.find((w) => w.id === workspaceId))}
+            tokenSaidNearby
             selected={draft.picked}
             invalid={props.channelError}
             onAdd={(ref) => props.onPicked((now) => [...now, ref])}
@@ -129,7 +131,12 @@ export function NoTokenNotice(props: {
   return workspace && !workspace.hasToken ? (
     <Notice tone="warning">
       {workspace.name} has no token saved, so nothing can be sent there yet.{' '}
-      <button type="button" class="link" onClick={() => props.onShow('settings')}>
+      <button
+        type="button"
+        id="share-no-token"
+        class="link"
+        onClick={() => props.onShow('settings')}
+      >
         Add the token in Settings
       </button>
     </Notice>

@@ -25,6 +25,8 @@ export function ShareSheet(props: {
   onClose: (next: View, draft?: SheetDraft) => void;
   onShow: (view: View) => void;
   draft?: SheetDraft | null;
+  /** An earlier draft the new files did not join, offered (draft-offer.tsx). */
+  offer?: preact.ComponentChildren;
 }) {
   const { snapshot, paths } = props;
   const sheet = useShareSheet(props);
@@ -46,6 +48,7 @@ export function ShareSheet(props: {
         onSubmit={sheet.submit}
         noValidate
       >
+        {props.offer}
         <FilesGroup
           paths={paths}
           described={sheet.described}

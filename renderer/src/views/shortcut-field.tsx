@@ -133,12 +133,7 @@ function ShortcutButtons(props: {
         {props.field.save.text}
       </button>
       {props.canTurnOff ? (
-        <button
-          type="button"
-          class="button button--quiet"
-          onClick={props.onTurnOff}
-          aria-label={props.field.off}
-        >
+        <button type="button" class="button" onClick={props.onTurnOff} aria-label={props.field.off}>
           Turn off
         </button>
       ) : null}

@@ -1,6 +1,7 @@
 // A signed-in workspace on its card: who it is signed in as, Sign out (asked first when files
 // wait for it), and Sign in again once the sign-in ran out or was ended. Signing out keeps the
 // workspace and its presets; its files wait for the next sign-in.
+import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { BUILT_IN_SLACK_CLIENT_ID } from '../../../main/portable/build-defaults';
 import type { QueueItem, WorkspaceView } from '../../../preload/contract';
@@ -129,5 +130,15 @@ function SignOut(props: {
     >
       Sign out
     </button>
+  );
+}
+
+/** A signed-in card's "Advanced": the service's name, address and protocol, and Test connection. */
+export function SignedInAdvanced(props: { prefix: string; children: ComponentChildren }) {
+  return (
+    <details class="card__advanced" id={`${props.prefix}-advanced`}>
+      <summary>Advanced</summary>
+      <div class="card__advanced-body">{props.children}</div>
+    </details>
   );
 }

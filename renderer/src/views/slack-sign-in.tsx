@@ -9,9 +9,9 @@ import type { SetupLink } from '../../../main/portable/setup-link';
 import { useOfferedSetupLink } from '../setup-link-store';
 import { Notice } from '../ui/notice';
 import { TextField } from '../ui/text-field';
+import { KnownAppChoices, NoAppChoices } from './sign-in-choices';
 import { SignInHost } from './sign-in-host';
 import { SignInFailure, useFocusOnFailure, useSignIn, Waiting } from './sign-in-progress';
-import { CopySetupLink, CreateSlackApp, PasteSetupLink } from './slack-team-setup';
 
 function clientIdError(value: string, attempted: boolean): string | null {
   if (value.trim() === '') return attempted ? 'Paste the Slack app’s Client ID.' : null;
@@ -65,6 +65,10 @@ export function SignInWithSlack(props: {
     void signIn.start({ baseUrl: baseUrl.trim(), clientId: clientId.trim() });
   };
 
+  const cancel = () => {
+    takeOffered();
+    props.onCancel();
+  };
   const fields = (
     <SignInFields
       clientId={clientId}
@@ -81,32 +85,26 @@ export function SignInWithSlack(props: {
       <h3 id="sign-in-title" class="card__title">
         Sign in with Slack
       </h3>
-      <SignInIntro team={link?.name} />
-      <SignInHost baseUrl={baseUrl} clientId={clientId} />
-      {known === '' ? <CreateSlackApp /> : null}
-      {known === '' ? <PasteSetupLink /> : null}
-      {known === '' ? (
-        fields
-      ) : (
-        // Nothing to ask when the client ID is known: the details stay folded away.
-        <details class="sign-in__details" open={!ready}>
-          <summary>Service and Slack app</summary>
-          {fields}
-        </details>
-      )}
-      {known === '' && ready ? (
-        <CopySetupLink link={{ baseUrl: baseUrl.trim(), clientId: clientId.trim() }} />
-      ) : null}
+      {known === '' ? null : <SignInIntro team={link?.name} />}
+      {/* Where a set-up link (or the build) sends the person, when it is not slack.com. */}
+      {known === '' ? null : <SignInHost baseUrl={baseUrl} clientId={clientId} />}
       <SignInFailure failure={signIn.failure} error={signIn.error} id="sign-in-answer" />
       {signIn.waiting ? (
         <Waiting onCancel={signIn.cancel} />
-      ) : (
-        <SignInActions
+      ) : known === '' ? (
+        <NoAppChoices
+          fields={fields}
+          link={ready ? { baseUrl: baseUrl.trim(), clientId: clientId.trim() } : null}
           cancellable={props.cancellable}
-          onCancel={() => {
-            takeOffered();
-            props.onCancel();
-          }}
+          onCancel={cancel}
+          onUseToken={props.onUseToken}
+        />
+      ) : (
+        <KnownAppChoices
+          fields={fields}
+          open={!ready}
+          cancellable={props.cancellable}
+          onCancel={cancel}
           onUseToken={props.onUseToken}
         />
       )}
@@ -158,29 +156,6 @@ function SignInFields(props: {
         error={props.urlError}
         onInput={props.onBaseUrl}
       />
-    </div>
-  );
-}
-
-/** Cancel (when there is a workspace to go back to), Use a token, Sign in with Slack. */
-function SignInActions(props: {
-  cancellable: boolean;
-  onCancel: () => void;
-  onUseToken: () => void;
-}) {
-  return (
-    <div class="actions">
-      {props.cancellable ? (
-        <button type="button" class="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      ) : null}
-      <button type="button" class="button" onClick={props.onUseToken}>
-        Use a token
-      </button>
-      <button type="submit" class="button button--primary">
-        Sign in with Slack
-      </button>
     </div>
   );
 }

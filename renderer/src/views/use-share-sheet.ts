@@ -56,6 +56,11 @@ export function useShareSheet(props: {
     e?.preventDefault();
     setAttempted(true);
     if (problem || !workspace) return;
+    // The sheet already says so beside its way out: Share goes there rather than say it again.
+    if (!workspace.hasToken) {
+      document.getElementById('share-no-token')?.focus();
+      return;
+    }
     const target =
       mode === 'preset' && preset
         ? { presetId: preset.id }

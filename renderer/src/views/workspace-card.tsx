@@ -15,7 +15,7 @@ import { ActionError, Notice } from '../ui/notice';
 import { ServiceWording } from '../ui/service-wording';
 import { TextField } from '../ui/text-field';
 import { type Action, useAction } from '../use-action';
-import { SignedInPanel } from './signed-in-panel';
+import { SignedInAdvanced, SignedInPanel } from './signed-in-panel';
 import { type Added, baseUrlError, PROTOCOLS, ProtocolField } from './workspace-fields';
 import { TokenField } from './workspace-token';
 
@@ -69,36 +69,52 @@ export function WorkspaceCard(props: {
   const test = useAction();
   const remove = useAction();
 
+  const testButton = (
+    <button
+      type="button"
+      class="button"
+      disabled={test.busy || !w.hasToken}
+      onClick={async () => {
+        setCheck(null);
+        secret.clear();
+        const result = await test.run(() => api().testConnection(w.id));
+        if (result) setCheck(result);
+      }}
+    >
+      {test.busy ? 'Testing…' : 'Test connection'}
+    </button>
+  );
+
   return (
     <article class="card" aria-labelledby={`${prefix}-title`}>
       <h3 id={`${prefix}-title`} class="card__title">
         {w.name}
       </h3>
-      <WorkspaceDetails workspace={w} prefix={prefix} />
-      {signedIn ? <SignedInPanel workspace={w} waiting={waiting} /> : null}
-      <TokenField
-        workspace={w}
-        prefix={prefix}
-        hidden={signedIn}
-        check={check}
-        setCheck={setCheck}
-        secret={secret}
-        test={test}
-      />
+      {signedIn ? (
+        // Signed in with Slack: who and where, and Sign out; no token to see or handle. The
+        // service's address, protocol and a connection test are there for whoever needs them.
+        <>
+          <SignedInPanel workspace={w} waiting={waiting} />
+          <SignedInAdvanced prefix={prefix}>
+            <WorkspaceDetails workspace={w} prefix={prefix} />
+            {testButton}
+          </SignedInAdvanced>
+        </>
+      ) : (
+        <>
+          <WorkspaceDetails workspace={w} prefix={prefix} />
+          <TokenField
+            workspace={w}
+            prefix={prefix}
+            check={check}
+            setCheck={setCheck}
+            secret={secret}
+            test={test}
+          />
+        </>
+      )}
       <div class="card__footer">
-        <button
-          type="button"
-          class="button"
-          disabled={test.busy || !w.hasToken}
-          onClick={async () => {
-            setCheck(null);
-            secret.clear();
-            const result = await test.run(() => api().testConnection(w.id));
-            if (result) setCheck(result);
-          }}
-        >
-          {test.busy ? 'Testing…' : 'Test connection'}
-        </button>
+        {signedIn ? null : testButton}
         <RemoveWorkspace workspace={w} presets={props.presets} waiting={waiting} remove={remove} />
       </div>
       {/* What the last check said, where focus goes after adding the workspace. */}

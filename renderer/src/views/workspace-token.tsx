@@ -13,7 +13,6 @@ import { tokenError } from './workspace-fields';
 export function TokenField(props: {
   workspace: WorkspaceView;
   prefix: string;
-  hidden: boolean;
   check: ConnectionCheck | TokenSaved | null;
   setCheck: (check: ConnectionCheck | TokenSaved | null) => void;
   /** Saving and clearing the token. */
@@ -48,7 +47,7 @@ export function TokenField(props: {
   };
 
   return (
-    <div class="field" hidden={props.hidden}>
+    <div class="field">
       <TokenLabel workspace={w} prefix={prefix} />
       <div class="inline">
         <TokenInput

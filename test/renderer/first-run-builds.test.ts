@@ -1,0 +1,149 @@
+// The first run in both builds (issue 36, points 7 and 8), through the harness in real Chromium.
+// A build with a default Slack client ID shows only "Sign in with Slack" (the workspace is
+// chosen on Slack's page), and the harness can finish it: the consent page shows as a link the
+// person opens, where Allow signs them in. A build without one leads with asking the Slack admin
+// for a set-up link and "Use a token"; creating the team's Slack app is folded away for admins.
+import { createServer } from 'node:net';
+import type { Browser, Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slackRedirectUri } from '../../main/portable/slack-sign-in';
+import { type Harness, type HarnessOptions, startHarness } from '../harness/server';
+import { axeViolations, launchBrowser, openApp, type Scheme, screenshot } from './browser';
+
+const CLIENT_ID = '7777777777.8888888888';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function harnessFor(slackClientId: string): Promise<Harness> {
+  const port = await freePort();
+  const options: HarnessOptions = {
+    signInPort: port,
+    slackClientId,
+    serviceConfig: {
+      oauth: {
+        apps: [{ clientId: CLIENT_ID, redirectUrls: [slackRedirectUri(port)] }],
+        signers: [
+          {
+            user: 'U0ALICE',
+            name: 'alice',
+            team: { id: 'T0ACME', name: 'Acme Corp' },
+            channels: ['C0GENERAL'],
+          },
+        ],
+        accessTokenLifetimeSeconds: 43_200,
+        refreshTokenLifetimeSeconds: 30 * 24 * 3600,
+        codeLifetimeSeconds: 600,
+        refreshReuseSeconds: 0,
+      },
+    },
+  };
+  const harness = await startHarness(options);
+  // A first run: no workspace yet.
+  for (const w of (await harness.app.getSnapshot()).workspaces)
+    await harness.app.removeWorkspace(w.id);
+  return harness;
+}
+
+let withId: Harness;
+let withoutId: Harness;
+let browser: Browser;
+
+beforeAll(async () => {
+  [withId, withoutId, browser] = await Promise.all([
+    harnessFor(CLIENT_ID),
+    harnessFor(''),
+    launchBrowser(),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await withId?.close();
+  await withoutId?.close();
+});
+
+/** The names of the buttons and field labels a person sees in `form`. */
+async function seen(form: Locator): Promise<{ buttons: string[]; fields: string[] }> {
+  return form.evaluate((el) => {
+    const shown = (e: Element) => e.checkVisibility();
+    return {
+      buttons: [...el.querySelectorAll('button')]
+        .filter(shown)
+        .map((b) => b.textContent?.trim() ?? ''),
+      fields: [...el.querySelectorAll('label')]
+        .filter(shown)
+        .map((l) => l.textContent?.trim() ?? ''),
+    };
+  });
+}
+
+describe.each([
+  [360, 520, 'light'],
+  [480, 640, 'dark'],
+] as const)('the first run at %i×%i (%s)', (width, height, scheme: Scheme) => {
+  it('a build with a client ID: only "Sign in with Slack", and the harness can finish it', async () => {
+    const { page, problems } = await openApp(browser, withId, { scheme, hash: 'settings' });
+    await page.setViewportSize({ width, height });
+    const form = page.getByRole('form', { name: 'Sign in with Slack' });
+    await form.waitFor();
+    expect(await seen(form)).toEqual({ buttons: ['Sign in with Slack'], fields: [] });
+    expect(await form.innerText()).not.toMatch(/Client ID|Base URL|App Credentials/);
+    expect(await axeViolations(page)).toEqual([]);
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, `first-run-client-id-${width}`, scheme);
+
+    // The reference service stands in for slack.com here: its address is the one detail to set.
+    await form.getByText('Other ways to connect').click();
+    await form.getByLabel('Base URL').fill(withId.reference.url);
+    await form.getByRole('button', { name: 'Sign in with Slack' }).click();
+    // The consent page, as a link in the harness's window; Allow there signs the person in.
+    const link = page.getByRole('link', { name: 'Open the sign-in page (reference service)' });
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await tab.getByRole('button', { name: 'Allow' }).click();
+    await tab.waitForLoadState('load');
+    await tab.close();
+    await page
+      .getByRole('article', { name: 'Acme Corp' })
+      .getByText('Signed in as @alice in Acme Corp.')
+      .waitFor({ timeout: 20_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    for (const w of (await withId.app.getSnapshot()).workspaces)
+      await withId.app.removeWorkspace(w.id);
+    await page.context().close();
+  }, 60_000);
+
+  it('a build without one: ask the Slack admin for a set-up link, or use a token; the admin part folded', async () => {
+    const { page, problems } = await openApp(browser, withoutId, { scheme, hash: 'settings' });
+    await page.setViewportSize({ width, height });
+    const form = page.getByRole('form', { name: 'Sign in with Slack' });
+    await form.waitFor();
+    const text = (await form.innerText()).replace(/\s+/g, ' ');
+    expect(text).toMatch(/^Sign in with Slack Ask your Slack admin for a Trayshare set-up link\./);
+    expect(text).not.toMatch(/Client ID|Base URL|App Credentials/);
+    expect(await seen(form)).toEqual({
+      buttons: ['Use link', 'Use a token'],
+      fields: ['Set-up link from your team'],
+    });
+    expect(await axeViolations(page)).toEqual([]);
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, `first-run-no-client-id-${width}`, scheme);
+    await form.getByText('I look after our Slack: set Trayshare up for the team').click();
+    expect(
+      await form.getByRole('button', { name: 'Create the Slack app for my team' }).isVisible(),
+    ).toBe(true);
+    expect(await form.getByLabel('Client ID').isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+});

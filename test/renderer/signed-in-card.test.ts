@@ -1,0 +1,123 @@
+// A signed-in workspace's card (issue 36, point 3), in real Chromium against the real core and
+// the reference service: who and where ("Signed in as @alice in Globex."), Sign out, and an
+// "Advanced" disclosure for the service's address, protocol and Test connection. A person who
+// signed in never sees or handles a token: no token field, state, Replace or Clear.
+import { createServer } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slackRedirectUri } from '../../main/portable/slack-sign-in';
+import { type Harness, startHarness } from '../harness/server';
+import {
+  axeViolations,
+  launchBrowser,
+  openApp,
+  type Scheme,
+  screenshot,
+  showView,
+} from './browser';
+
+const CLIENT_ID = '5555555555.6666666666';
+
+let harness: Harness;
+let browser: Browser;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  [harness, browser] = await Promise.all([
+    startHarness({
+      signInPort: port,
+      serviceConfig: {
+        oauth: {
+          apps: [{ clientId: CLIENT_ID, redirectUrls: [slackRedirectUri(port)] }],
+          signers: [
+            {
+              user: 'U0ALICE',
+              name: 'alice',
+              team: { id: 'T0GLOBEX', name: 'Globex' },
+              channels: ['C0GENERAL', 'C0RANDOM'],
+            },
+          ],
+          accessTokenLifetimeSeconds: 43_200,
+          refreshTokenLifetimeSeconds: 30 * 24 * 3600,
+          codeLifetimeSeconds: 600,
+          refreshReuseSeconds: 0,
+        },
+      },
+    }),
+    launchBrowser(),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+});
+
+/** Alice signs in through the consent page in a real tab, as a person would. */
+async function signInAlice(): Promise<string> {
+  harness.setOpenBrowser(async (url) => {
+    void (async () => {
+      const tab = await browser.newPage();
+      await tab.goto(url);
+      await tab.getByRole('button', { name: 'Allow' }).click();
+      await tab.waitForLoadState('load');
+      await tab.close();
+    })();
+  });
+  const result = await harness.app.signInWithSlack({
+    baseUrl: harness.reference.url,
+    clientId: CLIENT_ID,
+  });
+  harness.setOpenBrowser(null);
+  if (!result.ok) throw new Error(result.message);
+  return result.workspaceId;
+}
+
+let signedIn = false;
+
+describe.each([
+  [360, 520, 'light'],
+  [480, 640, 'dark'],
+] as const)('a signed-in card at %i×%i (%s)', (width, height, scheme: Scheme) => {
+  it('says who and where, offers Sign out, and folds the rest under Advanced; no token anywhere', async () => {
+    if (!signedIn) {
+      await signInAlice();
+      signedIn = true;
+    }
+    const { page, problems } = await openApp(browser, harness, { scheme });
+    await page.setViewportSize({ width, height });
+    await showView(page, 'settings');
+    const card = page.getByRole('article', { name: 'Globex' });
+    await card.getByText('Signed in as @alice in Globex.').waitFor();
+    expect(await card.getByRole('button', { name: 'Sign out of Globex' }).isVisible()).toBe(true);
+    const visible = (await card.innerText()).replace(/\s+/g, ' ');
+    expect(visible).not.toMatch(/token|Base URL|Protocol|Test connection/i);
+    expect(await card.getByLabel('Base URL').isVisible()).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, `signed-in-card-${width}`, scheme);
+
+    await card.getByText('Advanced', { exact: true }).click();
+    expect(await card.getByLabel('Base URL').isVisible()).toBe(true);
+    expect(await card.getByRole('button', { name: 'Test connection' }).isVisible()).toBe(true);
+    // Still no token: not in Advanced either.
+    expect((await card.innerText()).replace(/\s+/g, ' ')).not.toMatch(/token/i);
+    expect(await card.getByRole('button', { name: /Replace|Clear/ }).count()).toBe(0);
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await card.getByText(/^Connected as /).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+});
