@@ -11,7 +11,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export interface Write {
+interface Write {
   path: string;
   data: Buffer;
 }
