@@ -16,7 +16,14 @@ export const MUTATION_MODULES = {
   'item-lifecycle': {
     promise: 'nothing lost, nothing twice',
     mutate: ['main/core/queue/item-lifecycle.ts'],
-    tests: ['main/core/queue/upload-queue.test.ts', 'main/core/queue/item-lifecycle.test.ts'],
+    tests: [
+      'main/core/queue/upload-queue.test.ts',
+      'main/core/queue/checkpoint.test.ts',
+      'main/core/queue/share-groups.test.ts',
+      'main/core/queue/unwritable-journal.test.ts',
+      'main/core/queue/body-complete-record.test.ts',
+      'main/core/queue/item-lifecycle.test.ts',
+    ],
   },
   'failure-policy': {
     promise: 'nothing lost, nothing twice',
@@ -44,10 +51,10 @@ export const MUTATION_MODULES = {
       'main/core/settings/workspace-tokens.ts',
     ],
     tests: [
-      'test/settings/settings-file.test.ts',
-      'test/settings/token-check.test.ts',
       'main/core/settings/tokens-in-file.test.ts',
-      'main/core/settings/token-save.test.ts',
+      'test/settings/settings-file.test.ts',
+      'test/settings/settings-service.test.ts',
+      'test/settings/token-check.test.ts',
     ],
   },
   secrets: {
