@@ -77,6 +77,25 @@ describe('replaying records', () => {
     expect(state.skipped).toBe(0);
   });
 
+  it('a field set to undefined is removed, as null is', () => {
+    const state = replayJournal([
+      add(queuedItem('a', { retryAt: 5 })),
+      { t: 'set', id: 'a', item: { retryAt: undefined } },
+    ]);
+    expect('retryAt' in state.entries.get('a')!.item).toBe(false);
+  });
+
+  it('only an add record adds an item, only a pause record pauses, whatever else they carry', () => {
+    const state = replayJournal([
+      { t: 'set', id: 'a', item: queuedItem('a') },
+      { t: 'del', id: 'b', item: queuedItem('b'), meta: newMeta() },
+      { t: 'later', workspaceId: 'W1', until: 5 },
+    ]);
+    expect(state.entries.size).toBe(0);
+    expect(state.pauses.size).toBe(0);
+    expect(state.skipped).toBe(2);
+  });
+
   it('a set whose item or meta is not an object changes nothing', () => {
     const state = replayJournal([
       add(queuedItem('a')),
@@ -196,6 +215,17 @@ describe('a restart', () => {
       updatedAt: 1,
       error: { code: 'invalid_auth' },
     });
+  });
+
+  it('a finished item keeps its outcome though its last attempt had sent its whole body', () => {
+    const items = [
+      queuedItem('done', { state: 'delivered' }),
+      queuedItem('failed', { state: 'failed' }),
+      queuedItem('waiting', { state: 'waiting', retryAt: 5000 }),
+    ];
+    const state = replayJournal(items.map((i) => add(i, { ...newMeta(), bodySent: true })));
+    expect(recoverInterrupted(state, 1000)).toEqual([]);
+    expect([...state.entries.values()].map((e) => e.item)).toEqual(items);
   });
 
   it('a backoff wait and finished items are left as they were', () => {
