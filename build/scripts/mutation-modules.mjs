@@ -63,8 +63,7 @@ export const MUTATION_MODULES = {
     tests: [
       'main/core/secrets/keychain-store.test.ts',
       'main/core/secrets/keychain-errors.test.ts',
-      'test/keychain/keychain.test.ts',
-      'test/keychain/keychain-at-start.test.ts',
+      'main/core/secrets/secret-service-state.test.ts',
     ],
   },
   redact: {
