@@ -62,6 +62,7 @@ export const MUTATION_MODULES = {
     mutate: ['main/core/secrets/*.ts', '!main/core/secrets/*.test.ts'],
     tests: [
       'main/core/secrets/keychain-store.test.ts',
+      'main/core/secrets/keychain-store-states.test.ts',
       'main/core/secrets/keychain-errors.test.ts',
       'main/core/secrets/secret-service-state.test.ts',
     ],
