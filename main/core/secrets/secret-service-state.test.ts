@@ -2,6 +2,7 @@
 // `npm test` starts on Linux (test/with-keyring.sh). The locked and no-default-keyring answers
 // need a keyring in those states, which test/keychain/ sets up in their own D-Bus sessions.
 import { describe, expect, it } from 'vitest';
+import { createKeychainStore } from './keychain-store';
 import { secretServiceState } from './secret-service-state';
 
 // Linux only: the Secret Service is the Linux keychain (macOS and Windows have their own).
@@ -10,6 +11,16 @@ describe.skipIf(process.platform !== 'linux')(
   () => {
     it('an account nothing was stored for, in an unlocked keyring: absent', async () => {
       expect(await secretServiceState('Trayshare', 'no-such-workspace')).toBe('absent');
+    });
+
+    it('an item stored and unlocked: not locked, so keytar’s own answer stands (absent here)', async () => {
+      const store = createKeychainStore({ service: 'trayshare-test-state' });
+      await store.set('stored-workspace', 'xoxb-test-state');
+      try {
+        expect(await secretServiceState('trayshare-test-state', 'stored-workspace')).toBe('absent');
+      } finally {
+        await store.delete('stored-workspace');
+      }
     });
 
     it('quotes and backslashes in the names are passed to gdbus as text, not as its syntax', async () => {
