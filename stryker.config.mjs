@@ -25,7 +25,10 @@ export default {
   coverageAnalysis: 'perTest',
   // 2 cores shared with other work: one test runner by default (TRAYSHARE_MUTATE_CONCURRENCY).
   concurrency: Number(process.env.TRAYSHARE_MUTATE_CONCURRENCY ?? 1),
-  timeoutMS: 10_000,
+  // A mutant that makes a test hang (a queue that never settles) is given this much beyond the
+  // test's normal time before it counts as detected (a timeout); each one costs a test-runner
+  // restart, so the wait is kept short (TRAYSHARE_MUTATE_TIMEOUT_MS on a busier machine).
+  timeoutMS: Number(process.env.TRAYSHARE_MUTATE_TIMEOUT_MS ?? 4000),
   incremental: true,
   incrementalFile: `reports/mutation/${name}.incremental.json`,
   ignoreStatic: true,

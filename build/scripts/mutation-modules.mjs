@@ -52,6 +52,7 @@ export const MUTATION_MODULES = {
     ],
     tests: [
       'main/core/settings/tokens-in-file.test.ts',
+      'main/core/settings/token-save.test.ts',
       'test/settings/settings-file.test.ts',
       'test/settings/settings-service.test.ts',
       'test/settings/token-check.test.ts',
