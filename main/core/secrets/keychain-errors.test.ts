@@ -121,6 +121,12 @@ describe('what a keytar failure becomes', () => {
     expect(keychainErrorFrom(42, linux).message).toContain('reported an error: 42.');
   });
 
+  it('an empty secret blanks nothing', () => {
+    expect(keychainErrorFrom(new Error('odd'), { ...linux, secret: '' }).message).toBe(
+      'The keychain reported an error: odd. Trayshare never stores tokens in a file instead.',
+    );
+  });
+
   it('a KeychainError passes through as it is; the platform defaults to this one', () => {
     const own = new KeychainError('denied', 'no');
     expect(keychainErrorFrom(own)).toBe(own);
