@@ -70,10 +70,14 @@ describe('launch at login', () => {
 describe('launch at login, read back', () => {
   function osApp(read: ReturnType<LoginItemApp['getLoginItemSettings']>) {
     const asked: unknown[] = [];
+    const set: unknown[] = [];
     return {
       asked,
+      set,
       app: {
-        setLoginItemSettings: () => undefined,
+        setLoginItemSettings: (settings: unknown) => {
+          set.push(settings);
+        },
         getLoginItemSettings: (options?: unknown) => {
           asked.push(options);
           return read;
@@ -99,9 +103,13 @@ describe('launch at login, read back', () => {
     );
   });
 
-  it('is quiet when macOS took it', async () => {
-    const { app } = osApp({ openAtLogin: true, status: 'enabled' });
-    await applyLaunchAtLogin({ platform: 'darwin', app, linuxEntry }, true);
+  it('is quiet when macOS took it: set, read back, no error', async () => {
+    const { app, set, asked } = osApp({ openAtLogin: true, status: 'enabled' });
+    await expect(
+      applyLaunchAtLogin({ platform: 'darwin', app, linuxEntry }, true),
+    ).resolves.toBeUndefined();
+    expect(set).toEqual([{ openAtLogin: true }]);
+    expect(asked).toEqual([{}]);
   });
 
   it('says when Windows keeps Trayshare off in Startup apps, reading the entry with its flag', async () => {

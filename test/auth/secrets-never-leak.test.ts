@@ -2,8 +2,11 @@
 // file, no event or answer the window is sent, no URL the app opens or shows, and no line the
 // reference service logs (service contract; issue 23: "The reliability tests that grep for the
 // token today also grep for these"). Every secret that passed through is taken from the
-// reference service itself, through sign-in, renewal and sign out.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// reference service itself, through sign-in, renewal and sign out. Files are checked at every
+// write made during the test (test/helpers/written-files.ts), not only as they are at the end:
+// the settings file is scrubbed of tokens when read, which would hide a token written to it.
+import '../helpers/written-files';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -11,6 +14,7 @@ import type { AppService } from '../../main/core/api';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { filesUnder } from '../cli/run-cli';
 import { createMemorySecretStore } from '../harness/memory-secrets';
+import { watchWrites } from '../helpers/written-files';
 import { defaultTestConfig, type ReferenceService, startReferenceService } from '../service/server';
 import { browser, DEFAULT_CLIENT_ID, freePort, openApp } from './sign-in-helpers';
 
@@ -42,8 +46,12 @@ it('sign in, renew, share, sign out: no secret in files, window messages, opened
     },
   });
   const person = browser();
+  const dataDir = join(root, 'app');
+  await mkdir(dataDir);
+  const written = watchWrites([dataDir]);
   const opened = await openApp({
     root,
+    dataDir,
     port,
     secrets: createMemorySecretStore(),
     openBrowser: person.open,
@@ -88,6 +96,8 @@ it('sign in, renew, share, sign out: no secret in files, window messages, opened
   ];
   for (const path of await filesUnder(opened.dataDir))
     places.push([path, await readFile(path, 'utf8')]);
+  for (const [path, text] of written.byFile()) places.push([`${path} (as written)`, text]);
+  expect(written.unseen(), 'files written where the write hook did not see').toEqual([]);
   for (const [where, text] of places) {
     for (const secret of secrets)
       expect(text.includes(secret), `${where} holds a secret`).toBe(false);

@@ -114,7 +114,7 @@ describe('trayshare send --channels by name', () => {
     expect(service.uploads().length).toBe(before);
   });
 
-  it('refuses a channel the app is not a member of before sending anything', async () => {
+  it('refuses a channel the app is not a member of, by name or by ID, naming it #design-ops, before sending anything', async () => {
     const before = service.uploads().length;
     const byName = await runCli(
       ['send', '--workspace', 'Acme', '--channels', '#design-ops,C0GENERAL', file],
@@ -126,6 +126,8 @@ describe('trayshare send --channels by name', () => {
       env,
     });
     expect(byId.code).toBe(2);
+    // Given by ID, the channel is still named as people know it, not by its raw ID.
+    expect(byId.stderr).toMatch(/not a member of #design-ops: invite the app first/);
     expect(service.uploads().length).toBe(before);
     // Nothing was queued either.
     const queue = await runCli(['queue', '--json'], { env });

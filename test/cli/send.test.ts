@@ -90,14 +90,35 @@ describe('trayshare send --base-url', () => {
     expect(last).toMatchObject({ name: 'log.txt', size: body.length, sha256: sha256(body) });
   });
 
-  it('exits non-zero and names the failure when one file of two is refused by the service', async () => {
+  it('exits non-zero and names the failure when one file of two is refused by the service; the other is delivered', async () => {
     await writeFile(join(dir, 'ok.txt'), 'fine');
+    await writeFile(join(dir, 'also.txt'), 'also fine');
+    const before = service.uploads().length;
+    // The service refuses the first file it is sent (whichever that is) for its type.
+    service.injectFault({
+      method: 'files.upload',
+      fault: { kind: 'error', error: 'blocked_file_type' },
+    });
     const run = await runCli(
-      ['send', '--base-url', service.url, '--channels', 'C0SECRET', '--json', join(dir, 'ok.txt')],
+      [
+        'send',
+        '--base-url',
+        service.url,
+        '--channels',
+        'C0GENERAL',
+        '--json',
+        join(dir, 'ok.txt'),
+        join(dir, 'also.txt'),
+      ],
       { env: { ...env, TRAYSHARE_TOKEN: TOKEN } },
     );
     expect(run.code).toBe(1);
-    expect(jsonLines(run.stdout)[0]).toMatchObject({ outcome: 'failed', error: 'not_in_channel' });
+    const lines = jsonLines(run.stdout);
+    expect(lines).toHaveLength(2);
+    const failed = lines.filter((l) => l.outcome === 'failed');
+    expect(failed).toEqual([expect.objectContaining({ error: 'blocked_file_type' })]);
+    expect(lines.filter((l) => l.outcome === 'delivered')).toHaveLength(1);
+    expect(service.uploads().length).toBe(before + 1);
   });
 
   describe('refuses before anything reaches the service', () => {

@@ -1,17 +1,20 @@
 // A process the crash test can SIGKILL: opens the queue over a data folder with the real engine,
 // queues the given files (first run only), works until idle and prints the queue as JSON.
 //   node --import tsx test/queue/crash-driver.ts <config.json>
-// config: { dataDir, baseUrl, channels, paths?: string[] }; the token comes from the
-// environment (TRAYSHARE_TEST_TOKEN), never from argv.
+// config: { dataDir, baseUrl, channels, paths?: string[], slowBodyMs?: number }; the token comes
+// from the environment (TRAYSHARE_TEST_TOKEN), never from argv. slowBodyMs pauses before each
+// body chunk, so a kill can find a file cut off mid-body.
 import { readFile } from 'node:fs/promises';
+import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { allFinished } from './finished';
-import { openRealQueue } from './helpers';
+import { openRealQueue, slowBodyTransport } from './helpers';
 
 interface DriverConfig {
   dataDir: string;
   baseUrl: string;
   channels: string[];
   paths?: string[];
+  slowBodyMs?: number;
 }
 
 async function main(): Promise<void> {
@@ -25,6 +28,9 @@ async function main(): Promise<void> {
     dir: config.dataDir,
     baseUrl: config.baseUrl,
     token: () => token,
+    ...(config.slowBodyMs
+      ? { transport: slowBodyTransport(createNodeTransport(), config.slowBodyMs) }
+      : {}),
   });
   if (config.paths) {
     const { refused } = await q.queue.enqueue({

@@ -3,15 +3,20 @@
 // navigation/new windows/permissions denied, a strict CSP.
 import type { OnHeadersReceivedListenerDetails } from 'electron';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ShareResult } from '../../main/core/api';
 import { isRendererUrl, type RendererLocation } from '../../main/electron/renderer-location';
 import { contentSecurityPolicy, hardenSession } from '../../main/electron/session-security';
 import { checkExternalUrl } from '../../main/electron/shell-api';
 import { hardenedWebPreferences } from '../../main/electron/windows';
-import { methodNames } from '../../preload/contract';
+import { type MethodName, methodNames } from '../../preload/contract';
+import { DEMO_TOKEN } from '../harness/seed';
 import { eventFrom } from './fake-electron';
 import { PRELOAD, RENDERER, type ShellHarness, startShellHarness } from './shell-harness';
 
 const TOKEN = 'xoxb-secret-never-logged';
+/** A 1x1 PNG, as a pasted image travels (base64). */
+const PNG_1X1 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 describe('windows', () => {
   let h: ShellHarness;
@@ -146,17 +151,92 @@ describe('IPC', () => {
     expect(h.logs.at(-1)).toBe(`Refused ${method}: malformed arguments.`);
   });
 
-  it('never answers with a token, whatever is called', async () => {
+  it('never answers with a token, whatever is called: every contract method, its answer or refusal, and every event sent', async () => {
     h = await startShellHarness();
     h.shell.activate();
     const main = h.windows.open()[0]!;
-    const answers = await Promise.all([
-      h.call(main, 'getSnapshot'),
-      h.call(main, 'listQueue'),
-      h.call(main, 'listHistory', {}),
-      h.call(main, 'testConnection', h.demo!.workspaceId),
-    ]);
-    expect(JSON.stringify(answers)).not.toContain('xoxb-test-token');
+    const [x] = await h.files('x.txt');
+    const { workspaceId: ws, designPresetId: preset } = h.demo!;
+    let itemId = '';
+    // Every method of the contract, typed as a Record so a new method cannot be left out. Each is
+    // called with arguments it accepts; read-only calls come before the ones that change things.
+    const calls: Record<MethodName, () => unknown[]> = {
+      getSnapshot: () => [],
+      listQueue: () => [],
+      listHistory: () => [{}],
+      testConnection: () => [ws],
+      listConversations: () => [ws, { refresh: true, wait: true }],
+      checkChannels: () => ['C0GENERAL, #design-review'],
+      describePaths: () => [{ paths: [x], workspaceId: ws }],
+      probeProtocol: () => [h.reference.url, ''],
+      desktopNotes: () => [],
+      keepsDropWindowOnTop: () => [],
+      takePendingPaths: () => [],
+      takeSetupLink: () => [],
+      readSetupLink: () => [
+        `trayshare://setup?base_url=${encodeURIComponent(h.reference.url)}&client_id=1.2&name=Acme`,
+      ],
+      readCapture: () => [x],
+      getUpdates: () => [],
+      checkUpdatesNow: () => [],
+      cancelRestart: () => [],
+      restartToUpdate: () => [],
+      pickFiles: () => [],
+      copyText: () => ['hello'],
+      openExternal: () => ['https://acme.example/files/1'],
+      openLogsFolder: () => [],
+      copyDiagnostics: () => [],
+      share: () => [{ target: { workspaceId: ws, channels: ['C0GENERAL'] }, paths: [x] }],
+      cancelItem: () => [itemId],
+      retryItem: () => [itemId],
+      sendToOthers: () => [itemId],
+      changeDestination: () => [itemId, ['C0RANDOM']],
+      clearFinished: () => [],
+      setPaused: () => [false],
+      savePastedImage: () => [PNG_1X1],
+      discardCapture: () => [x],
+      addPreset: () => [
+        { name: 'Extra', workspaceId: ws, channels: [{ id: 'C0GENERAL' }], comment: '' },
+      ],
+      updatePreset: () => [preset, { comment: 'changed' }],
+      reorderPresets: () => [[preset]],
+      setDefaultPreset: () => [preset],
+      removePreset: () => [preset],
+      setPreferences: () => [{ concurrency: 2 }],
+      addWorkspace: () => [{ name: 'Other', baseUrl: h.reference.url }],
+      updateWorkspace: () => [ws, { name: 'Acme renamed' }],
+      saveToken: () => [ws, DEMO_TOKEN],
+      setToken: () => [ws, DEMO_TOKEN],
+      signInWithSlack: () => [{ workspaceId: ws, baseUrl: h.reference.url, clientId: '1.2' }],
+      cancelSignIn: () => [],
+      signOut: () => [ws, { evenIfWaiting: true }],
+      clearToken: () => [ws],
+      removeWorkspace: () => [ws],
+    };
+    expect(Object.keys(calls).sort()).toEqual([...methodNames].sort());
+    const answers: unknown[] = [];
+    for (const [method, args] of Object.entries(calls)) {
+      // A sign-in waits for the browser: cancelled by the next call, its answer is kept.
+      const pending = h.call(main, method, ...args()).then(
+        (answer) => ({ method, answer }),
+        (error: Error) => ({ method, refused: error.message }),
+      );
+      if (method === 'signInWithSlack') answers.push(pending);
+      else {
+        const settled = await pending;
+        if ('answer' in settled && method === 'share')
+          itemId = (settled.answer as ShareResult).items[0]!.id;
+        answers.push(settled);
+      }
+    }
+    const text = JSON.stringify(await Promise.all(answers));
+    expect(text).toContain('"method":"removeWorkspace"');
+    expect(text).not.toContain(DEMO_TOKEN);
+    for (const window of h.windows.created)
+      expect(JSON.stringify(window.webContents.sent)).not.toContain(DEMO_TOKEN);
+    // copyText and copyDiagnostics answer through the clipboard.
+    expect(h.clipboard.written.join('\n')).not.toContain(DEMO_TOKEN);
+    expect(h.clipboard.written.length).toBeGreaterThanOrEqual(2);
   });
 });
 

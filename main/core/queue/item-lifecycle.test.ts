@@ -1,0 +1,83 @@
+// The item lifecycle's scheduling edges (found by mutation testing, docs/mutation.md): a
+// concurrency setting below one or with a fraction still works one at a time or rounds down, and
+// the work a share's waiting files may start early (QueueDeps.prepare) is started once per wait,
+// only for shares of several files.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { delivered, openFakeQueue, useQueueTestDirs, waitFor } from '../../../test/queue/kit';
+import type { QueueItem } from '../model';
+
+const dirs = useQueueTestDirs('trayshare-lifecycle-');
+
+async function files(count: number, prefix: string): Promise<string[]> {
+  const dir = join(dirs.root, 'files');
+  await mkdir(dir, { recursive: true });
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const path = join(dir, `${prefix}-${i}.txt`);
+    await writeFile(path, `${prefix} ${i}\n`);
+    paths.push(path);
+  }
+  return paths;
+}
+
+describe('how many go at once', () => {
+  it('a concurrency of 0 (or less) still sends one at a time', async () => {
+    const { queue, fake } = await openFakeQueue(dirs, { concurrency: () => 0 });
+    await queue.enqueue({
+      workspaceId: 'W1',
+      channels: ['C1'],
+      comment: '',
+      paths: await files(2, 'zero'),
+    });
+    const first = await fake.attempt(0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fake.inFlight()).toHaveLength(1);
+    first.answer(delivered());
+    (await fake.attempt(1)).answer(delivered());
+    await waitFor(() => queue.list().every((i) => i.state === 'delivered'), 'both delivered');
+  });
+
+  it('a fractional concurrency rounds down', async () => {
+    const { queue, fake } = await openFakeQueue(dirs, { concurrency: () => 2.7 });
+    await queue.enqueue({
+      workspaceId: 'W1',
+      channels: ['C1'],
+      comment: '',
+      paths: await files(3, 'frac'),
+    });
+    await fake.attempt(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fake.inFlight()).toHaveLength(2);
+  });
+});
+
+describe('work started early for a share that completes together', () => {
+  it('is started once for each waiting file of a share of several, and never for a lone file', async () => {
+    const prepared: string[] = [];
+    const { queue, fake } = await openFakeQueue(dirs, {
+      concurrency: () => 1,
+      completeShare: async (items: QueueItem[]) => items.map(() => delivered()),
+      prepare: (item) => {
+        prepared.push(item.name);
+      },
+    });
+    await queue.enqueue({
+      workspaceId: 'W1',
+      channels: ['C1'],
+      comment: '',
+      paths: await files(3, 'group'),
+    });
+    await queue.enqueue({
+      workspaceId: 'W1',
+      channels: ['C1'],
+      comment: '',
+      paths: await files(1, 'lone'),
+    });
+    await fake.attempt(0);
+    // Each state change runs the scheduler again: still once per file.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(prepared.sort()).toEqual(['group-1.txt', 'group-2.txt']);
+  });
+});
