@@ -82,12 +82,14 @@ function send(dataDir: string, files: TestFile[], protocol: 'files.upload' | 'ex
 describe('TLS connections kept between requests', () => {
   it('the service is https and a client that does not trust it is refused', async () => {
     expect(service.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const [file] = await smallFiles('untrusted', 1);
     const run = await runCli(
-      ['send', '--base-url', service.url, '--channels', 'C0GENERAL', '--json', __filename],
+      ['send', '--base-url', service.url, '--channels', 'C0GENERAL', '--json', file!.path],
       { env: { TRAYSHARE_DATA_DIR: join(dir, 'untrusted'), TRAYSHARE_TOKEN: TOKEN } },
     );
     expect(run.code).not.toBe(0);
     expect(`${run.stdout}${run.stderr}`).toMatch(/certificate|secure connection/i);
+    expect(service.uploads()).toEqual([]);
   });
 
   it('one file at a time: 6 files through files.upload over one TLS handshake', async () => {
