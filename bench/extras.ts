@@ -158,6 +158,7 @@ const EXTRA_LABELS: Record<keyof Extras, string> = {
   appPath: "app's path",
   smallFiles: 'many small files',
   multiFile: 'several-file share',
+  linkShare: 'share over TLS at 50 and 150 ms',
 };
 
 async function readSaved<T>(path: string): Promise<SavedExtra<T> | undefined> {

@@ -2,6 +2,7 @@
 // much), or not measured in this run. A figure from a case whose load before it was high is
 // marked "noisy", so nobody reads a busy run as a regression.
 import { issue25Goals } from './goals-issue25';
+import { linkShareGoals } from './link-share';
 import { multiFileGoal, multiFileParallelGoal } from './multi-file';
 import type { Extras, Goal, ProgressCost, RestingCore, SeriesSummary } from './results';
 import { smallFilesGoals } from './small-files';
@@ -230,6 +231,7 @@ export function evaluateGoals(summaries: SeriesSummary[], extras: Extras = {}): 
     ...smallFilesGoals(extras.smallFiles),
     multiFileGoal(extras.multiFile),
     multiFileParallelGoal(extras.multiFile),
+    ...linkShareGoals(extras.linkShare),
     progressGoal(extras.progress),
     coreGoal(extras.core),
   ];

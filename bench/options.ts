@@ -9,6 +9,7 @@ const SCENARIOS = [
   'concurrent',
   'external',
   'multi-file',
+  'link-share',
   'progress',
   'core',
   'startup',

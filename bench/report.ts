@@ -1,5 +1,6 @@
 // Turns results into tables (stdout and REPORT.md share them) and writes REPORT.md.
 import { TOOL_LABELS } from './clients';
+import { LINK_SHARE_TITLE, linkShareTable } from './link-share';
 import type { ScenarioName } from './options';
 import { APP_PATH_TITLE, issue25Tables, START_UP_TITLE } from './report-issue25';
 import {
@@ -29,6 +30,7 @@ const SCENARIO_TITLES: Record<ScenarioName, string> = {
   external:
     "Slack's external protocol (getUploadURLExternal → upload_url → completeUploadExternal)",
   'multi-file': 'A share of ten 2 MB screenshots, external protocol, over a 50 ms round trip',
+  'link-share': LINK_SHARE_TITLE,
   progress: 'Progress listeners: the engine in one process, with and without',
   core: "The core's resting cost (createAppService, a stand-in for the tray app's main process)",
   startup: START_UP_TITLE,
@@ -184,6 +186,7 @@ function extrasTables(extras: Extras | undefined): Table[] {
     });
   }
   out.push(...issue25Tables(extras));
+  out.push(...linkShareTable(extras?.linkShare));
   return out;
 }
 

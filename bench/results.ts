@@ -1,6 +1,7 @@
 // The shape of bench/results/latest.json, and the summaries (medians, ratios) built from the
 // raw samples. Pure functions: the run loop only appends samples.
 import type { ToolId } from './clients';
+import type { LinkShare } from './link-share';
 import type { MultiFile } from './multi-file';
 import type { ScenarioName } from './options';
 import type { SmallFiles } from './small-files';
@@ -242,4 +243,5 @@ export interface Extras {
   appPath?: AppPath;
   smallFiles?: SmallFiles;
   multiFile?: MultiFile;
+  linkShare?: LinkShare;
 }

@@ -10,6 +10,7 @@ import type { ClientSetup } from './clients';
 import { latestExtras, runProgressCost, runRestingCore } from './extras';
 import { freeBytes } from './files';
 import { evaluateGoals } from './goals';
+import { runLinkShare } from './link-share';
 import { describeMachine } from './machine';
 import { killRunning, TIME_BIN, useScratchDir } from './measure';
 import { runMultiFile } from './multi-file';
@@ -145,6 +146,8 @@ async function measure(ctx: BenchContext): Promise<Extras> {
   if (smallFiles) extras.smallFiles = smallFiles;
   const multiFile = await runMultiFile(ctx);
   if (multiFile) extras.multiFile = multiFile;
+  const linkShare = await runLinkShare(ctx);
+  if (linkShare) extras.linkShare = linkShare;
   return extras;
 }
 

@@ -36,6 +36,7 @@ describe('parseOptions', () => {
       'concurrent',
       'external',
       'multi-file',
+      'link-share',
       'progress',
       'core',
       'startup',

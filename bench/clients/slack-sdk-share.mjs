@@ -7,6 +7,8 @@
 //   SLACK_TOKEN=… node bench/clients/slack-sdk-share.mjs BASE_URL CHANNEL COMMENT FILE…
 //
 // Prints one JSON line per file: {"file", "ok", "id", "error"}; exit 0 only if all were ok.
+// With SDK_SHARE_LINKS=1 it then asks files.info for every file at once (filesUploadV2's answer
+// has no permalinks) and each line also carries "permalink": when the person has the links.
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { LogLevel, WebClient } from '@slack/web-api';
@@ -31,9 +33,20 @@ try {
     file_uploads: files.map((file) => ({ file: createReadStream(file), filename: basename(file) })),
   });
   const shared = res.files.flatMap((f) => f.files ?? []);
+  const links =
+    process.env.SDK_SHARE_LINKS === '1'
+      ? await Promise.all(
+          shared.map(
+            async (f) => (await client.files.info({ file: f.id })).file?.permalink ?? null,
+          ),
+        )
+      : [];
   for (const [i, file] of files.entries()) {
     const id = shared[i]?.id ?? null;
-    process.stdout.write(`${JSON.stringify({ file, ok: id !== null, id, error: null })}\n`);
+    const permalink = links[i] !== undefined ? { permalink: links[i] } : {};
+    process.stdout.write(
+      `${JSON.stringify({ file, ok: id !== null, id, error: null, ...permalink })}\n`,
+    );
   }
   process.exitCode = shared.length === files.length ? 0 : 1;
 } catch (error) {

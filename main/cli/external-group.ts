@@ -1,6 +1,6 @@
 // The CLI's direct mode on Slack's external protocol (`send --base-url … --protocol external`):
 // no queue, so the files are uploaded here (share-bytes.ts: every upload address asked for at
-// once, at most `concurrency` byte uploads at once, the app's setting), with transient failures
+// once, byte uploads by bytes in flight within the app's concurrency setting, byte-budget.ts), with transient failures
 // tried again, then completed in groups through the same completion the
 // queue uses. Steps 1–2 share nothing, so running them side by side cannot post anything
 // twice; step 3, which shares, stays one call per group, in file order.
@@ -10,13 +10,17 @@ import {
   retryTransient,
   type UploadJob,
 } from '../core/upload/attempt';
-import { completeExternalShare, MAX_FILES_PER_COMPLETION } from '../core/upload/external/complete';
-import { type ExternalAttemptOptions, normalBase } from '../core/upload/external/request';
+import { completeExternalShare } from '../core/upload/external/complete';
+import {
+  type ExternalAttemptOptions,
+  MAX_FILES_PER_COMPLETION,
+  normalBase,
+} from '../core/upload/external/request';
 import { uploadShareBytes } from '../core/upload/external/share-bytes';
 
 /**
  * For scripts: a share of several files as one message per group of at most 10. Steps 1 and 2
- * go per file, at most `concurrency` byte uploads at once (transient failures tried again); then one
+ * go per file, within the setting's byte budget (transient failures tried again); then one
  * completion per group with the one comment. A file whose bytes could not be sent fails alone;
  * a completion whose answer is lost leaves the whole group "may have been delivered", and it is
  * never completed again.

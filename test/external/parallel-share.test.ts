@@ -1,7 +1,9 @@
 // A share of several files on Slack's external protocol asks for every file's upload URL at
-// once (step 1, never more than 10 requests open) and sends the bytes (step 2) of as many files
-// at once as the person's concurrency setting, never more, and still posts one message with
-// every file, once. The built CLI and the app's queue, over real HTTP; the reference service
+// once (step 1, never more than 10 requests open) and sends the bytes (step 2) of several files
+// at once, and still posts one message with every file, once. The CLI's direct mode counts the
+// setting in slots of bytes in flight (byte-budget.ts: small files all at once, files of a slot
+// or more at most the setting); the app's queue counts files, at most the setting. The built
+// CLI and the app's queue, over real HTTP; the reference service
 // counts the requests of each kind it had open at one time. Each upload's answer is held back a
 // moment (a 'slow' fault) so that files which may overlap do overlap.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
 import type { QueueItem } from '../../main/core/model';
+import { SLOT_BYTES } from '../../main/core/upload/external/byte-budget';
 import { jsonLines, runCli } from '../cli/run-cli';
 import { type ReferenceService, startReferenceService } from '../service/server';
 import { calls, makeFile, openApp, sharedCounts, type TestFile, TOKEN } from './helpers';
@@ -100,7 +103,7 @@ function peaks() {
 }
 
 describe('trayshare send --protocol external with ten files', () => {
-  it('sends the bytes of as many files at once as the concurrency setting says, with every upload URL asked for up front, then posts one message with all ten, once', async () => {
+  it('sends the bytes of ten small files all at once (a tenth of a slot each, within the setting of 3), with every upload URL asked for up front, then posts one message with all ten, once', async () => {
     const files = await tenFiles('cli-three');
     const dataDir = join(dir, 'cli-three-data');
     await saveConcurrency(dataDir, 3);
@@ -113,7 +116,7 @@ describe('trayshare send --protocol external with ten files', () => {
     expect(run.code).toBe(0);
     expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(Array(10).fill('delivered'));
     // Step 1 takes no byte slot: all ten are asked for at once, each once.
-    expect(peaks()).toEqual({ uploads: 3, stepOne: 10 });
+    expect(peaks()).toEqual({ uploads: 10, stepOne: 10 });
     expect(calls(log, STEP_ONE) - asked).toBe(10);
     const messages = messagesOf(files);
     expect(messages.map((m) => [m.files.length, m.initial_comment])).toEqual([
@@ -124,6 +127,21 @@ describe('trayshare send --protocol external with ten files', () => {
     // The message lists the files in the order they were given, whichever finished first.
     const names = messages[0]!.files.map((id) => service.uploads().find((u) => u.id === id)?.name);
     expect(names).toEqual(files.map((f) => f.name));
+  });
+
+  it("asks files.info for every file's link at once after the completion, not one by one", async () => {
+    const files = await tenFiles('cli-links');
+    const dataDir = join(dir, 'cli-links-data');
+    await saveConcurrency(dataDir, 1);
+    service.injectFault({ method: 'files.info', fault: { kind: 'slow', delayMs: 200 }, times: 10 });
+    service.resetTraffic();
+    const run = await sendExternal(dataDir, files);
+    expect(run.code).toBe(0);
+    const lines = jsonLines(run.stdout);
+    expect(lines.filter((l) => typeof l.permalink === 'string')).toHaveLength(10);
+    const { peakOf, countOf } = service.traffic();
+    expect(countOf['files.info']).toBe(10);
+    expect(peakOf['files.info']).toBe(10);
   });
 
   it('a share of fourteen: never more than ten upload URLs asked for at once, each file asked for once', async () => {
@@ -137,7 +155,7 @@ describe('trayshare send --protocol external with ten files', () => {
     expect(run.code).toBe(0);
     expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(Array(14).fill('delivered'));
     expect(peaks().stepOne).toBe(10);
-    expect(peaks().uploads).toBeLessThanOrEqual(3);
+    expect(peaks().uploads).toBeLessThanOrEqual(10);
     expect(calls(log, STEP_ONE) - asked).toBe(14);
     // Two messages (ten files, then four), the comment with the first only.
     expect(messagesOf(files).map((m) => [m.files.length, m.initial_comment])).toEqual([
@@ -147,16 +165,27 @@ describe('trayshare send --protocol external with ten files', () => {
     expect(sharedCounts(service.uploads(), files)).toEqual(Array(14).fill(1));
   });
 
-  it('with concurrency 1, one file at a time, as before', async () => {
-    const files = await tenFiles('cli-one');
+  it('with concurrency 1, files of a whole slot (8 MiB) go one at a time; ten small ones still all at once', async () => {
+    const large: TestFile[] = [];
+    for (let i = 0; i < 3; i++) {
+      large.push(await makeFile(join(dir, 'cli-one-large'), `large-${i}.png`, SLOT_BYTES + i));
+    }
     const dataDir = join(dir, 'cli-one-data');
     await saveConcurrency(dataDir, 1);
-    slowUploads(2);
+    slowUploads(3);
     service.resetTraffic();
-    const run = await sendExternal(dataDir, files);
+    const run = await sendExternal(dataDir, large);
     expect(run.code).toBe(0);
     expect(peaks().uploads).toBe(1);
-    expect(messagesOf(files).map((m) => m.files.length)).toEqual([10]);
+    expect(messagesOf(large).map((m) => m.files.length)).toEqual([3]);
+    expect(sharedCounts(service.uploads(), large)).toEqual([1, 1, 1]);
+
+    const small = await tenFiles('cli-one-small');
+    slowUploads(10);
+    service.resetTraffic();
+    expect((await sendExternal(dataDir, small)).code).toBe(0);
+    expect(peaks().uploads).toBe(10);
+    expect(messagesOf(small).map((m) => m.files.length)).toEqual([10]);
   });
 
   it("a file whose step 1 is refused fails alone, with the service's reason; the other nine are posted together, once", async () => {

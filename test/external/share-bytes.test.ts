@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UploadJob } from '../../main/core/upload/attempt';
+import { SLOT_BYTES } from '../../main/core/upload/external/byte-budget';
 import { completeExternalShare } from '../../main/core/upload/external/complete';
 import { type BytesIn, uploadShareBytes } from '../../main/core/upload/external/share-bytes';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
@@ -35,7 +36,9 @@ beforeEach(() => {
 
 async function fiveFiles(prefix: string): Promise<TestFile[]> {
   const files: TestFile[] = [];
-  for (let i = 0; i < 5; i++) files.push(await makeFile(join(dir, prefix), `${prefix}-${i}.png`));
+  // Each a whole byte slot (byte-budget.ts), so at concurrency 1 they go one at a time.
+  for (let i = 0; i < 5; i++)
+    files.push(await makeFile(join(dir, prefix), `${prefix}-${i}.png`, SLOT_BYTES));
   return files;
 }
 

@@ -4,6 +4,7 @@
 // against it. Test-only endpoints under /_test/ show what arrived and inject faults.
 import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { readArgs } from './api-args';
@@ -84,6 +85,11 @@ export interface StartOptions {
   publicUrl?: string;
   /** Keep a record of every Web API request (request-log.ts); off unless asked for. */
   recordRequests?: boolean;
+  /**
+   * Serve https with this key and certificate (test/service/tls.ts has a self-signed one for
+   * 127.0.0.1): what a client pays for TLS, and whether it reuses connections, shows here.
+   */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export async function startReferenceService(opts: StartOptions): Promise<ReferenceService> {
@@ -148,11 +154,13 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     log,
   };
 
-  const server: Server = createServer({
-    // Large files take long: no limit on the whole request, only on slow headers.
-    requestTimeout: 0,
-    headersTimeout: 60_000,
-  });
+  // Large files take long: no limit on the whole request, only on slow headers.
+  const serverOptions = { requestTimeout: 0, headersTimeout: 60_000 };
+  const server: Server = opts.tls
+    ? createTlsServer({ ...serverOptions, key: opts.tls.key, cert: opts.tls.cert })
+    : createServer(serverOptions);
+  // Full and resumed handshakes alike: each is a TLS set-up the client paid for.
+  server.on('secureConnection', () => traffic.handshake());
   const handle = (req: IncomingMessage, res: ServerResponse, waitsForContinue: boolean): void => {
     // Errors on the request stream (client gone) are handled where the body is read.
     req.on('error', () => {});
@@ -193,7 +201,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     });
   });
   const port = (server.address() as AddressInfo).port;
-  url = opts.publicUrl?.replace(/\/+$/, '') ?? `http://127.0.0.1:${port}`;
+  url = opts.publicUrl?.replace(/\/+$/, '') ?? `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
 
   let closing: Promise<void> | undefined;
   return {

@@ -6,6 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export interface Traffic {
   /** TCP connections accepted. */
   connections: number;
+  /** TLS handshakes completed (https only; resumed sessions count too). */
+  handshakes: number;
   /** Requests to /api/ and upload URLs (the service's own /_test/ ones are not counted). */
   requests: number;
   /** The most of those requests open at one time: from their headers to the end of the answer. */
@@ -25,12 +27,23 @@ function kindOf(url: string): string {
 }
 
 export class TrafficCounter {
-  private now: Traffic = { connections: 0, requests: 0, peakInFlight: 0, peakOf: {}, countOf: {} };
+  private now: Traffic = {
+    connections: 0,
+    handshakes: 0,
+    requests: 0,
+    peakInFlight: 0,
+    peakOf: {},
+    countOf: {},
+  };
   private open = 0;
   private readonly openOf = new Map<string, number>();
 
   connection(): void {
     this.now.connections++;
+  }
+
+  handshake(): void {
+    this.now.handshakes++;
   }
 
   request(req: IncomingMessage, res: ServerResponse): void {
@@ -62,6 +75,7 @@ export class TrafficCounter {
   reset(): void {
     this.now = {
       connections: 0,
+      handshakes: 0,
       requests: 0,
       peakInFlight: this.open,
       peakOf: Object.fromEntries([...this.openOf].filter(([, n]) => n > 0)),

@@ -86,13 +86,16 @@ export abstract class ItemLifecycle {
   /** Files of shares that complete together, waiting only for a slot (QueueDeps.prepare). */
   private prepareWaiting(items: QueueItem[]): void {
     const prepare = this.deps.prepare;
-    if (!prepare || items.length === 0) return;
+    // Each pump names every item waiting for a slot; most were prepared by an earlier pump, and
+    // counting the share's files for them again would grow with the queue.
+    const fresh = items.filter((item) => !this.prepared.has(item));
+    if (!prepare || fresh.length === 0) return;
     const files = new Map<string, number>();
     for (const { item } of this.store.values()) {
       files.set(item.shareId, (files.get(item.shareId) ?? 0) + 1);
     }
-    for (const item of items) {
-      if (this.prepared.has(item) || (files.get(item.shareId) ?? 0) < 2) continue;
+    for (const item of fresh) {
+      if ((files.get(item.shareId) ?? 0) < 2) continue;
       this.prepared.add(item);
       prepare(this.copy(item), this.preparing.signal);
     }

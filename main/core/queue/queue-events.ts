@@ -152,6 +152,11 @@ export class SettleWatch {
     });
   }
 
+  /** Whether anyone waits: with no one, counting the open items is work for nothing. */
+  get waiting(): boolean {
+    return this.settledWaiters.length > 0;
+  }
+
   /** Wakes the waiters whose moment has come. */
   wake(count: OpenCount): void {
     if (count.active === count.blocked && this.settledWaiters.length > 0) {

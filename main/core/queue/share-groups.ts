@@ -10,7 +10,7 @@
 import { isFinishedState } from '../../portable/item-states';
 import type { QueueItem } from '../model';
 import type { AttemptResult } from '../upload/attempt';
-import { MAX_FILES_PER_COMPLETION } from '../upload/external/complete';
+import { MAX_FILES_PER_COMPLETION } from '../upload/external/request';
 
 export interface ShareMember {
   item: QueueItem;

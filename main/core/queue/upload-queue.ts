@@ -279,7 +279,9 @@ class Queue extends ItemLifecycle implements UploadQueue {
   }
 
   protected checkWaiters(): void {
-    if (this.writing.size > 0) return;
+    // Runs as each item finishes: counting every item only when someone waits keeps a long
+    // queue's per-item work from growing with the queue.
+    if (this.writing.size > 0 || !this.watch.waiting) return;
     this.watch.wake(
       countOpen(
         [...this.store.values()].map((e) => e.item),

@@ -29,9 +29,6 @@ import {
 } from './request';
 import { lookForShares, whyUnclear, withLinks } from './share-check';
 
-/** At most this many files per completion (the contract's bound): one message each. */
-export const MAX_FILES_PER_COMPLETION = 10;
-
 function sharedFile(body: string, fileId: string): ServiceFile {
   const files = jsonObject(body)?.files;
   return { id: fileId, ...serviceFile(Array.isArray(files) ? files[0] : undefined) };

@@ -13,14 +13,17 @@ import {
 } from '../attempt';
 import { TransportError, type TransportRequest, type TransportResponse } from '../transport';
 
+/** At most this many files per completion (the contract's bound): one message each. */
+export const MAX_FILES_PER_COMPLETION = 10;
+
 export interface ExternalAttemptOptions extends AttemptOptions {
   /** An earlier attempt's last checkpoint (anything that is not one is ignored). */
   resume?: unknown;
   /** Saves where this attempt got to, durably when the queue runs it; null: nothing to resume. */
   checkpoint?: (data: ExternalCheckpoint | null) => void | Promise<void>;
   /**
-   * Requests of one kind this many at once at most: a share's steps 1–2 in the CLI, and the
-   * files.info look-ups after a completion (the concurrency setting; default 1).
+   * The concurrency setting (default 1): slots of bytes in flight for a share's byte uploads in
+   * the CLI (byte-budget.ts). files.info after a completion asks for the whole group at once.
    */
   concurrency?: number;
   /** How long the service keeps bytes never completed; an older checkpoint starts over. */

@@ -1,11 +1,15 @@
 // Steps 1–2 for every file of a share outside the queue (the CLI's direct mode). Every file's
 // upload address is asked for at once, at most STEP_ONE_IN_FLIGHT requests open; each file's
-// bytes go as soon as one of `concurrency` byte slots is free and its address is in. The
-// concurrency setting bounds the byte uploads only, what uses the person's bandwidth: a step-1
+// bytes go as soon as the byte budget has room for it (byte-budget.ts: the concurrency setting
+// counts slots of bytes in flight, so small files go wide and large ones narrow) and its
+// address is in. The setting bounds the byte uploads only, what uses the person's bandwidth: a step-1
 // request is a few hundred bytes each way, and waiting for it inside a byte slot left the link
 // idle for a round trip per file. Steps 1–2 share nothing, so running them side by side cannot
 // post anything twice; a failed try asks for a new address (transient failures are tried again).
+
+import { stat } from 'node:fs/promises';
 import { type AttemptResult, type RetryOptions, retryTransient, type UploadJob } from '../attempt';
+import { byteBudget } from './byte-budget';
 import { gate } from './gate';
 import {
   attemptOf,
@@ -34,7 +38,7 @@ export async function uploadShareBytes(
   opts: ShareBytesOptions,
 ): Promise<(BytesIn | AttemptResult)[]> {
   const stepOne = gate(STEP_ONE_IN_FLIGHT);
-  const bytes = gate(opts.concurrency ?? 1);
+  const bytes = byteBudget(opts.concurrency ?? 1);
   const withGate: ExternalAttemptOptions = { ...opts, stepOneGate: stepOne };
   return Promise.all(
     jobs.map(async (job, index) => {
@@ -55,7 +59,7 @@ export async function uploadShareBytes(
         if ('kind' in a) return a;
         // A byte slot is taken only once there is an address to send to.
         await ahead;
-        return bytes(async () => {
+        return bytes(await sizeOf(job), async () => {
           opts.onFile?.(index);
           let restarted = false;
           for (;;) {
@@ -74,4 +78,14 @@ export async function uploadShareBytes(
       return result.kind === 'delivered' && done ? done : result;
     }),
   );
+}
+
+/** The file's size for the byte budget; unreadable counts as large (its try reports why). */
+async function sizeOf(job: UploadJob): Promise<number> {
+  if (job.file.expectedSize !== undefined) return job.file.expectedSize;
+  try {
+    return (await stat(job.file.path)).size;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }

@@ -1,0 +1,316 @@
+// The share people feel most, over a link like theirs: ten 2 MB screenshots through Slack's
+// external protocol, over TLS (the reference service with a self-signed certificate, each client
+// trusting it through NODE_EXTRA_CA_CERTS, as Node documents:
+// https://nodejs.org/api/cli.html#node_extra_ca_certsfile), behind bench/latency-proxy.ts at
+// 50 ms and at 150 ms of round trip. Two figures per client, from the process's start:
+// "message posted" (the service logs it) and "links ready" (the client has every file's
+// permalink: Trayshare's last --json line; for filesUploadV2, whose answer has no permalinks,
+// its script asks files.info for every file at once afterwards, the best an SDK user can do).
+// Beside them, the round-trip floor: the round trips a fresh process cannot avoid, times the
+// RTT, plus the 20 MB at the link's rate (measured through the same proxy, plain TCP).
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { startReferenceService } from '../test/service/server';
+import { TEST_CERT_PATH, testTls } from '../test/service/tls';
+import { writeTestFiles } from './files';
+import { startLatencyProxy } from './latency-proxy';
+import { linkRateMBps } from './link-rate';
+import type { Goal } from './results';
+import type { BenchContext } from './scenarios';
+import { rotate } from './scenarios';
+import { median } from './stats';
+import type { Table } from './table';
+
+const FILES = 10;
+const FILE_BYTES = 2_000_000;
+const ROUND_TRIPS_MS = [50, 150];
+const COMMENT = 'Ten screenshots';
+/** Target: start to message posted at most this times filesUploadV2's… */
+const SDK_LIMIT = 0.6;
+/** …and at most this times the round-trip floor. */
+const FLOOR_LIMIT = 1.5;
+
+/**
+ * Round trips a fresh process pays before the service posts the message: TCP connect (1), TLS
+ * 1.3 handshake (1), step 1 for every file at once (1), every file's bytes at once (1, plus the
+ * transfer), and the completion's request reaching the service (0.5). Links: the completion's
+ * answer coming back (0.5) and files.info for every file at once (1).
+ */
+const FLOOR_ROUND_TRIPS = { message: 4.5, links: 6 };
+
+type Client = 'trayshare' | 'slack-sdk-v2';
+const CLIENTS: Client[] = ['trayshare', 'slack-sdk-v2'];
+const LINK_SHARE_LABELS: Record<Client, string> = {
+  trayshare: 'trayshare send --protocol external (default settings)',
+  'slack-sdk-v2': 'Slack SDK filesUploadV2 with file_uploads, then files.info at once',
+};
+
+interface LinkShareCase {
+  roundTripMs: number;
+  /** The link's rate for one stream through the proxy, MB/s. */
+  linkMBps: number;
+  /** Floors, ms: round trips × RTT + the share's bytes at the link's rate. */
+  floorMessageMs: number;
+  floorLinksMs: number;
+  toMessageMs: Partial<Record<Client, number>>;
+  toLinksMs: Partial<Record<Client, number>>;
+  /** Median TLS handshakes the service completed per share. */
+  handshakes: Partial<Record<Client, number>>;
+  loadBefore: number;
+}
+
+export interface LinkShare {
+  files: number;
+  fileBytes: number;
+  runs: number;
+  cases: LinkShareCase[];
+  cpus: number;
+  errors?: string[];
+}
+
+interface RunResult {
+  toMessageMs?: number;
+  toLinksMs?: number;
+  handshakes: number;
+  error?: string;
+}
+
+function clientArgs(ctx: BenchContext, client: Client, url: string, files: string[]) {
+  const { setup } = ctx;
+  const env = { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: TEST_CERT_PATH };
+  if (client === 'slack-sdk-v2') {
+    return {
+      args: [join(setup.repoRoot, 'bench/clients/slack-sdk-share.mjs'), url, setup.channel].concat([
+        COMMENT,
+        ...files,
+      ]),
+      env: { ...env, SLACK_TOKEN: setup.token, SDK_SHARE_LINKS: '1' },
+    };
+  }
+  return {
+    args: [setup.cliPath, 'send', '--base-url', url, '--protocol', 'external'].concat([
+      '--channels',
+      setup.channel,
+      '--comment',
+      COMMENT,
+      '--json',
+      ...files,
+    ]),
+    env: { ...env, TRAYSHARE_TOKEN: setup.token, TRAYSHARE_DATA_DIR: join(ctx.workDir, 'ls-data') },
+  };
+}
+
+/** Runs the client; `links` is when the last line with a permalink came, ms after the start. */
+function runClient(args: string[], env: NodeJS.ProcessEnv) {
+  const started = performance.now();
+  return {
+    started,
+    done: new Promise<{ code: number | null; out: string; linksAt?: number }>((resolve) => {
+      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      let linksAt: number | undefined;
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const links = out.split('\n').filter((l) => /"permalink":"http/.test(l)).length;
+        if (links >= FILES && linksAt === undefined) linksAt = performance.now() - started;
+      });
+      child.on('close', (code) =>
+        resolve({ code, out, ...(linksAt !== undefined ? { linksAt } : {}) }),
+      );
+    }),
+  };
+}
+
+async function oneRun(
+  ctx: BenchContext,
+  client: Client,
+  roundTripMs: number,
+  files: string[],
+): Promise<RunResult> {
+  const proxy = await startLatencyProxy({ oneWayMs: roundTripMs / 2 });
+  const serviceDir = await mkdtemp(join(ctx.workDir, 'link-share-'));
+  let messageAt: number | undefined;
+  const service = await startReferenceService({
+    dataDir: serviceDir,
+    publicUrl: proxy.url.replace('http:', 'https:'),
+    tls: testTls(),
+    config: {
+      tokens: { [ctx.setup.token]: { user: 'U0BENCH', channels: [ctx.setup.channel] } },
+      channels: [ctx.setup.channel],
+      uploadsPerMinute: 0,
+    },
+    log: (line) => {
+      if (/^message \S+ with \d+ file/.test(line)) messageAt ??= performance.now();
+    },
+  });
+  proxy.forwardTo(service.port);
+  try {
+    const { args, env } = clientArgs(ctx, client, service.url, files);
+    const run = runClient(args, env);
+    const out = await run.done;
+    const messages = service.messages();
+    const wrong =
+      out.code !== 0
+        ? `exit ${out.code}: ${out.out.split('\n')[0]?.slice(0, 200)}`
+        : messages.length !== 1 || messages[0]!.files.length !== FILES
+          ? `${messages.length} messages (expected 1 with ${FILES} files)`
+          : out.linksAt === undefined
+            ? 'no permalinks'
+            : undefined;
+    return {
+      handshakes: service.traffic().handshakes,
+      ...(messageAt !== undefined ? { toMessageMs: messageAt - run.started } : {}),
+      ...(out.linksAt !== undefined ? { toLinksMs: out.linksAt } : {}),
+      ...(wrong ? { error: wrong } : {}),
+    };
+  } finally {
+    await service.close();
+    await proxy.close();
+    await rm(serviceDir, { recursive: true, force: true });
+  }
+}
+
+async function oneCase(
+  ctx: BenchContext,
+  roundTripMs: number,
+  files: string[],
+  errors: string[],
+): Promise<LinkShareCase> {
+  const loadBefore = loadavg()[0]!;
+  const linkMBps = await linkRateMBps(roundTripMs / 2, FILES * FILE_BYTES);
+  const transferMs = (FILES * FILE_BYTES) / (linkMBps * 1e3);
+  ctx.log(
+    `  ${roundTripMs} ms RTT: link ${linkMBps.toFixed(0)} MB/s for one stream; load ${loadBefore.toFixed(2)}`,
+  );
+  const samples = Object.fromEntries(
+    CLIENTS.map((c) => [
+      c,
+      { message: [] as number[], links: [] as number[], tls: [] as number[] },
+    ]),
+  ) as Record<Client, { message: number[]; links: number[]; tls: number[] }>;
+  for (let round = 0; round < ctx.options.runs; round++) {
+    for (const client of rotate(CLIENTS, round)) {
+      const r = await oneRun(ctx, client, roundTripMs, files);
+      ctx.log(
+        `    ${LINK_SHARE_LABELS[client]}: ${r.error ? `failed (${r.error})` : `message ${r.toMessageMs?.toFixed(0)} ms, links ${r.toLinksMs?.toFixed(0)} ms, ${r.handshakes} TLS handshakes`}`,
+      );
+      if (r.error || r.toMessageMs === undefined || r.toLinksMs === undefined) {
+        errors.push(`${roundTripMs} ms, ${LINK_SHARE_LABELS[client]}: ${r.error ?? 'no message'}`);
+        continue;
+      }
+      samples[client].message.push(r.toMessageMs);
+      samples[client].links.push(r.toLinksMs);
+      samples[client].tls.push(r.handshakes);
+    }
+  }
+  const pick = (k: 'message' | 'links' | 'tls') =>
+    Object.fromEntries(
+      CLIENTS.filter((c) => samples[c][k].length).map((c) => [c, median(samples[c][k])]),
+    );
+  return {
+    roundTripMs,
+    linkMBps,
+    floorMessageMs: FLOOR_ROUND_TRIPS.message * roundTripMs + transferMs,
+    floorLinksMs: FLOOR_ROUND_TRIPS.links * roundTripMs + transferMs,
+    toMessageMs: pick('message'),
+    toLinksMs: pick('links'),
+    handshakes: pick('tls'),
+    loadBefore,
+  };
+}
+
+export async function runLinkShare(ctx: BenchContext): Promise<LinkShare | undefined> {
+  if (!ctx.options.only.includes('link-share')) return undefined;
+  const dir = join(ctx.workDir, 'link-share');
+  ctx.log(`A share of ${FILES} × 2 MB over TLS at ${ROUND_TRIPS_MS.join(' and ')} ms RTT…`);
+  const files = await writeTestFiles(dir, 'screenshot', FILES, FILE_BYTES);
+  await mkdir(join(ctx.workDir, 'ls-data'), { recursive: true });
+  const errors: string[] = [];
+  const cases: LinkShareCase[] = [];
+  try {
+    for (const rtt of ROUND_TRIPS_MS) cases.push(await oneCase(ctx, rtt, files, errors));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return {
+    files: FILES,
+    fileBytes: FILE_BYTES,
+    runs: ctx.options.runs,
+    cases,
+    cpus: cpus().length,
+    ...(errors.length ? { errors } : {}),
+  };
+}
+
+export function linkShareGoals(x: LinkShare | undefined): Goal[] {
+  return ROUND_TRIPS_MS.map((rtt) => {
+    const id = `link-share-${rtt}`;
+    const target = `a share of ${FILES} × 2 MB, external protocol over TLS, ${rtt} ms round trip: start to message posted at most ${SDK_LIMIT}× filesUploadV2 and within ${FLOOR_LIMIT}× the round-trip floor (default settings)`;
+    const c = x?.cases.find((k) => k.roundTripMs === rtt);
+    const ours = c?.toMessageMs.trayshare;
+    const sdk = c?.toMessageMs['slack-sdk-v2'];
+    if (!c || ours === undefined || sdk === undefined) {
+      const why = x?.errors?.find((e) => e.startsWith(`${rtt} ms`));
+      return { id, target, measured: why ? `failed: ${why}` : 'not measured', pass: undefined };
+    }
+    const vsSdk = ours / sdk;
+    const vsFloor = ours / c.floorMessageMs;
+    const links = `links ready ${c.toLinksMs.trayshare?.toFixed(0)} ms vs ${c.toLinksMs['slack-sdk-v2']?.toFixed(0)} ms (floor ${c.floorLinksMs.toFixed(0)} ms)`;
+    const noisy =
+      x && c.loadBefore / x.cpus > 0.5 ? ` [noisy: load ${c.loadBefore.toFixed(2)} before]` : '';
+    return {
+      id,
+      target,
+      measured: `${x?.runs} alternating runs, medians: message ${ours.toFixed(0)} ms vs ${sdk.toFixed(0)} ms (${vsSdk.toFixed(2)}×), floor ${c.floorMessageMs.toFixed(0)} ms (${vsFloor.toFixed(2)}× the floor); ${links}${noisy}`,
+      pass: vsSdk <= SDK_LIMIT && vsFloor <= FLOOR_LIMIT,
+    };
+  });
+}
+
+export const LINK_SHARE_TITLE =
+  'A share of ten 2 MB screenshots over TLS, external protocol, at 50 and 150 ms round trip (from the process start)';
+
+const ms = (n: number | undefined) => (n === undefined ? '–' : `${n.toFixed(0)} ms`);
+
+/** One row per round trip and client, with the floor beside them. */
+export function linkShareTable(x: LinkShare | undefined): Table[] {
+  if (!x) return [];
+  const rows: string[][] = [];
+  for (const c of x.cases) {
+    for (const client of CLIENTS) {
+      rows.push([
+        `${c.roundTripMs} ms`,
+        LINK_SHARE_LABELS[client],
+        ms(c.toMessageMs[client]),
+        ms(c.toLinksMs[client]),
+        `${ms(c.floorMessageMs)} / ${ms(c.floorLinksMs)}`,
+        c.toMessageMs[client] !== undefined
+          ? `${(c.toMessageMs[client]! / c.floorMessageMs).toFixed(2)}×`
+          : '–',
+        String(c.handshakes[client] ?? '–'),
+        `${c.linkMBps.toFixed(0)} MB/s`,
+        c.loadBefore.toFixed(2),
+      ]);
+    }
+  }
+  return [
+    {
+      title: LINK_SHARE_TITLE,
+      headers: [
+        'RTT',
+        'Client',
+        'Message posted',
+        'Links ready',
+        `Floor (message / links: ${FLOOR_ROUND_TRIPS.message} / ${FLOOR_ROUND_TRIPS.links} RTT + transfer)`,
+        'Message / floor',
+        'TLS handshakes',
+        'Link rate',
+        'Load before',
+      ],
+      numeric: [false, false, true, true, true, true, true, true, true],
+      rows,
+    },
+  ];
+}
