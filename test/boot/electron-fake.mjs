@@ -326,6 +326,10 @@ export const net = recorder('net', {
 });
 export const protocol = recorder('protocol', {});
 export const webUtils = recorder('webUtils', {});
+/** macOS's Screen Recording permission, read before a capture (issue 35), never at start. */
+export const systemPreferences = recorder('systemPreferences', {
+  getMediaAccessStatus: () => 'granted',
+});
 
 const electron = {
   app,
@@ -343,6 +347,7 @@ const electron = {
   net,
   protocol,
   webUtils,
+  systemPreferences,
   autoUpdater,
 };
 export default electron;
