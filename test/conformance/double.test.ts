@@ -5,13 +5,13 @@
 // Sign in with Slack has its own part at the end (issue 32).
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
+import { freePort } from '../auth/sign-in-helpers';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { consent } from '../service/consent-client';
 import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
@@ -154,14 +154,6 @@ describe('the double against Slack’s reference, over a run of the client', () 
 });
 
 // ---- Sign in with Slack (issue 32) ----
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('Sign in with Slack against Slack’s reference', () => {
   let opened: string[];

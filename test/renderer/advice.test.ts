@@ -3,13 +3,12 @@
 // channel's name and to join it (there is no app to invite); Retry is offered only where the
 // cause can change on its own; a workspace without a token says so once, in the app's words.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slackRedirectUri } from '../../main/portable/slack-sign-in';
-import { type Harness, startHarness } from '../harness/server';
+import type { Harness } from '../harness/server';
+import { startSignInHarness } from '../harness/sign-in-harness';
 import { axeViolations, dropFiles, launchBrowser, openApp, showView } from './browser';
 
 const CLIENT_ID = '5555555555.6666666666';
@@ -18,38 +17,15 @@ let harness: Harness;
 let browser: Browser;
 let dir: string;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const port = await freePort();
   [harness, browser] = await Promise.all([
-    startHarness({
-      signInPort: port,
-      serviceConfig: {
-        oauth: {
-          apps: [{ clientId: CLIENT_ID, redirectUrls: [slackRedirectUri(port)] }],
-          signers: [
-            {
-              user: 'U0ALICE',
-              name: 'alice',
-              team: { id: 'T0GLOBEX', name: 'Globex' },
-              channels: ['C0GENERAL', 'C0RANDOM'],
-            },
-          ],
-          accessTokenLifetimeSeconds: 43_200,
-          refreshTokenLifetimeSeconds: 30 * 24 * 3600,
-          codeLifetimeSeconds: 600,
-          refreshReuseSeconds: 0,
-        },
+    startSignInHarness({
+      clientId: CLIENT_ID,
+      signer: {
+        user: 'U0ALICE',
+        name: 'alice',
+        team: { id: 'T0GLOBEX', name: 'Globex' },
+        channels: ['C0GENERAL', 'C0RANDOM'],
       },
     }),
     launchBrowser(),

@@ -3,50 +3,25 @@
 // chosen on Slack's page), and the harness can finish it: the consent page shows as a link the
 // person opens, where Allow signs them in. A build without one leads with asking the Slack admin
 // for a set-up link and "Use a token"; creating the team's Slack app is folded away for admins.
-import { createServer } from 'node:net';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slackRedirectUri } from '../../main/portable/slack-sign-in';
-import { type Harness, type HarnessOptions, startHarness } from '../harness/server';
+import type { Harness } from '../harness/server';
+import { startSignInHarness } from '../harness/sign-in-harness';
 import { axeViolations, launchBrowser, openApp, type Scheme, screenshot } from './browser';
 
 const CLIENT_ID = '7777777777.8888888888';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function harnessFor(slackClientId: string): Promise<Harness> {
-  const port = await freePort();
-  const options: HarnessOptions = {
-    signInPort: port,
-    slackClientId,
-    serviceConfig: {
-      oauth: {
-        apps: [{ clientId: CLIENT_ID, redirectUrls: [slackRedirectUri(port)] }],
-        signers: [
-          {
-            user: 'U0ALICE',
-            name: 'alice',
-            team: { id: 'T0ACME', name: 'Acme Corp' },
-            channels: ['C0GENERAL'],
-          },
-        ],
-        accessTokenLifetimeSeconds: 43_200,
-        refreshTokenLifetimeSeconds: 30 * 24 * 3600,
-        codeLifetimeSeconds: 600,
-        refreshReuseSeconds: 0,
-      },
+  const harness = await startSignInHarness({
+    clientId: CLIENT_ID,
+    signer: {
+      user: 'U0ALICE',
+      name: 'alice',
+      team: { id: 'T0ACME', name: 'Acme Corp' },
+      channels: ['C0GENERAL'],
     },
-  };
-  const harness = await startHarness(options);
+    slackClientId,
+  });
   // A first run: no workspace yet.
   for (const w of (await harness.app.getSnapshot()).workspaces)
     await harness.app.removeWorkspace(w.id);

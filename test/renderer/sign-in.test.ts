@@ -4,15 +4,14 @@
 // and the window says what happened. Shares then land as the signed-in person, renewals
 // included, each file exactly once.
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSetupLink } from '../../main/core/setup-link';
 import { setupLinkFor } from '../../main/portable/setup-link';
-import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { CREATE_SLACK_APP_URL } from '../../renderer/src/views/slack-team-setup';
-import { type Harness, startHarness } from '../harness/server';
+import type { Harness } from '../harness/server';
+import { startSignInHarness } from '../harness/sign-in-harness';
 import { axeViolations, dropFiles, launchBrowser, openApp, showView } from './browser';
 
 const CLIENT_ID = '3333333333.4444444444';
@@ -20,39 +19,15 @@ const CLIENT_ID = '3333333333.4444444444';
 let harness: Harness;
 let browser: Browser;
 
-/** A port free right now, for the loopback listener (the Slack app lists it exactly). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const port = await freePort();
   [harness, browser] = await Promise.all([
-    startHarness({
-      signInPort: port,
-      serviceConfig: {
-        oauth: {
-          apps: [{ clientId: CLIENT_ID, redirectUrls: [slackRedirectUri(port)] }],
-          signers: [
-            {
-              user: 'U0ALICE',
-              name: 'alice',
-              team: { id: 'T0ACME', name: 'Acme' },
-              channels: ['C0GENERAL', 'C0DESIGN', 'C0RANDOM'],
-            },
-          ],
-          accessTokenLifetimeSeconds: 43_200,
-          refreshTokenLifetimeSeconds: 30 * 24 * 3600,
-          codeLifetimeSeconds: 600,
-          refreshReuseSeconds: 0,
-        },
+    startSignInHarness({
+      clientId: CLIENT_ID,
+      signer: {
+        user: 'U0ALICE',
+        name: 'alice',
+        team: { id: 'T0ACME', name: 'Acme' },
+        channels: ['C0GENERAL', 'C0DESIGN', 'C0RANDOM'],
       },
     }),
     launchBrowser(),

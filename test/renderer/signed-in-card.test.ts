@@ -2,11 +2,10 @@
 // the reference service: who and where ("Signed in as @alice in Globex."), Sign out, and an
 // "Advanced" disclosure for the service's address, protocol and Test connection. A person who
 // signed in never sees or handles a token: no token field, state, Replace or Clear.
-import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slackRedirectUri } from '../../main/portable/slack-sign-in';
-import { type Harness, startHarness } from '../harness/server';
+import type { Harness } from '../harness/server';
+import { startSignInHarness } from '../harness/sign-in-harness';
 import {
   axeViolations,
   launchBrowser,
@@ -21,38 +20,15 @@ const CLIENT_ID = '5555555555.6666666666';
 let harness: Harness;
 let browser: Browser;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const port = await freePort();
   [harness, browser] = await Promise.all([
-    startHarness({
-      signInPort: port,
-      serviceConfig: {
-        oauth: {
-          apps: [{ clientId: CLIENT_ID, redirectUrls: [slackRedirectUri(port)] }],
-          signers: [
-            {
-              user: 'U0ALICE',
-              name: 'alice',
-              team: { id: 'T0GLOBEX', name: 'Globex' },
-              channels: ['C0GENERAL', 'C0RANDOM'],
-            },
-          ],
-          accessTokenLifetimeSeconds: 43_200,
-          refreshTokenLifetimeSeconds: 30 * 24 * 3600,
-          codeLifetimeSeconds: 600,
-          refreshReuseSeconds: 0,
-        },
+    startSignInHarness({
+      clientId: CLIENT_ID,
+      signer: {
+        user: 'U0ALICE',
+        name: 'alice',
+        team: { id: 'T0GLOBEX', name: 'Globex' },
+        channels: ['C0GENERAL', 'C0RANDOM'],
       },
     }),
     launchBrowser(),
