@@ -107,13 +107,17 @@ describe.each([
     await harness.app.setPreferences({ shortcut: 'CommandOrControl+Shift+Y' });
     const { page, problems } = await opened(width, height);
     await showView(page, 'settings');
-    const turnOff = page.getByRole('button', { name: 'Turn off' });
-    const look = await turnOff.evaluate((el) => {
-      const style = getComputedStyle(el);
-      return { border: style.borderTopColor, width: style.borderTopWidth };
-    });
-    expect(look.border).not.toBe('rgba(0, 0, 0, 0)');
-    expect(look.width).not.toBe('0px');
+    // The share shortcut's and the capture shortcut's (issue 35): each drawn as a button.
+    const turnOffs = await page.getByRole('button', { name: /^Turn off/ }).all();
+    expect(turnOffs).toHaveLength(2);
+    for (const turnOff of turnOffs) {
+      const look = await turnOff.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { border: style.borderTopColor, width: style.borderTopWidth };
+      });
+      expect(look.border).not.toBe('rgba(0, 0, 0, 0)');
+      expect(look.width).not.toBe('0px');
+    }
 
     const gaps = await page
       .getByRole('region', { name: 'About' })
