@@ -100,7 +100,9 @@ describe('queue crash and restart', () => {
         baseUrl: service.url,
         channels: ['C0GENERAL'],
         paths: files.map((f) => f.path),
-        slowBodyMs: 60,
+        // Long enough that a file is mid-body for a while beside one waiting for its slow answer
+        // (400 ms), however loaded the machine: the kill below waits for both at once.
+        slowBodyMs: 250,
       },
       'first',
     );
