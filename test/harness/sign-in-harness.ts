@@ -2,6 +2,7 @@
 // whose redirect URL is a loopback port free right now (tests run side by side, so not the
 // manifest's fixed ports), and one person who can approve on the consent page. Lifetimes are
 // Slack's (defaultOAuthConfig); a test that needs others sets them on harness.reference.config.
+import type { Browser } from 'playwright-core';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { freePort } from '../auth/sign-in-helpers';
 import { defaultOAuthConfig, type OAuthSigner } from '../service/oauth-config';
@@ -26,4 +27,28 @@ export async function startSignInHarness(opts: {
       },
     },
   });
+}
+
+/**
+ * A person signs in through the consent page in a real tab: the app opens the page, they press
+ * Allow. Resolves to the workspace's ID once the app has kept the tokens.
+ */
+export async function signInThroughConsentPage(
+  harness: Harness,
+  browser: Browser,
+  clientId: string,
+): Promise<string> {
+  harness.setOpenBrowser(async (url) => {
+    void (async () => {
+      const tab = await browser.newPage();
+      await tab.goto(url);
+      await tab.getByRole('button', { name: 'Allow' }).click();
+      await tab.waitForLoadState('load');
+      await tab.close();
+    })();
+  });
+  const result = await harness.app.signInWithSlack({ baseUrl: harness.reference.url, clientId });
+  harness.setOpenBrowser(null);
+  if (!result.ok) throw new Error(result.message);
+  return result.workspaceId;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../harness/server';
-import { startSignInHarness } from '../harness/sign-in-harness';
+import { signInThroughConsentPage, startSignInHarness } from '../harness/sign-in-harness';
 import { axeViolations, dropFiles, launchBrowser, openApp, showView } from './browser';
 
 const CLIENT_ID = '5555555555.6666666666';
@@ -39,26 +39,6 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** Alice signs in through the consent page in a real tab, as a person would. */
-async function signInAlice(): Promise<string> {
-  harness.setOpenBrowser(async (url) => {
-    void (async () => {
-      const tab = await browser.newPage();
-      await tab.goto(url);
-      await tab.getByRole('button', { name: 'Allow' }).click();
-      await tab.waitForLoadState('load');
-      await tab.close();
-    })();
-  });
-  const result = await harness.app.signInWithSlack({
-    baseUrl: harness.reference.url,
-    clientId: CLIENT_ID,
-  });
-  harness.setOpenBrowser(null);
-  if (!result.ok) throw new Error(result.message);
-  return result.workspaceId;
-}
-
 async function file(name: string): Promise<string> {
   const path = join(dir, name);
   await writeFile(path, `bytes of ${name}`);
@@ -72,7 +52,7 @@ describe.each([
   [480, 640],
 ])('advice at %i×%i', (width, height) => {
   it('a signed-in person not in #random is told its name and to join it, with no Retry', async () => {
-    alice ||= await signInAlice();
+    alice ||= await signInThroughConsentPage(harness, browser, CLIENT_ID);
     const channels = harness.reference.config.oauth.signers[0]!.channels;
     if (!channels.includes('C0RANDOM')) channels.push('C0RANDOM');
     // Names known, as after the picker listed them; then Alice leaves #random.
@@ -117,7 +97,7 @@ describe.each([
   }, 60_000);
 
   it('the picker tells a signed-in person to join a channel they are not in, not to invite an app', async () => {
-    alice ||= await signInAlice();
+    alice ||= await signInThroughConsentPage(harness, browser, CLIENT_ID);
     const channels = harness.reference.config.oauth.signers[0]!.channels;
     if (channels.includes('C0RANDOM')) channels.splice(channels.indexOf('C0RANDOM'), 1);
     await harness.app.listConversations(alice, { refresh: true, wait: true });

@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../harness/server';
-import { startSignInHarness } from '../harness/sign-in-harness';
+import { signInThroughConsentPage, startSignInHarness } from '../harness/sign-in-harness';
 import {
   axeViolations,
   launchBrowser,
@@ -40,26 +40,6 @@ afterAll(async () => {
   await harness?.close();
 });
 
-/** Alice signs in through the consent page in a real tab, as a person would. */
-async function signInAlice(): Promise<string> {
-  harness.setOpenBrowser(async (url) => {
-    void (async () => {
-      const tab = await browser.newPage();
-      await tab.goto(url);
-      await tab.getByRole('button', { name: 'Allow' }).click();
-      await tab.waitForLoadState('load');
-      await tab.close();
-    })();
-  });
-  const result = await harness.app.signInWithSlack({
-    baseUrl: harness.reference.url,
-    clientId: CLIENT_ID,
-  });
-  harness.setOpenBrowser(null);
-  if (!result.ok) throw new Error(result.message);
-  return result.workspaceId;
-}
-
 let signedIn = false;
 
 describe.each([
@@ -68,7 +48,7 @@ describe.each([
 ] as const)('a signed-in card at %i×%i (%s)', (width, height, scheme: Scheme) => {
   it('says who and where, offers Sign out, and folds the rest under Advanced; no token anywhere', async () => {
     if (!signedIn) {
-      await signInAlice();
+      await signInThroughConsentPage(harness, browser, CLIENT_ID);
       signedIn = true;
     }
     const { page, problems } = await openApp(browser, harness, { scheme });
