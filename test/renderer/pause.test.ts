@@ -39,18 +39,22 @@ describe('Pause all', () => {
         paths.push(path);
       }
       const mine = async () => (await app.listQueue()).filter((i) => paths.includes(i.path));
-      harness.setThrottle(100_000);
+      // 10 s a file: long enough that a loaded machine opens the page and presses Pause while
+      // the first file is still sending.
+      harness.setThrottle(30_000);
       await app.share({ target: { presetId: demo.randomPresetId }, paths });
       const { page, problems } = await openApp(browser, harness);
       await page.setViewportSize({ width, height });
       await showView(page, 'queue');
       await expect
-        .poll(async () => (await mine()).filter((i) => i.state === 'sending').length)
+        .poll(async () => (await mine()).filter((i) => i.state === 'sending').length, {
+          timeout: 10_000,
+        })
         .toBe(1);
       await page.getByRole('button', { name: 'Pause all' }).click();
       const notice = page.getByRole('status').filter({ hasText: 'Uploads are paused.' });
       await expect
-        .poll(() => notice.textContent())
+        .poll(() => notice.textContent(), { timeout: 10_000 })
         .toBe(
           'Uploads are paused. 1 file already sending finishes; cancel it to stop now. 2 files waiting start when you resume.',
         );
@@ -63,7 +67,7 @@ describe('Pause all', () => {
         .poll(async () => (await mine()).map((i) => i.state).sort(), { timeout: 15_000 })
         .toEqual(['delivered', 'queued', 'queued']);
       await expect
-        .poll(() => notice.textContent())
+        .poll(() => notice.textContent(), { timeout: 10_000 })
         .toBe('Uploads are paused. 2 files waiting start when you resume.');
       await page.getByRole('button', { name: 'Resume all' }).click();
       await harness.settled(15_000);
