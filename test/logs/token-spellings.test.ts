@@ -36,6 +36,11 @@ function spellings(): [string, string, string[]][] {
     ["{ refresh_token: 'x' }", `{ refresh_token: '${f}Y', access_token: "${g}" }`, [f, g]],
     ['{"refresh_token":"x"}', `{"refresh_token":"${g}Z","code_verifier":"${a}Z"}`, [g, a]],
     ['JSON quoted inside a message', `answer {\\"refresh_token\\":\\"${e}W\\"}`, [e]],
+    [
+      'an incoming-webhook address, with or without a scheme',
+      `"hooks.slack.com/services/T0${a}/B0${b}/${c}" is not a URL; and https://hooks.example.test/triggers/T1/${d}/${e}`,
+      [a, b, c, d, e],
+    ],
   ];
 }
 

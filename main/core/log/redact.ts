@@ -41,6 +41,15 @@ const RULES: readonly (readonly [RegExp, string])[] = [
     new RegExp(`${START}(${SECRET_FIELDS})(\\\\?["']?\\s*(?::|%3A)\\s*\\\\?["']?)${VALUE}`, 'gi'),
     '$1$2[redacted]',
   ],
+  // An incoming webhook's address is itself the credential: whoever holds it can post, and Slack
+  // asks that it never be shared (https://api.slack.com/messaging/webhooks, now
+  // docs.slack.dev/messaging/sending-messages-using-incoming-webhooks). Shaped
+  // https://hooks.slack.com/services/T…/B…/…, and the contract's hooks.<host>. Workflow triggers (hooks.slack.com/triggers/…) are the same kind. A person
+  // who pastes one where a token or base URL goes gets a message that may quote it.
+  [
+    /\b(hooks\.[a-z0-9.-]+(?::\d+)?\/(?:services|triggers|workflows)\/)[^\s"'<>]+/gi,
+    '$1[redacted]',
+  ],
   // user:password@ in a URL: a proxy's credentials.
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, '$1[redacted]@'],
 ];
