@@ -59,6 +59,30 @@ async function nothingSaved(a: AppService) {
   expect(settings).not.toMatch(/xox/);
 }
 
+/** Every access token the service issued in this test is revoked there (polled: revoking runs on
+ * after the result). */
+async function everyIssuedTokenRevoked() {
+  await expect
+    .poll(
+      async () => {
+        const issued = service.signInSecrets().filter((s) => s.startsWith('xoxe.xoxp-'));
+        if (issued.length === 0) return 'none issued yet';
+        const answers = await Promise.all(
+          issued.map(async (token) => {
+            const res = await fetch(`${service.url}/api/auth.test`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}` },
+            });
+            return ((await res.json()) as { error?: string }).error;
+          }),
+        );
+        return answers.every((e) => e === 'token_revoked') ? 'revoked' : answers.join();
+      },
+      { timeout: 10_000 },
+    )
+    .toBe('revoked');
+}
+
 describe('signing in', () => {
   it('approves in the browser: "@alice in Trayshare Reference", a new workspace named after the team, tokens in the keychain only', async () => {
     const person = browser();
@@ -344,25 +368,20 @@ describe('ending without signing in, nothing saved', () => {
     await tabAnswered;
     await nothingSaved(a);
     // The answer that came after Cancel is ended at the service, never left alive there.
-    await expect
-      .poll(
-        async () => {
-          const issued = service.signInSecrets().filter((s) => s.startsWith('xoxe.xoxp-'));
-          if (issued.length === 0) return 'none issued yet';
-          const answers = await Promise.all(
-            issued.map(async (token) => {
-              const res = await fetch(`${service.url}/api/auth.test`, {
-                method: 'POST',
-                headers: { authorization: `Bearer ${token}` },
-              });
-              return ((await res.json()) as { error?: string }).error;
-            }),
-          );
-          return answers.every((e) => e === 'token_revoked') ? 'revoked' : answers.join();
-        },
-        { timeout: 10_000 },
-      )
-      .toBe('revoked');
+    await everyIssuedTokenRevoked();
+  });
+
+  it('Cancel while auth.test checks the new tokens: cancelled at once, nothing kept, and the tokens revoked', async () => {
+    service.injectFault({ method: 'auth.test', fault: { kind: 'slow', delayMs: 1500 } });
+    const a = await start(async (url) => {
+      void consent(url, {});
+    });
+    const waiting = signIn(a);
+    await expect.poll(() => service.traffic().countOf['auth.test'] ?? 0).toBe(1);
+    await a.cancelSignIn();
+    expect(await waiting).toMatchObject({ ok: false, reason: 'cancelled' });
+    await nothingSaved(a);
+    await everyIssuedTokenRevoked();
   });
 
   it('the callback twice: the second visit finds nothing listening', async () => {

@@ -12,6 +12,7 @@ import type { Transport } from '../upload/transport';
 import { type IssuedTokens, revokeToken } from './oauth-client';
 import { signInMessages as say } from './sign-in-messages';
 import { tokenStore } from './token-store';
+import { CANCELLED, unlessCancelled } from './unless-cancelled';
 
 export interface KeepDeps {
   settings: SettingsService;
@@ -52,7 +53,14 @@ export function exchangeFailure(
 
 export async function keepSignIn(
   deps: KeepDeps,
-  a: { baseUrl: string; clientId: string; existing: Workspace | undefined; tokens: IssuedTokens },
+  a: {
+    baseUrl: string;
+    clientId: string;
+    existing: Workspace | undefined;
+    tokens: IssuedTokens;
+    /** Cancel still counts while auth.test answers; after the keychain write it is too late. */
+    signal: AbortSignal;
+  },
 ): Promise<SignInResult> {
   const { baseUrl, existing, tokens } = a;
   const drop = () => revokeToken(baseUrl, tokens.accessToken, deps.transport);
@@ -61,7 +69,15 @@ export async function keepSignIn(
     await drop();
     return say.wrongTeam(tokens.team?.name ?? teamId, existing.teamName ?? existing.name);
   }
-  const who = await authTest(baseUrl, tokens.accessToken, deps.transport);
+  const who = await unlessCancelled(
+    a.signal,
+    authTest(baseUrl, tokens.accessToken, deps.transport),
+  );
+  if (who === CANCELLED) {
+    // Cancelled while auth.test answered: nothing was kept, and the tokens end at the service.
+    void drop();
+    return say.cancelled();
+  }
   if (!who.ok) {
     await drop();
     return who.reason.class === 'transient'

@@ -27,6 +27,7 @@ import { newPkcePair, newState } from './pkce';
 import { holderText, portHolders } from './port-holder';
 import { exchangeFailure, keepSignIn } from './sign-in-keep';
 import { signInMessages as say } from './sign-in-messages';
+import { CANCELLED, unlessCancelled } from './unless-cancelled';
 
 export interface SignInDeps {
   settings: SettingsService;
@@ -44,17 +45,6 @@ export interface SignInDeps {
 type Deps = SignInDeps & { ports: readonly number[]; timeoutMs: number };
 
 const FIVE_MINUTES = 5 * 60_000;
-const CANCELLED = Symbol('cancelled');
-
-/** `work`, or CANCELLED as soon as `signal` aborts (the work itself goes on, unheard). */
-function unlessCancelled<T>(signal: AbortSignal, work: Promise<T>): Promise<T | typeof CANCELLED> {
-  if (signal.aborted) return Promise.resolve(CANCELLED);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(CANCELLED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
 
 interface Attempt {
   baseUrl: string;
