@@ -72,8 +72,8 @@ export function workspaceTokens(access: SettingsAccess, transport: Transport) {
     if (!tokenCheck.ok) {
       return { ok: false, checked: false, message: `${workspace.name}: ${tokenCheck.message}` };
     }
-    if (token === null) return fail('no_token', 'No token.');
-    const result = await authTest(workspace.baseUrl, token.trim(), transport);
+    // checkToken refused a missing or blank token above.
+    const result = await authTest(workspace.baseUrl, (token ?? '').trim(), transport);
     if (result.ok) {
       const who = tokenHolder(result);
       return {
