@@ -38,8 +38,8 @@ export function linuxStartProblem(env) {
     '',
     `  sudo chown root:root '${helper}' && sudo chmod 4755 '${helper}'`,
     '',
-    'The installed .deb package does this by itself. See README ("Ubuntu 24.04") for the alternative',
-    '(an AppArmor profile for this Electron binary).',
+    'The installed .deb package does this by itself. See docs/development.md ("Ubuntu 23.10 and',
+    'later"); the alternative is an AppArmor profile for this Electron binary.',
   ].join('\n');
 }
 

@@ -7,11 +7,15 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import type { View } from '../../preload/contract';
 import type { Harness } from '../harness/server';
 
-// The committed screenshots (shown in README) are rewritten only on request, so an ordinary
+// The committed screenshots (shown in docs/interface.md) are rewritten only on request, so an ordinary
 // test run leaves the work tree clean: TRAYSHARE_UPDATE_SCREENSHOTS=1 npm test.
 const SCREENSHOTS = process.env.TRAYSHARE_UPDATE_SCREENSHOTS
   ? resolve(import.meta.dirname, '../screenshots')
   : resolve(import.meta.dirname, '../../test-results/screenshots');
+// Pictures in docs/ (docs/images/<name>.png, README's among them) come on the same request.
+const DOCS_IMAGES = process.env.TRAYSHARE_UPDATE_SCREENSHOTS
+  ? resolve(import.meta.dirname, '../../docs/images')
+  : resolve(import.meta.dirname, '../../test-results/docs-images');
 export type Scheme = 'light' | 'dark';
 
 /**
@@ -169,4 +173,9 @@ export async function axeViolations(page: Page): Promise<string[]> {
 export async function screenshot(page: Page, name: string, scheme: Scheme): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-${scheme}.png`) });
+}
+
+export async function docsImage(page: Page, name: string): Promise<void> {
+  await mkdir(DOCS_IMAGES, { recursive: true });
+  await page.screenshot({ path: join(DOCS_IMAGES, `${name}.png`) });
 }

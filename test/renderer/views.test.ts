@@ -1,5 +1,5 @@
 // Every view, light and dark: no axe violation, no CSP or script error, reduced motion
-// respected; and a screenshot of each for the README (test/screenshots/<view>-<scheme>.png).
+// respected; and a screenshot of each for docs/interface.md (test/screenshots/<view>-<scheme>.png).
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import {
   axeViolations,
+  docsImage,
   launchBrowser,
   openApp,
   type Scheme,
@@ -82,7 +83,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-// README shows each view at the default window (480×640) and a tray popover's size (360×520).
+// docs/interface.md shows each view at the default window (480×640) and a tray popover's size (360×520).
 async function check(page: Page, name: string, scheme: Scheme): Promise<void> {
   expect(await axeViolations(page), `${name} (${scheme})`).toEqual([]);
   await page.setViewportSize({ width: 360, height: 520 });
@@ -118,6 +119,13 @@ describe.each(['light', 'dark'] as const)('every view in %s mode', (scheme) => {
     await page.getByText('Folder · 2 files · 508 KB').waitFor();
     await page.getByLabel('Comment').fill('New homepage, round two');
     await check(page, 'share', scheme);
+    if (scheme === 'light') {
+      // README's picture (docs/images/share-sheet.png): the whole sheet, in a large window.
+      await page.setViewportSize({ width: 900, height: 800 });
+      await page.getByRole('heading', { name: 'Share 4 files' }).scrollIntoViewIfNeeded();
+      await docsImage(page, 'share-sheet');
+      await page.setViewportSize({ width: 480, height: 640 });
+    }
     await page.getByRole('button', { name: 'Cancel' }).click();
 
     await showView(page, 'queue');
