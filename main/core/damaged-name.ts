@@ -1,6 +1,6 @@
 // One rule for every damaged file Trayshare sets aside (the settings file, the queue journal,
 // the history, a channel or people list): the file's own name, then `.damaged-` and when it was
-// set aside in UTC, e.g. config.json.damaged-2026-11-21T22-41-03-120Z. The README says so.
+// set aside in UTC, e.g. config.json.damaged-2026-11-21T22-41-03-120Z. docs/cli.md says so.
 
 /** `path.damaged-TIME`; a later try in the same millisecond adds `-2`, `-3`… */
 export function damagedName(path: string, now = Date.now(), attempt = 0): string {
