@@ -38,8 +38,9 @@ export async function takeCapture(deps: {
   try {
     if (outcome.kind !== 'file') return outcome;
     try {
-      const path = await deps.keep(outcome.path, deps.source);
-      return { kind: 'captured', path, source: deps.source };
+      const source = outcome.source ?? deps.source;
+      const path = await deps.keep(outcome.path, source);
+      return { kind: 'captured', path, source };
     } catch (error) {
       return {
         kind: 'failed',
