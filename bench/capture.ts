@@ -4,7 +4,8 @@
 // Trayshare's own work, in two spans:
 //   - portal answer → thumbnail drawn: the Response signal sent, read by the portal client, the
 //     PNG copied into the private folder, the share-requested event, the page asking for the
-//     bytes (readCapture) and decoding them at thumbnail size onto the canvas;
+//     bytes (readCapture: binary over the harness's HTTP, as Electron's IPC carries them, with
+//     no base64), decoding them once and halving them down onto the thumbnail's canvas;
 //   - capture asked → thumbnail drawn: the same plus the portal call (what a shortcut press
 //     costs on top of the person's own picking).
 // Target: under 150 ms for the first span (issue 35). Printed, never asserted.
@@ -99,7 +100,7 @@ console.log(line('portal answer → thumbnail drawn', fromAnswer));
 console.log(line('capture asked → thumbnail drawn', fromAsk));
 console.log('  where the first span goes:');
 console.log(line('  answer → sheet asks for the bytes', toSheet));
-console.log(line('  bytes to the page (harness HTTP)', bytesToPage));
+console.log(line('  bytes to the page', bytesToPage));
 console.log(line('  decode at thumbnail size, draw', decode));
 console.log(
   `Target: portal answer → thumbnail under ${TARGET_MS} ms (median): ${pick(fromAnswer, 0.5) < TARGET_MS ? 'met' : 'NOT met'}`,

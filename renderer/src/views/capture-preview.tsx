@@ -1,7 +1,9 @@
 // A screen capture in the share sheet: a thumbnail and how it was taken, beside its name. Main
-// gives the page a capture's bytes (readCapture) and no other file's; the thumbnail is decoded
-// already scaled (createImageBitmap's resize), so a 4K screenshot costs a small bitmap, and drawn
-// on a canvas (the page's CSP allows no blob: images).
+// gives the page a capture's bytes (readCapture, as bytes: no base64 either way) and no other
+// file's. The PNG is decoded once, off the page's thread (createImageBitmap), then halved step by
+// step onto small canvases and drawn on the thumbnail's canvas (the page's CSP allows no blob:
+// images). createImageBitmap's own resize options cost as much again as the decode on a 4K
+// screenshot (bench/capture.ts); each halving is a plain 2×2 average, a few ms.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CapturePreview } from '../../../preload/contract';
 import { api } from '../bridge';
@@ -60,16 +62,6 @@ export function useCapturePreviews(paths: readonly string[]): Map<string, Captur
   return previews;
 }
 
-/** The PNG's bytes: Uint8Array.fromBase64 where the engine has it (Chromium 140+), else atob. */
-function pngBytes(base64: string): Uint8Array<ArrayBuffer> {
-  const u8 = Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array<ArrayBuffer> };
-  if (u8.fromBase64) return u8.fromBase64(base64);
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
 /** The PNG's size from its IHDR chunk (bytes 16-23), to decode it straight at thumbnail size. */
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -84,20 +76,41 @@ function thumbSize(size: { width: number; height: number }) {
   };
 }
 
+/** The bitmap halved until one more halving would go below `size`, then drawn at `size`. */
+function shrink(
+  bitmap: ImageBitmap,
+  size: { width: number; height: number },
+): HTMLCanvasElement | ImageBitmap {
+  let from: HTMLCanvasElement | ImageBitmap = bitmap;
+  let width = bitmap.width;
+  let height = bitmap.height;
+  while (width >= size.width * 2 && height >= size.height * 2) {
+    width = Math.ceil(width / 2);
+    height = Math.ceil(height / 2);
+    const step = document.createElement('canvas');
+    step.width = width;
+    step.height = height;
+    step.getContext('2d')?.drawImage(from, 0, 0, width, height);
+    from = step;
+  }
+  return from;
+}
+
 async function draw(canvas: HTMLCanvasElement, preview: CapturePreview): Promise<void> {
-  const bytes = pngBytes(preview.pngBase64);
+  const bytes = preview.png as Uint8Array<ArrayBuffer>;
   const shown = thumbSize(pngSize(bytes));
   const ratio = window.devicePixelRatio || 1;
-  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }), {
-    resizeWidth: Math.round(shown.width * ratio),
-    resizeHeight: Math.round(shown.height * ratio),
-    resizeQuality: 'medium',
-  });
-  canvas.width = bitmap.width;
-  canvas.height = bitmap.height;
+  const size = { width: Math.round(shown.width * ratio), height: Math.round(shown.height * ratio) };
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+  canvas.width = size.width;
+  canvas.height = size.height;
   canvas.style.width = `${shown.width}px`;
   canvas.style.height = `${shown.height}px`;
-  canvas.getContext('2d')?.drawImage(bitmap, 0, 0);
+  const g = canvas.getContext('2d');
+  if (g) {
+    g.imageSmoothingQuality = 'high';
+    g.drawImage(shrink(bitmap, size), 0, 0, size.width, size.height);
+  }
   bitmap.close();
   canvas.dataset.drawn = 'true';
   performance.mark('capture-preview:drawn');
