@@ -221,6 +221,33 @@ describe.skipIf(Boolean(binary.skip))(
       },
     );
 
+    // Windows' capture UI is Trayshare's own overlay (main/electron/capture-overlay.ts), so a test
+    // can drive it as a person does: Capture… in the tray, then Enter on the overlay. macOS's
+    // screencapture -i and the Linux portal's dialog are the system's own and wait for a person;
+    // there the units and the test portal (test/renderer/capture.test.ts) stand in.
+    it.runIf(process.platform === 'win32')(
+      'takes a screenshot with the overlay: Capture…, Enter, and it is in the share sheet',
+      async () => {
+        await saveToken();
+        await expect.poll(() => trayItem('capture'), STEP).toBe('Capture…');
+        const displays = await app.evaluate(({ screen }) => screen.getAllDisplays().length);
+        await clickTray('capture');
+        const overlays = () => app.windows().filter((w) => w.url().endsWith('overlay.html'));
+        await expect.poll(() => overlays().length, STEP).toBe(displays);
+        const overlay = overlays()[0] as Page;
+        await overlay.locator('canvas[data-drawn="true"]').waitFor(STEP);
+        await overlay.keyboard.press('Enter');
+        const page = await mainWindow();
+        await page.getByRole('heading', { name: 'Share 1 file' }).waitFor(STEP);
+        expect(await page.locator('.file-list__name').textContent()).toMatch(
+          /^Screenshot \d{4}-\d\d-\d\d at \d\d\.\d\d\.\d\d( \(\d+\))?\.png$/,
+        );
+        expect(await page.getByText('Screenshot of the screen').isVisible()).toBe(true);
+        await page.locator('canvas.capture-preview__thumb[data-drawn="true"]').waitFor(STEP);
+        await expect.poll(() => overlays().length, STEP).toBe(0);
+      },
+    );
+
     it.runIf(process.platform === 'darwin')(
       'takes files dropped on the tray icon (macOS, where the tray menu has no drop window)',
       async () => {
