@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OVERLAY_CHANNELS } from '../../preload/overlay-contract';
+import type { CaptureOutcome } from '../core/capture/outcome';
 import type { DisplayLike, Rect } from '../core/capture/overlay-selection';
 import { createOverlayCapturer, type ImageLike, type OverlayElectron } from './capture-overlay';
 import type { InvokeEvent } from './ipc';
@@ -126,6 +127,12 @@ async function opened(fake: ReturnType<typeof fakeElectron>) {
   return { onLaptop, onMonitor };
 }
 
+/** The thumbnail a capture came with (FakeImage's PNG is how it was made). */
+function thumbnailOf(outcome: CaptureOutcome): { size: number[]; steps: string[] } {
+  if (outcome.kind !== 'file' || !outcome.thumbnail) throw new Error('no thumbnail');
+  return JSON.parse(Buffer.from(outcome.thumbnail).toString('utf8'));
+}
+
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'trayshare-overlay-'));
   scratch = join(dir, '.capture.png');
@@ -188,7 +195,13 @@ describe('the Windows capture overlay', () => {
       { kind: 'drag', from: { x: 300, y: 200 }, to: { x: 100, y: 50 } },
     ]);
     expect(taken).toBe(true);
-    expect(await outcome).toEqual({ kind: 'file', path: scratch, source: 'area' });
+    const kept = await outcome;
+    expect(kept).toMatchObject({ kind: 'file', path: scratch, source: 'area' });
+    // The share sheet's thumbnail is made here, from the pixels in hand: 300×225 fits 192×128.
+    expect(thumbnailOf(kept)).toEqual({
+      size: [171, 128],
+      steps: ['crop 180,90 360×270', 'resize 300×225', 'resize 171×128'],
+    });
     // The laptop's picture came 2304 wide for 1280 DIPs (1.8×): the 200×150 DIP area is cut
     // from it and brought to the laptop's own 1.5×, 300×225 pixels.
     expect(JSON.parse(await readFile(scratch, 'utf8'))).toEqual({
@@ -209,7 +222,9 @@ describe('the Windows capture overlay', () => {
       false,
     );
     await fake.call(onMonitor, OVERLAY_CHANNELS.choose, [{ kind: 'key', key: 'Enter' }]);
-    expect(await outcome).toEqual({ kind: 'file', path: scratch, source: 'screen' });
+    const taken = await outcome;
+    expect(taken).toMatchObject({ kind: 'file', path: scratch, source: 'screen' });
+    expect(thumbnailOf(taken).size).toEqual([192, 108]);
     expect(JSON.parse(await readFile(scratch, 'utf8'))).toEqual({
       size: [2560, 1440],
       steps: ['crop 0,0 2560×1440'],
@@ -267,7 +282,7 @@ describe('the Windows capture overlay', () => {
   it('takes the display under the pointer at once for a screen capture', async () => {
     const fake = fakeElectron();
     const { outcome } = start(fake, 'screen');
-    expect(await outcome).toEqual({ kind: 'file', path: scratch, source: 'screen' });
+    expect(await outcome).toMatchObject({ kind: 'file', path: scratch, source: 'screen' });
     expect(fake.windows).toHaveLength(0);
     expect(JSON.parse(await readFile(scratch, 'utf8')).size).toEqual([2560, 1440]);
   });

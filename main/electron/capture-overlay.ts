@@ -35,7 +35,7 @@ export interface ImageLike {
   isEmpty(): boolean;
   getSize(): { width: number; height: number };
   crop(rect: Rect): ImageLike;
-  resize(options: { width: number; height: number; quality: 'best' }): ImageLike;
+  resize(options: { width: number; height: number; quality: 'best' | 'good' }): ImageLike;
   toPNG(): Buffer;
   toJPEG(quality: number): Buffer;
 }
@@ -99,6 +99,11 @@ const chooseArgs = z.tuple([
 ]);
 
 const OPEN_TIMEOUT_MS = 10_000;
+/**
+ * The share sheet's thumbnail box (96×64 CSS pixels, capture-preview.tsx) at 2×: made here from
+ * pixels already decoded, so the page decodes a few KB instead of the whole screenshot.
+ */
+const THUMBNAIL = { width: 192, height: 128 };
 /** The overlay's picture: only shown, so JPEG (fast to make) rather than PNG. */
 const SHOWN_QUALITY = 90;
 
@@ -150,7 +155,7 @@ async function takeShots(electron: OverlayElectron): Promise<Shot[]> {
 function cutOut(
   shot: Shot,
   choice: { kind: 'screen' } | { kind: 'area' | 'window'; rect: Rect },
-): Buffer {
+): { png: Buffer; thumbnail: Buffer } {
   const { width, height } = shot.display.bounds;
   const rect = choice.kind === 'screen' ? { x: 0, y: 0, width, height } : choice.rect;
   let image = shot.image.crop(toImagePixels(rect, shot.display, shot.image.getSize()));
@@ -159,7 +164,13 @@ function cutOut(
   if (Math.abs(got.width - want.width) > 1 || Math.abs(got.height - want.height) > 1) {
     image = image.resize({ ...want, quality: 'best' });
   }
-  return image.toPNG();
+  const fit = Math.min(THUMBNAIL.width / want.width, THUMBNAIL.height / want.height, 1);
+  const thumbnail = image.resize({
+    width: Math.max(1, Math.round(want.width * fit)),
+    height: Math.max(1, Math.round(want.height * fit)),
+    quality: 'good',
+  });
+  return { png: image.toPNG(), thumbnail: thumbnail.toPNG() };
 }
 
 function underCursor(electron: OverlayElectron, shots: readonly Shot[]): Shot {
@@ -272,11 +283,13 @@ export function createOverlayCapturer(deps: OverlayDeps): Capturer {
         ? { kind: 'chosen', shot: underCursor(deps.electron, shots), choice: { kind: 'screen' } }
         : await runOverlay(deps, shots);
     if (picked.kind !== 'chosen') return picked;
-    await writeFile(scratch, cutOut(picked.shot, picked.choice), { mode: 0o600 });
+    const { png, thumbnail } = cutOut(picked.shot, picked.choice);
+    await writeFile(scratch, png, { mode: 0o600 });
     return {
       kind: 'file',
       path: scratch,
       source: picked.choice.kind === 'screen' ? 'screen' : 'area',
+      thumbnail: new Uint8Array(thumbnail),
     };
   };
 }

@@ -25,7 +25,7 @@ export async function takeCapture(deps: {
   source: CaptureSource;
   /** The private folder (the scratch file is made there). */
   dir: string;
-  keep(from: string, source: CaptureSource): Promise<string>;
+  keep(from: string, source: CaptureSource, extra?: { thumbnail?: Uint8Array }): Promise<string>;
 }): Promise<CaptureResult> {
   const scratch = join(deps.dir, `.capture-${process.pid}-${Date.now().toString(36)}.png`);
   let outcome: CaptureOutcome;
@@ -39,7 +39,8 @@ export async function takeCapture(deps: {
     if (outcome.kind !== 'file') return outcome;
     try {
       const source = outcome.source ?? deps.source;
-      const path = await deps.keep(outcome.path, source);
+      const extra = outcome.thumbnail ? { thumbnail: outcome.thumbnail } : {};
+      const path = await deps.keep(outcome.path, source, extra);
       return { kind: 'captured', path, source };
     } catch (error) {
       return {
