@@ -12,6 +12,7 @@ import type { CaptureOutcome } from '../core/capture/outcome';
 import type { DisplayLike, Rect } from '../core/capture/overlay-selection';
 import { createOverlayCapturer, type ImageLike, type OverlayElectron } from './capture-overlay';
 import type { InvokeEvent } from './ipc';
+import { hardenedWebPreferences } from './windows';
 
 /** An image that remembers how it was cut: its PNG is that story, so a test can read it. */
 class FakeImage implements ImageLike {
@@ -166,6 +167,10 @@ describe('the Windows capture overlay', () => {
         nodeIntegration: false,
       },
     });
+    // Exactly the app's own windows' hardening (windows.ts), with the overlay's own preload.
+    expect(onLaptop.options.webPreferences).toEqual(
+      hardenedWebPreferences('/app/out/preload/overlay.cjs'),
+    );
     expect(onLaptop.calls).toEqual([
       'top true screen-saver',
       'bounds 0,0 1280×800',

@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, launchBrowser } from './browser';
+import { axeViolations, launchBrowser, screenshot } from './browser';
 
 interface Recorded {
   calls: { name: string; input?: unknown; drawn?: boolean }[];
@@ -23,7 +23,7 @@ describe('the capture overlay page', () => {
     await harness?.close();
   });
 
-  /** The overlay on a 1280×800 DIP display at 1.5×, its picture red on the left, blue on the right. */
+  /** The overlay on a 1280×800 DIP display at 1.5×: a blue desktop, a light window on the right. */
   async function openOverlay(): Promise<{ page: Page; problems: string[] }> {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 800 },
@@ -36,12 +36,17 @@ describe('the capture overlay page', () => {
       (window as unknown as { trayshareOverlay: unknown }).trayshareOverlay = {
         async image() {
           recorded.calls.push({ name: 'image' });
+          // A desktop (blue) with a window on its right half (light, a title bar, text lines).
           const canvas = new OffscreenCanvas(1920, 1200);
           const g = canvas.getContext('2d')!;
-          g.fillStyle = '#ff0000';
-          g.fillRect(0, 0, 960, 1200);
-          g.fillStyle = '#0000ff';
-          g.fillRect(960, 0, 960, 1200);
+          g.fillStyle = '#2f5d8a';
+          g.fillRect(0, 0, 1920, 1200);
+          g.fillStyle = '#f5f5f7';
+          g.fillRect(960, 150, 900, 900);
+          g.fillStyle = '#d2d2d7';
+          g.fillRect(960, 150, 900, 48);
+          g.fillStyle = '#3a3a3c';
+          for (let i = 0; i < 12; i++) g.fillRect(1000, 260 + i * 56, 500 + ((i * 97) % 300), 20);
           const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.9 });
           return { jpeg: new Uint8Array(await blob.arrayBuffer()) };
         },
@@ -80,7 +85,7 @@ describe('the capture overlay page', () => {
     await expect
       .poll(() => page.getByRole('status').textContent())
       .toMatch(/Drag over an area, or press Enter for the whole screen\. Esc cancels\./);
-    // The picture fills the window at the display's own pixels: red left, blue right.
+    // The picture fills the window at the display's own pixels: the desktop left, the window right.
     const pixels = await page.evaluate(() => {
       const canvas = document.querySelector('canvas')!;
       const g = canvas.getContext('2d')!;
@@ -93,8 +98,11 @@ describe('the capture overlay page', () => {
       };
     });
     expect(pixels.size).toEqual([1920, 1200, 1280, 800]);
-    expect(pixels.left[0]).toBeGreaterThan(200);
-    expect(pixels.right[2]).toBeGreaterThan(200);
+    // JPEG: near the colours drawn, not exactly them.
+    const near = (got: number[], want: number[]) =>
+      got.every((v, i) => Math.abs(v - want[i]!) <= 6);
+    expect(near(pixels.left, [0x2f, 0x5d, 0x8a])).toBe(true);
+    expect(near(pixels.right, [0xf5, 0xf5, 0xf7])).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
     await page.context().close();
@@ -111,6 +119,9 @@ describe('the capture overlay page', () => {
     // Dragged up and left: the area is still drawn from its top-left corner.
     expect(await area.boundingBox()).toEqual({ x: 100, y: 50, width: 200, height: 150 });
     expect(await area.textContent()).toBe('300 × 225');
+    await page.mouse.move(1100, 700, { steps: 4 });
+    await screenshot(page, 'capture-overlay', 'light');
+    await page.mouse.move(100, 50, { steps: 4 });
     // The hint steps aside while an area is being chosen.
     expect(await page.getByRole('status').isVisible()).toBe(false);
     await page.mouse.up();
