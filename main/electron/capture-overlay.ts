@@ -211,6 +211,8 @@ function runOverlay(deps: OverlayDeps, shots: readonly Shot[]): Promise<Picked> 
       }
       return entry;
     };
+    // A handler left by an overlay that ended abnormally would make handle() throw.
+    for (const channel of Object.values(OVERLAY_CHANNELS)) electron.ipcMain.removeHandler(channel);
     electron.ipcMain.handle(OVERLAY_CHANNELS.image, (event): OverlayImage => {
       return { jpeg: from(event).shot.image.toJPEG(SHOWN_QUALITY) };
     });
