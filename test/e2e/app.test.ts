@@ -2,7 +2,8 @@
 // against the reference service on 127.0.0.1 and the real OS keychain. Each test that stands
 // alone gets its own app (its own user-data folder and reference service), so one failure does
 // not take the next test down: the start with its tray, the drop window from the tray menu
-// (macOS: a drop on the tray icon), the token saved into the keychain. Steps that build on each
+// (macOS: a drop on the tray icon), the token saved into the keychain, on Windows a screenshot
+// with the capture overlay (Capture…, Enter) into the share sheet. Steps that build on each
 // other share one app, in order: a `--share PATH` from a second instance reaches the share sheet
 // → the share lands once → the log and the keychain hold what they should; and pause → queue a
 // share → Quit ends every process → a restart finds the queue intact and delivers it.
