@@ -7,8 +7,9 @@ const buildDefaults = {
   __TRAYSHARE_SLACK_CLIENT_ID__: JSON.stringify(process.env.TRAYSHARE_SLACK_CLIENT_ID ?? ''),
 };
 
-// main → out/main/index.js (ESM), preload → out/preload/index.cjs (CommonJS: a sandboxed
-// preload cannot load ES modules), renderer → out/renderer/ (static page, strict CSP).
+// main → out/main/index.js (ESM), preload → out/preload/index.cjs and overlay.cjs (CommonJS: a
+// sandboxed preload cannot load ES modules, nor a shared chunk), renderer → out/renderer/ (the
+// app's page and Windows' capture overlay, static pages with a strict CSP).
 export default defineConfig({
   main: {
     define: buildDefaults,
@@ -22,7 +23,11 @@ export default defineConfig({
       outDir: 'out/preload',
       // Bundle zod and the contract in: a sandboxed preload can only require electron.
       externalizeDeps: false,
-      lib: { entry: resolve('preload/index.ts'), formats: ['cjs'], fileName: () => 'index.cjs' },
+      lib: {
+        entry: { index: resolve('preload/index.ts'), overlay: resolve('preload/overlay.ts') },
+        formats: ['cjs'],
+        fileName: (_format, name) => `${name}.cjs`,
+      },
     },
   },
   renderer: {
@@ -31,7 +36,9 @@ export default defineConfig({
     build: {
       outDir: resolve('out/renderer'),
       minify: true,
-      rollupOptions: { input: resolve('renderer/index.html') },
+      rollupOptions: {
+        input: { index: resolve('renderer/index.html'), overlay: resolve('renderer/overlay.html') },
+      },
     },
   },
 });

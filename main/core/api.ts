@@ -353,7 +353,8 @@ export interface CoreApi {
 
 export interface CapturePreview {
   source: CaptureSource;
-  pngBase64: string;
+  /** The PNG's bytes: IPC carries them as they are (structured clone), with no base64 step. */
+  png: Uint8Array;
 }
 
 export type CoreMethodName = keyof typeof coreMethodArgs;

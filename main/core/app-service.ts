@@ -257,7 +257,8 @@ function bindService(parts: Parts): AppService {
       takeCapture({ capturer, source, dir: parts.pastedDir, keep: pasted.keep }),
     readCapture: async (path) => {
       const capture = await pasted.readCapture(path);
-      return capture && { source: capture.source, pngBase64: capture.png.toString('base64') };
+      // A copy of exactly the file's bytes: IPC would clone a view's whole backing buffer.
+      return capture && { source: capture.source, png: new Uint8Array(capture.png) };
     },
     // A capture the queue holds stays: its share goes on (the queue's own rules delete it).
     discardCapture: async (path) => {

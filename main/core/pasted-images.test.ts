@@ -1,5 +1,5 @@
 // Pasted images as files: the name people see, what is refused, two pastes in one second.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -43,5 +43,21 @@ describe('pasted images', () => {
       /is 67.11 MB; Trayshare takes images up to 67 MB .*Save it to a file/,
     );
     await expect(readdir(join(dir, 'pasted'))).rejects.toThrow();
+  });
+
+  it('shows a capture by the thumbnail its tool made, or by the capture itself', async () => {
+    const images = openPastedImages(join(dir, 'pasted'));
+    const from = join(dir, 'tool.png');
+    await writeFile(from, TINY_PNG);
+    const thumbnail = new Uint8Array([1, 2, 3]);
+    const withThumb = await images.keep(from, 'area', { thumbnail });
+    const without = await images.keep(from, 'screen');
+    expect(await images.readCapture(withThumb)).toEqual({ source: 'area', png: thumbnail });
+    const plain = await images.readCapture(without);
+    expect(plain?.source).toBe('screen');
+    expect(Buffer.from(plain!.png)).toEqual(TINY_PNG);
+    // The file itself is the capture, whatever is shown for it.
+    expect(await readFile(withThumb)).toEqual(TINY_PNG);
+    expect(await images.readCapture(from)).toBeNull();
   });
 });

@@ -49,6 +49,12 @@ const KEEPS_FILE = new Set<QueueItem['state']>([
 /** How a capture was taken (the share sheet says it beside the thumbnail). */
 export type CaptureSource = 'area' | 'window' | 'screen';
 
+interface CaptureExtra {
+  at?: Date;
+  /** A small PNG of the capture, made by a tool that had its pixels in hand (Windows' overlay). */
+  thumbnail?: Uint8Array;
+}
+
 export interface PastedImages {
   /** Writes the PNG and returns its path. Refuses what is not a PNG or is too large. */
   save(bytes: Uint8Array, at?: Date): Promise<string>;
@@ -56,9 +62,12 @@ export interface PastedImages {
    * Copies a screen capture the OS tool wrote into this folder, private to the person, named
    * like the OS names screenshots; returns its path. The tool's own file is left to the caller.
    */
-  keep(from: string, source: CaptureSource, at?: Date): Promise<string>;
-  /** A capture of this run still kept: how it was taken and its PNG; null for any other path. */
-  readCapture(path: string): Promise<{ source: CaptureSource; png: Buffer } | null>;
+  keep(from: string, source: CaptureSource, extra?: CaptureExtra): Promise<string>;
+  /**
+   * A capture of this run still kept: how it was taken and a PNG to show (its thumbnail where the
+   * tool made one, else the capture itself); null for any other path.
+   */
+  readCapture(path: string): Promise<{ source: CaptureSource; png: Uint8Array } | null>;
   /** Removes a capture the queue never took (its share sheet was cancelled). */
   discard(path: string): void;
   /**
@@ -105,7 +114,7 @@ export function openPastedImages(dir: string): PastedImages {
   // Images the queue has taken: once no row keeps one, it goes. An image saved but not shared
   // yet (the share sheet is open) is not here, so it stays until it is shared or the next start.
   const queued = new Set<string>();
-  const captures = new Map<string, CaptureSource>();
+  const captures = new Map<string, { source: CaptureSource; thumbnail?: Uint8Array }>();
   let chain: Promise<void> = Promise.resolve();
   const remove = (path: string) => {
     tracked.delete(path);
@@ -129,17 +138,18 @@ export function openPastedImages(dir: string): PastedImages {
       tracked.add(path);
       return path;
     },
-    async keep(from, source, at = new Date()) {
+    async keep(from, source, { at = new Date(), thumbnail } = {}) {
       const path = await writeNew(dir, at, (to) =>
         pipeline(createReadStream(from), createWriteStream(to, PRIVATE_NEW)),
       );
       tracked.add(path);
-      captures.set(path, source);
+      captures.set(path, thumbnail ? { source, thumbnail } : { source });
       return path;
     },
     async readCapture(path) {
-      const source = captures.get(path);
-      return source ? { source, png: await readFile(path) } : null;
+      const capture = captures.get(path);
+      if (!capture) return null;
+      return { source: capture.source, png: capture.thumbnail ?? (await readFile(path)) };
     },
     discard(path) {
       if (captures.has(path) && !queued.has(path)) remove(path);

@@ -8,6 +8,7 @@ import {
   app,
   BrowserWindow,
   clipboard,
+  desktopCapturer,
   dialog,
   shell as electronShell,
   globalShortcut,
@@ -17,6 +18,7 @@ import {
   Notification,
   nativeImage,
   net,
+  screen,
   session,
   systemPreferences,
   Tray,
@@ -43,6 +45,7 @@ import { applyAppIdentity } from './app-identity';
 import { appLogLines, openAppLog } from './app-log';
 import { applicationMenuTemplate } from './app-menu';
 import { installAppImageIdentity } from './appimage-identity';
+import { overlayCapturer } from './capture-overlay';
 import { type DesktopApp, type DesktopAppDeps, startDesktopApp } from './desktop-app';
 import { desktopNotes, isWayland } from './desktop-notes';
 import { type HandOff, listenForHandOff } from './hand-off';
@@ -75,10 +78,8 @@ function openExternal(url: string): Promise<void> {
   return electronShell.openExternal(checked.url); // eng-disable OPEN_EXTERNAL_JS_CHECK (https only, checked above)
 }
 
-/**
- * Sign in with Slack's consent page, in the person's browser: https, or http on this machine
- * (a local Slack-style service). Throws when it cannot, so the sign-in says so.
- */
+// Sign in with Slack's consent page, in the person's browser: https, or http on this machine
+// (a local Slack-style service). Throws when it cannot, so the sign-in says so.
 async function openBrowser(url: string): Promise<void> {
   const checked = checkSignInUrl(url);
   if (!checked.ok) throw new Error(checked.error);
@@ -364,7 +365,9 @@ async function start(
       diagnostics: () => diagnosticsText({ service, log: fileLog }),
     },
     launchedAtLogin,
-    capturer: osCapturer(process.platform) ?? undefined,
+    capturer:
+      osCapturer(process.platform) ??
+      overlayCapturer({ BrowserWindow, desktopCapturer, ipcMain, screen }, renderer, appPath, log),
     screenAccess: () => systemPreferences.getMediaAccessStatus('screen'),
     updates: updates(),
     quit: () => app.quit(),

@@ -2,7 +2,8 @@
 // against the reference service on 127.0.0.1 and the real OS keychain. Each test that stands
 // alone gets its own app (its own user-data folder and reference service), so one failure does
 // not take the next test down: the start with its tray, the drop window from the tray menu
-// (macOS: a drop on the tray icon), the token saved into the keychain. Steps that build on each
+// (macOS: a drop on the tray icon), the token saved into the keychain, on Windows a screenshot
+// with the capture overlay (Capture…, Enter) into the share sheet. Steps that build on each
 // other share one app, in order: a `--share PATH` from a second instance reaches the share sheet
 // → the share lands once → the log and the keychain hold what they should; and pause → queue a
 // share → Quit ends every process → a restart finds the queue intact and delivers it.
@@ -218,6 +219,33 @@ describe.skipIf(Boolean(binary.skip))(
         const drop = await windowAt((url) => url.endsWith('#drop-window'));
         await drop.locator('main[aria-busy="false"]').waitFor(STEP);
         expect(await drop.evaluate(() => document.visibilityState)).toBe('visible');
+      },
+    );
+
+    // Windows' capture UI is Trayshare's own overlay (main/electron/capture-overlay.ts), so a test
+    // can drive it as a person does: Capture… in the tray, then Enter on the overlay. macOS's
+    // screencapture -i and the Linux portal's dialog are the system's own and wait for a person;
+    // there the units and the test portal (test/renderer/capture.test.ts) stand in.
+    it.runIf(process.platform === 'win32')(
+      'takes a screenshot with the overlay: Capture…, Enter, and it is in the share sheet',
+      async () => {
+        await saveToken();
+        await expect.poll(() => trayItem('capture'), STEP).toBe('Capture…');
+        const displays = await app.evaluate(({ screen }) => screen.getAllDisplays().length);
+        await clickTray('capture');
+        const overlays = () => app.windows().filter((w) => w.url().endsWith('overlay.html'));
+        await expect.poll(() => overlays().length, STEP).toBe(displays);
+        const overlay = overlays()[0] as Page;
+        await overlay.locator('canvas[data-drawn="true"]').waitFor(STEP);
+        await overlay.keyboard.press('Enter');
+        const page = await mainWindow();
+        await page.getByRole('heading', { name: 'Share 1 file' }).waitFor(STEP);
+        expect(await page.locator('.file-list__name').textContent()).toMatch(
+          /^Screenshot \d{4}-\d\d-\d\d at \d\d\.\d\d\.\d\d( \(\d+\))?\.png$/,
+        );
+        expect(await page.getByText('Screenshot of the screen').isVisible()).toBe(true);
+        await page.locator('canvas.capture-preview__thumb[data-drawn="true"]').waitFor(STEP);
+        await expect.poll(() => overlays().length, STEP).toBe(0);
       },
     );
 

@@ -67,7 +67,20 @@ async function call(method: MethodName, args: unknown[]): Promise<unknown> {
       `Error invoking remote method 'trayshare:${method}': ${answer.name ?? 'Error'}: ${answer.error}`,
     );
   }
-  return answer.result;
+  return withBytes(answer.result);
+}
+
+/** Bytes the harness held back from the JSON answer (server.ts, holdBytes), fetched as binary. */
+async function withBytes(result: unknown): Promise<unknown> {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
+  const entries = await Promise.all(
+    Object.entries(result).map(async ([key, value]) => {
+      const ref = (value as { $bytes?: unknown } | null)?.$bytes;
+      if (typeof ref !== 'string') return [key, value] as const;
+      return [key, new Uint8Array(await (await fetch(ref)).arrayBuffer())] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
 }
 
 type Listener = (payload: unknown) => void;

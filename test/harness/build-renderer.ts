@@ -72,7 +72,15 @@ export async function buildRenderer(slackClientId = ''): Promise<BuiltRenderer> 
     base: './',
     logLevel: 'warn',
     define: { __TRAYSHARE_SLACK_CLIENT_ID__: JSON.stringify(slackClientId) },
-    build: { outDir: staging, emptyOutDir: true, reportCompressedSize: false },
+    build: {
+      outDir: staging,
+      emptyOutDir: true,
+      reportCompressedSize: false,
+      // The capture overlay's page too (test/renderer/capture-overlay.test.ts).
+      rollupOptions: {
+        input: { index: join(RENDERER, 'index.html'), overlay: join(RENDERER, 'overlay.html') },
+      },
+    },
   });
   try {
     await rename(staging, dir);

@@ -169,6 +169,37 @@ function readBody(req: IncomingMessage, limit = 1024 * 1024): Promise<string> {
   });
 }
 
+/**
+ * Bytes in an answer (readCapture's PNG) are fetched apart, as binary, by the bridge: Electron's
+ * IPC carries a Uint8Array as it is, and JSON would make it base64 or worse.
+ */
+const heldBytes = new Map<string, Uint8Array>();
+let heldCount = 0;
+
+function holdBytes(result: unknown): unknown {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
+  return Object.fromEntries(
+    Object.entries(result).map(([key, value]) => {
+      if (!(value instanceof Uint8Array)) return [key, value];
+      const id = String(heldCount++);
+      heldBytes.set(id, value);
+      return [key, { $bytes: `/_harness/bytes?id=${id}` }];
+    }),
+  );
+}
+
+function sendHeldBytes(url: URL, res: ServerResponse): void {
+  const id = url.searchParams.get('id') ?? '';
+  const bytes = heldBytes.get(id);
+  heldBytes.delete(id);
+  if (!bytes) {
+    sendJson(res, 404, { error: 'not found' });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' });
+  res.end(bytes);
+}
+
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -305,7 +336,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           : app) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
     try {
       const result = await target[method]!(...(parsed.data as unknown[]));
-      sendJson(res, 200, { result });
+      sendJson(res, 200, { result: holdBytes(result) });
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));
       sendJson(res, 200, { error: e.message, name: e.name });
@@ -401,6 +432,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           emit(event, payload);
           return sendJson(res, 200, {});
         }
+        case 'GET /_harness/bytes':
+          return sendHeldBytes(url, res);
         case 'GET /_harness/calls':
           return sendJson(res, 200, { copied, opened });
         default:

@@ -63,10 +63,10 @@ describe.skipIf(process.platform !== 'linux')('capture from the tray and the sho
     // The page asks for the thumbnail's bytes: given for the capture, refused for any other file.
     const preview = (await h.call(main, 'readCapture', path)) as {
       source: string;
-      pngBase64: string;
+      png: Uint8Array;
     };
     expect(preview.source).toBe('area');
-    expect(Buffer.from(preview.pngBase64, 'base64')).toEqual(TINY_PNG);
+    expect(Buffer.from(preview.png)).toEqual(TINY_PNG);
     const [other] = await h.files('notes.txt');
     expect(await h.call(main, 'readCapture', other)).toBeNull();
 

@@ -2,9 +2,12 @@
 // in a display's DIPs becomes pixels of that display's capture at its own scale factor.
 import { describe, expect, it } from 'vitest';
 import {
+  captureBox,
   capturePixelSize,
   type DisplayLike,
+  devicePixelSize,
   displayAt,
+  matchSources,
   overlayChoice,
   toImagePixels,
 } from './overlay-selection';
@@ -103,5 +106,38 @@ describe('the overlay', () => {
     });
     expect(displayAt({ x: 10, y: 10 }, [laptop, monitor])?.display.id).toBe(1);
     expect(displayAt({ x: -10, y: 10 }, [laptop, monitor])).toBeNull();
+  });
+
+  it('asks once for a size that holds every display at its own pixels', () => {
+    expect(captureBox([laptop, monitor])).toEqual({ width: 2560, height: 1440 });
+  });
+
+  it('brings a crop from an image of another scale to the display’s device pixels', () => {
+    // The laptop's image came at 2560 wide (the size asked to fit the monitor): a 200×150 DIP
+    // area is still 300×225 of the laptop's own pixels.
+    const image = { width: 2560, height: 1600 };
+    const rect = { x: 100, y: 50, width: 200, height: 150 };
+    expect(toImagePixels(rect, laptop, image)).toEqual({ x: 200, y: 100, width: 400, height: 300 });
+    expect(devicePixelSize(rect, laptop)).toEqual({ width: 300, height: 225 });
+    expect(devicePixelSize(rect, monitor)).toEqual({ width: 200, height: 150 });
+  });
+
+  it('matches screen sources to displays by display_id, or by order where none has one', () => {
+    const a = { id: 'screen:0:0', display_id: '2' };
+    const b = { id: 'screen:1:0', display_id: '1' };
+    expect(matchSources([laptop, monitor], [a, b])).toEqual([
+      { display: laptop, source: b },
+      { display: monitor, source: a },
+    ]);
+    const blank = [
+      { id: 'screen:0:0', display_id: '' },
+      { id: 'screen:1:0', display_id: '' },
+    ];
+    expect(matchSources([laptop, monitor], blank).map((m) => m.source.id)).toEqual([
+      'screen:0:0',
+      'screen:1:0',
+    ]);
+    // Neither ids nor counts to go by: no guess.
+    expect(matchSources([laptop, monitor], blank.slice(0, 1))).toEqual([]);
   });
 });

@@ -137,3 +137,53 @@ export function overlayChoice(
   );
   return local ? { kind: 'window', id: hit.id, rect: local } : { kind: 'screen' };
 }
+
+/** A desktopCapturer screen source, as far as matching it to a display goes. */
+export interface ScreenSourceLike {
+  /** "A unique identifier that will correspond to the id of the matching Display" — or ''. */
+  display_id: string;
+}
+
+/**
+ * Each display's screen source: by display_id, which Electron documents as the Display's id
+ * (empty "if not available"); where none has one and the counts agree, in the order given. A
+ * display left without a source is left out (the overlay covers the others).
+ */
+export function matchSources<S extends ScreenSourceLike>(
+  displays: readonly DisplayLike[],
+  sources: readonly S[],
+): { display: DisplayLike; source: S }[] {
+  const byId = displays.flatMap((display) => {
+    const source = sources.find((s) => s.display_id !== '' && s.display_id === String(display.id));
+    return source ? [{ display, source }] : [];
+  });
+  if (byId.length > 0) return byId;
+  if (sources.every((s) => s.display_id === '') && sources.length === displays.length) {
+    return displays.map((display, i) => ({ display, source: sources[i]! }));
+  }
+  return [];
+}
+
+/**
+ * The size in the display's device pixels of a DIP rectangle on it: what a crop is brought to
+ * when desktopCapturer's image was not at the display's own pixel size (another thumbnailSize
+ * was asked to fit a larger display beside it).
+ */
+export function devicePixelSize(
+  rect: { width: number; height: number },
+  display: DisplayLike,
+): { width: number; height: number } {
+  return {
+    width: Math.max(1, Math.round(rect.width * display.scaleFactor)),
+    height: Math.max(1, Math.round(rect.height * display.scaleFactor)),
+  };
+}
+
+/** One size to ask desktopCapturer for that holds every display at its own pixel size. */
+export function captureBox(displays: readonly DisplayLike[]): { width: number; height: number } {
+  const sizes = displays.map(capturePixelSize);
+  return {
+    width: Math.max(1, ...sizes.map((s) => s.width)),
+    height: Math.max(1, ...sizes.map((s) => s.height)),
+  };
+}

@@ -25,7 +25,7 @@ export async function takeCapture(deps: {
   source: CaptureSource;
   /** The private folder (the scratch file is made there). */
   dir: string;
-  keep(from: string, source: CaptureSource): Promise<string>;
+  keep(from: string, source: CaptureSource, extra?: { thumbnail?: Uint8Array }): Promise<string>;
 }): Promise<CaptureResult> {
   const scratch = join(deps.dir, `.capture-${process.pid}-${Date.now().toString(36)}.png`);
   let outcome: CaptureOutcome;
@@ -38,8 +38,10 @@ export async function takeCapture(deps: {
   try {
     if (outcome.kind !== 'file') return outcome;
     try {
-      const path = await deps.keep(outcome.path, deps.source);
-      return { kind: 'captured', path, source: deps.source };
+      const source = outcome.source ?? deps.source;
+      const extra = outcome.thumbnail ? { thumbnail: outcome.thumbnail } : {};
+      const path = await deps.keep(outcome.path, source, extra);
+      return { kind: 'captured', path, source };
     } catch (error) {
       return {
         kind: 'failed',
