@@ -11,7 +11,7 @@ import { defaultUserDataDir } from '../core/paths';
 import { QueueLockedError } from '../core/queue/queue-lock';
 import { createKeychainStore } from '../core/secrets/keychain-store';
 import { openSettingsService, type SettingsService } from '../core/settings/settings-service';
-import { readStateView, type StateView } from '../core/state-view';
+import { readStateView, type StateView } from '../core/service/state-view';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { cliLog } from './cli-log';
 import { capOptimizer } from './optimizer-cap';

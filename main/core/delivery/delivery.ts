@@ -7,13 +7,13 @@
 // on their own, then the files of a share completed together as one message). Delivery picks a
 // protocol once instead of branching on it at every step. What it says when a file cannot go or
 // was refused is refusals.ts; the one retry after an expired sign-in is expired-token.ts.
-import { type Renewal, RenewalError } from '../auth/renewal';
 import type { ConversationCache, PeopleCache } from '../conversations/named-lists';
 import type { Protocol, QueueItem, Workspace } from '../model';
 import type { OnceNotices } from '../once-notices';
 import type { AttemptHooks, QueueDeps, ShareHooks } from '../queue/queue-api';
+import { RenewalError } from '../renewal-error';
 import { KeychainError } from '../secrets/secret-store';
-import type { SettingsService, WorkspaceNow } from '../settings/settings-service';
+import type { WorkspaceNow } from '../settings/settings-service';
 import type { AttemptResult, UploadJob } from '../upload/attempt';
 import { uploadOnce } from '../upload/engine';
 import { completeExternalShare } from '../upload/external/complete';
@@ -44,25 +44,6 @@ interface TokenSource {
    * for a token given to the process, which cannot be renewed); throws RenewalError.
    */
   renew?: (workspace: Workspace, staleToken: string) => Promise<string>;
-}
-
-/**
- * The CLI's TRAYSHARE_TOKEN wins over the keychain, so scripts need no login. Otherwise the
- * keychain's, through the renewal when there is one: a signed-in workspace's access token is
- * renewed before it expires (auth/renewal.ts).
- */
-export function tokenLookup(
-  settings: Pick<SettingsService, 'token'>,
-  override: string | undefined,
-  renewal?: Renewal,
-): (workspace: Workspace) => Promise<string | null> {
-  return async (workspace) => {
-    if (override) return override;
-    // A pasted token is read as it always was: only a signed-in workspace's can be renewed.
-    return renewal && workspace.auth === 'slack'
-      ? renewal.accessToken(workspace)
-      : settings.token(workspace.id);
-  };
 }
 
 /**

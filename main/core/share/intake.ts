@@ -7,7 +7,6 @@ import { normaliseChannels } from '../../portable/channels';
 import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import { destinationLabels, looksLikeUserId, threadDestination } from '../../portable/people-names';
 import type { ShareRequest } from '../api';
-import { RenewalError } from '../auth/renewal';
 import { looksLikeId, resolveChannelNames } from '../conversations/channel-names';
 import type { ConversationCache, PeopleCache } from '../conversations/named-lists';
 import { parseThread } from '../conversations/thread-link';
@@ -15,10 +14,11 @@ import { protocolOf } from '../delivery/delivery';
 import type { Workspace } from '../model';
 import type { EnqueueRequest } from '../queue/queue-api';
 import { RefusedError } from '../refused-error';
+import { RenewalError } from '../renewal-error';
 import { KeychainError } from '../secrets/secret-store';
 import { DEFAULT_MAX_FILE_BYTES } from '../settings/defaults';
 import type { SettingsService } from '../settings/settings-service';
-import { presetDestination } from './target';
+import { presetDestination } from '../settings/target';
 
 export interface IntakeDeps {
   settings: Pick<SettingsService, 'workspace' | 'preset'>;
