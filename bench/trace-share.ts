@@ -143,20 +143,14 @@ async function main(): Promise<void> {
 const LIBRARIES = [
   'main/portable/',
   ...[
-    'answer-decoding',
     'attempt',
-    'body-pump',
-    'body-writes',
     'classify',
     'env-proxy',
     'file-links',
     'file-source',
-    'node-http',
     'node-transport',
     'progress-meter',
-    'read-before-write-error',
     'transport',
-    'transport-deadline',
   ].map((name) => `main/core/upload/${name}.ts`),
   ...['migrations', 'repair', 'schema', 'settings-access', 'settings-file', 'tokens-in-file'].map(
     (name) => `main/core/settings/${name}.ts`,
