@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppService } from './api';
 import { openAuthMethods, renewalFor, type SignInDeps } from './auth/auth-methods';
-import { type Renewal, tokenLookup } from './auth/renewal';
+import type { Renewal } from './auth/renewal';
 import {
   type Directory,
   destinations,
@@ -14,7 +14,7 @@ import {
   historyNames,
   openDirectory,
 } from './conversations/directory';
-import { openDelivery } from './delivery/delivery';
+import { type DeliveryDeps, openDelivery, tokenLookup } from './delivery/delivery';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import { OnceNotices } from './once-notices';
 import { openPastedImages } from './pasted-images';
@@ -33,8 +33,7 @@ import {
   settingsOncePerTurn,
   workspaceNow,
 } from './settings/settings-service';
-import { type Intake, openIntake } from './share/intake';
-import { shareMethods } from './share/share-methods';
+import { type Intake, openIntake, shareMethods } from './share/intake';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
 
@@ -119,21 +118,7 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
       retry: deps.retry,
       startPaused,
       keepTokenWaits: deps.keepTokenWaits === true,
-      ...openDelivery({
-        settings: workspaceNow(now),
-        token,
-        ...(renewal ? { renew: renewal.renew } : {}),
-        dataDir: deps.dataDir,
-        transport: deps.transport,
-        connectTimeoutMs: deps.connectTimeoutMs,
-        idleTimeoutMs: deps.idleTimeoutMs,
-        ...(deps.shareCheckWindowMs !== undefined
-          ? { shareCheckWindowMs: deps.shareCheckWindowMs }
-          : {}),
-        ...(deps.retry ? { retry: deps.retry } : {}),
-        notices,
-        ...d,
-      }),
+      ...deliveryFor(deps, { settings: workspaceNow(now), token, renewal, notices, ...d }),
     });
     intake = openIntake({ settings: s, token, ...d });
   } catch (error) {
@@ -152,6 +137,28 @@ export async function createAppService(deps: AppServiceDeps): Promise<AppService
     ...{ notices, pause, deps },
   };
   return bindService({ ...parts, renewal, signInEnded });
+}
+
+/** Delivery with this process's transport, timeouts and retry policy. */
+function deliveryFor(
+  deps: AppServiceDeps,
+  rooms: Pick<DeliveryDeps, 'settings' | 'token' | 'notices' | 'conversations' | 'people'> & {
+    renewal: Renewal | undefined;
+  },
+): ReturnType<typeof openDelivery> {
+  const { renewal, ...rest } = rooms;
+  return openDelivery({
+    ...rest,
+    ...(renewal ? { renew: renewal.renew } : {}),
+    dataDir: deps.dataDir,
+    transport: deps.transport,
+    connectTimeoutMs: deps.connectTimeoutMs,
+    idleTimeoutMs: deps.idleTimeoutMs,
+    ...(deps.shareCheckWindowMs !== undefined
+      ? { shareCheckWindowMs: deps.shareCheckWindowMs }
+      : {}),
+    ...(deps.retry ? { retry: deps.retry } : {}),
+  });
 }
 
 interface Parts {

@@ -1,13 +1,12 @@
 // The access token of a signed-in workspace, renewed when it is about to expire or when the
 // service said token_expired: the one place the queue, the channel lists and the share path get
-// a workspace's token from (tokenLookup below). A pasted token is read as
+// a workspace's token from (delivery/delivery.ts's tokenLookup). A pasted token is read as
 // before. One renewal at a time: within the process (one promise per workspace) and across
 // processes (renew-lock.ts); after waiting, the keychain is read again, and a token another
 // process renewed meanwhile is used instead of renewing twice.
 import type { Workspace } from '../model';
 import { RenewalError } from '../renewal-error';
 import type { SecretStore } from '../secrets/secret-store';
-import type { SettingsService } from '../settings/settings-service';
 import type { Transport } from '../upload/transport';
 import { renewTokens } from './oauth-client';
 import { withRenewLock } from './renew-lock';
@@ -136,24 +135,5 @@ export function openRenewal(deps: RenewalDeps): Renewal {
       }
     },
     renew,
-  };
-}
-
-/**
- * The CLI's TRAYSHARE_TOKEN wins over the keychain, so scripts need no login. Otherwise the
- * keychain's, through the renewal when there is one: a signed-in workspace's access token is
- * renewed before it expires (above).
- */
-export function tokenLookup(
-  settings: Pick<SettingsService, 'token'>,
-  override: string | undefined,
-  renewal?: Renewal,
-): (workspace: Workspace) => Promise<string | null> {
-  return async (workspace) => {
-    if (override) return override;
-    // A pasted token is read as it always was: only a signed-in workspace's can be renewed.
-    return renewal && workspace.auth === 'slack'
-      ? renewal.accessToken(workspace)
-      : settings.token(workspace.id);
   };
 }

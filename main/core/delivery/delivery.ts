@@ -13,7 +13,7 @@ import type { OnceNotices } from '../once-notices';
 import type { AttemptHooks, QueueDeps, ShareHooks } from '../queue/queue-api';
 import { RenewalError } from '../renewal-error';
 import { KeychainError } from '../secrets/secret-store';
-import type { WorkspaceNow } from '../settings/settings-service';
+import type { SettingsService, WorkspaceNow } from '../settings/settings-service';
 import type { AttemptResult, UploadJob } from '../upload/attempt';
 import { uploadOnce } from '../upload/engine';
 import { completeExternalShare } from '../upload/external/complete';
@@ -44,6 +44,25 @@ interface TokenSource {
    * for a token given to the process, which cannot be renewed); throws RenewalError.
    */
   renew?: (workspace: Workspace, staleToken: string) => Promise<string>;
+}
+
+/**
+ * The CLI's TRAYSHARE_TOKEN wins over the keychain, so scripts need no login. Otherwise the
+ * keychain's, through the renewal when there is one: a signed-in workspace's access token is
+ * renewed before it expires (auth/renewal.ts, handed in by the composition root).
+ */
+export function tokenLookup(
+  settings: Pick<SettingsService, 'token'>,
+  override: string | undefined,
+  renewal?: { accessToken(workspace: Workspace): Promise<string | null> },
+): (workspace: Workspace) => Promise<string | null> {
+  return async (workspace) => {
+    if (override) return override;
+    // A pasted token is read as it always was: only a signed-in workspace's can be renewed.
+    return renewal && workspace.auth === 'slack'
+      ? renewal.accessToken(workspace)
+      : settings.token(workspace.id);
+  };
 }
 
 /**
@@ -225,11 +244,13 @@ export function protocolOf(workspace: { protocol?: Protocol }): UploadProtocol {
   return PROTOCOLS[workspace.protocol ?? 'files.upload'];
 }
 
-export function openDelivery(
+/** What a protocol is given for one workspace's attempt or completion. */
+function protocolContext(
   deps: DeliveryDeps,
-): Required<Pick<QueueDeps, 'runAttempt' | 'completeShare' | 'prepare'>> {
-  const tickets = new UploadTickets();
-  const context = (workspaceId: string): ProtocolContext => ({
+  tickets: UploadTickets,
+  workspaceId: string,
+): ProtocolContext {
+  return {
     tickets,
     transport: deps.transport,
     connectTimeoutMs: deps.connectTimeoutMs,
@@ -240,7 +261,14 @@ export function openDelivery(
     ...(deps.retry ? { retry: deps.retry } : {}),
     // Links need files:read; said once per workspace while the app runs.
     onLinksUnavailable: () => deps.notices.say({ workspaceId, message: LINKS_NEED_FILES_READ }),
-  });
+  };
+}
+
+export function openDelivery(
+  deps: DeliveryDeps,
+): Required<Pick<QueueDeps, 'runAttempt' | 'completeShare' | 'prepare'>> {
+  const tickets = new UploadTickets();
+  const context = (workspaceId: string) => protocolContext(deps, tickets, workspaceId);
   // Only a refusal is looked into (refusals.ts); a delivered file goes straight back.
   const named = (result: AttemptResult, item: QueueItem) =>
     result.kind === 'failed' ? nameRefusedChannels(result, item, deps) : result;
