@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appPathGoal, fixedOverheadGoal, issue25Goals, startUpGoals } from './goals-issue25';
-import { type Series, summarise } from './results';
+import { summarise } from './results';
+import type { Series } from './samples';
 
 const MiB256 = 256 * 2 ** 20;
 

@@ -2,7 +2,8 @@
 // yardsticks. Start-up and the fixed overhead are paired run by run (bench/paired.ts); a target
 // whose figures this run did not make is listed as "not measured", never left out.
 import { pairedFigures } from './paired';
-import type { AppPath, Goal, SeriesSummary, StartUp } from './results';
+import type { AppPath, SeriesSummary, StartUp } from './results';
+import type { Goal } from './samples';
 
 const VERSION_RATIO_LIMIT = 1.25;
 const SMALL_SEND_OVER_NODE_MS = 40;

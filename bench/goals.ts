@@ -4,7 +4,8 @@
 import { issue25Goals } from './goals-issue25';
 import { linkShareGoals } from './link-share';
 import { multiFileGoal, multiFileParallelGoal } from './multi-file';
-import type { Extras, Goal, ProgressCost, RestingCore, SeriesSummary } from './results';
+import type { Extras, ProgressCost, RestingCore, SeriesSummary } from './results';
+import type { Goal } from './samples';
 import { smallFilesGoals } from './small-files';
 import { formatRatio, formatRss, rssMegabytes, sizeLabel } from './stats';
 

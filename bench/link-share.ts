@@ -17,7 +17,7 @@ import { TEST_CERT_PATH, testTls } from '../test/service/tls';
 import { writeTestFiles } from './files';
 import { startLatencyProxy } from './latency-proxy';
 import { linkRateMBps } from './link-rate';
-import type { Goal } from './results';
+import type { Goal } from './samples';
 import type { BenchContext } from './scenarios';
 import { rotate } from './scenarios';
 import { median } from './stats';

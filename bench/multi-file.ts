@@ -14,7 +14,7 @@ import { createMemorySecretStore } from '../test/harness/memory-secrets';
 import { startReferenceService } from '../test/service/server';
 import { writeTestFiles } from './files';
 import { startLatencyProxy } from './latency-proxy';
-import type { Goal } from './results';
+import type { Goal } from './samples';
 import type { BenchContext } from './scenarios';
 import { rotate } from './scenarios';
 import { median } from './stats';

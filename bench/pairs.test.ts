@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolId } from './clients';
 import { buildPairs } from './pairs';
-import { type Series, summarise } from './results';
+import { summarise } from './results';
+import type { Series } from './samples';
 import type { TargetName } from './targets';
 
 function row(

@@ -1,7 +1,8 @@
 // Which series are compared with which: trayshare against each other client on the same
 // target, and each client against itself on service vs sink (is the service the bottleneck?).
 import type { ToolId } from './clients';
-import { type Pair, pairOf, type SeriesKey, type SeriesSummary } from './results';
+import { type Pair, pairOf, type SeriesSummary } from './results';
+import type { SeriesKey } from './samples';
 import type { TargetName } from './targets';
 
 type Side = [tool: ToolId, target: TargetName];

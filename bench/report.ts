@@ -5,13 +5,12 @@ import type { ScenarioName } from './options';
 import { APP_PATH_TITLE, issue25Tables, START_UP_TITLE } from './report-issue25';
 import {
   type Extras,
-  type Goal,
   NOISY_LOAD_PER_CORE,
   type Pair,
   type Results,
-  type SeriesKey,
   type SeriesSummary,
 } from './results';
+import type { Goal, SeriesKey } from './samples';
 import {
   formatRate,
   formatRatio,

@@ -1,47 +1,11 @@
 // The shape of bench/results/latest.json, and the summaries (medians, ratios) built from the
 // raw samples. Pure functions: the run loop only appends samples.
-import type { ToolId } from './clients';
 import type { LinkShare } from './link-share';
 import type { MultiFile } from './multi-file';
 import type { ScenarioName } from './options';
+import type { Goal, Series, SeriesKey } from './samples';
 import type { SmallFiles } from './small-files';
 import { median, ratio } from './stats';
-import type { TargetName } from './targets';
-
-export interface Sample {
-  wallMs: number;
-  /** Peak RSS of the process (the largest one when several ran together), KiB. */
-  peakRssKiB: number;
-  /** Several processes at once: their peaks added up, KiB. */
-  sumRssKiB?: number;
-  /** User + system CPU time of the client (all its processes), ms. */
-  cpuMs?: number;
-  /** The machine's 1-minute load average just before this run. */
-  loadBefore?: number;
-  /** Set when the run does not count (a failed upload, missing bytes, a crash). */
-  error?: string;
-}
-
-export interface SeriesKey {
-  scenario: ScenarioName;
-  /** "1 GiB", "500 × 10 KiB", "3 × 256 MiB at once". */
-  caseLabel: string;
-  tool: ToolId;
-  target: TargetName;
-}
-
-export interface Series extends SeriesKey {
-  /** Bytes per file. */
-  fileBytes: number;
-  /** Files moved per run (all processes together). */
-  files: number;
-  /** Processes started at once per run. */
-  processes: number;
-  /** The 1-minute load average just before the case started, and the machine's cores. */
-  loadBefore?: number;
-  cpus?: number;
-  samples: Sample[];
-}
 
 export interface SeriesSummary extends Series {
   ok: number;
@@ -135,14 +99,6 @@ export interface Machine {
   node: string;
   curl: string;
   slackSdk: string;
-}
-
-export interface Goal {
-  id: string;
-  target: string;
-  measured: string;
-  /** undefined: not measured in this run (say why in `measured`). */
-  pass: boolean | undefined;
 }
 
 export interface Results {

@@ -8,7 +8,7 @@ import { type ClientSetup, clientFailure, command, TOOL_LABELS, type ToolId } fr
 import { writeTestFile, writeTestFiles } from './files';
 import { measure, measureTogether } from './measure';
 import type { BenchOptions, ScenarioName } from './options';
-import type { Sample, Series } from './results';
+import type { Sample, Series } from './samples';
 import { formatRss, formatSeconds, sizeLabel } from './stats';
 import { type Expected, TARGET_LABELS, type Target, type TargetName } from './targets';
 

@@ -10,7 +10,7 @@ import { bundleClient } from './bundle-client';
 import { clientFailure, command } from './clients';
 import { writeTestFiles } from './files';
 import { type Command, measure } from './measure';
-import type { Goal } from './results';
+import type { Goal } from './samples';
 import type { BenchContext } from './scenarios';
 import { rotate } from './scenarios';
 import { median, sizeLabel } from './stats';

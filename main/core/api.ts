@@ -3,19 +3,16 @@
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
-import type { CaptureSource } from './capture/outcome';
 import type { CaptureResult, Capturer } from './capture/take-capture';
-import type { DestinationsView } from './conversations/named-lists';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
-import type { PathDescription } from './queue/file-checks';
+import type { CaptureSource } from './pasted-images';
 import type { UpdateView } from './updates/update-policy';
-import type { ProtocolProbe } from './upload/protocol-probe';
+import type { DestinationsView, PathDescription, ProtocolProbe } from './views';
 
-export type { Conversation, ConversationKind } from './conversations/conversations-list';
-export type { DestinationsView } from './conversations/named-lists';
-export type { Person } from './conversations/users-list';
-export type { PathDescription } from './queue/file-checks';
+export type { Conversation, ConversationKind } from '../portable/conversation-types';
+export type { Person } from '../portable/people-names';
 export type { UpdateView } from './updates/update-policy';
+export type { DestinationsView, PathDescription } from './views';
 
 const id = z.string().min(1).max(200);
 const text = (max: number) => z.string().max(max);

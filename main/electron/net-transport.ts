@@ -14,17 +14,18 @@
 //   reach another origin.
 // - No cookies from the session, no cache, no referrer.
 import type { ClientRequestConstructorOptions } from 'electron';
-import { pumpBody } from '../core/upload/body-pump';
-import { createBodyWriter } from '../core/upload/body-writes';
 import {
+  abortedError,
   cappedBody,
+  createBodyWriter,
+  createDeadline,
+  pumpBody,
   type Transport,
   TransportError,
   type TransportErrorCode,
   type TransportRequest,
   type TransportResponse,
 } from '../core/upload/transport';
-import { abortedError, createDeadline } from '../core/upload/transport-deadline';
 import { userAgent } from '../core/version';
 
 /** The parts of Electron's IncomingMessage this transport reads. */

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { AppService } from '../../core/api';
 import type { HistoryEntry, QueueItem } from '../../core/model';
 import { UNWRITABLE_JOURNAL_CODES } from '../../core/queue/unwritable-journal';
-import type { StateView } from '../../core/state-view';
+import type { StateView } from '../../core/service/state-view';
 import { destinationLabels } from '../../portable/people-names';
 import { printable } from '../printable';
 import { formatBytes, say } from '../terminal';

@@ -1,6 +1,6 @@
 // What `trayshare send` is given and what it answers with, shared by its two modes
 // (send-direct.ts, send-queued.ts).
-import { type ShareTarget, targetByName } from '../../core/share/target';
+import { type ShareTarget, targetByName } from '../../core/settings/target';
 import type { FileResult } from '../outcome';
 import { UsageError } from '../usage-error';
 

@@ -14,7 +14,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SLACK_REDIRECT_PATH, slackRedirectUri } from '../../portable/slack-sign-in';
-import { nodeHttp } from '../upload/node-http';
+import { nodeHttp } from '../upload/node-transport';
 
 export type CallbackOutcome = { kind: 'code'; code: string } | { kind: 'error'; error: string };
 

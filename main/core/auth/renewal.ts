@@ -1,23 +1,16 @@
 // The access token of a signed-in workspace, renewed when it is about to expire or when the
 // service said token_expired: the one place the queue, the channel lists and the share path get
-// a workspace's token from (delivery/sending-as.ts's tokenLookup). A pasted token is read as
+// a workspace's token from (delivery/delivery.ts's tokenLookup). A pasted token is read as
 // before. One renewal at a time: within the process (one promise per workspace) and across
 // processes (renew-lock.ts); after waiting, the keychain is read again, and a token another
 // process renewed meanwhile is used instead of renewing twice.
-import type { FailureReason, Workspace } from '../model';
+import type { Workspace } from '../model';
+import { RenewalError } from '../renewal-error';
 import type { SecretStore } from '../secrets/secret-store';
 import type { Transport } from '../upload/transport';
 import { renewTokens } from './oauth-client';
 import { withRenewLock } from './renew-lock';
 import { tokenStore } from './token-store';
-
-/** A renewal that could not give a token; `reason` is what the upload fails or waits with. */
-export class RenewalError extends Error {
-  constructor(readonly reason: FailureReason) {
-    super(reason.message);
-    this.name = 'RenewalError';
-  }
-}
 
 export interface RenewalDeps {
   secrets: SecretStore;

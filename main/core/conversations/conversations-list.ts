@@ -16,10 +16,7 @@ import {
 import type { Transport } from '../upload/transport';
 import { fetchAllPages, type WaitBudget } from './slack-pages';
 
-export type {
-  Conversation,
-  ConversationKind,
-} from '../../portable/conversation-types';
+export type { Conversation } from '../../portable/conversation-types';
 
 export type ListProblemCode = 'unknown_method' | 'missing_scope' | 'ratelimited' | 'other';
 

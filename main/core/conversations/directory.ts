@@ -3,12 +3,14 @@
 
 import { join } from 'node:path';
 import { personName } from '../../portable/people-names';
-import { RenewalError } from '../auth/renewal';
+import type { AppService } from '../api';
 import type { Workspace } from '../model';
+import { RefusedError } from '../refused-error';
+import { RenewalError } from '../renewal-error';
 import type { SettingsService } from '../settings/settings-service';
 import type { Transport } from '../upload/transport';
 import { listConversations } from './conversations-list';
-import { ConversationCache, PeopleCache } from './named-lists';
+import { ConversationCache, PeopleCache, withPeople } from './named-lists';
 import { listUsers } from './users-list';
 
 export interface Directory {
@@ -95,5 +97,22 @@ function destinationName({
       .cached(workspaceId)
       ?.find((who) => who.id === (conv?.kind === 'dm' ? (conv.user ?? conv.name) : channelId));
     return person ? personName(person) : conv?.name;
+  };
+}
+
+/** listConversations: a workspace's conversations with its people, refused once it is gone. */
+export function destinations(
+  { conversations, people }: Directory,
+  settings: Pick<SettingsService, 'workspace'>,
+): AppService['listConversations'] {
+  return async (workspaceId, query) => {
+    if (!settings.workspace(workspaceId)) {
+      throw new RefusedError('That workspace no longer exists.');
+    }
+    const [view, folks] = await Promise.all([
+      conversations.get(workspaceId, query),
+      people.get(workspaceId, query),
+    ]);
+    return withPeople(view, folks);
   };
 }

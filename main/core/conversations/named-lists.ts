@@ -11,17 +11,12 @@
 
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { UnlistedKind } from '../../portable/conversation-types';
 import { damagedName } from '../damaged-name';
+import type { ConversationsView, DestinationsView, ListProblem as Problem } from '../views';
 import type { Conversation, ListResult } from './conversations-list';
 import type { PeopleResult, Person } from './users-list';
 
 export const MAX_AGE_MS = 24 * 60 * 60 * 1000;
-
-interface Problem {
-  code: string;
-  message: string;
-}
 
 type Answer<Ok extends { ok: true }> =
   | Ok
@@ -240,21 +235,6 @@ const PEOPLE: ListKind<PeopleOk, Person[]> = {
   notices: () => [],
 };
 
-export interface ConversationsView {
-  workspaceId: string;
-  /** Undefined until a list was fetched once (or when the service cannot list). */
-  conversations?: Conversation[];
-  fetchedAt?: number;
-  /** Kinds the list leaves out because the token lacks their scope (see unlistedMessage). */
-  unlisted?: UnlistedKind[];
-  /** How long the last fetch waited out the service's Retry-After before it was answered. */
-  waitedMs?: number;
-  refreshing: boolean;
-  problem?: Problem;
-  /** True only the first time this problem, or these unlisted kinds, are reported for this workspace. */
-  announce: boolean;
-}
-
 export class ConversationCache {
   private readonly lists: NamedListCache<ListOk, ConversationsKept>;
 
@@ -339,15 +319,6 @@ export class PeopleCache {
     return this.lists.close();
   }
 }
-
-/** What listConversations answers: a conversation list with the people beside it. */
-export type DestinationsView = ConversationsView & {
-  people?: Person[];
-  /** Why there are no people (no users:read…): user IDs still work. */
-  peopleProblem?: Problem;
-  /** True only the first time the people problem is reported for this workspace. */
-  announcePeople?: boolean;
-};
 
 /** A conversation list with the people beside it; refreshing while either is. */
 export function withPeople(view: ConversationsView, people: PeopleView): DestinationsView {

@@ -7,11 +7,11 @@
 // on their own, then the files of a share completed together as one message). Delivery picks a
 // protocol once instead of branching on it at every step. What it says when a file cannot go or
 // was refused is refusals.ts; the one retry after an expired sign-in is expired-token.ts.
-import { type Renewal, RenewalError } from '../auth/renewal';
 import type { ConversationCache, PeopleCache } from '../conversations/named-lists';
 import type { Protocol, QueueItem, Workspace } from '../model';
 import type { OnceNotices } from '../once-notices';
 import type { AttemptHooks, QueueDeps, ShareHooks } from '../queue/queue-api';
+import { RenewalError } from '../renewal-error';
 import { KeychainError } from '../secrets/secret-store';
 import type { SettingsService, WorkspaceNow } from '../settings/settings-service';
 import type { AttemptResult, UploadJob } from '../upload/attempt';
@@ -49,12 +49,12 @@ interface TokenSource {
 /**
  * The CLI's TRAYSHARE_TOKEN wins over the keychain, so scripts need no login. Otherwise the
  * keychain's, through the renewal when there is one: a signed-in workspace's access token is
- * renewed before it expires (auth/renewal.ts).
+ * renewed before it expires (auth/renewal.ts, handed in by the composition root).
  */
 export function tokenLookup(
   settings: Pick<SettingsService, 'token'>,
   override: string | undefined,
-  renewal?: Renewal,
+  renewal?: { accessToken(workspace: Workspace): Promise<string | null> },
 ): (workspace: Workspace) => Promise<string | null> {
   return async (workspace) => {
     if (override) return override;
@@ -244,11 +244,13 @@ export function protocolOf(workspace: { protocol?: Protocol }): UploadProtocol {
   return PROTOCOLS[workspace.protocol ?? 'files.upload'];
 }
 
-export function openDelivery(
+/** What a protocol is given for one workspace's attempt or completion. */
+function protocolContext(
   deps: DeliveryDeps,
-): Required<Pick<QueueDeps, 'runAttempt' | 'completeShare' | 'prepare'>> {
-  const tickets = new UploadTickets();
-  const context = (workspaceId: string): ProtocolContext => ({
+  tickets: UploadTickets,
+  workspaceId: string,
+): ProtocolContext {
+  return {
     tickets,
     transport: deps.transport,
     connectTimeoutMs: deps.connectTimeoutMs,
@@ -259,7 +261,14 @@ export function openDelivery(
     ...(deps.retry ? { retry: deps.retry } : {}),
     // Links need files:read; said once per workspace while the app runs.
     onLinksUnavailable: () => deps.notices.say({ workspaceId, message: LINKS_NEED_FILES_READ }),
-  });
+  };
+}
+
+export function openDelivery(
+  deps: DeliveryDeps,
+): Required<Pick<QueueDeps, 'runAttempt' | 'completeShare' | 'prepare'>> {
+  const tickets = new UploadTickets();
+  const context = (workspaceId: string) => protocolContext(deps, tickets, workspaceId);
   // Only a refusal is looked into (refusals.ts); a delivered file goes straight back.
   const named = (result: AttemptResult, item: QueueItem) =>
     result.kind === 'failed' ? nameRefusedChannels(result, item, deps) : result;

@@ -3,8 +3,9 @@
 // the access token. token_revoked is refused before processing too; renewing then finds out
 // whether the whole sign-in was ended (an admin, or signing out elsewhere: "Sign in again") or
 // only the access token. Any other answer, or a second refusal, stands as it came.
-import { RenewalError } from '../auth/renewal';
+
 import type { Workspace } from '../model';
+import { RenewalError } from '../renewal-error';
 import { KeychainError } from '../secrets/secret-store';
 import type { AttemptResult } from '../upload/attempt';
 import { keychainFailure } from './refusals';

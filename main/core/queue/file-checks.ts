@@ -6,6 +6,7 @@ import { constants, type Dirent, type Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { formatBytes, formatOverLimit } from '../../portable/format-bytes';
+import type { PathDescription, Refusal } from '../views';
 
 export { formatBytes };
 
@@ -16,12 +17,6 @@ export interface CheckedFile {
   name: string;
   size: number;
   mtimeMs: number;
-}
-
-/** Why a path was refused: a stable code for scripts and a sentence for people. */
-export interface Refusal {
-  code: string;
-  reason: string;
 }
 
 export interface CheckedPaths {
@@ -178,21 +173,6 @@ export async function checkPaths(
     for (const file of listing.files) await add(file, file);
   }
   return { files, refused };
-}
-
-/** What one picked path would send, for the share sheet to show before Share. */
-export interface PathDescription {
-  /** The path as given. */
-  path: string;
-  kind: 'file' | 'folder';
-  /** Files it would send: 1 for a file, the files inside for a folder, 0 when refused. */
-  files: number;
-  /** Their total size in bytes. */
-  bytes: number;
-  /** Set when nothing of this path would be sent (missing, empty folder, too large…). */
-  refused?: Refusal;
-  /** Files inside a folder that would be left out, with why (the rest is sent). */
-  skipped?: ({ path: string } & Refusal)[];
 }
 
 /**

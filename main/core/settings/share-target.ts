@@ -1,10 +1,10 @@
 // `trayshare send`'s target for the settings service: the same resolution as the app's intake
 // (share/target.ts), over the settings as they are read now.
 import type { Preset, Workspace } from '../model';
-import { type ShareTarget, targetByName } from '../share/target';
 import type { Settings } from './schema';
+import { type ShareTarget, targetByName } from './target';
 
-export type { ShareTarget } from '../share/target';
+export type { ShareTarget } from './target';
 
 export function shareTarget(
   {

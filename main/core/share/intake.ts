@@ -1,24 +1,27 @@
 // Intake: what a person asked for becomes a share the queue can run, or is refused while they
 // still have the files selected. It checks the target, the thread link, the channel and people
 // names and the token; nothing is queued that could only wait. A queued item's new destination
-// (changeDestination) is resolved the same way.
+// (changeDestination) is resolved the same way. The core API's share methods are here too: a
+// share is intake, then the queue.
 
 import { normaliseChannels } from '../../portable/channels';
 import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import { destinationLabels, looksLikeUserId, threadDestination } from '../../portable/people-names';
-import type { ShareRequest } from '../api';
-import { RenewalError } from '../auth/renewal';
+import type { AppService, ShareRequest } from '../api';
 import { looksLikeId, resolveChannelNames } from '../conversations/channel-names';
 import type { ConversationCache, PeopleCache } from '../conversations/named-lists';
 import { parseThread } from '../conversations/thread-link';
 import { protocolOf } from '../delivery/delivery';
 import type { Workspace } from '../model';
 import type { EnqueueRequest } from '../queue/queue-api';
+import { refusedTogether, sendToOthers } from '../queue/send-to-others';
+import type { UploadQueue } from '../queue/upload-queue';
 import { RefusedError } from '../refused-error';
+import { RenewalError } from '../renewal-error';
 import { KeychainError } from '../secrets/secret-store';
 import { DEFAULT_MAX_FILE_BYTES } from '../settings/defaults';
 import type { SettingsService } from '../settings/settings-service';
-import { presetDestination } from './target';
+import { presetDestination } from '../settings/target';
 
 export interface IntakeDeps {
   settings: Pick<SettingsService, 'workspace' | 'preset'>;
@@ -207,4 +210,37 @@ async function destination(
     throw new RefusedError('A reply in a thread goes to one channel: choose just one.');
   }
   return ids;
+}
+
+/** A share: intake, then the queue; and what the person asks of its files afterwards. */
+export function shareMethods(
+  queue: UploadQueue,
+  intake: Intake,
+): Pick<
+  AppService,
+  | 'share'
+  | 'listQueue'
+  | 'cancelItem'
+  | 'retryItem'
+  | 'sendToOthers'
+  | 'changeDestination'
+  | 'clearFinished'
+> {
+  return {
+    share: async (request) => queue.enqueue(await intake.take(request)),
+    listQueue: async () => queue.list(),
+    cancelItem: (id) => queue.cancel(id),
+    retryItem: (id) => queue.retry(id),
+    sendToOthers: (id) => sendToOthers(queue, id),
+    changeDestination: async (id, channels) => {
+      const item = queue.list().find((i) => i.id === id);
+      if (!item) throw new RefusedError('That upload is no longer in the queue.');
+      const ids = await intake.destination(item.workspaceId, channels, item.threadTs);
+      // Like "Send to the others": a share refused as a whole moves as a whole, as one share.
+      await queue.retryTogether(item.state === 'failed' ? refusedTogether(queue, item) : [id], {
+        channels: ids,
+      });
+    },
+    clearFinished: () => queue.clearFinished(),
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pumpBody } from './body-pump';
+import { pumpBody } from './transport';
 
 function body(count: number, log: string[], failAt?: number) {
   return {

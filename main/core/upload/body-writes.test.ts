@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBodyWriter } from './body-writes';
+import { createBodyWriter } from './transport';
 
 const MiB = 1024 * 1024;
 

@@ -6,7 +6,20 @@
 // Source: slack-ruby/slack-api-ref methods/{files,auth,conversations,users}/*.json (the commit in
 // test/conformance/slack-facts.json, whose test checks this list stays complete). Sign in with
 // Slack's oauth.v2.access codes are read by main/core/auth/sign-in-messages.ts.
-import type { ServiceErrorInfo } from './error-messages';
+import type { FailureClass } from '../model';
+
+interface MessageContext {
+  /** The channels of the request (target errors name them). */
+  channels: readonly string[];
+  /** Slack's `needed` field (missing_scope). */
+  needed?: string;
+}
+
+/** What one error code means: its class and the sentence a person reads. */
+export interface ServiceErrorInfo {
+  class: FailureClass;
+  message: (ctx: MessageContext) => string;
+}
 
 const SAY_TOKEN = 'Sign in again or paste another token for this workspace in Settings.';
 

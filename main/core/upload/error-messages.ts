@@ -1,19 +1,6 @@
 // What each of the service's error codes means for the app: its class (which decides whether
 // the queue stops, fails the item or retries) and the sentence a person reads.
-import type { FailureClass } from '../model';
-import { DOCUMENTED_ERRORS } from './documented-errors';
-
-interface MessageContext {
-  /** The channels of the request (target errors name them). */
-  channels: readonly string[];
-  /** Slack's `needed` field (missing_scope). */
-  needed?: string;
-}
-
-export interface ServiceErrorInfo {
-  class: FailureClass;
-  message: (ctx: MessageContext) => string;
-}
+import { DOCUMENTED_ERRORS, type ServiceErrorInfo } from './documented-errors';
 
 /** "C1", "C1 or C2", "one of C1, C2, C3". */
 export function channelList(channels: readonly string[]): string {

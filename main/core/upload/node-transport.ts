@@ -16,25 +16,109 @@
 //   answers early closes at once, and the reset that follows can beat its answer to us, while
 //   with keep-alive Node, nginx and the reference service read and drop the rest first; we
 //   still close the connection ourselves afterwards), and a failed write waits until the
-//   socket has read what came before the reset (read-before-write-error.ts).
+//   socket has read what came before the reset (readBeforeWriteErrors below).
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { userAgent } from '../version';
-import { pumpBody } from './body-pump';
-import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
-import { httpModuleFor } from './node-http';
-import { readBeforeWriteErrors } from './read-before-write-error';
 import {
+  abortedError,
   cappedBody,
+  createBodyWriter,
+  createDeadline,
+  pumpBody,
   type Transport,
   TransportError,
   type TransportErrorCode,
   type TransportRequest,
   type TransportResponse,
 } from './transport';
-import { abortedError, createDeadline } from './transport-deadline';
 
+// ---- Node's http and https modules, taken with `require` rather than `import`. Node 22 builds an
+// ES module's view of node:http by reading every export, and three of them (WebSocket,
+// CloseEvent, MessageEvent) are getters that load undici: about 40 ms of CPU, 10 MB of memory
+// and 1.3 MB of heap at every start of the CLI and of the app's main process, for nothing they
+// use. `require` returns the module as it is (bench/notes.md).
+// Each is loaded on its first request: node:https brings tls and its secure context (~6 ms at
+// the CLI's start), which a send to a loopback http:// service, or `--version`, never uses.
+const require = createRequire(import.meta.url);
+
+type HttpModule = Pick<typeof import('node:http'), 'request' | 'Agent'>;
+
+let http: typeof import('node:http') | undefined;
+let https: HttpModule | undefined;
+
+/** node:http, loaded when first asked for: a request, or the sign-in's loopback listener. */
+export function nodeHttp(): typeof import('node:http') {
+  http ??= require('node:http') as typeof import('node:http');
+  return http;
+}
+
+/** The module that requests `protocol` ('http:' or 'https:'), loaded when first asked for. */
+function httpModuleFor(protocol: string): HttpModule {
+  if (protocol === 'https:') {
+    https ??= require('node:https') as typeof import('node:https');
+    return https;
+  }
+  return nodeHttp();
+}
+
+// ---- A write error that waits for the answer (readBeforeWriteErrors).
+// A server may answer before it has read the request body (401, 413, an error page) and then
+// close with the rest of the body unread, which makes its kernel send a reset right behind the
+// answer. The next body write then fails (EPIPE, ECONNRESET), and Node's socket destroys itself
+// on that error at once, in the loop turn before the one that would have read the answer: the
+// answer, already received, is thrown away and the request looks like a plain reset
+// (nodejs/node#54366). Which comes first is a race between the two peers, so it cannot be fixed
+// by reading more often; the write error itself has to wait.
+//
+// So a failed write is held back: nothing more is written (the write never completes, so the
+// stream queues the rest), and the socket keeps reading. On Linux the data that arrived before
+// the reset stays readable, then reading ends (EOF or ECONNRESET), the socket closes, and the
+// HTTP client reports the answer, or the reset if there was none. Where the system drops that
+// data (Windows), or should reading stall, the held error closes the socket after a short grace.
+type WriteCallback = (error?: Error | null) => void;
+
+/** How long a held write error waits for the reading side to end on its own. */
+const WRITE_ERROR_GRACE_MS = 2000;
+
+/**
+ * Makes `socket` report a write failure only once everything the peer sent before it has been
+ * read. Call before the first write.
+ */
+export function readBeforeWriteErrors(socket: Socket, graceMs = WRITE_ERROR_GRACE_MS): void {
+  let held = false;
+  const hold =
+    (callback: WriteCallback): WriteCallback =>
+    (error) => {
+      if (!error || held || socket.destroyed) {
+        callback(error);
+        return;
+      }
+      held = true;
+      const release = () => socket.destroy(error);
+      const timer = setTimeout(release, graceMs);
+      // Input read to its end: the socket cannot close by itself now (its own end waits for
+      // the held write), so it closes here, unless the HTTP client already did.
+      if (socket.readableEnded) process.nextTick(release);
+      else socket.once('end', release);
+      // The write's own callback learns of the failure once the socket is gone; by then the
+      // request has its answer or its error.
+      socket.once('close', () => {
+        clearTimeout(timer);
+        socket.off('end', release);
+        callback(error);
+      });
+    };
+  const write = socket._write;
+  socket._write = (chunk, encoding, callback) =>
+    write.call(socket, chunk, encoding, hold(callback));
+  const writev = socket._writev;
+  if (writev) socket._writev = (chunks, callback) => writev.call(socket, chunks, hold(callback));
+}
+
+// ---- The request.
 const TLS_CODES =
   /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 

@@ -4,16 +4,8 @@
 // or 404, and then files.upload (the seed's one request) is what it offers.
 import { apiUrl, checkBaseUrl, checkToken } from '../../portable/credentials';
 import type { Protocol } from '../model';
+import type { ProtocolProbe } from '../views';
 import { type Transport, TransportError } from './transport';
-
-export interface ProtocolProbe {
-  protocol: Protocol;
-  /** False when the service could not tell (refused token, no answer): `protocol` is a guess. */
-  checked: boolean;
-  message: string;
-  /** True when the service refused the token itself: adding the workspace with it is pointless. */
-  refused?: boolean;
-}
 
 const NOT_OFFERED = new Set(['unknown_method', 'method_deprecated', 'deprecated_endpoint']);
 const CREDENTIAL = new Set([

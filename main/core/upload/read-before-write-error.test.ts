@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readBeforeWriteErrors } from './read-before-write-error';
+import { readBeforeWriteErrors } from './node-transport';
 
 // Real sockets on 127.0.0.1 and a peer on its own thread (its own event loop, so its answer
 // and reset can land while this side is in the middle of a write): it sends `words` (at

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransportError } from './transport';
-import { createDeadline } from './transport-deadline';
+import { createDeadline } from './transport';
 
 // A hand-driven clock and timer list, so the test says exactly when each timeout fires.
 function manualTime() {

@@ -4,7 +4,7 @@
 
 import { normaliseChannels } from '../../portable/channels';
 import type { Preset, Workspace } from '../model';
-import { SettingsError } from '../settings/settings-error';
+import { SettingsError } from './settings-error';
 
 export interface ShareTarget {
   workspace: Workspace;

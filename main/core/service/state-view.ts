@@ -3,10 +3,10 @@
 // read-only disk), where opening the service, which must write all three, fails; and while another
 // command holds the queue, which `queue` and `history` show rather than wait for.
 import { join } from 'node:path';
-import type { AppService } from './api';
-import { readHistory } from './history/history-store';
-import { readJsonl } from './history/jsonl-file';
-import { JOURNAL_FILE, recoverInterrupted, replayJournal } from './queue/journal';
+import type { AppService } from '../api';
+import { readHistory } from '../history/history-store';
+import { readJsonl } from '../history/jsonl-file';
+import { JOURNAL_FILE, recoverInterrupted, replayJournal } from '../queue/journal';
 
 export type StateView = Pick<AppService, 'listQueue' | 'listHistory'>;
 

@@ -1,12 +1,12 @@
 // The core's events (CoreEvents in api.ts): who listens, and the relays from the parts that
 // raise them (the queue, history, settings, the once-notices), so a share's news reaches the
 // UI without passing back through the composition root.
-import type { AppService, CoreEvents } from './api';
-import type { HistoryStore } from './history/history-store';
-import type { OnceNotices } from './once-notices';
-import type { PastedImages } from './pasted-images';
-import type { UploadQueue } from './queue/upload-queue';
-import type { SettingsService } from './settings/settings-service';
+import type { AppService, CoreEvents } from '../api';
+import type { HistoryStore } from '../history/history-store';
+import type { OnceNotices } from '../once-notices';
+import type { PastedImages } from '../pasted-images';
+import type { UploadQueue } from '../queue/upload-queue';
+import type { SettingsService } from '../settings/settings-service';
 
 type Listener = (payload: never) => void;
 

@@ -1,13 +1,13 @@
 // Whether each workspace's token was refused by the service since it was saved (auth.test, or
 // an upload stopped for it), so Settings shows "refused", not "saved"; and the token methods
 // that change it. A keychain problem or a missing token is not the service refusing one.
-import type { AppService, Snapshot } from './api';
-import type { UploadQueue } from './queue/upload-queue';
-import { RefusedError } from './refused-error';
-import type { SettingsService } from './settings/settings-service';
-import { checkAndSaveToken } from './settings/token-save';
-import { SERVICE_ERRORS } from './upload/error-messages';
-import type { Transport } from './upload/transport';
+import type { AppService, Snapshot } from '../api';
+import type { UploadQueue } from '../queue/upload-queue';
+import { RefusedError } from '../refused-error';
+import type { SettingsService } from '../settings/settings-service';
+import { checkAndSaveToken } from '../settings/token-save';
+import { SERVICE_ERRORS } from '../upload/error-messages';
+import type { Transport } from '../upload/transport';
 
 type TokenMethods = Pick<AppService, 'setToken' | 'saveToken' | 'clearToken' | 'testConnection'>;
 
