@@ -19,7 +19,7 @@ import { describeSender, isRendererUrl, type RendererLocation } from './renderer
 import { createSetupLinkRouting, type SetupLinkRouting } from './setup-link-routing';
 import { createShareRouting, type ShareRouting } from './share-routing';
 import { createShellApi, type LogsDeps } from './shell-api';
-import { createShortcutManager, type GlobalShortcutLike, type ShortcutManager } from './shortcut';
+import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
 import type { TrayDeps } from './tray';
 import { createTrayWiring } from './tray-wiring';
 import { createDesktopUpdates, type DesktopUpdatesDeps } from './updates-wiring';
@@ -232,29 +232,53 @@ function shortcutsFor(
   });
 }
 
-export async function startDesktopApp<Image, Menu>(
-  deps: DesktopAppDeps<Image, Menu>,
-): Promise<DesktopApp> {
-  const { service, windows, platform } = deps;
-  const state: DesktopState = {
+/** The share and capture shortcuts, and the preferences that register and change them. */
+function shortcutsWithPreferences(
+  deps: DesktopAppDeps<unknown, unknown>,
+  capture: Capture | null,
+  notify: (content: NotificationContent) => void,
+  share: () => Promise<void>,
+) {
+  const shortcuts = shortcutsFor(deps, share);
+  const captureShortcuts = capture ? shortcutsFor(deps, () => capture.start()) : null;
+  const preferences = createPreferencesSync({
+    ...deps,
+    shortcuts: () => shortcuts,
+    ...(captureShortcuts ? { captureShortcuts: () => captureShortcuts } : {}),
+    notify,
+  });
+  return { preferences, shortcuts, captureShortcuts };
+}
+
+/** What the tray and the notifications start from: the settings, the queue, the last shares. */
+async function loadState(
+  service: DesktopAppDeps<unknown, unknown>['service'],
+): Promise<DesktopState> {
+  return {
     snapshot: await service.getSnapshot(),
     items: await service.listQueue(),
     recent: await service.listHistory({ limit: RECENT_LIMIT }),
     needsToken: new Set<string>(),
   };
+}
+
+export async function startDesktopApp<Image, Menu>(
+  deps: DesktopAppDeps<Image, Menu>,
+): Promise<DesktopApp> {
+  const { service, windows, platform } = deps;
+  const state = await loadState(service);
   const { labels, notify, itemFinished, writeClipboard } = wireNotifications(deps, state);
   const routing = createShareRouting({ service, windows, notify });
   const setupLinks = createSetupLinkRouting({ windows, notify, log: deps.log });
   const clipboard = createClipboardShare({ platform, clipboard: deps.clipboard, service, notify });
   const pickFiles = pickerInFront(deps, () => shellApi.pickFiles());
   const capture = captureFor(deps, routing, notify);
-  const preferences = createPreferencesSync({
-    ...deps,
-    shortcuts: () => shortcuts,
-    // Made below, as the share shortcut is; only asked for once the app runs.
-    ...(capture ? { captureShortcuts: () => captureShortcuts as ShortcutManager } : {}),
+  const { preferences, shortcuts, captureShortcuts } = shortcutsWithPreferences(
+    deps,
+    capture,
     notify,
-  });
+    () => shareFromShortcut(deps, clipboard, routing, pickFiles, notify),
+  );
   const updates = createDesktopUpdates({
     ...deps,
     state,
@@ -272,20 +296,18 @@ export async function startDesktopApp<Image, Menu>(
     writeClipboard,
     ...(capture ? { capture: () => void capture.start() } : {}),
   });
-  const shortcuts = shortcutsFor(deps, () =>
-    shareFromShortcut(deps, clipboard, routing, pickFiles, notify),
-  );
-  const captureShortcuts = capture ? shortcutsFor(deps, () => capture.start()) : null;
   const shellApi = osApi(deps, routing, setupLinks);
-  const api = windowApi({
-    service,
-    shellApi,
-    state,
-    setPreferences: preferences.set,
-    refresh: tray.refresh,
-    updates,
-  });
-  const unbind = bindWindowApi(deps, api);
+  const unbind = bindWindowApi(
+    deps,
+    windowApi({
+      service,
+      shellApi,
+      state,
+      setPreferences: preferences.set,
+      refresh: tray.refresh,
+      updates,
+    }),
+  );
   const unsubscribe = fanOutCoreEvents({
     service,
     state,

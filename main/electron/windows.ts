@@ -217,65 +217,94 @@ function openWindow(
   return managed;
 }
 
-export function createWindows(deps: WindowsDeps): Windows {
-  let main: Managed | undefined;
-  let drop: Managed | undefined;
-  let dropPinned = false;
-  let progress: Progress = { fraction: null, attention: false };
+/** The windows that are open now; either may be closed (or never opened) at any time. */
+interface Slots {
+  main: Managed | undefined;
+  drop: Managed | undefined;
+  dropPinned: boolean;
+  progress: Progress;
+}
 
-  const alive = (m: Managed | undefined): m is Managed => !!m && !m.window.isDestroyed();
+type Open = (options: BrowserWindowConstructorOptions, hash: string) => Managed;
 
-  const open = (options: BrowserWindowConstructorOptions, hash: string) =>
-    openWindow(deps, options, hash, (window) => applyProgress(window, progress));
+const alive = (m: Managed | undefined): m is Managed => !!m && !m.window.isDestroyed();
 
-  const windows: Windows = {
-    showMain(view) {
-      if (alive(main)) {
-        reveal(main.window);
-        const m = main;
-        if (view) whenLoaded(m, () => m.window.webContents.send(eventChannelOf('show-view'), view));
-        return;
-      }
-      const created = open(MAIN_WINDOW, view ?? 'drop');
-      main = created;
-      created.window.on('closed', () => {
-        if (main === created) main = undefined;
-      });
-    },
-    showDropWindow() {
-      if (alive(drop)) {
-        drop.window.show();
-        return;
-      }
-      const created = open(dropWindow(deps.keepsOnTop ?? true), 'drop-window');
-      drop = created;
-      created.window.on('closed', () => {
-        if (drop === created) drop = undefined;
-      });
-    },
+/** The small drop window: shown and hidden with the tray, kept while pinned. */
+function dropWindowMethods(
+  deps: WindowsDeps,
+  slots: Slots,
+  open: Open,
+): Pick<
+  Windows,
+  'showDropWindow' | 'hideDropWindow' | 'toggleDropWindow' | 'setDropWindowPinned' | 'isDropWindow'
+> {
+  const showDropWindow = () => {
+    if (alive(slots.drop)) {
+      slots.drop.window.show();
+      return;
+    }
+    const created = open(dropWindow(deps.keepsOnTop ?? true), 'drop-window');
+    slots.drop = created;
+    created.window.on('closed', () => {
+      if (slots.drop === created) slots.drop = undefined;
+    });
+  };
+  return {
+    showDropWindow,
     hideDropWindow() {
-      if (alive(drop) && !dropPinned) drop.window.hide();
+      if (alive(slots.drop) && !slots.dropPinned) slots.drop.window.hide();
     },
     toggleDropWindow() {
-      if (alive(drop) && drop.window.isVisible()) {
-        drop.window.hide();
+      if (alive(slots.drop) && slots.drop.window.isVisible()) {
+        slots.drop.window.hide();
       } else {
-        windows.showDropWindow();
+        showDropWindow();
       }
     },
     setDropWindowPinned(pinned) {
-      dropPinned = pinned;
-      if (pinned) windows.showDropWindow();
+      slots.dropPinned = pinned;
+      if (pinned) showDropWindow();
     },
     isDropWindow(id) {
-      return alive(drop) && drop.window.webContents.id === id;
+      return alive(slots.drop) && slots.drop.window.webContents.id === id;
     },
+  };
+}
+
+export function createWindows(deps: WindowsDeps): Windows {
+  const slots: Slots = {
+    main: undefined,
+    drop: undefined,
+    dropPinned: false,
+    progress: { fraction: null, attention: false },
+  };
+  const both = () => [slots.main, slots.drop];
+  const open: Open = (options, hash) =>
+    openWindow(deps, options, hash, (window) => applyProgress(window, slots.progress));
+
+  return {
+    showMain(view) {
+      const main = slots.main;
+      if (alive(main)) {
+        reveal(main.window);
+        if (view) {
+          whenLoaded(main, () => main.window.webContents.send(eventChannelOf('show-view'), view));
+        }
+        return;
+      }
+      const created = open(MAIN_WINDOW, view ?? 'drop');
+      slots.main = created;
+      created.window.on('closed', () => {
+        if (slots.main === created) slots.main = undefined;
+      });
+    },
+    ...dropWindowMethods(deps, slots, open),
     isOwnWebContents(id) {
-      return [main, drop].some((m) => alive(m) && m.window.webContents.id === id);
+      return both().some((m) => alive(m) && m.window.webContents.id === id);
     },
     broadcast(event, payload) {
       let sent = 0;
-      for (const m of [main, drop]) {
+      for (const m of both()) {
         if (alive(m) && m.loaded) {
           m.window.webContents.send(eventChannelOf(event), payload);
           sent++;
@@ -284,11 +313,11 @@ export function createWindows(deps: WindowsDeps): Windows {
       return sent;
     },
     setProgress(fraction, attention) {
-      progress = { fraction, attention };
-      for (const m of [main, drop]) if (alive(m)) applyProgress(m.window, progress);
+      slots.progress = { fraction, attention };
+      for (const m of both()) if (alive(m)) applyProgress(m.window, slots.progress);
     },
     hideForCapture() {
-      const shown = [main, drop].filter((m) => alive(m) && m.window.isVisible()) as Managed[];
+      const shown = both().filter((m) => alive(m) && m.window.isVisible()) as Managed[];
       for (const m of shown) m.window.hide();
       return {
         hidden: shown.length,
@@ -298,10 +327,10 @@ export function createWindows(deps: WindowsDeps): Windows {
       };
     },
     sendToMain(event, payload) {
+      const main = slots.main;
       if (!alive(main) || !main.loaded) return false;
       main.window.webContents.send(eventChannelOf(event), payload);
       return true;
     },
   };
-  return windows;
 }
