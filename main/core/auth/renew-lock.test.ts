@@ -1,6 +1,6 @@
 // The renewal lock on real files: a crash's lock is taken over, a live holder is waited for.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -55,4 +55,27 @@ it('runs one at a time within a process too', async () => {
     ),
   );
   expect(most).toBe(1);
+});
+
+it('waits for a holder that has created the lock but not yet written its pid (an empty file)', async () => {
+  const path = join(dir, 'renew-w1.lock');
+  await writeFile(path, '');
+  const order: string[] = [];
+  const waiting = withRenewLock(dir, 'w1', async () => {
+    order.push('second');
+  });
+  await new Promise((r) => setTimeout(r, 200));
+  order.push('first done');
+  await unlink(path);
+  await waiting;
+  expect(order).toEqual(['first done', 'second']);
+});
+
+it('takes over an empty lock older than any renewal (its holder died before writing)', async () => {
+  const path = join(dir, 'renew-w1.lock');
+  await writeFile(path, '');
+  const longAgo = new Date(Date.now() - 10 * 60_000);
+  await utimes(path, longAgo, longAgo);
+  expect(await withRenewLock(dir, 'w1', async () => 'renewed')).toBe('renewed');
+  expect(await readdir(dir)).toEqual([]);
 });

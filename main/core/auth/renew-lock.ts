@@ -4,7 +4,7 @@
 // created exclusively (atomic on every local file system) in the user-data folder, which the
 // app and the CLI share (their state folders differ). A renewal takes seconds; a lock whose
 // holder is gone (a crash) or that is older than any renewal can take is removed.
-import { open, readFile, unlink } from 'node:fs/promises';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultSleep, type Sleep } from '../sleep';
 
@@ -29,8 +29,11 @@ async function removeIfStale(path: string, now: number): Promise<void> {
   const [pidText, sinceText] = text.split(' ');
   const pid = Number(pidText);
   const since = Number(sinceText);
-  const stale =
-    !Number.isInteger(pid) || !Number.isFinite(since) || now - since > STALE_MS || !alive(pid);
+  const written = Number.isInteger(pid) && pid > 0 && Number.isFinite(since);
+  // A holder creates the file, then writes its pid: a file read in between is empty, and is a
+  // live lock. Only its age can tell it from one whose holder died before writing.
+  const age = written ? now - since : now - ((await stat(path).catch(() => null))?.mtimeMs ?? now);
+  const stale = age > STALE_MS || (written && !alive(pid));
   if (!stale) return;
   // Re-read right before removing, so a lock taken over meanwhile by a third process stays.
   if ((await readFile(path, 'utf8').catch(() => undefined)) === text) {
