@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   allFinished,
   delivered,
+  type FakeQueueOptions,
   failure,
   fakeAttempts,
   fakeClock,
@@ -144,7 +145,7 @@ describe('rate limits', () => {
 });
 
 describe('an attempt that throws', () => {
-  it('after an earlier attempt had sent its whole body, it is a plain retry, not "may have been delivered"', async () => {
+  it('after an earlier attempt had sent its whole body, it fails with the error, not "may have been delivered"', async () => {
     let throwNext = false;
     const fake = fakeAttempts();
     const { queue, clock } = await openFakeQueue(dirs, {
@@ -165,8 +166,116 @@ describe('an attempt that throws', () => {
       () => itemOf(queue, item!.id).attempts === 2 && itemOf(queue, item!.id).state !== 'sending',
       'the second attempt to end',
     );
-    expect(itemOf(queue, item!.id).state).not.toBe('unknown');
-    expect(itemOf(queue, item!.id).error?.message ?? '').not.toMatch(/may have been delivered/);
+    expect(itemOf(queue, item!.id)).toMatchObject({
+      state: 'failed',
+      error: { class: 'other', code: 'internal_error' },
+    });
+    expect(itemOf(queue, item!.id).error?.message).toContain('a bug before any byte went');
+    expect(itemOf(queue, item!.id).error?.message).not.toMatch(/may have been delivered/);
+  });
+});
+
+describe('outcomes that must win', () => {
+  it('an answer that comes after the quit stopped waiting for it is still recorded delivered, not sent again', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let calls = 0;
+    // The request went whole and its answer is slow: it comes after the quit's grace.
+    const runAttempt: FakeQueueOptions['runAttempt'] = async (_item, hooks) => {
+      calls++;
+      await hooks.beforeBodyComplete();
+      await answered;
+      return delivered('F1');
+    };
+    const first = await openFakeQueue(dirs, { runAttempt });
+    await share(first.queue, 1);
+    await waitFor(() => calls === 1, 'the attempt');
+    await pause();
+    const closed = first.queue.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    answer();
+    await closed;
+    expect(first.history.list().map((h) => h.outcome)).toEqual(['delivered']);
+
+    const second = await openFakeQueue(dirs, { dir: await restartCopy(first.dir), runAttempt });
+    expect(second.queue.list().map((i) => i.state)).toEqual(['delivered']);
+    expect(calls).toBe(1);
+  });
+
+  it('an unclear outcome with a checkpoint is "may have been delivered" at once, not left sending', async () => {
+    const { queue, fake } = await openFakeQueue(dirs);
+    const [item] = await share(queue, 1);
+    const attempt = await fake.attempt(0);
+    await attempt.hooks.checkpoint({ step: 3 });
+    await attempt.completeBody();
+    attempt.answer({
+      kind: 'unknown',
+      reason: { class: 'unknown-outcome', code: 'idle_timeout', message: 'No answer.' },
+    });
+    await waitFor(() => itemOf(queue, item!.id).state === 'unknown', 'the unknown outcome');
+  });
+
+  it('Cancel wins over an attempt that then fails: cancelled, not tried again', async () => {
+    const fake = fakeAttempts();
+    const { queue, clock } = await openFakeQueue(dirs, {
+      fake,
+      // Like a request cut off mid-body that reports a network error rather than the abort.
+      runAttempt: (item, hooks) => {
+        const result = fake.runAttempt(item, hooks);
+        return new Promise((resolve) => {
+          hooks.signal.addEventListener('abort', () =>
+            resolve(failure('transient', 'connection_reset')),
+          );
+          void result.then(resolve);
+        });
+      },
+    });
+    const [item] = await share(queue, 1);
+    await fake.attempt(0);
+    await queue.cancel(item!.id);
+    await waitFor(() => itemOf(queue, item!.id).state === 'cancelled', 'the cancel');
+    clock.advance(60_000);
+    await pause();
+    expect(fake.started).toHaveLength(1);
+    expect(itemOf(queue, item!.id).state).toBe('cancelled');
+  });
+});
+
+describe('which files complete together', () => {
+  async function handOvers(completeShare: boolean, count: number): Promise<boolean[]> {
+    const { queue, fake } = await openFakeQueue(dirs, {
+      dir: join(dirs.root, `queue-${completeShare}-${count}`),
+      concurrency: () => count,
+      ...(completeShare
+        ? { completeShare: async (items: QueueItem[]) => items.map(() => delivered()) }
+        : {}),
+    });
+    await share(queue, count, `share-${completeShare}`);
+    const attempts = await Promise.all(Array.from({ length: count }, (_, i) => fake.attempt(i)));
+    return attempts.map((a) => typeof a.hooks.awaitShare === 'function');
+  }
+
+  it('only the files of a share of several, and only in a queue that completes them together', async () => {
+    expect(await handOvers(true, 2)).toEqual([true, true]);
+    expect(await handOvers(true, 1)).toEqual([false]);
+    expect(await handOvers(false, 2)).toEqual([false, false]);
+  });
+
+  it('a share of two is prepared ahead for its waiting file', async () => {
+    const prepared: string[] = [];
+    const { queue, fake } = await openFakeQueue(dirs, {
+      concurrency: () => 1,
+      completeShare: async (items: QueueItem[]) => items.map(() => delivered()),
+      prepare: (item) => {
+        prepared.push(item.name);
+      },
+    });
+    await share(queue, 2, 'pair');
+    await fake.attempt(0);
+    await pause();
+    expect(prepared).toEqual(['pair-1.txt']);
   });
 });
 
