@@ -91,6 +91,8 @@ describe('the answer of this sign-in', () => {
     );
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    // Nothing keeps the tab's connection once it has its page.
+    expect(page.headers.get('connection')).toBe('close');
   });
 
   it('a sign-in that failed after the callback: the tab says why, the service’s words escaped', async () => {
@@ -129,6 +131,7 @@ describe('the answer of this sign-in', () => {
     expect(await listener.callback).toEqual({ kind: 'code', code: 'one' });
     const second = await visit(callbackAt(listener, `?code=two&state=${STATE}`));
     expect(second.status).toBe(409);
+    expect(second.html).toContain('<h1>Already answered</h1>');
     expect(second.html).toContain(
       'Trayshare already took the answer of this sign-in. You can close this tab.',
     );
@@ -165,6 +168,7 @@ describe('visits that are not the answer change nothing', () => {
     const url = `http://127.0.0.1:${portOf(listener)}${path}?code=c&state=${STATE}`;
     const page = await visit(url, method ? { method } : undefined);
     expect(page.status).toBe(404);
+    expect(page.html).toContain('<h1>Not found</h1>');
     expect(page.html).toContain('Nothing here.');
     expect(await pending(listener.callback)).toBe(true);
   });
@@ -239,6 +243,7 @@ describe('the port', () => {
     try {
       const error = await openLoopback({ ports, expectedState: STATE }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AllPortsTakenError);
+      expect((error as Error).name).toBe('AllPortsTakenError');
       expect((error as AllPortsTakenError).ports).toEqual(ports);
       expect((error as Error).message).toBe(
         `Ports ${ports[0]}, ${ports[1]} on this computer are all taken by other programs.`,
