@@ -25,13 +25,24 @@ interface Seen {
   form: URLSearchParams;
 }
 
-type Answer = TransportResponse | TransportError | ((signal?: AbortSignal) => TransportError);
+type Answer =
+  | TransportResponse
+  | TransportError
+  | ((signal?: AbortSignal) => TransportError)
+  /** Fails the request before its body is read (a cancel while it connects). */
+  | { early: () => TransportError };
 
 /** Answers requests in order, each body read to the end first, as a server would. */
 function scripted(answers: Answer[], events: string[], info?: (id: string) => TransportResponse) {
   const seen: Seen[] = [];
   const transport: Transport = {
     async request(req: TransportRequest) {
+      const first = answers[0];
+      if (first && 'early' in first) {
+        answers.shift();
+        events.push('request cut before its body');
+        throw first.early();
+      }
       const chunks: Buffer[] = [];
       for await (const chunk of req.body ?? []) chunks.push(Buffer.from(chunk));
       const path = new URL(req.url).pathname;
@@ -188,6 +199,28 @@ describe('several files shared as one message', () => {
     expect(r.seen[0]!.form.has('initial_comment')).toBe(false);
   });
 
+  it('a reply in a thread to several channels still names every channel (the service then refuses the thread)', async () => {
+    const jobs = [
+      job('a.txt', { threadTs: '1700000000.123456' }),
+      job('b.txt', { threadTs: '1700000000.123456' }),
+    ];
+    const r = share([linked('FA', 'FB')], { jobs });
+    await r.result;
+    expect(r.seen[0]!.form.get('channels')).toBe('C1,C2');
+    expect(r.seen[0]!.form.get('thread_ts')).toBe('1700000000.123456');
+    expect(r.seen[0]!.form.has('channel_id')).toBe(false);
+  });
+
+  it('an answer without its files: each file still delivered, its link from files.info', async () => {
+    const r = share([json({ ok: true })], { info: shared(['C1', 'C2']) });
+    expect(await r.result).toEqual(
+      ['FA', 'FB', 'FC'].map((id) => ({
+        kind: 'delivered',
+        file: expect.objectContaining({ id, permalink: `${BASE}/files/${id}` }),
+      })),
+    );
+  });
+
   it('a reply in a thread of one channel goes as channel_id and thread_ts', async () => {
     const jobs = [
       job('a.txt', { channels: ['C1'], threadTs: '1700000000.123456' }),
@@ -291,6 +324,27 @@ describe('cancelled', () => {
     expect(r.seen).toEqual([]);
   });
 
+  it('while the request connects, before its body: every file cancelled, still uploaded to go on later', async () => {
+    const controller = new AbortController();
+    const r = share(
+      [
+        {
+          early: () => {
+            controller.abort();
+            return new TransportError('aborted', 'The request was cancelled.');
+          },
+        },
+      ],
+      { signal: controller.signal },
+    );
+    expect(await r.result).toEqual([
+      { kind: 'cancelled' },
+      { kind: 'cancelled' },
+      { kind: 'cancelled' },
+    ]);
+    expect(r.events).toEqual(['request cut before its body', 'save uploaded uploaded uploaded']);
+  });
+
   it('after the request went: "may have been delivered" for every file, never "cancelled"', async () => {
     const controller = new AbortController();
     const r = share(
@@ -305,6 +359,16 @@ describe('cancelled', () => {
     for (const x of await r.result) {
       expect(x).toMatchObject({ kind: 'unknown', reason: { code: 'cancelled_after_send' } });
     }
+  });
+});
+
+describe('a group of one file', () => {
+  it('an unclear outcome names the file, not "1 files"', async () => {
+    const r = share([lost()], { jobs: [job('a.txt')], info: shared([]) });
+    const [x] = await r.result;
+    expect((x as { reason: { message: string } }).reason.message).toMatch(
+      /^Sharing a\.txt got no usable answer \(idle_timeout\)/,
+    );
   });
 });
 
