@@ -335,4 +335,26 @@ describe('a journal that cannot be written', () => {
     // Not one byte went again while the journal could not take a record.
     expect(calls).toBe(1);
   });
+
+  it('the disk fills while a file waits to try again: it waits, and no failed journal write goes unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      const { queue, fake, clock } = await openFakeQueue(dirs);
+      const [item] = await share(queue, 1);
+      (await fake.attempt(0)).answer(failure('transient', 'service_unavailable'));
+      await waitFor(() => itemOf(queue, item!.id).state === 'waiting', 'the retry');
+      full = true;
+      clock.advance(10_000);
+      const again = await fake.attempt(1);
+      await expect(again.completeBody()).rejects.toThrow();
+      again.answer(failure('transient', 'service_unavailable'));
+      await waitFor(() => itemOf(queue, item!.id).state === 'waiting', 'the wait');
+      await pause();
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+  });
 });
