@@ -263,6 +263,23 @@ describe('which files complete together', () => {
     expect(await handOvers(false, 2)).toEqual([false, false]);
   });
 
+  it('a lone file queued beside another share is not handed over to it', async () => {
+    const { queue, fake } = await openFakeQueue(dirs, {
+      concurrency: () => 3,
+      completeShare: async (items: QueueItem[]) => items.map(() => delivered()),
+    });
+    await share(queue, 2, 'pair');
+    await share(queue, 1, 'lone');
+    const attempts = await Promise.all([0, 1, 2].map((i) => fake.attempt(i)));
+    expect(
+      attempts.map((a) => [a.item.name, typeof a.hooks.awaitShare === 'function']).sort(),
+    ).toEqual([
+      ['lone-0.txt', false],
+      ['pair-0.txt', true],
+      ['pair-1.txt', true],
+    ]);
+  });
+
   it('a share of two is prepared ahead for its waiting file', async () => {
     const prepared: string[] = [];
     const { queue, fake } = await openFakeQueue(dirs, {
@@ -333,6 +350,35 @@ describe('a journal that cannot be written', () => {
     }
     expect(waits).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
     // Not one byte went again while the journal could not take a record.
+    expect(calls).toBe(1);
+  });
+
+  it('Cancel while the journal cannot take the body-complete record: cancelled once it can, never sent again', async () => {
+    let calls = 0;
+    let go!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const { queue, clock } = await openFakeQueue(dirs, {
+      runAttempt: async (_item, hooks) => {
+        calls++;
+        await gate;
+        await hooks.beforeBodyComplete();
+        return delivered();
+      },
+    });
+    const [item] = await share(queue, 1);
+    await waitFor(() => calls === 1, 'the attempt');
+    full = true;
+    const cancelling = queue.cancel(item!.id);
+    go();
+    await cancelling;
+    full = false;
+    for (let i = 0; i < 5 && itemOf(queue, item!.id).state !== 'cancelled'; i++) {
+      clock.advance(30_000);
+      await pause();
+    }
+    expect(itemOf(queue, item!.id).state).toBe('cancelled');
     expect(calls).toBe(1);
   });
 
