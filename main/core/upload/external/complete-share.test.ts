@@ -54,6 +54,7 @@ function scripted(answers: Answer[], events: string[], info?: (id: string) => Tr
       if (!answer) throw new Error(`unexpected request to ${req.url}`);
       const out = typeof answer === 'function' ? answer(req.signal) : answer;
       if (out instanceof TransportError) throw out;
+      if ('early' in out) throw new Error('an early failure must come first');
       return out;
     },
   };
