@@ -67,6 +67,8 @@ const json = (value: unknown, status = 200): TransportResponse => ({
   body: JSON.stringify(value),
 });
 const lost = () => new TransportError('idle_timeout', 'The service went silent.');
+// files.info's answer as Slack documents it: the shares under file.shares.public[channel][]
+// (slack-api-ref methods/files/files.info.json, as share-check.ts reads it).
 const shared = (channels: string[]) => (id: string) =>
   json({
     ok: true,
@@ -129,6 +131,8 @@ function share(
   return { result, seen, events, saves };
 }
 
+// files.completeUploadExternal's answer: ok and the completed files
+// (https://docs.slack.dev/reference/methods/files.completeUploadExternal).
 const completed = (files: object[]) => json({ ok: true, files });
 /** Slack's answer with each file's link. */
 const linked = (...ids: string[]) =>
