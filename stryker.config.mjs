@@ -31,7 +31,7 @@ export default {
   timeoutMS: Number(process.env.TRAYSHARE_MUTATE_TIMEOUT_MS ?? 4000),
   incremental: true,
   incrementalFile: `reports/mutation/${name}.incremental.json`,
-  ignoreStatic: true,
+  ignoreStatic: !module?.staticMutants,
   reporters: ['clear-text', 'json', 'html', 'progress'],
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   htmlReporter: { fileName: `reports/mutation/${name}.html` },

@@ -55,7 +55,11 @@ for (const name of names) {
   const module = MUTATION_MODULES[name];
   const tests = module.tests.filter((t) => existsSync(t));
   console.log(`\n== ${name}: ${module.mutate.join(' ')} (tests: ${tests.join(' ')})`);
-  const run = spawnSync(process.execPath, [strykerBin, 'run', 'stryker.config.mjs'], {
+  // A static mutant is covered by no test in particular, so an incremental run would reuse a
+  // survivor's result even after a new test kills it: a module that runs them runs in full.
+  const force = module.staticMutants || process.env.TRAYSHARE_MUTATE_FORCE === '1';
+  const args = [strykerBin, 'run', 'stryker.config.mjs', ...(force ? ['--force'] : [])];
+  const run = spawnSync(process.execPath, args, {
     stdio: 'inherit',
     env: {
       ...process.env,

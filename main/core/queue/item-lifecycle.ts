@@ -122,7 +122,6 @@ export abstract class ItemLifecycle {
       });
       return;
     }
-    entry.meta.bodySent = false;
     const marked = this.update(
       entry,
       { state: 'sending', attempts: item.attempts + 1, sent: 0, retryAt: null, error: null },
