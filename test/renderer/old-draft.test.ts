@@ -71,10 +71,14 @@ describe.each([
     await keepDraft(page, `elsewhere-${width}`);
     // The same files shared from the tray or a file manager (the core's share), not the sheet.
     const kept = (await harness.app.listQueue()).length;
-    const draftFiles = (await readdir(harness.filesDir, { recursive: true }))
-      .filter((f) => basename(f).startsWith(`elsewhere-${width}-`))
-      .map((f) => join(harness.filesDir, f));
-    expect(draftFiles).toHaveLength(12);
+    const draftOnDisk = async () =>
+      (await readdir(harness.filesDir, { recursive: true }))
+        .filter((f) => basename(f).startsWith(`elsewhere-${width}-`))
+        .map((f) => join(harness.filesDir, f));
+    // The harness writes dropped files to disk one by one behind the sheet (in the app they are
+    // already files); on a loaded machine the sheet shows before the last is written.
+    await expect.poll(async () => (await draftOnDisk()).length, { timeout: 15_000 }).toBe(12);
+    const draftFiles = await draftOnDisk();
     await harness.app.share({
       target: { workspaceId: harness.demo.workspaceId, channels: ['C0GENERAL'] },
       paths: draftFiles,
