@@ -56,3 +56,25 @@ describe('words that only end like a secret field are not cut', () => {
     expect(redactSecrets(line)).toBe(line);
   });
 });
+
+describe("an incoming webhook's address: the host and kind stay, the secret path goes", () => {
+  it.each([
+    [
+      '"hooks.slack.com/services/T0A/B0B/s3cr3t" is not a URL',
+      '"hooks.slack.com/services/[redacted]" is not a URL',
+    ],
+    [
+      'posted to https://HOOKS.example.test:8443/triggers/T1/2/x?y=1 today',
+      'posted to https://HOOKS.example.test:8443/triggers/[redacted] today',
+    ],
+    [
+      'https://hooks.slack.com/workflows/T1/A2/3/xyz',
+      'https://hooks.slack.com/workflows/[redacted]',
+    ],
+    // Not a webhook's path, and not a host named hooks: left as they are.
+    ['https://hooks.slack.com/other/T1/B2', 'https://hooks.slack.com/other/T1/B2'],
+    ['webhooks.md/services/a', 'webhooks.md/services/a'],
+  ])('%s', (line, written) => {
+    expect(redactSecrets(line)).toBe(written);
+  });
+});
