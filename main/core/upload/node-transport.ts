@@ -24,6 +24,7 @@ import { pumpBody } from './body-pump';
 import { createBodyWriter } from './body-writes';
 import { proxyAgentFor } from './env-proxy';
 import { httpModuleFor } from './node-http';
+import { stillHandshaking, takesWarmConnections } from './preconnect';
 import { readBeforeWriteErrors } from './read-before-write-error';
 import {
   cappedBody,
@@ -112,6 +113,8 @@ function connectionPool(): (url: URL) => Agent {
         timeout: IDLE_MS,
         scheduling: 'lifo',
       });
+      // Connections opened ahead of the requests (preconnect.ts) go first.
+      takesWarmConnections(agent, url.origin);
       agents.set(url.origin, agent);
     }
     return agent;
@@ -233,7 +236,8 @@ function requestHeaders(req: TransportRequest, agentName: string): Record<string
 
 /** Runs `connected` once the socket is connected (after the TLS handshake for https). */
 function onConnected(socket: Socket, url: URL, connected: () => void): void {
-  if (!socket.connecting) {
+  // A warm connection (preconnect.ts) can be connected while its TLS handshake still runs.
+  if (!socket.connecting && !stillHandshaking(socket)) {
     connected();
   } else if (url.protocol === 'https:') {
     socket.once('secureConnect', connected);
