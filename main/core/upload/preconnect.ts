@@ -13,8 +13,7 @@
 
 import type { Agent } from 'node:http';
 import { createRequire } from 'node:module';
-import { isIP, type Socket } from 'node:net';
-import { proxyVariablesSet } from './proxy-variables';
+import type { Socket } from 'node:net';
 
 const require = createRequire(import.meta.url);
 
@@ -22,6 +21,12 @@ const require = createRequire(import.meta.url);
 const WARM_MS = 4000;
 /** Never more than this many warm connections per origin (a share's step-1 requests at once). */
 const MOST_PER_ORIGIN = 10;
+
+/** The variables that can name a proxy (proxy-variables.ts, proxy-from-env's list), any case. */
+const namesProxy = () =>
+  ['https_proxy', 'http_proxy', 'all_proxy'].some(
+    (name) => Boolean(process.env[name]) || Boolean(process.env[name.toUpperCase()]),
+  );
 
 const warm = new Map<string, Socket[]>();
 /** Warm TLS connections whose handshake is still under way. */
@@ -42,9 +47,12 @@ export function preconnect(url: string, count: number): void {
     return;
   }
   const secure = u.protocol === 'https:';
-  if ((!secure && u.protocol !== 'http:') || proxyVariablesSet().length > 0) return;
+  if ((!secure && u.protocol !== 'http:') || namesProxy()) return;
   const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(u.port || (secure ? 443 : 80));
+  // Taken with `require` when needed, as node-http.ts takes node:http: the CLI's entry imports
+  // this module, and an ES module view of a builtin costs memory at every start.
+  const net = require('node:net') as typeof import('node:net');
   const list = warm.get(u.origin) ?? [];
   warm.set(u.origin, list);
   for (let i = list.length; i < Math.min(count, MOST_PER_ORIGIN); i++) {
@@ -53,9 +61,9 @@ export function preconnect(url: string, count: number): void {
           host,
           port,
           // As Node's https agent names the server: by its host name, never by an IP address.
-          ...(isIP(host) ? {} : { servername: host }),
+          ...(net.isIP(host) ? {} : { servername: host }),
         })
-      : (require('node:net') as typeof import('node:net')).connect({ host, port });
+      : net.connect({ host, port });
     socket.on('error', ignore);
     socket.unref();
     if (secure) {
