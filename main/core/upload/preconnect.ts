@@ -50,8 +50,8 @@ export function preconnect(url: string, count: number): void {
   if ((!secure && u.protocol !== 'http:') || namesProxy()) return;
   const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(u.port || (secure ? 443 : 80));
-  // Taken with `require` when needed, as node-http.ts takes node:http: the CLI's entry imports
-  // this module, and an ES module view of a builtin costs memory at every start.
+  // Taken with `require` when needed, as node-http.ts takes node:http (the CLI's entry imports
+  // this module).
   const net = require('node:net') as typeof import('node:net');
   const list = warm.get(u.origin) ?? [];
   warm.set(u.origin, list);
