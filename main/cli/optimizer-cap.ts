@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
 /** A file long enough to keep the upload's code hot for a while. */
-const LONG_FILE_BYTES = 16 * 1024 * 1024;
+export const LONG_FILE_BYTES = 16 * 1024 * 1024;
 
 let capped = false;
 

@@ -14,6 +14,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // without opening the cache that nothing here would use.
   process.stdout.write(`${APP_VERSION}\n`);
 } else {
+  // A send's optimizer cap and connections, before the rest of the CLI loads (send-early.ts);
+  // loaded for `send` only, so `--version` and the other commands load nothing more.
+  if (args[0] === 'send') (await import('./send-early')).beforeSend(args);
   // Never fails: where the folder cannot be written or Node has no cache (or
   // NODE_DISABLE_COMPILE_CACHE=1), Node returns a status and the CLI runs as before, uncached.
   (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache?.(

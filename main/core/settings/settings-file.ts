@@ -117,6 +117,12 @@ export class SettingsFile {
   private readonly now: () => number;
   private readonly notices: string[] = [];
   private readonly noticeListeners = new Set<() => void>();
+  /**
+   * The last clean read: the same text gives the same settings, so a read whose text is
+   * unchanged skips the parse and the schema's repair (the queue reads the settings at each
+   * scheduling pass, issue 38). Each read still gets its own copy, as a fresh parse would.
+   */
+  private lastClean: { text: string; settings: Settings } | undefined;
 
   constructor(dir: string, factory: StoreFactory, now: () => number = Date.now) {
     this.dir = resolve(dir);
@@ -171,6 +177,7 @@ export class SettingsFile {
       );
       return emptySettings();
     }
+    if (this.lastClean?.text === text) return structuredClone(this.lastClean.settings);
     let parsed: unknown;
     try {
       // An empty file (a crash between create and write) counts as no settings yet.
@@ -184,7 +191,10 @@ export class SettingsFile {
       );
     }
     const repair = repairSettings(parsed);
-    if (!repair.rewrite) return repair.settings;
+    if (!repair.rewrite) {
+      this.lastClean = { text, settings: structuredClone(repair.settings) };
+      return repair.settings;
+    }
     if (repair.problems.length === 0 && repair.tokenFields.length === 0) {
       // Migrated or filled in: nothing was lost, so there is nothing to keep or report.
       this.writeQuietly(repair.settings);

@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { userAgent } from '../version';
 import { proxyAgentFor } from './env-proxy';
+import { stillHandshaking, takesWarmConnections } from './preconnect';
 import {
   abortedError,
   cappedBody,
@@ -196,6 +197,8 @@ function connectionPool(): (url: URL) => Agent {
         timeout: IDLE_MS,
         scheduling: 'lifo',
       });
+      // Connections opened ahead of the requests (preconnect.ts) go first.
+      takesWarmConnections(agent, url.origin);
       agents.set(url.origin, agent);
     }
     return agent;
@@ -317,7 +320,8 @@ function requestHeaders(req: TransportRequest, agentName: string): Record<string
 
 /** Runs `connected` once the socket is connected (after the TLS handshake for https). */
 function onConnected(socket: Socket, url: URL, connected: () => void): void {
-  if (!socket.connecting) {
+  // A warm connection (preconnect.ts) can be connected while its TLS handshake still runs.
+  if (!socket.connecting && !stillHandshaking(socket)) {
     connected();
   } else if (url.protocol === 'https:') {
     socket.once('secureConnect', connected);

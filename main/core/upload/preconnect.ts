@@ -1,0 +1,114 @@
+// Connections opened before they are asked for. A share over a real link pays a TCP round trip
+// and a TLS 1.3 round trip before its first request can go; a fresh `trayshare send` knows
+// where it will send long before it sends (Node loads the CLI's modules, reads the settings and
+// stats the files first: 100–200 ms), so it opens its connections to the API host at its start
+// and the set-up overlaps that work (bench/notes.md, issue 38). The transport's keep-alive
+// agents (node-transport.ts) take a warm connection to their origin before opening a new one.
+//
+// Only what a request would do anyway is done ahead: the same host and port, the same default
+// trust (a certificate the request would refuse fails the warm connection the same way, and
+// the request that takes it reports it), nothing is written. A warm connection nobody takes is
+// closed after WARM_MS and never keeps a process alive. Through a proxy nothing is opened
+// ahead: the proxy's own agent makes its connections (env-proxy.ts).
+
+import type { Agent } from 'node:http';
+import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
+
+const require = createRequire(import.meta.url);
+
+/** A warm connection no request took is closed after this (the pool's idle limit). */
+const WARM_MS = 4000;
+/** Never more than this many warm connections per origin (a share's step-1 requests at once). */
+const MOST_PER_ORIGIN = 10;
+
+/** The variables that can name a proxy (proxy-variables.ts, proxy-from-env's list), any case. */
+const namesProxy = () =>
+  ['https_proxy', 'http_proxy', 'all_proxy'].some(
+    (name) => Boolean(process.env[name]) || Boolean(process.env[name.toUpperCase()]),
+  );
+
+const warm = new Map<string, Socket[]>();
+/** Warm TLS connections whose handshake is still under way. */
+const handshaking = new WeakSet<Socket>();
+const timers = new WeakMap<Socket, ReturnType<typeof setTimeout>>();
+const ignore = () => {};
+
+/**
+ * Opens up to `count` connections to `url`'s origin ahead of its requests (at most
+ * MOST_PER_ORIGIN warm at once). Does nothing for a proxy, an address that is not http(s), or
+ * when called again with fewer than are warm already.
+ */
+export function preconnect(url: string, count: number): void {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return;
+  }
+  const secure = u.protocol === 'https:';
+  if ((!secure && u.protocol !== 'http:') || namesProxy()) return;
+  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(u.port || (secure ? 443 : 80));
+  // Taken with `require` when needed, as node-transport.ts takes node:http (the CLI's entry imports
+  // this module).
+  const net = require('node:net') as typeof import('node:net');
+  const list = warm.get(u.origin) ?? [];
+  warm.set(u.origin, list);
+  for (let i = list.length; i < Math.min(count, MOST_PER_ORIGIN); i++) {
+    const socket: Socket = secure
+      ? (require('node:tls') as typeof import('node:tls')).connect({
+          host,
+          port,
+          // As Node's https agent names the server: by its host name, never by an IP address.
+          ...(net.isIP(host) ? {} : { servername: host }),
+        })
+      : net.connect({ host, port });
+    socket.on('error', ignore);
+    socket.unref();
+    if (secure) {
+      handshaking.add(socket);
+      socket.once('secureConnect', () => handshaking.delete(socket));
+    }
+    socket.once('close', () => {
+      const at = list.indexOf(socket);
+      if (at >= 0) list.splice(at, 1);
+    });
+    const timer = setTimeout(() => socket.destroy(), WARM_MS);
+    timer.unref();
+    timers.set(socket, timer);
+    list.push(socket);
+  }
+}
+
+/** A warm connection to `origin`, handed over (no longer closed when unused), or undefined. */
+function takeWarm(origin: string): Socket | undefined {
+  const list = warm.get(origin);
+  while (list && list.length > 0) {
+    const socket = list.shift()!;
+    if (socket.destroyed) continue;
+    clearTimeout(timers.get(socket));
+    socket.off('error', ignore);
+    socket.ref();
+    return socket;
+  }
+  return undefined;
+}
+
+/** Whether a connection's TLS handshake is still under way (for a warm one, see above). */
+export function stillHandshaking(socket: Socket): boolean {
+  return handshaking.has(socket);
+}
+
+/** The agent for `origin` takes a warm connection, when there is one, before making its own. */
+export function takesWarmConnections(agent: Agent, origin: string): void {
+  const make = agent.createConnection.bind(agent);
+  const idleMs = (agent as Agent & { options: { timeout?: number } }).options.timeout;
+  agent.createConnection = ((options, onCreate) => {
+    const socket = takeWarm(origin);
+    if (!socket) return make(options, onCreate);
+    // As the agent's own connections are made: its idle limit on the socket.
+    if (idleMs) socket.setTimeout(idleMs);
+    return socket;
+  }) as Agent['createConnection'];
+}
