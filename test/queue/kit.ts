@@ -1,7 +1,7 @@
 // The queue's unit tests' kit: a queue on a fresh folder whose attempts the test answers one by
 // one, and a sleep/clock pair the test advances, so scheduling is checked without real delays.
 // (test/queue/helpers.ts wires the real engine instead, for tests over HTTP.)
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
@@ -38,6 +38,23 @@ export function useQueueTestDirs(prefix: string): QueueTestDirs {
     await rm(dirs.root, { recursive: true, force: true });
   });
   return dirs;
+}
+
+/** `count` small files `<prefix>-<i>.txt` in the test's folder, each holding its own name. */
+export async function queueFiles(
+  dirs: QueueTestDirs,
+  count: number,
+  prefix = 'file',
+): Promise<string[]> {
+  const dir = join(dirs.root, 'files');
+  await mkdir(dir, { recursive: true });
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const path = join(dir, `${prefix}-${i}.txt`);
+    await writeFile(path, `${prefix} ${i}\n`);
+    paths.push(path);
+  }
+  return paths;
 }
 
 export interface FakeQueue {

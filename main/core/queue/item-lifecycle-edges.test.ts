@@ -3,7 +3,7 @@
 // bound on rate-limit waits, an attempt that throws after an earlier one had sent its whole
 // body, and how long a file waits while the journal cannot be written. Each over the real queue
 // and journal on disk, with attempts the test answers and a clock it moves.
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -14,6 +14,7 @@ import {
   fakeAttempts,
   fakeClock,
   openFakeQueue,
+  queueFiles,
   useQueueTestDirs,
   waitFor,
 } from '../../../test/queue/kit';
@@ -24,25 +25,13 @@ import type { UploadQueue } from './upload-queue';
 
 const dirs = useQueueTestDirs('trayshare-lifecycle-edges-');
 
-async function files(count: number, prefix = 'file'): Promise<string[]> {
-  const dir = join(dirs.root, 'files');
-  await mkdir(dir, { recursive: true });
-  const paths: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const path = join(dir, `${prefix}-${i}.txt`);
-    await writeFile(path, `${prefix} ${i}\n`);
-    paths.push(path);
-  }
-  return paths;
-}
-
 const share = async (queue: UploadQueue, count: number, prefix?: string) =>
   (
     await queue.enqueue({
       workspaceId: 'W1',
       channels: ['C1'],
       comment: '',
-      paths: await files(count, prefix),
+      paths: await queueFiles(dirs, count, prefix),
     })
   ).items;
 

@@ -2,25 +2,17 @@
 // concurrency setting below one or with a fraction still works one at a time or rounds down, and
 // the work a share's waiting files may start early (QueueDeps.prepare) is started once per wait,
 // only for shares of several files.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { delivered, openFakeQueue, useQueueTestDirs, waitFor } from '../../../test/queue/kit';
+import {
+  delivered,
+  openFakeQueue,
+  queueFiles,
+  useQueueTestDirs,
+  waitFor,
+} from '../../../test/queue/kit';
 import type { QueueItem } from '../model';
 
 const dirs = useQueueTestDirs('trayshare-lifecycle-');
-
-async function files(count: number, prefix: string): Promise<string[]> {
-  const dir = join(dirs.root, 'files');
-  await mkdir(dir, { recursive: true });
-  const paths: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const path = join(dir, `${prefix}-${i}.txt`);
-    await writeFile(path, `${prefix} ${i}\n`);
-    paths.push(path);
-  }
-  return paths;
-}
 
 describe('how many go at once', () => {
   it('a concurrency of 0 (or less) still sends one at a time', async () => {
@@ -29,7 +21,7 @@ describe('how many go at once', () => {
       workspaceId: 'W1',
       channels: ['C1'],
       comment: '',
-      paths: await files(2, 'zero'),
+      paths: await queueFiles(dirs, 2, 'zero'),
     });
     const first = await fake.attempt(0);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -45,7 +37,7 @@ describe('how many go at once', () => {
       workspaceId: 'W1',
       channels: ['C1'],
       comment: '',
-      paths: await files(3, 'frac'),
+      paths: await queueFiles(dirs, 3, 'frac'),
     });
     await fake.attempt(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -67,13 +59,13 @@ describe('work started early for a share that completes together', () => {
       workspaceId: 'W1',
       channels: ['C1'],
       comment: '',
-      paths: await files(3, 'group'),
+      paths: await queueFiles(dirs, 3, 'group'),
     });
     await queue.enqueue({
       workspaceId: 'W1',
       channels: ['C1'],
       comment: '',
-      paths: await files(1, 'lone'),
+      paths: await queueFiles(dirs, 1, 'lone'),
     });
     await fake.attempt(0);
     // Each state change runs the scheduler again: still once per file.
