@@ -91,8 +91,11 @@ describe('queue crash and restart', () => {
     const files = await makeFiles(join(root, 'files'), 20, 64 * 1024);
     const dataDir = join(root, 'data');
     const posted = () => postedCounts(service.uploads(), files).reduce((a, b) => a + b, 0);
-    // Slow answers keep recorded uploads waiting for their answer when the kill comes.
-    service.injectFault({ fault: { kind: 'slow', delayMs: 400 }, times: 20 });
+    // The first upload's answer is held past the kill, so the driver cannot finish first however
+    // fast or slow the machine runs it (a fixed slowness alone raced the driver under load).
+    // The slow answers after it keep other recorded uploads waiting when the kill comes.
+    service.injectFault({ fault: { kind: 'slow', delayMs: 25_000 }, times: 1 });
+    service.injectFault({ fault: { kind: 'slow', delayMs: 400 }, times: 19 });
 
     const first = await startDriver(
       {
@@ -100,8 +103,8 @@ describe('queue crash and restart', () => {
         baseUrl: service.url,
         channels: ['C0GENERAL'],
         paths: files.map((f) => f.path),
-        // Long enough that a file is mid-body for a while beside one waiting for its slow answer
-        // (400 ms), however loaded the machine: the kill below waits for both at once.
+        // Long enough that a file is mid-body for a while beside the one whose answer is held:
+        // the kill below waits for both at once.
         slowBodyMs: 250,
       },
       'first',
