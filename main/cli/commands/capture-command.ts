@@ -1,7 +1,10 @@
 // `trayshare capture`: a screenshot with the OS's own tool, shared like `send --preset` or
 // `--workspace --channels` (through the CLI's queue, followed to its end), for scripts and
 // keyboard launchers. macOS: screencapture; Linux: the desktop's screenshot portal. Windows has
-// no tool that gives the image back to a command line; the app's Capture… is the way there.
+// no tool that gives the image back to a command line: the Snipping Tool protocol routes its
+// answer only to a packaged (MSIX) app's identity ("Unpackaged (Win32) callers cannot receive
+// responses via redirect-uri", https://learn.microsoft.com/windows/apps/develop/launch/launch-snipping-tool),
+// and the CLI, like the NSIS-installed app, has none. The app's own overlay is the way there.
 // A cancelled capture prints nothing and exits 0: the person chose not to share.
 import type { Command } from 'commander';
 import { osCapturer } from '../../core/capture/capturers';
@@ -17,7 +20,11 @@ interface CaptureOptions extends SendOptions {
   screen?: boolean;
 }
 
-export function registerCapture(program: Command): void {
+/** What `trayshare capture` says on Windows, before anything else about the command line. */
+export const NO_CLI_CAPTURE_ON_WINDOWS =
+  "trayshare capture works on macOS and Linux only: Windows' Snipping Tool gives its screenshot back only to packaged (MSIX) apps. On Windows, use Capture… in Trayshare's tray menu, or the capture shortcut (Ctrl+Shift+2 unless you changed it in Settings), and share it from the share sheet.";
+
+export function registerCapture(program: Command, platform = process.platform): void {
   program
     .command('capture')
     .description("Take a screenshot with the OS's tool and share it (macOS and Linux)")
@@ -37,7 +44,7 @@ export function registerCapture(program: Command): void {
       `the longest to wait when the service asks to (Retry-After); default ${DEFAULT_MAX_WAIT_S}`,
     )
     .action(async (options: CaptureOptions) => {
-      process.exitCode = await capture(options);
+      process.exitCode = await capture(options, platform);
     });
 }
 
@@ -48,19 +55,16 @@ function sourceOf(options: CaptureOptions): CaptureSource {
   return options.window ? 'window' : options.screen ? 'screen' : 'area';
 }
 
-async function capture(options: CaptureOptions): Promise<number> {
+async function capture(options: CaptureOptions, platform: NodeJS.Platform): Promise<number> {
+  // First: on Windows no option can make it work, so nothing else about the command is asked.
+  const capturer = osCapturer(platform);
+  if (!capturer) throw new UsageError(NO_CLI_CAPTURE_ON_WINDOWS);
   const source = sourceOf(options);
   if ([options.preset, options.workspace].filter(Boolean).length !== 1) {
     throw new UsageError('Say where to share: exactly one of --preset or --workspace.');
   }
   if (options.workspace && !options.channels) {
     throw new UsageError('--channels is needed with --workspace.');
-  }
-  const capturer = osCapturer(process.platform);
-  if (!capturer) {
-    throw new UsageError(
-      "On Windows the screenshot is taken in the app: use Capture… in Trayshare's tray menu, or its capture shortcut.",
-    );
   }
   maxWaitMs(options.maxWait);
   const { withService } = await import('../context');
