@@ -81,6 +81,21 @@ describe.skipIf(process.platform !== 'linux')('capture from the tray and the sho
     );
   });
 
+  it('"Copy the link when an upload is delivered", saved from before, copies a capture’s link once delivered', async () => {
+    await start({ preferences: { copyLinkOnDelivery: true } });
+    portal.answer({ kind: 'file', png: TINY_PNG });
+    await h.shell.capture();
+    const main = h.windows.open()[0]!;
+    const [request] = main.webContents.eventsSent('share-requested') as { paths: string[] }[];
+    const path = request!.paths[0]!;
+    await h.call(main, 'share', { target: { presetId: h.demo!.randomPresetId }, paths: [path] });
+    await h.service.settled();
+    const [entry] = await h.service.listHistory({ search: basename(path) });
+    expect(entry?.permalink).toMatch(/^http/);
+    await vi.waitFor(() => expect(h.clipboard.written.at(-1)).toBe(entry!.permalink));
+    await vi.waitFor(async () => expect(await exists(path)).toBe(false));
+  });
+
   it('the capture shortcut (⌘⇧2 / Ctrl+Shift+2 by default) captures; a cancel puts the window back and says nothing', async () => {
     await start({ launchedAtLogin: false, seed: true });
     h.shell.activate();
