@@ -23,11 +23,9 @@ const MAX_UNWRITABLE_WAIT_MS = 30_000;
 export abstract class ItemLifecycle {
   protected readonly store: ItemStore<Entry>;
   protected readonly scheduler: Scheduler;
-  protected readonly events = new QueueEvents(() =>
-    Array.from(this.store.values(), (e) => this.store.sharedCopy(e)),
-  );
+  protected readonly events = new QueueEvents(() => this.store.sharedItems());
   protected readonly groups = new ShareGroups<Entry>({
-    members: (shareId) => [...this.store.values()].filter((e) => e.item.shareId === shareId),
+    members: (shareId) => this.store.shareItems(shareId),
     complete: (group, run) => this.completeShare(group, run),
   });
   /** Finished items whose History line waits for History's fsync before their mark is cleared. */
@@ -90,19 +88,15 @@ export abstract class ItemLifecycle {
     // counting the share's files for them again would grow with the queue.
     const fresh = items.filter((item) => !this.prepared.has(item));
     if (!prepare || fresh.length === 0) return;
-    const files = new Map<string, number>();
-    for (const { item } of this.store.values()) {
-      files.set(item.shareId, (files.get(item.shareId) ?? 0) + 1);
-    }
     for (const item of fresh) {
-      if ((files.get(item.shareId) ?? 0) < 2) continue;
+      if (this.store.shareSize(item.shareId) < 2) continue;
       this.prepared.add(item);
       prepare(this.copy(item), this.preparing.signal);
     }
   }
 
   protected *startable(): Generator<Entry> {
-    for (const entry of this.store.values()) if (!entry.finishing) yield entry;
+    for (const entry of this.store.openItems()) if (!entry.finishing) yield entry;
   }
 
   protected start(entry: Entry): void {
@@ -232,11 +226,8 @@ export abstract class ItemLifecycle {
 
   protected completesTogether(entry: Entry): boolean {
     if (!this.deps.completeShare) return false;
-    const { shareId, id } = entry.item;
-    for (const other of this.store.values()) {
-      if (other.item.shareId === shareId && other.item.id !== id) return true;
-    }
-    return false;
+    // Another file of its share is still in the queue (this one is).
+    return this.store.shareSize(entry.item.shareId) > 1;
   }
 
   /** One completion of a group of handed-over files, journaled for all of them at once. */
