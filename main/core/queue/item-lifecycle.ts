@@ -78,6 +78,8 @@ export abstract class ItemLifecycle {
       paused: this.globalPause,
       // A file waiting for the rest of its share gave its slot back.
       holdsNoSlot: (item) => this.groups.isWaiting(item),
+      sending: this.sendingNow(),
+      workspaces: this.store.workspacesToStart(),
       ...(this.deps.prepare ? { noSlot: (item: QueueItem) => noSlot.push(item) } : {}),
     });
     for (const entry of start) this.start(entry);
@@ -100,6 +102,11 @@ export abstract class ItemLifecycle {
 
   protected *startable(): Generator<Entry> {
     for (const entry of this.store.openItems()) if (!entry.finishing) yield entry;
+  }
+
+  /** Items sending whose outcome is not being journaled (those hold no slot any more). */
+  private *sendingNow(): Generator<QueueItem> {
+    for (const entry of this.store.sendingItems()) if (!entry.finishing) yield entry.item;
   }
 
   protected start(entry: Entry): void {

@@ -6,7 +6,7 @@
 
 import { copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type FinishedState, isActiveState } from '../../portable/item-states';
+import type { FinishedState } from '../../portable/item-states';
 import { damagedName } from '../damaged-name';
 import { JsonlAppender, readJsonl } from '../history/jsonl-file';
 import type { FailureReason, QueueItem, ServiceFile } from '../model';
@@ -135,6 +135,16 @@ export class ItemStore<E extends JournalEntry> {
     return this.index.openItems();
   }
 
+  /** The items sending now. */
+  sendingItems(): Iterable<E> {
+    return this.index.sending();
+  }
+
+  /** How many workspaces have items queued or waiting. */
+  workspacesToStart(): number {
+    return this.index.workspacesToStart();
+  }
+
   /** The share's items still in the queue, in queue order. */
   shareItems(shareId: string): E[] {
     return this.index.shareItems(shareId);
@@ -183,14 +193,14 @@ export class ItemStore<E extends JournalEntry> {
   /** Changes the item in memory only (what the journal holds stays as it was). */
   apply(entry: E, patch: ItemPatch, meta?: Partial<ItemMeta>): void {
     this.shared.itemChanged(entry);
-    const wasActive = isActiveState(entry.item.state);
+    const before = entry.item.state;
     const target = entry.item as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(patch)) {
       if (value === null || value === undefined) delete target[key];
       else target[key] = value;
     }
     if (meta) Object.assign(entry.meta, meta);
-    this.index.stateChanged(entry, wasActive);
+    this.index.stateChanged(entry, before);
   }
 
   /** Bytes of the item sent so far: in memory only (a restart sends from the start). */

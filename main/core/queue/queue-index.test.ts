@@ -46,6 +46,8 @@ describe("the queue's index", () => {
     await store.commit(c!, { state: 'failed' }, undefined, false);
     store.apply(b!, { state: 'sending' });
     expect(ids(store.openItems())).toEqual(['b', 'd']);
+    expect(ids(store.sendingItems())).toEqual(['b']);
+    expect(store.workspacesToStart()).toBe(1);
     // A retry brings the failed item back: before d, where it stands in the queue.
     await store.update(c!, { state: 'queued' }, undefined, false);
     expect(ids(store.openItems())).toEqual(['b', 'c', 'd']);
@@ -54,6 +56,11 @@ describe("the queue's index", () => {
     await store.remove([a!, b!]);
     expect(ids(store.openItems())).toEqual(['c', 'd']);
     expect(ids(store.openItems())).toEqual(walkOpen());
+    expect(ids(store.sendingItems())).toEqual([]);
+    await store.commit(c!, { state: 'cancelled' }, undefined, false);
+    await store.commit(d!, { state: 'cancelled' }, undefined, false);
+    // No workspace has a file left to start: a scheduling pass reads nothing.
+    expect(store.workspacesToStart()).toBe(0);
   });
 
   it("counts and lists each share's items while they are in the queue", async () => {
