@@ -23,7 +23,9 @@ import {
   snapshotRecords,
 } from './journal';
 import type { AttemptHooks, ShareHooks } from './queue-api';
+import { QueueIndex } from './queue-index';
 import type { CompletionRun } from './share-groups';
+import { SharedList } from './shared-list';
 
 /** What is under way for a running item now. */
 export interface Run {
@@ -80,11 +82,13 @@ export class JournalWriteError extends Error {
 export class ItemStore<E extends JournalEntry> {
   /** In queue order. */
   readonly entries = new Map<string, E>();
+  /** The items still to go, and each share's items, kept as they change. */
+  private readonly index = new QueueIndex<E>(() => this.entries.values());
   private readonly path: string;
   private journal!: JsonlAppender;
   private compacting = false;
-  /** Copies handed to change listeners, by item, until the item changes (see sharedCopy). */
-  private readonly shared = new WeakMap<QueueItem, QueueItem>();
+  /** What change listeners are handed: every item, as frozen copies made once per change. */
+  private readonly shared = new SharedList<E>(() => this.entries.values(), copyItem);
 
   constructor(
     dir: string,
@@ -102,6 +106,8 @@ export class ItemStore<E extends JournalEntry> {
     const state = replayJournal(read.values);
     const finished = recoverInterrupted(state, this.now(), opts) as E[];
     for (const [id, entry] of state.entries) this.entries.set(id, entry as E);
+    this.index.added(this.entries.values());
+    this.shared.queueChanged();
     const damaged = (read.torn ? 1 : 0) + read.bad + state.skipped;
     const damageNotice = damaged > 0 ? await keepDamagedJournal(this.path, damaged) : undefined;
     this.journal = await JsonlAppender.open(this.path);
@@ -124,6 +130,31 @@ export class ItemStore<E extends JournalEntry> {
     return this.entries.size;
   }
 
+  /** The items not finished (queued, waiting, sending), in queue order. */
+  openItems(): Iterable<E> {
+    return this.index.openItems();
+  }
+
+  /** The items sending now. */
+  sendingItems(): Iterable<E> {
+    return this.index.sending();
+  }
+
+  /** How many workspaces have items queued or waiting. */
+  workspacesToStart(): number {
+    return this.index.workspacesToStart();
+  }
+
+  /** The share's items still in the queue, in queue order. */
+  shareItems(shareId: string): E[] {
+    return this.index.shareItems(shareId);
+  }
+
+  /** How many of the share's items are still in the queue. */
+  shareSize(shareId: string): number {
+    return this.index.shareSize(shareId);
+  }
+
   /** Appends to the journal; a file-system error comes back as a JournalWriteError. */
   private write(records: JournalRecord[], sync: boolean): Promise<void> {
     return this.journal.append(records, { sync }).catch((error: NodeJS.ErrnoException) => {
@@ -138,6 +169,8 @@ export class ItemStore<E extends JournalEntry> {
       { sync: true },
     );
     for (const entry of added) this.entries.set(entry.item.id, entry);
+    this.index.added(added);
+    this.shared.queueChanged();
   }
 
   /** Applies a change to the item and its meta in memory at once, then journals it. */
@@ -159,34 +192,29 @@ export class ItemStore<E extends JournalEntry> {
 
   /** Changes the item in memory only (what the journal holds stays as it was). */
   apply(entry: E, patch: ItemPatch, meta?: Partial<ItemMeta>): void {
-    this.shared.delete(entry.item);
+    this.shared.itemChanged(entry);
+    const before = entry.item.state;
     const target = entry.item as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(patch)) {
       if (value === null || value === undefined) delete target[key];
       else target[key] = value;
     }
     if (meta) Object.assign(entry.meta, meta);
+    this.index.stateChanged(entry, before);
   }
 
   /** Bytes of the item sent so far: in memory only (a restart sends from the start). */
   progress(entry: E, sent: number): void {
-    this.shared.delete(entry.item);
+    this.shared.itemChanged(entry);
     entry.item.sent = sent;
   }
 
   /**
-   * A frozen copy of the item as it is now, the same object until the item changes: every
-   * change event hands listeners all the items, and copying each unchanged one again for every
-   * event was most of the queue's CPU with hundreds of small files (bench/small-files.ts).
-   * Frozen, so a listener cannot change what the next event hands out.
+   * Every item as change listeners get it, frozen copies in queue order (shared-list.ts): each
+   * item copied once per change, the list patched where items changed.
    */
-  sharedCopy(entry: E): QueueItem {
-    let copy = this.shared.get(entry.item);
-    if (!copy) {
-      copy = freezeItem(copyItem(entry.item));
-      this.shared.set(entry.item, copy);
-    }
-    return copy;
+  sharedItems(): QueueItem[] {
+    return this.shared.items();
   }
 
   /**
@@ -228,6 +256,8 @@ export class ItemStore<E extends JournalEntry> {
   /** Removes items from the queue (they stay in history). */
   async remove(removed: E[]): Promise<void> {
     for (const e of removed) this.entries.delete(e.item.id);
+    this.index.removed(removed);
+    this.shared.queueChanged();
     await this.journal.append(
       removed.map((e): JournalRecord => ({ t: 'del', id: e.item.id })),
       { sync: false },
@@ -365,19 +395,4 @@ export function copyItem(item: QueueItem): QueueItem {
   if (item.error) copy.error = copyReason(item.error);
   if (item.file) copy.file = copyServiceFile(item.file);
   return copy;
-}
-
-function freezeItem(item: QueueItem): QueueItem {
-  Object.freeze(item.channels);
-  if (item.labels) Object.freeze(item.labels);
-  if (item.error) {
-    if (item.error.channels) Object.freeze(item.error.channels);
-    if (item.error.refusedChannels) Object.freeze(item.error.refusedChannels);
-    Object.freeze(item.error);
-  }
-  if (item.file) {
-    if (item.file.channels) Object.freeze(item.file.channels);
-    Object.freeze(item.file);
-  }
-  return Object.freeze(item);
 }

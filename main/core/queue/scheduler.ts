@@ -3,9 +3,21 @@
 // starts nothing until its pause ends, then one request goes first (a probe) and the rest once
 // it passes; a workspace whose token was refused starts nothing until a new token is given;
 // the tray's pause starts nothing at all. Items that could start but for a free slot are named
-// to the caller (a share may prepare them: the external protocol's step 1 takes no slot).
+// to the caller (a share may prepare them: the external protocol's step 1 takes no slot), the
+// next NAMED_AHEAD of each workspace.
+// A pass reads no further than it must: once every workspace with items to start has no free
+// slot left (and has named its next ones), is paused or waits for a token, the rest of the
+// queue cannot start now, so a pass costs the slots and not the length of the queue. A waiting
+// item behind a full workspace arms no wake-up: it could not start at its time anyway, and the
+// item that frees a slot runs a pass, which then arms it.
 import type { QueueItem } from '../model';
 import type { Sleep } from '../sleep';
+
+/**
+ * Items named ahead per workspace beyond its free slots: the most step-1 requests a share has
+ * open at once (delivery's gate), so asking ahead keeps that gate full and no more.
+ */
+const NAMED_AHEAD = 10;
 
 export interface Pick {
   now: number;
@@ -17,6 +29,10 @@ export interface Pick {
   holdsNoSlot: (item: QueueItem) => boolean;
   /** Told of each item that would start now but for a free slot (not for a probe). */
   noSlot?: (item: QueueItem) => void;
+  /** The items sending now. */
+  sending: Iterable<QueueItem>;
+  /** How many workspaces have items queued or waiting. */
+  workspaces: number;
 }
 
 export class Scheduler {
@@ -32,12 +48,14 @@ export class Scheduler {
     private readonly onWake: () => void,
   ) {}
 
-  /** The items to start now, in queue order; arms the wake-up for the next one that waits. */
+  /**
+   * The items to start now, in queue order (`entries`: the items not finished, in queue order);
+   * arms the wake-up for the next one that waits.
+   */
   pick<E extends { item: QueueItem }>(entries: Iterable<E>, p: Pick): E[] {
-    const all = [...entries];
     const running = new Map<string, number>();
-    for (const { item } of all) {
-      if (item.state === 'sending' && !p.holdsNoSlot(item)) {
+    for (const item of p.sending) {
+      if (!p.holdsNoSlot(item)) {
         running.set(item.workspaceId, (running.get(item.workspaceId) ?? 0) + 1);
       }
     }
@@ -45,16 +63,25 @@ export class Scheduler {
     // The limit is a setting: a pass with nothing to start does not read the settings.
     let limit: number | undefined;
     let nextWake = Number.POSITIVE_INFINITY;
-    for (const entry of all) {
+    // Workspaces of which nothing more can start in this pass, and how many each has named.
+    const done = new Set<string>();
+    const named = new Map<string, number>();
+    for (const entry of entries) {
+      if (done.size >= p.workspaces) break;
       const { item } = entry;
       if (item.state !== 'queued' && item.state !== 'waiting') continue;
       const ws = item.workspaceId;
-      if (this.tokenNeeded.has(ws)) continue;
+      if (done.has(ws)) continue;
+      if (this.tokenNeeded.has(ws)) {
+        done.add(ws);
+        continue;
+      }
       // Waiting without a time: waits for a new token.
       if (item.state === 'waiting' && item.retryAt === undefined) continue;
       const limitedUntil = this.rateLimitedUntil.get(ws);
       if (limitedUntil !== undefined && limitedUntil > p.now) {
         nextWake = Math.min(nextWake, limitedUntil);
+        done.add(ws);
         continue;
       }
       if (limitedUntil !== undefined) {
@@ -65,12 +92,20 @@ export class Scheduler {
         nextWake = Math.min(nextWake, item.retryAt);
         continue;
       }
-      if (p.paused) continue;
+      if (p.paused) {
+        done.add(ws);
+        continue;
+      }
       const inFlight = running.get(ws) ?? 0;
       limit ??= p.limit();
       const probing = this.probing.has(ws);
       if (inFlight >= (probing ? 1 : limit)) {
-        if (!probing) p.noSlot?.(item);
+        const ahead = named.get(ws) ?? 0;
+        if (probing || !p.noSlot || ahead >= NAMED_AHEAD) done.add(ws);
+        else {
+          named.set(ws, ahead + 1);
+          p.noSlot(item);
+        }
         continue;
       }
       running.set(ws, inFlight + 1);

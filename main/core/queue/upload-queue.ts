@@ -284,7 +284,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
     if (this.writing.size > 0 || !this.watch.waiting) return;
     this.watch.wake(
       countOpen(
-        [...this.store.values()].map((e) => e.item),
+        Array.from(this.store.openItems(), (e) => e.item),
         {
           active: isActiveState,
           paused: this.globalPause,
