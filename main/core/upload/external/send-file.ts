@@ -25,6 +25,7 @@ import {
   openForUpload,
   readFileChunks,
 } from '../file-source';
+import { learnUploadHost } from '../preconnect';
 import { progressMeter } from '../progress-meter';
 import type { TransportResponse } from '../transport';
 import { complete } from './complete';
@@ -342,6 +343,8 @@ async function postBytes(
 ): Promise<'received' | Restart | AttemptResult> {
   const checked = checkUploadUrl(ticket.uploadUrl, a.base);
   if (!checked.ok) return checked.result;
+  // The next share's connections to this host can then open ahead (preconnect.ts).
+  learnUploadHost(a.base, checked.url);
   const meter = progressMeter(opened.size, a.opts.onProgress);
   const ring = new ChunkRing();
   const state = { bodyComplete: false };
