@@ -43,7 +43,7 @@ describe('the TLS share targets', () => {
 
   it('tabulate message, links and the floor per round trip and client', () => {
     const [table] = linkShareTable(share(240, 400, 200));
-    expect(table?.rows).toHaveLength(4);
+    expect(table?.rows).toHaveLength(6);
     expect(table?.rows[0]?.slice(0, 7)).toEqual([
       '50 ms',
       expect.stringMatching(/^trayshare/),

@@ -56,11 +56,15 @@ const FLOOR_LIMIT = 1.5;
  */
 const FLOOR_ROUND_TRIPS = { message: 4.5, links: 6 };
 
-type Client = 'trayshare' | 'slack-sdk-v2';
-const CLIENTS: Client[] = ['trayshare', 'slack-sdk-v2'];
+// 'minimal' is no yardstick for the targets: the floor's steps and nothing else
+// (bench/clients/minimal-share.mjs), to show what this machine, the proxy and the service add
+// to the floor, apart from any client's own work.
+type Client = 'trayshare' | 'slack-sdk-v2' | 'minimal';
+const CLIENTS: Client[] = ['trayshare', 'slack-sdk-v2', 'minimal'];
 const LINK_SHARE_LABELS: Record<Client, string> = {
   trayshare: 'trayshare send --protocol external (default settings)',
   'slack-sdk-v2': 'Slack SDK filesUploadV2 with file_uploads, then files.info at once',
+  minimal: "the floor's steps only (node:https, bench/clients/minimal-share.mjs)",
 };
 
 interface LinkShareCase {
@@ -104,6 +108,17 @@ function clientArgs(ctx: BenchContext, client: Client, url: string, files: strin
   const { setup } = ctx;
   const env = { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: TEST_CERT_PATH };
   const mark = ['--require', join(setup.repoRoot, 'bench/clients/mark-start.cjs')];
+  if (client === 'minimal') {
+    return {
+      args: [
+        ...mark,
+        join(setup.repoRoot, 'bench/clients/minimal-share.mjs'),
+        url,
+        setup.channel,
+      ].concat([COMMENT, ...files]),
+      env: { ...env, SLACK_TOKEN: setup.token },
+    };
+  }
   if (client === 'slack-sdk-v2') {
     return {
       args: [
