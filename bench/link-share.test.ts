@@ -33,6 +33,14 @@ describe('the TLS share targets', () => {
     expect(linkShareGoals(share(240, 400, 200))[0]?.measured).not.toMatch(/below the floor/);
   });
 
+  it("name what the floor's steps alone took, beside the floor", () => {
+    const x = share(240, 400, 200);
+    x.cases[0]!.toMessageMs.minimal = 300;
+    expect(linkShareGoals(x)[0]?.measured).toMatch(
+      /the floor's steps alone 300 ms \(1\.50× the floor/,
+    );
+  });
+
   it('say "not measured" when the case did not run, and name the round trip', () => {
     const goals = linkShareGoals(undefined);
     expect(goals.map((g) => [g.id, g.pass])).toEqual([
