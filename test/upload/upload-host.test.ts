@@ -9,16 +9,17 @@
 // to the API host and to the upload host learnt from the last share, and the share then makes
 // no TLS handshake of its own.
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
-import { makeFile, openApp, sharedCounts, type TestFile } from '../external/helpers';
+import { jsonLines, runCli } from '../cli/run-cli';
+import { makeFile, openApp, sharedCounts, type TestFile, TOKEN } from '../external/helpers';
 import { type ReferenceService, startReferenceService } from '../service/server';
-import { testTls } from '../service/tls';
+import { TEST_CERT_PATH, testTls } from '../service/tls';
 
 // Node 22.19+ (https://nodejs.org/api/tls.html#tlssetdefaultcacertificatescerts), as in
 // tls-reuse.test.ts: the process trusts the test certificate as it trusts Slack's.
@@ -36,9 +37,13 @@ let service: ReferenceService;
 let apiBase: string;
 /** Connections accepted by the upload host's forwarder. */
 let uploadHostConnections = 0;
+/** When the forwarder accepted each, and when the service logged each request (performance.now()). */
+let acceptedAt: number[] = [];
+let logged: { at: number; line: string }[] = [];
 const open = new Set<Socket>();
 const forwarder = createServer((client) => {
   uploadHostConnections++;
+  acceptedAt.push(performance.now());
   const upstream = connect(service.port, '127.0.0.1');
   for (const s of [client, upstream]) {
     open.add(s);
@@ -58,6 +63,7 @@ beforeAll(async () => {
     // upload_url and permalinks at the forwarder: another origin, the same certificate (127.0.0.1).
     publicUrl: `https://127.0.0.1:${uploadPort}`,
     config: { uploadsPerMinute: 0 },
+    log: (line) => logged.push({ at: performance.now(), line }),
   });
   apiBase = `https://127.0.0.1:${service.port}`;
   setDefaultCACertificates([...defaultCAs, testTls().cert.toString()]);
@@ -135,4 +141,46 @@ it('prepareShare opens nothing for a workspace it does not know', async () => {
   } finally {
     await app.close();
   }
+});
+
+it('trayshare send keeps the upload host it learnt, and the next send opens its connections there at its start, before its first request', async () => {
+  const data = join(dir, 'cli');
+  const send = async (prefix: string) => {
+    const these = await files(prefix, 3);
+    acceptedAt = [];
+    logged = [];
+    const run = await runCli(
+      [
+        'send',
+        '--base-url',
+        apiBase,
+        '--protocol',
+        'external',
+        '--channels',
+        'C0GENERAL',
+        '--json',
+      ].concat(these.map((f) => f.path)),
+      {
+        env: {
+          TRAYSHARE_DATA_DIR: data,
+          TRAYSHARE_TOKEN: TOKEN,
+          NODE_EXTRA_CA_CERTS: TEST_CERT_PATH,
+        },
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(Array(3).fill('delivered'));
+    const firstAsk = logged.find((l) => l.line.includes('files.getUploadURLExternal'))?.at;
+    expect(firstAsk).toBeDefined();
+    expect(acceptedAt.length).toBeGreaterThan(0);
+    return { firstAsk: firstAsk!, firstUploadConnection: Math.min(...acceptedAt) };
+  };
+  // The first send learns the upload host from its step-1 answers, then connects there.
+  const first = await send('cli-first');
+  expect(first.firstUploadConnection).toBeGreaterThan(first.firstAsk);
+  const kept = JSON.parse(await readFile(join(data, 'upload-hosts.json'), 'utf8'));
+  expect(kept).toEqual({ [apiBase]: service.url });
+  // The next one connects there from its entry, while the CLI still loads.
+  const second = await send('cli-second');
+  expect(second.firstUploadConnection).toBeLessThan(second.firstAsk);
 });

@@ -114,6 +114,11 @@ export function learnUploadHost(apiBase: string, uploadUrl: string): void {
   uploadOrigins.set(api, upload);
 }
 
+/** Every upload origin learnt, by API origin (upload-hosts.ts keeps them for the CLI). */
+export function knownUploadHosts(): Record<string, string> {
+  return Object.fromEntries(uploadOrigins);
+}
+
 /** The origins a share to `apiBase` uses: its API origin, and the upload origin learnt for it. */
 export function shareOrigins(apiBase: string): string[] {
   let api: string;
