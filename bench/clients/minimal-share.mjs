@@ -8,7 +8,7 @@
 // 3. Call files.completeUploadExternal"). No retries, no checks, no progress: not a client
 // anyone should use, only the floor's steps run on this machine.
 //
-//   SLACK_TOKEN=… node bench/clients/minimal-share.mjs BASE_URL CHANNEL COMMENT FILE…
+//   SLACK_TOKEN=… [MINIMAL_UPLOAD_ORIGIN=https://…] node bench/clients/minimal-share.mjs BASE_URL CHANNEL COMMENT FILE…
 //
 // Prints one JSON line per file with its permalink, as Trayshare's --json does; exit 0 if all went.
 import { readFileSync, statSync } from 'node:fs';
@@ -35,6 +35,18 @@ function post(url, body, headers) {
     req.on('error', reject);
     req.end(body);
   });
+}
+
+// Knowing the upload host (MINIMAL_UPLOAD_ORIGIN, as a client that has shared before knows
+// Slack's files.slack.com), its connections open at once too: one bodiless request each, whose
+// answer (a 404) leaves a kept connection for a byte upload.
+const uploadOrigin = process.env.MINIMAL_UPLOAD_ORIGIN;
+if (uploadOrigin) {
+  for (const _ of files) {
+    const warm = request(`${uploadOrigin}/`, { method: 'GET', agent }, (res) => res.resume());
+    warm.on('error', () => {});
+    warm.end();
+  }
 }
 
 const form = (fields) =>
