@@ -2,12 +2,31 @@
 // external protocol, over TLS (the reference service with a self-signed certificate, each client
 // trusting it through NODE_EXTRA_CA_CERTS, as Node documents:
 // https://nodejs.org/api/cli.html#node_extra_ca_certsfile), behind bench/latency-proxy.ts at
-// 50 ms and at 150 ms of round trip. Two figures per client, from the process's start:
-// "message posted" (the service logs it) and "links ready" (the client has every file's
-// permalink: Trayshare's last --json line; for filesUploadV2, whose answer has no permalinks,
-// its script asks files.info for every file at once afterwards, the best an SDK user can do).
-// Beside them, the round-trip floor: the round trips a fresh process cannot avoid, times the
-// RTT, plus the 20 MB at the link's rate (measured through the same proxy, plain TCP).
+// 50 ms and at 150 ms of round trip. Two figures per client: "message posted" (the service logs
+// it) and "links ready" (the client has every file's permalink: Trayshare's last --json line;
+// for filesUploadV2, whose answer has no permalinks, its script asks files.info for every file
+// at once afterwards, the best an SDK user can do).
+//
+// "Start" is the client's first code: a preload (bench/clients/mark-start.cjs, `node --require`)
+// logs the moment Node hands over to the process's own code, before the client's entry and its
+// modules load, the same for both clients. Node's own bootstrap (40-60 ms here, the same for
+// any Node client, and nothing a client can change) is left out; the client's module loading
+// is in, because it is the client's own cost and can overlap the network (Trayshare opens its
+// connections while it loads: main/cli/send-early.ts). A start after the modules load would
+// credit Trayshare with TCP and TLS set-ups done before "start" while the floor counts them,
+// and hide the SDK's heavier module graph. The whole process (from the spawn) is a second
+// column, as in issue 38's table.
+//
+// Two hosts, as Slack has: the API behind one latency proxy, the upload addresses on another
+// (Slack's upload_url is on files.slack.com, another host than slack.com/api: the example answer
+// in slack-ruby/slack-api-ref methods/files/files.getUploadURLExternal.json), each with the
+// case's round trip; the proxies keep their addresses for the whole case, as Slack's hosts do.
+// A client that does not know the upload host ahead pays its TCP and TLS set-up after step 1.
+// Trayshare sends once unmeasured first (measureRounds), as a person who has sent before.
+//
+// Beside them, the round-trip floor: the round trips a fresh client cannot avoid after its
+// first code, times the RTT, plus the transfer of the share's bytes as it sends them (ten
+// streams at once through the same proxy, plain TCP: bench/link-rate.ts).
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
@@ -15,8 +34,8 @@ import { join } from 'node:path';
 import { startReferenceService } from '../test/service/server';
 import { TEST_CERT_PATH, testTls } from '../test/service/tls';
 import { writeTestFiles } from './files';
-import { startLatencyProxy } from './latency-proxy';
-import { linkRateMBps } from './link-rate';
+import { type LatencyProxy, startLatencyProxy } from './latency-proxy';
+import { measureBytesStep } from './link-rate';
 import type { Goal } from './samples';
 import type { BenchContext } from './scenarios';
 import { rotate } from './scenarios';
@@ -33,29 +52,43 @@ const SDK_LIMIT = 0.6;
 const FLOOR_LIMIT = 1.5;
 
 /**
- * Round trips a fresh process pays before the service posts the message: TCP connect (1), TLS
- * 1.3 handshake (1), step 1 for every file at once (1), every file's bytes at once (1, plus the
+ * Round trips a fresh client pays after its first code before the service posts the message:
+ * TCP connect (1: the proxy holds a new connection's first byte for a round trip), TLS 1.3
+ * handshake (1; Node's client sends no 0-RTT early data, and a fresh process has no session to
+ * resume), step 1 for every file at once (1), every file's bytes at once (1, plus the
  * transfer), and the completion's request reaching the service (0.5). Links: the completion's
- * answer coming back (0.5) and files.info for every file at once (1).
+ * answer coming back (0.5) and files.info for every file at once (1). An upload host other
+ * than the API host (Slack's files.slack.com) costs no more here: its connections can open
+ * while step 1 is under way, if the client knows the host (preconnect.ts).
  */
 const FLOOR_ROUND_TRIPS = { message: 4.5, links: 6 };
 
-type Client = 'trayshare' | 'slack-sdk-v2';
-const CLIENTS: Client[] = ['trayshare', 'slack-sdk-v2'];
+// 'minimal' is no yardstick for the targets: the floor's steps and nothing else
+// (bench/clients/minimal-share.mjs), to show what this machine, the proxy and the service add
+// to the floor, apart from any client's own work.
+type Client = 'trayshare' | 'slack-sdk-v2' | 'minimal';
+const CLIENTS: Client[] = ['trayshare', 'slack-sdk-v2', 'minimal'];
 const LINK_SHARE_LABELS: Record<Client, string> = {
   trayshare: 'trayshare send --protocol external (default settings)',
   'slack-sdk-v2': 'Slack SDK filesUploadV2 with file_uploads, then files.info at once',
+  minimal: "the floor's steps only (node:https, bench/clients/minimal-share.mjs)",
 };
 
 interface LinkShareCase {
   roundTripMs: number;
-  /** The link's rate for one stream through the proxy, MB/s. */
+  /** The share's bytes over the transfer term, ten streams at once through the proxy, MB/s. */
   linkMBps: number;
-  /** Floors, ms: round trips × RTT + the share's bytes at the link's rate. */
+  /** The floor's transfer term: ten 2 MB streams at once, less their round trip, ms (absent in
+   * results from before it was measured so). */
+  transferMs?: number;
+  /** Floors, ms: round trips × RTT + the transfer term. */
   floorMessageMs: number;
   floorLinksMs: number;
+  /** From the client's first code (see the top of this file). */
   toMessageMs: Partial<Record<Client, number>>;
   toLinksMs: Partial<Record<Client, number>>;
+  /** From the spawn: Node's bootstrap included (absent in older results). */
+  wholeMessageMs?: Partial<Record<Client, number>>;
   /** Median TLS handshakes the service completed per share. */
   handshakes: Partial<Record<Client, number>>;
   loadBefore: number;
@@ -73,24 +106,45 @@ export interface LinkShare {
 interface RunResult {
   toMessageMs?: number;
   toLinksMs?: number;
+  wholeMessageMs?: number;
   handshakes: number;
   error?: string;
 }
 
-function clientArgs(ctx: BenchContext, client: Client, url: string, files: string[]) {
+function clientArgs(
+  ctx: BenchContext,
+  client: Client,
+  urls: { api: string; upload: string },
+  files: string[],
+) {
+  const url = urls.api;
   const { setup } = ctx;
   const env = { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: TEST_CERT_PATH };
+  const mark = ['--require', join(setup.repoRoot, 'bench/clients/mark-start.cjs')];
+  if (client === 'minimal') {
+    return {
+      args: [
+        ...mark,
+        join(setup.repoRoot, 'bench/clients/minimal-share.mjs'),
+        url,
+        setup.channel,
+      ].concat([COMMENT, ...files]),
+      env: { ...env, SLACK_TOKEN: setup.token, MINIMAL_UPLOAD_ORIGIN: urls.upload },
+    };
+  }
   if (client === 'slack-sdk-v2') {
     return {
-      args: [join(setup.repoRoot, 'bench/clients/slack-sdk-share.mjs'), url, setup.channel].concat([
-        COMMENT,
-        ...files,
-      ]),
+      args: [
+        ...mark,
+        join(setup.repoRoot, 'bench/clients/slack-sdk-share.mjs'),
+        url,
+        setup.channel,
+      ].concat([COMMENT, ...files]),
       env: { ...env, SLACK_TOKEN: setup.token, SDK_SHARE_LINKS: '1' },
     };
   }
   return {
-    args: [setup.cliPath, 'send', '--base-url', url, '--protocol', 'external'].concat([
+    args: [...mark, setup.cliPath, 'send', '--base-url', url, '--protocol', 'external'].concat([
       '--channels',
       setup.channel,
       '--comment',
@@ -102,39 +156,67 @@ function clientArgs(ctx: BenchContext, client: Client, url: string, files: strin
   };
 }
 
-/** Runs the client; `links` is when the last line with a permalink came, ms after the start. */
+/** This process's clock as milliseconds since the epoch, as mark-start.cjs writes them. */
+const epochNow = () => performance.timeOrigin + performance.now();
+
+interface ClientRun {
+  code: number | null;
+  out: string;
+  /** When the last line with a permalink came (epoch ms). */
+  linksAt?: number;
+  /** The client's first code (epoch ms), from mark-start.cjs's line. */
+  firstCodeAt?: number;
+}
+
+/** Runs the client from `spawnedAt` (epoch ms, set just before the spawn). */
 function runClient(args: string[], env: NodeJS.ProcessEnv) {
-  const started = performance.now();
+  const spawnedAt = epochNow();
   return {
-    started,
-    done: new Promise<{ code: number | null; out: string; linksAt?: number }>((resolve) => {
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    spawnedAt,
+    done: new Promise<ClientRun>((resolve) => {
+      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
+      let err = '';
       let linksAt: number | undefined;
       child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
         const links = out.split('\n').filter((l) => /"permalink":"http/.test(l)).length;
-        if (links >= FILES && linksAt === undefined) linksAt = performance.now() - started;
+        if (links >= FILES && linksAt === undefined) linksAt = epochNow();
       });
-      child.on('close', (code) =>
-        resolve({ code, out, ...(linksAt !== undefined ? { linksAt } : {}) }),
-      );
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+      });
+      child.on('close', (code) => {
+        const mark = /^bench-start (\d+(?:\.\d+)?) /m.exec(err);
+        resolve({
+          code,
+          out,
+          ...(linksAt !== undefined ? { linksAt } : {}),
+          ...(mark ? { firstCodeAt: Number(mark[1]) } : {}),
+        });
+      });
     }),
   };
+}
+
+/** The two hosts' proxies, kept for a whole case so their addresses stay as Slack's do. */
+interface Link {
+  api: LatencyProxy;
+  upload: LatencyProxy;
 }
 
 async function oneRun(
   ctx: BenchContext,
   client: Client,
-  roundTripMs: number,
+  link: Link,
   files: string[],
 ): Promise<RunResult> {
-  const proxy = await startLatencyProxy({ oneWayMs: roundTripMs / 2 });
   const serviceDir = await mkdtemp(join(ctx.workDir, 'link-share-'));
   let messageAt: number | undefined;
   const service = await startReferenceService({
     dataDir: serviceDir,
-    publicUrl: proxy.url.replace('http:', 'https:'),
+    // upload_url (and permalinks) at the upload host's proxy, as Slack's are on files.slack.com.
+    publicUrl: link.upload.url.replace('http:', 'https:'),
     tls: testTls(),
     config: {
       tokens: { [ctx.setup.token]: { user: 'U0BENCH', channels: [ctx.setup.channel] } },
@@ -142,12 +224,21 @@ async function oneRun(
       uploadsPerMinute: 0,
     },
     log: (line) => {
-      if (/^message \S+ with \d+ file/.test(line)) messageAt ??= performance.now();
+      if (/^message \S+ with \d+ file/.test(line)) messageAt ??= epochNow();
     },
   });
-  proxy.forwardTo(service.port);
+  link.api.forwardTo(service.port);
+  link.upload.forwardTo(service.port);
   try {
-    const { args, env } = clientArgs(ctx, client, service.url, files);
+    const { args, env } = clientArgs(
+      ctx,
+      client,
+      {
+        api: link.api.url.replace('http:', 'https:'),
+        upload: link.upload.url.replace('http:', 'https:'),
+      },
+      files,
+    );
     const run = runClient(args, env);
     const out = await run.done;
     const messages = service.messages();
@@ -158,17 +249,59 @@ async function oneRun(
           ? `${messages.length} messages (expected 1 with ${FILES} files)`
           : out.linksAt === undefined
             ? 'no permalinks'
-            : undefined;
+            : out.firstCodeAt === undefined
+              ? 'no start mark (mark-start.cjs)'
+              : undefined;
+    const from = out.firstCodeAt ?? run.spawnedAt;
     return {
       handshakes: service.traffic().handshakes,
-      ...(messageAt !== undefined ? { toMessageMs: messageAt - run.started } : {}),
-      ...(out.linksAt !== undefined ? { toLinksMs: out.linksAt } : {}),
+      ...(messageAt !== undefined
+        ? { toMessageMs: messageAt - from, wholeMessageMs: messageAt - run.spawnedAt }
+        : {}),
+      ...(out.linksAt !== undefined ? { toLinksMs: out.linksAt - from } : {}),
       ...(wrong ? { error: wrong } : {}),
     };
   } finally {
     await service.close();
-    await proxy.close();
     await rm(serviceDir, { recursive: true, force: true });
+  }
+}
+
+type Samples = Record<
+  Client,
+  { message: number[]; links: number[]; whole: number[]; tls: number[] }
+>;
+
+/**
+ * The case's alternating rounds. Trayshare first sends once unmeasured, as a person who has sent
+ * before: the CLI keeps the upload host it learnt (upload-hosts.ts) and opens its connections
+ * there at its start. The SDK and the minimal client keep nothing between runs.
+ */
+async function measureRounds(
+  ctx: BenchContext,
+  link: Link,
+  files: string[],
+  samples: Samples,
+  errors: string[],
+  roundTripMs: number,
+): Promise<void> {
+  const warm = await oneRun(ctx, 'trayshare', link, files);
+  ctx.log(`    (Trayshare's unmeasured first send: ${warm.error ?? 'done'})`);
+  for (let round = 0; round < ctx.options.runs; round++) {
+    for (const client of rotate(CLIENTS, round)) {
+      const r = await oneRun(ctx, client, link, files);
+      ctx.log(
+        `    ${LINK_SHARE_LABELS[client]}: ${r.error ? `failed (${r.error})` : `message ${r.toMessageMs?.toFixed(0)} ms (whole process ${r.wholeMessageMs?.toFixed(0)} ms), links ${r.toLinksMs?.toFixed(0)} ms, ${r.handshakes} TLS handshakes`}`,
+      );
+      if (r.error || r.toMessageMs === undefined || r.toLinksMs === undefined) {
+        errors.push(`${roundTripMs} ms, ${LINK_SHARE_LABELS[client]}: ${r.error ?? 'no message'}`);
+        continue;
+      }
+      samples[client].message.push(r.toMessageMs);
+      samples[client].links.push(r.toLinksMs);
+      samples[client].whole.push(r.wholeMessageMs ?? r.toMessageMs);
+      samples[client].tls.push(r.handshakes);
+    }
   }
 }
 
@@ -179,43 +312,45 @@ async function oneCase(
   errors: string[],
 ): Promise<LinkShareCase> {
   const loadBefore = loadavg()[0]!;
-  const linkMBps = await linkRateMBps(roundTripMs / 2, FILES * FILE_BYTES);
-  const transferMs = (FILES * FILE_BYTES) / (linkMBps * 1e3);
+  const step = await measureBytesStep(roundTripMs / 2, FILES, FILE_BYTES);
+  const { transferMs } = step;
   ctx.log(
-    `  ${roundTripMs} ms RTT: link ${linkMBps.toFixed(0)} MB/s for one stream; load ${loadBefore.toFixed(2)}`,
+    `  ${roundTripMs} ms RTT: ${FILES} × 2 MB at once in ${step.stepMs.toFixed(0)} ms (transfer ${transferMs.toFixed(0)} ms over the round trip, ${step.aggregateMBps.toFixed(0)} MB/s); load ${loadBefore.toFixed(2)}`,
   );
   const samples = Object.fromEntries(
     CLIENTS.map((c) => [
       c,
-      { message: [] as number[], links: [] as number[], tls: [] as number[] },
+      {
+        message: [] as number[],
+        links: [] as number[],
+        whole: [] as number[],
+        tls: [] as number[],
+      },
     ]),
-  ) as Record<Client, { message: number[]; links: number[]; tls: number[] }>;
-  for (let round = 0; round < ctx.options.runs; round++) {
-    for (const client of rotate(CLIENTS, round)) {
-      const r = await oneRun(ctx, client, roundTripMs, files);
-      ctx.log(
-        `    ${LINK_SHARE_LABELS[client]}: ${r.error ? `failed (${r.error})` : `message ${r.toMessageMs?.toFixed(0)} ms, links ${r.toLinksMs?.toFixed(0)} ms, ${r.handshakes} TLS handshakes`}`,
-      );
-      if (r.error || r.toMessageMs === undefined || r.toLinksMs === undefined) {
-        errors.push(`${roundTripMs} ms, ${LINK_SHARE_LABELS[client]}: ${r.error ?? 'no message'}`);
-        continue;
-      }
-      samples[client].message.push(r.toMessageMs);
-      samples[client].links.push(r.toLinksMs);
-      samples[client].tls.push(r.handshakes);
-    }
+  ) as Samples;
+  const link: Link = {
+    api: await startLatencyProxy({ oneWayMs: roundTripMs / 2 }),
+    upload: await startLatencyProxy({ oneWayMs: roundTripMs / 2 }),
+  };
+  try {
+    await measureRounds(ctx, link, files, samples, errors, roundTripMs);
+  } finally {
+    await link.api.close();
+    await link.upload.close();
   }
-  const pick = (k: 'message' | 'links' | 'tls') =>
+  const pick = (k: 'message' | 'links' | 'whole' | 'tls') =>
     Object.fromEntries(
       CLIENTS.filter((c) => samples[c][k].length).map((c) => [c, median(samples[c][k])]),
     );
   return {
     roundTripMs,
-    linkMBps,
+    linkMBps: step.aggregateMBps,
+    transferMs,
     floorMessageMs: FLOOR_ROUND_TRIPS.message * roundTripMs + transferMs,
     floorLinksMs: FLOOR_ROUND_TRIPS.links * roundTripMs + transferMs,
     toMessageMs: pick('message'),
     toLinksMs: pick('links'),
+    wholeMessageMs: pick('whole'),
     handshakes: pick('tls'),
     loadBefore,
   };
@@ -244,6 +379,8 @@ export async function runLinkShare(ctx: BenchContext): Promise<LinkShare | undef
   };
 }
 
+const ms = (n: number | undefined) => (n === undefined ? '–' : `${n.toFixed(0)} ms`);
+
 export function linkShareGoals(x: LinkShare | undefined): Goal[] {
   return ROUND_TRIPS_MS.map((rtt) => {
     const id = `link-share-${rtt}`;
@@ -260,19 +397,29 @@ export function linkShareGoals(x: LinkShare | undefined): Goal[] {
     const links = `links ready ${c.toLinksMs.trayshare?.toFixed(0)} ms vs ${c.toLinksMs['slack-sdk-v2']?.toFixed(0)} ms (floor ${c.floorLinksMs.toFixed(0)} ms)`;
     const noisy =
       x && c.loadBefore / x.cpus > 0.5 ? ` [noisy: load ${c.loadBefore.toFixed(2)} before]` : '';
+    // No client can beat the floor: when SDK_LIMIT× the SDK's time is below it, the first
+    // half of the target cannot be met by any client, and the line says so.
+    const unreachable =
+      SDK_LIMIT * sdk < c.floorMessageMs
+        ? ` [${SDK_LIMIT}× filesUploadV2 is ${(SDK_LIMIT * sdk).toFixed(0)} ms, below the floor: out of any client's reach]`
+        : '';
+    const whole = `whole process ${ms(c.wholeMessageMs?.trayshare)} vs ${ms(c.wholeMessageMs?.['slack-sdk-v2'])}`;
+    const least = c.toMessageMs.minimal;
+    const minimal =
+      least !== undefined
+        ? `; the floor's steps alone ${least.toFixed(0)} ms (${(least / c.floorMessageMs).toFixed(2)}× the floor: what this machine, proxy and service allow)`
+        : '';
     return {
       id,
       target,
-      measured: `${x?.runs} alternating runs, medians: message ${ours.toFixed(0)} ms vs ${sdk.toFixed(0)} ms (${vsSdk.toFixed(2)}×), floor ${c.floorMessageMs.toFixed(0)} ms (${vsFloor.toFixed(2)}× the floor); ${links}${noisy}`,
+      measured: `${x?.runs} alternating runs, medians, from each client's first code: message ${ours.toFixed(0)} ms vs ${sdk.toFixed(0)} ms (${vsSdk.toFixed(2)}×), floor ${c.floorMessageMs.toFixed(0)} ms (${vsFloor.toFixed(2)}× the floor)${minimal}; ${whole}; ${links}${unreachable}${noisy}`,
       pass: vsSdk <= SDK_LIMIT && vsFloor <= FLOOR_LIMIT,
     };
   });
 }
 
 export const LINK_SHARE_TITLE =
-  'A share of ten 2 MB screenshots over TLS, external protocol, at 50 and 150 ms round trip (from the process start)';
-
-const ms = (n: number | undefined) => (n === undefined ? '–' : `${n.toFixed(0)} ms`);
+  "A share of ten 2 MB screenshots over TLS, external protocol, at 50 and 150 ms round trip (from each client's first code)";
 
 /** One row per round trip and client, with the floor beside them. */
 export function linkShareTable(x: LinkShare | undefined): Table[] {
@@ -284,13 +431,14 @@ export function linkShareTable(x: LinkShare | undefined): Table[] {
         `${c.roundTripMs} ms`,
         LINK_SHARE_LABELS[client],
         ms(c.toMessageMs[client]),
+        ms(c.wholeMessageMs?.[client]),
         ms(c.toLinksMs[client]),
         `${ms(c.floorMessageMs)} / ${ms(c.floorLinksMs)}`,
         c.toMessageMs[client] !== undefined
           ? `${(c.toMessageMs[client]! / c.floorMessageMs).toFixed(2)}×`
           : '–',
         String(c.handshakes[client] ?? '–'),
-        `${c.linkMBps.toFixed(0)} MB/s`,
+        `${ms(c.transferMs)} (${c.linkMBps.toFixed(0)} MB/s)`,
         c.loadBefore.toFixed(2),
       ]);
     }
@@ -302,14 +450,15 @@ export function linkShareTable(x: LinkShare | undefined): Table[] {
         'RTT',
         'Client',
         'Message posted',
+        'Same, whole process',
         'Links ready',
         `Floor (message / links: ${FLOOR_ROUND_TRIPS.message} / ${FLOOR_ROUND_TRIPS.links} RTT + transfer)`,
         'Message / floor',
         'TLS handshakes',
-        'Link rate',
+        'Transfer (10 streams at once)',
         'Load before',
       ],
-      numeric: [false, false, true, true, true, true, true, true, true],
+      numeric: [false, false, true, true, true, true, true, true, true, true],
       rows,
     },
   ];

@@ -12,9 +12,14 @@
 // instead of after (bench/notes.md, issue 38). Read from the raw arguments, before commander
 // is loaded; anything unexpected opens nothing, and the command itself checks every argument
 // as before. With --protocol external, one connection per file named (a share's step-1
-// requests go at once), at most 10; with files.upload one (its first file goes alone).
+// requests go at once), at most 10, and as many to the upload host an earlier send learnt
+// (Slack's is another host: core/upload/upload-hosts.ts); with files.upload one (its first
+// file goes alone).
 import { createRequire } from 'node:module';
-import { preconnect } from '../core/upload/preconnect';
+import { join } from 'node:path';
+import { defaultUserDataDir } from '../core/paths';
+import { preconnect, shareOrigins } from '../core/upload/preconnect';
+import { recallUploadHosts, UPLOAD_HOSTS_FILE } from '../core/upload/upload-hosts';
 import { capOptimizer, LONG_FILE_BYTES } from './optimizer-cap';
 
 /** Options of `send` that take a value: their values are not files. */
@@ -67,7 +72,15 @@ export function beforeSend(args: readonly string[]): void {
   // https only: a TLS set-up is the round trips worth hiding. Plain http may only go to this
   // computer (checkBaseUrl), where a connection costs nothing to open and nothing is gained.
   if (url.protocol !== 'https:') return;
-  preconnect(url.href, external ? files : 1);
+  if (!external) {
+    preconnect(url.href, 1);
+    return;
+  }
+  // The upload host an earlier send learnt for this service too (core/upload/upload-hosts.ts).
+  recallUploadHosts(join(defaultUserDataDir(), UPLOAD_HOSTS_FILE));
+  for (const origin of shareOrigins(url.href)) {
+    if (origin.startsWith('https:')) preconnect(origin, files);
+  }
 }
 
 /** The size of a file named on the command line, or -1 for anything else. */

@@ -119,6 +119,7 @@ export const coreMethodArgs = {
   checkChannels: z.tuple([text(20_000)]),
   describePaths: z.tuple([pathsQuery]),
   share: z.tuple([shareRequest]),
+  prepareShare: z.tuple([id, z.number().int().min(1).max(100_000)]),
   listQueue: z.tuple([]),
   cancelItem: z.tuple([id]),
   retryItem: z.tuple([id]),
@@ -300,6 +301,11 @@ export interface CoreApi {
    */
   describePaths(query: PathsQuery): Promise<PathDescription[]>;
   share(request: ShareRequest): Promise<ShareResult>;
+  /**
+   * The share sheet is open for `files` files to this workspace: connections to its service
+   * (API and upload hosts) open ahead, nothing is sent (share/prepare-share.ts).
+   */
+  prepareShare(workspaceId: string, files: number): Promise<void>;
   listQueue(): Promise<QueueItem[]>;
   cancelItem(id: string): Promise<void>;
   retryItem(id: string): Promise<void>;

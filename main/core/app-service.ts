@@ -34,6 +34,7 @@ import {
   workspaceNow,
 } from './settings/settings-service';
 import { type Intake, openIntake, shareMethods } from './share/intake';
+import { prepareShareMethod } from './share/prepare-share';
 import type { RetryPolicy } from './upload/retry';
 import type { Transport } from './upload/transport';
 
@@ -198,6 +199,7 @@ function bindService(parts: Parts): AppService {
     getSnapshot: tokens.snapshot,
     ...settingsMethods({ settings, queue, directory, transport: deps.transport, tokens }),
     ...shareMethods(queue, parts.intake),
+    prepareShare: prepareShareMethod({ settings, transport: deps.transport }),
     ...openAuthMethods({ ...parts, tokens }),
     ...captureMethods({
       pasted,

@@ -66,6 +66,26 @@ describe('share sheet', () => {
     }
   });
 
+  it("asks main to open the share's connections ahead while the sheet is open: its workspace and file count", async () => {
+    const { page, problems } = await openApp(browser, harness);
+    const asked: unknown[] = [];
+    page.on('request', (request) => {
+      if (!request.url().endsWith('/rpc')) return;
+      const call = JSON.parse(request.postData() ?? '{}') as { method?: string; args?: unknown };
+      if (call.method === 'prepareShare') asked.push(call.args);
+    });
+    await dropFiles(page, [
+      { name: 'warm-a.txt', content: 'a' },
+      { name: 'warm-b.txt', content: 'b' },
+    ]);
+    await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
+    await expect.poll(() => asked).toContainEqual([harness.demo.workspaceId, 2]);
+    // Nothing is sent until Share.
+    expect(harness.reference.uploads().filter((u) => u.name.startsWith('warm-'))).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('sends two dropped files to a preset with a comment', async () => {
     const { page, problems } = await openApp(browser, harness);
     await dropFiles(page, [

@@ -141,6 +141,9 @@ describe('IPC', () => {
     ['describePaths', [{ paths: '/a' }], /argument 0\.paths/],
     ['describePaths', [{ paths: ['/a'], workspaceId: '' }], /Refused describePaths/],
     ['setToken', ['w', 'x'.repeat(10_001)], /Refused setToken/],
+    ['prepareShare', ['w', 0], /Refused prepareShare/],
+    ['prepareShare', ['w', 2.5], /Refused prepareShare/],
+    ['prepareShare', [{ id: 'w' }, 3], /Refused prepareShare/],
   ])('refuses %s with malformed arguments %#', async (method, args, message) => {
     h = await startShellHarness();
     h.shell.activate();
@@ -168,6 +171,7 @@ describe('IPC', () => {
       listConversations: () => [ws, { refresh: true, wait: true }],
       checkChannels: () => ['C0GENERAL, #design-review'],
       describePaths: () => [{ paths: [x], workspaceId: ws }],
+      prepareShare: () => [ws, 3],
       probeProtocol: () => [h.reference.url, ''],
       desktopNotes: () => [],
       keepsDropWindowOnTop: () => [],

@@ -1,6 +1,6 @@
 // `trayshare send --base-url`: the scripting mode with no saved settings. Nothing is queued:
 // the files go straight through the workspace-less protocol, with bounded automatic retries.
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
 import { listConversations } from '../../core/conversations/conversations-list';
 import { parseThread } from '../../core/conversations/thread-link';
@@ -13,6 +13,7 @@ import { type AttemptResult, eachAtMost } from '../../core/upload/attempt';
 import { uploadWithRetries } from '../../core/upload/engine';
 import { LINKS_NEED_FILES_READ } from '../../core/upload/file-links';
 import { createNodeTransport } from '../../core/upload/node-transport';
+import { keepUploadHosts, UPLOAD_HOSTS_FILE } from '../../core/upload/upload-hosts';
 import { normaliseChannels } from '../../portable/channels';
 import { unlistedMessage } from '../../portable/conversation-types';
 import { checkBaseUrl, checkToken } from '../../portable/credentials';
@@ -179,6 +180,8 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
     },
   });
   progress.clear();
+  // The upload host this send learnt, for the next send's connections (send-early.ts).
+  keepUploadHosts(join(defaultUserDataDir(), UPLOAD_HOSTS_FILE));
   return directOutcome(
     paths.map((path, i) => fromAttempt(display(path), outcomes[i]!)),
     outcomes,

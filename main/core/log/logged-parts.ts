@@ -74,6 +74,7 @@ export function loggedTransport(transport: Transport, log: Log): Transport {
         throw error;
       }
     },
+    ...(transport.warm ? { warm: transport.warm.bind(transport) } : {}),
   };
 }
 

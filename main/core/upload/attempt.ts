@@ -29,8 +29,9 @@ export interface AttemptOptions {
   beforeBodyComplete?: () => void | Promise<void>;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
-  /** Read the file on this thread, not libuv's pool (file-source.ts, ReadOptions.blocking):
-   * less CPU per byte, but a stalled read stalls the process. For the CLI, not the app. */
+  /** Read the file, and stat and check it, on this thread, not libuv's pool (file-source.ts,
+   * ReadOptions.blocking): less CPU per byte and no wait behind other files' reads, but a
+   * stalled read stalls the process. For the CLI, not the app. */
   blockingReads?: boolean;
 }
 

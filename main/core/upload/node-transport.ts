@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { userAgent } from '../version';
 import { proxyAgentFor } from './env-proxy';
-import { stillHandshaking, takesWarmConnections } from './preconnect';
+import { preconnect, stillHandshaking, takesWarmConnections } from './preconnect';
 import {
   abortedError,
   cappedBody,
@@ -215,6 +215,8 @@ export function createNodeTransport(opts: { client?: 'app' | 'cli' } = {}): Tran
       const proxied = await proxyAgentFor(url);
       return send(req, proxied ?? pooled(url), agentName);
     },
+    // preconnect opens nothing when the environment names a proxy (env-proxy.ts's agents).
+    warm: (origin, count) => preconnect(origin, count),
   };
 }
 

@@ -10,6 +10,15 @@
 // the request that takes it reports it), nothing is written. A warm connection nobody takes is
 // closed after WARM_MS and never keeps a process alive. Through a proxy nothing is opened
 // ahead: the proxy's own agent makes its connections (env-proxy.ts).
+//
+// The upload host too. Slack's upload_url is on another host than its API (files.slack.com for
+// slack.com in the method's example answer: slack-ruby/slack-api-ref
+// methods/files/files.getUploadURLExternal.json), so a share's byte uploads pay their own TCP
+// and TLS set-up, two round trips, unless that host is warm. Nothing documents the host, so it
+// is learnt: the upload address a step-1 answer gave, once step 2 accepted it (send-file.ts),
+// is remembered per API origin for the life of the process, and shareOrigins names both for a
+// transport's `warm`. The running app calls it when the share sheet opens (prepareShare), so a share
+// minutes after the last one, whose kept connections have closed, finds both hosts warm.
 
 import type { Agent } from 'node:http';
 import { createRequire } from 'node:module';
@@ -29,6 +38,9 @@ const namesProxy = () =>
   );
 
 const warm = new Map<string, Socket[]>();
+/** The upload origin learnt for an API origin (at most MOST_REMEMBERED API origins). */
+const uploadOrigins = new Map<string, string>();
+const MOST_REMEMBERED = 32;
 /** Warm TLS connections whose handshake is still under way. */
 const handshaking = new WeakSet<Socket>();
 const timers = new WeakMap<Socket, ReturnType<typeof setTimeout>>();
@@ -79,6 +91,44 @@ export function preconnect(url: string, count: number): void {
     timers.set(socket, timer);
     list.push(socket);
   }
+}
+
+/**
+ * Remembers that `apiBase`'s service gave an upload address at `uploadUrl`'s origin, when it is
+ * another origin (the API's own connections serve it otherwise).
+ */
+export function learnUploadHost(apiBase: string, uploadUrl: string): void {
+  let api: string;
+  let upload: string;
+  try {
+    api = new URL(apiBase).origin;
+    upload = new URL(uploadUrl).origin;
+  } catch {
+    return;
+  }
+  if (api === upload || uploadOrigins.get(api) === upload) return;
+  uploadOrigins.delete(api);
+  if (uploadOrigins.size >= MOST_REMEMBERED) {
+    uploadOrigins.delete(uploadOrigins.keys().next().value as string);
+  }
+  uploadOrigins.set(api, upload);
+}
+
+/** Every upload origin learnt, by API origin (upload-hosts.ts keeps them for the CLI). */
+export function knownUploadHosts(): Record<string, string> {
+  return Object.fromEntries(uploadOrigins);
+}
+
+/** The origins a share to `apiBase` uses: its API origin, and the upload origin learnt for it. */
+export function shareOrigins(apiBase: string): string[] {
+  let api: string;
+  try {
+    api = new URL(apiBase).origin;
+  } catch {
+    return [];
+  }
+  const upload = uploadOrigins.get(api);
+  return upload ? [api, upload] : [api];
 }
 
 /** A warm connection to `origin`, handed over (no longer closed when unused), or undefined. */

@@ -92,3 +92,33 @@ describe('createProxyRoutingTransport', () => {
     expect(proxied.calls).toHaveLength(1);
   });
 });
+
+describe('createProxyRoutingTransport: connections opened ahead (warm)', () => {
+  const warming = (pac: string | Error) => {
+    const warmed: [string, number][] = [];
+    const direct: Transport = {
+      request: () => Promise.reject(new Error('not asked')),
+      warm: (origin, count) => warmed.push([origin, count]),
+    };
+    const transport = createProxyRoutingTransport({
+      resolveProxy: async () => {
+        if (pac instanceof Error) throw pac;
+        return pac;
+      },
+      direct,
+      proxied: recording(),
+    });
+    transport.warm?.('https://files.example', 4);
+    // The route is asked for asynchronously.
+    return new Promise<[string, number][]>((resolve) => setTimeout(() => resolve(warmed), 20));
+  };
+
+  it('go through the direct transport where the system says DIRECT', async () => {
+    expect(await warming('DIRECT')).toEqual([['https://files.example', 4]]);
+  });
+
+  it('are not opened where the system names a proxy, or cannot say', async () => {
+    expect(await warming('PROXY proxy.corp:3128; DIRECT')).toEqual([]);
+    expect(await warming(new Error('no answer'))).toEqual([]);
+  });
+});

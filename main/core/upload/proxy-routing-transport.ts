@@ -26,5 +26,14 @@ export function createProxyRoutingTransport(options: ProxyRoutingOptions): Trans
       const direct = route.trim().toUpperCase() === 'DIRECT';
       return (direct ? options.direct : options.proxied).request(req);
     },
+    // Only where the system says DIRECT: a connection opened ahead must not go around a proxy.
+    warm(origin, count) {
+      options
+        .resolveProxy(origin)
+        .then((route) => {
+          if (route.trim().toUpperCase() === 'DIRECT') options.direct.warm?.(origin, count);
+        })
+        .catch(() => {});
+    },
   };
 }

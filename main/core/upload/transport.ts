@@ -87,6 +87,12 @@ export class TransportError extends Error {
 
 export interface Transport {
   request(req: TransportRequest): Promise<TransportResponse>;
+  /**
+   * Opens up to `count` connections to `origin` ahead of requests, where this transport can
+   * (direct requests over Node's stack: preconnect.ts). Sends nothing, never throws; a
+   * transport that cannot leaves it out.
+   */
+  warm?(origin: string, count: number): void;
 }
 
 // ---- The body: pulled chunk by chunk.

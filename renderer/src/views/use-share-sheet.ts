@@ -1,6 +1,6 @@
 // The share sheet's state and its one action: the draft, what the paths would send, what stops
 // Share, and the Share call itself. Kept apart from the markup so each reads in one go.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { ShareResult, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
@@ -22,6 +22,22 @@ function destinationOf(snapshot: Snapshot, draft: SheetDraft) {
   return { preset, channels, workspace };
 }
 
+/**
+ * While the sheet is open with files for a workspace that has a token, main opens the share's
+ * connections ahead (prepareShare). A connection nobody takes closes after a few seconds
+ * (preconnect.ts WARM_MS), so it is asked again when the workspace, the file count or the
+ * channels change: picking the channels is mostly the last step before Share. Main opens only
+ * what is not warm already. Nothing depends on it, so a refusal is ignored.
+ */
+function useWarmConnections(workspaceId: string | undefined, files: number, channels: number) {
+  useEffect(() => {
+    if (workspaceId === undefined || files < 1) return;
+    api()
+      .prepareShare(workspaceId, files)
+      .catch(() => {});
+  }, [workspaceId, files, channels]);
+}
+
 export function useShareSheet(props: {
   snapshot: Snapshot;
   paths: string[];
@@ -39,6 +55,7 @@ export function useShareSheet(props: {
   const { preset, channels, workspace } = destinationOf(snapshot, draft);
   const described = useDescriptions(paths, workspace?.id);
   const sent = whatIsSent(paths, described);
+  useWarmConnections(workspace?.hasToken ? workspace.id : undefined, sent.files, channels.length);
   const [sendEmpty, setSendEmpty] = useState(false);
   const question = emptyQuestion(sent.empties, sendEmpty);
   const problem = shareProblem({

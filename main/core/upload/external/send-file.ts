@@ -11,6 +11,7 @@
 // sending its bytes again.
 // This file is one queued file's attempt: steps 1 and 2 here, with the rules for going on from
 // a checkpoint; step 3 is complete.ts (with files.info after it); both go over request.ts.
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { apiUrl, isLoopbackHost } from '../../../portable/credentials';
 import type { FailureReason } from '../../model';
@@ -25,6 +26,7 @@ import {
   openForUpload,
   readFileChunks,
 } from '../file-source';
+import { learnUploadHost } from '../preconnect';
 import { progressMeter } from '../progress-meter';
 import type { TransportResponse } from '../transport';
 import { complete } from './complete';
@@ -214,7 +216,9 @@ export async function askAhead(
   let size = job.file.expectedSize;
   if (size === undefined) {
     try {
-      const st = await stat(job.file.path);
+      // blockingReads: this process only uploads, and a stat on the main thread is microseconds
+      // where the thread pool's hop waits behind the other files' reads (bench/notes.md).
+      const st = opts.blockingReads ? statSync(job.file.path) : await stat(job.file.path);
       if (!st.isFile()) return undefined;
       size = st.size;
     } catch {
@@ -342,6 +346,8 @@ async function postBytes(
 ): Promise<'received' | Restart | AttemptResult> {
   const checked = checkUploadUrl(ticket.uploadUrl, a.base);
   if (!checked.ok) return checked.result;
+  // The next share's connections to this host can then open ahead (preconnect.ts).
+  learnUploadHost(a.base, checked.url);
   const meter = progressMeter(opened.size, a.opts.onProgress);
   const ring = new ChunkRing();
   const state = { bodyComplete: false };
@@ -376,7 +382,10 @@ export async function uploadBytes(
 ): Promise<{ fileId: string } | Restart | AttemptResult> {
   let opened: OpenedFile;
   try {
-    opened = await openForUpload({ ...a.job.file, name: a.name });
+    opened = await openForUpload(
+      { ...a.job.file, name: a.name },
+      { blocking: a.opts.blockingReads === true },
+    );
   } catch (error) {
     if (error instanceof FileProblem) return refused(error.code, error.message);
     throw error;
@@ -400,7 +409,7 @@ export async function uploadBytes(
     const posted = await postBytes(a, ticket, opened);
     if (posted !== 'received') return posted;
     // What the service holds must be the file that was queued: it is shared only after this.
-    await assertUnchanged(opened, a.name);
+    await assertUnchanged(opened, a.name, { blocking: a.opts.blockingReads === true });
     return { fileId: ticket.fileId };
   } catch (error) {
     if (error instanceof FileProblem) return refused(error.code, error.message);

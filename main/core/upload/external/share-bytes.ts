@@ -7,6 +7,7 @@
 // idle for a round trip per file. Steps 1–2 share nothing, so running them side by side cannot
 // post anything twice; a failed try asks for a new address (transient failures are tried again).
 
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { type AttemptResult, type RetryOptions, retryTransient, type UploadJob } from '../attempt';
 import { byteBudget } from './byte-budget';
@@ -59,7 +60,7 @@ export async function uploadShareBytes(
         if ('kind' in a) return a;
         // A byte slot is taken only once there is an address to send to.
         await ahead;
-        return bytes(await sizeOf(job), async () => {
+        return bytes(await sizeOf(job, opts.blockingReads === true), async () => {
           opts.onFile?.(index);
           let restarted = false;
           for (;;) {
@@ -81,10 +82,10 @@ export async function uploadShareBytes(
 }
 
 /** The file's size for the byte budget; unreadable counts as large (its try reports why). */
-async function sizeOf(job: UploadJob): Promise<number> {
+async function sizeOf(job: UploadJob, blocking: boolean): Promise<number> {
   if (job.file.expectedSize !== undefined) return job.file.expectedSize;
   try {
-    return (await stat(job.file.path)).size;
+    return (blocking ? statSync(job.file.path) : await stat(job.file.path)).size;
   } catch {
     return Number.POSITIVE_INFINITY;
   }

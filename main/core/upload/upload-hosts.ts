@@ -1,0 +1,68 @@
+// The upload hosts learnt by earlier processes, for the CLI: `trayshare send` is a fresh process
+// each time, so what preconnect.ts learnt in the last one (Slack's files.slack.com for
+// slack.com) would be lost, and each send's byte uploads would pay a TCP and a TLS set-up to
+// that host after step 1. A small file in the data folder keeps, per API origin, the upload
+// origin its service last gave: origins only (scheme, host and port), never an upload
+// address's path, which is a secret. Read at the CLI's entry with one synchronous read (before
+// anything else loads: send-early.ts), written after a send only when it learnt something new.
+// A missing, unreadable or malformed file is an empty one: nothing depends on it.
+import { createRequire } from 'node:module';
+import { knownUploadHosts, learnUploadHost } from './preconnect';
+
+/** API origins the file keeps, at most. */
+const MOST_KEPT = 32;
+
+/** The file's name in the data folder. */
+export const UPLOAD_HOSTS_FILE = 'upload-hosts.json';
+
+// node:fs with `require`, as preconnect.ts takes node:net: the CLI's entry imports this module.
+const require = createRequire(import.meta.url);
+const fs = () => require('node:fs') as typeof import('node:fs');
+
+const isOrigin = (value: unknown): value is string => {
+  if (typeof value !== 'string') return false;
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === value;
+  } catch {
+    return false;
+  }
+};
+
+/** What `file` holds, as [API origin, upload origin] pairs; [] when it holds nothing usable. */
+function readPairs(file: string): [string, string][] {
+  try {
+    const parsed: unknown = JSON.parse(fs().readFileSync(file, 'utf8'));
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return [];
+    return Object.entries(parsed).filter(
+      (p): p is [string, string] => isOrigin(p[0]) && isOrigin(p[1]),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** Teaches preconnect.ts the upload hosts `file` remembers. */
+export function recallUploadHosts(file: string): void {
+  for (const [api, upload] of readPairs(file)) learnUploadHost(api, upload);
+}
+
+/**
+ * Writes what this process knows to `file` when that differs from what it holds (a temporary
+ * file renamed over it, so a reader never sees half). Errors are ignored: it is only a hint.
+ */
+export function keepUploadHosts(file: string): void {
+  const known = knownUploadHosts();
+  const held = Object.fromEntries(readPairs(file));
+  if (Object.keys(known).length === 0) return;
+  if (Object.entries(known).every(([api, upload]) => held[api] === upload)) return;
+  try {
+    const temp = `${file}.${process.pid}.tmp`;
+    // The newest last; at most MOST_KEPT API origins.
+    const merged = Object.entries({ ...held, ...known }).slice(-MOST_KEPT);
+    fs().writeFileSync(temp, `${JSON.stringify(Object.fromEntries(merged), null, 2)}\n`);
+    fs().renameSync(temp, file);
+  } catch {
+    // A read-only or missing data folder: the next send learns the host again.
+  }
+}
