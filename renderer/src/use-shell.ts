@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { QueueItem, Snapshot, View } from '../../preload/contract';
 import { api, plainError } from './bridge';
 import { offerSetupLink } from './setup-link-store';
+import { prepareCaptures } from './views/capture-preview';
 
 /**
  * Where a set-up link takes the window: Settings, whose sign-in form it fills in; files waiting
@@ -41,7 +42,10 @@ export function useShell(
       bridge.on('settings-changed', setSnapshot),
       bridge.on('queue-changed', setQueue),
       bridge.on('history-changed', () => setHistoryVersion((v) => v + 1)),
-      bridge.on('share-requested', ({ paths: shared }) => addPaths(shared)),
+      bridge.on('share-requested', ({ paths: shared }) => {
+        prepareCaptures(shared);
+        addPaths(shared);
+      }),
       bridge.on('show-view', (next) => setView(next)),
       bridge.on('setup-link', (link) => {
         offerSetupLink(link);

@@ -60,6 +60,12 @@ async function call(method: MethodName, args: unknown[]): Promise<unknown> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ method, args }),
   });
+  if (response.headers.get('content-type') === 'application/octet-stream') {
+    return withBytes(
+      JSON.parse(decodeURIComponent(response.headers.get('x-harness-result') ?? '')),
+      new Uint8Array(await response.arrayBuffer()),
+    );
+  }
   const answer = (await response.json()) as { result?: unknown; error?: string; name?: string };
   if (answer.error !== undefined) {
     // The shape Electron gives a rejected ipcRenderer.invoke, so the renderer sees the same text.
@@ -67,20 +73,17 @@ async function call(method: MethodName, args: unknown[]): Promise<unknown> {
       `Error invoking remote method 'trayshare:${method}': ${answer.name ?? 'Error'}: ${answer.error}`,
     );
   }
-  return withBytes(answer.result);
+  return answer.result;
 }
 
-/** Bytes the harness held back from the JSON answer (server.ts, holdBytes), fetched as binary. */
-async function withBytes(result: unknown): Promise<unknown> {
-  if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
-  const entries = await Promise.all(
-    Object.entries(result).map(async ([key, value]) => {
-      const ref = (value as { $bytes?: unknown } | null)?.$bytes;
-      if (typeof ref !== 'string') return [key, value] as const;
-      return [key, new Uint8Array(await (await fetch(ref)).arrayBuffer())] as const;
+/** An answer whose bytes came as the response's body (server.ts, sendResult). */
+function withBytes(result: Record<string, unknown>, body: Uint8Array): unknown {
+  return Object.fromEntries(
+    Object.entries(result).map(([key, value]) => {
+      const at = (value as { $bytes?: [number, number] } | null)?.$bytes;
+      return at ? [key, body.slice(at[0], at[0] + at[1])] : [key, value];
     }),
   );
-  return Object.fromEntries(entries);
 }
 
 type Listener = (payload: unknown) => void;

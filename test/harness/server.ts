@@ -170,34 +170,37 @@ function readBody(req: IncomingMessage, limit = 1024 * 1024): Promise<string> {
 }
 
 /**
- * Bytes in an answer (readCapture's PNG) are fetched apart, as binary, by the bridge: Electron's
- * IPC carries a Uint8Array as it is, and JSON would make it base64 or worse.
+ * An answer holding bytes (readCapture's PNG) comes back in the same response, as binary: the
+ * bytes are the body and the rest of the answer is JSON in a header. One request per call, as
+ * Electron's ipcRenderer.invoke is one message each way (its structured clone carries a
+ * Uint8Array as it is); JSON would make the bytes base64, and a second request for them would
+ * cost this bridge a round trip the app does not have.
  */
-const heldBytes = new Map<string, Uint8Array>();
-let heldCount = 0;
-
-function holdBytes(result: unknown): unknown {
-  if (!result || typeof result !== 'object' || Array.isArray(result)) return result;
-  return Object.fromEntries(
-    Object.entries(result).map(([key, value]) => {
-      if (!(value instanceof Uint8Array)) return [key, value];
-      const id = String(heldCount++);
-      heldBytes.set(id, value);
-      return [key, { $bytes: `/_harness/bytes?id=${id}` }];
-    }),
-  );
-}
-
-function sendHeldBytes(url: URL, res: ServerResponse): void {
-  const id = url.searchParams.get('id') ?? '';
-  const bytes = heldBytes.get(id);
-  heldBytes.delete(id);
-  if (!bytes) {
-    sendJson(res, 404, { error: 'not found' });
+function sendResult(res: ServerResponse, result: unknown): void {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) {
+    sendJson(res, 200, { result });
     return;
   }
-  res.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' });
-  res.end(bytes);
+  const parts: Uint8Array[] = [];
+  let offset = 0;
+  const rest = Object.fromEntries(
+    Object.entries(result).map(([key, value]) => {
+      if (!(value instanceof Uint8Array)) return [key, value];
+      parts.push(value);
+      offset += value.byteLength;
+      return [key, { $bytes: [offset - value.byteLength, value.byteLength] }];
+    }),
+  );
+  if (parts.length === 0) {
+    sendJson(res, 200, { result });
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': 'application/octet-stream',
+    'cache-control': 'no-store',
+    'x-harness-result': encodeURIComponent(JSON.stringify(rest)),
+  });
+  res.end(Buffer.concat(parts));
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
@@ -336,7 +339,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           : app) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
     try {
       const result = await target[method]!(...(parsed.data as unknown[]));
-      sendJson(res, 200, { result: holdBytes(result) });
+      sendResult(res, result);
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));
       sendJson(res, 200, { error: e.message, name: e.name });
@@ -432,8 +435,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           emit(event, payload);
           return sendJson(res, 200, {});
         }
-        case 'GET /_harness/bytes':
-          return sendHeldBytes(url, res);
         case 'GET /_harness/calls':
           return sendJson(res, 200, { copied, opened });
         default:

@@ -151,6 +151,42 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
     await page.context().close();
   });
 
+  it('a second capture after a cancelled one shows its own thumbnail, in the same page', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    for (let round = 0; round < 2; round += 1) {
+      portal.answer({ kind: 'file', png });
+      await capture();
+      await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+      const name = (await page.locator('.file-list__name').textContent())!;
+      await page.getByRole('img', { name: `Preview of ${name}` }).waitFor();
+      await page.locator('canvas.capture-preview__thumb[data-drawn="true"]').waitFor();
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await page.locator('.file-list').waitFor({ state: 'detached' });
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a capture the page cannot decode opens with its name and how it was taken, no thumbnail, and is shared whole', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    const damaged = Buffer.concat([png.subarray(0, 64), Buffer.alloc(512, 7)]);
+    portal.answer({ kind: 'file', png: damaged });
+    await capture();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    const name = (await page.locator('.file-list__name').textContent())!;
+    await page.getByText('Screenshot of an area').waitFor();
+    expect(await page.locator('canvas.capture-preview__thumb').count()).toBe(0);
+    const before = harness.reference.uploads().length;
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => harness.reference.uploads().slice(before), { timeout: 15_000 })
+      .toMatchObject([{ name, size: damaged.length }]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('a portal error is said, and nothing opens', async () => {
     const { page } = await openApp(browser, harness);
     portal.answer({

@@ -1,8 +1,8 @@
 // A screen capture in the share sheet: a thumbnail and how it was taken, beside its name. Main
 // gives the page a capture's bytes (readCapture, as bytes: no base64 either way) and no other
-// file's; the thumbnail is decoded already scaled (createImageBitmap's resize), so a 4K
-// screenshot costs a small bitmap, and drawn on a canvas (the page's CSP allows no blob:
-// images). Measured on the bench's 4K PNG in Chromium, the decode itself is nearly all of it:
+// file's; they are asked for as soon as main says the share is coming, and decoded already
+// scaled (createImageBitmap's resize, off the page's thread), so a 4K screenshot costs a small
+// bitmap, drawn on a canvas (the page's CSP allows no blob: images). Measured on the bench's 4K PNG in Chromium, the decode itself is nearly all of it:
 // a full decode, a resize in createImageBitmap, or a full decode drawn down onto the thumbnail
 // cost the same within noise; halving step by step on canvases cost half as much again.
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -33,34 +33,13 @@ const SOURCE_WORDS: Record<CapturePreview['source'], string> = {
   screen: 'Screenshot of the screen',
 };
 
-/** The captures among `paths`, once main has answered for each. */
-export function useCapturePreviews(paths: readonly string[]): Map<string, CapturePreview> {
-  const [previews, setPreviews] = useState(() => new Map<string, CapturePreview>());
-  const key = paths.filter(mayBeCapture).join('\n');
-  useEffect(() => {
-    let live = true;
-    const asked = key === '' ? [] : key.split('\n');
-    // Marks for the profiler and bench/capture.ts: bytes asked, bytes here, thumbnail drawn.
-    if (asked.length > 0) performance.mark('capture-preview:asked');
-    void Promise.all(
-      asked.map((path) =>
-        api()
-          .readCapture(path)
-          .then((preview) => [path, preview] as const)
-          .catch(() => [path, null] as const),
-      ),
-    ).then((answers) => {
-      if (asked.length > 0) performance.mark('capture-preview:read');
-      if (!live) return;
-      const next = new Map<string, CapturePreview>();
-      for (const [path, preview] of answers) if (preview) next.set(path, preview);
-      setPreviews(next);
-    });
-    return () => {
-      live = false;
-    };
-  }, [key]);
-  return previews;
+/** A capture ready to show: how it was taken, and its thumbnail decoded at the size it is drawn. */
+export interface CaptureShown {
+  source: CapturePreview['source'];
+  /** Null when the bytes could not be decoded: the row then shows the words alone. */
+  bitmap: ImageBitmap | null;
+  /** CSS pixels; the bitmap has the device's pixels. */
+  size: { width: number; height: number };
 }
 
 /** The PNG's size from its IHDR chunk (bytes 16-23), to decode it straight at thumbnail size. */
@@ -77,31 +56,96 @@ function thumbSize(size: { width: number; height: number }) {
   };
 }
 
-async function draw(canvas: HTMLCanvasElement, preview: CapturePreview): Promise<void> {
+async function decode(preview: CapturePreview): Promise<CaptureShown> {
   const bytes = preview.png as Uint8Array<ArrayBuffer>;
-  const shown = thumbSize(pngSize(bytes));
   const ratio = window.devicePixelRatio || 1;
-  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }), {
-    resizeWidth: Math.round(shown.width * ratio),
-    resizeHeight: Math.round(shown.height * ratio),
-    resizeQuality: 'medium',
-  });
+  try {
+    const size = thumbSize(pngSize(bytes));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }), {
+      resizeWidth: Math.round(size.width * ratio),
+      resizeHeight: Math.round(size.height * ratio),
+      resizeQuality: 'medium',
+    });
+    return { source: preview.source, bitmap, size };
+  } catch {
+    // Not a PNG the page can read (cut short, damaged): the words alone, the file still shared.
+    return { source: preview.source, bitmap: null, size: THUMB };
+  }
+}
+
+// Asked for when main says a share is coming (use-shell.ts), before the sheet renders: the
+// bytes' trip and the decode (off the page's thread, for a Blob) overlap the sheet's first
+// render instead of starting after it. Keyed by path; a path is asked for once per sheet.
+const shownByPath = new Map<string, Promise<CaptureShown | null>>();
+
+/** Starts reading and decoding the captures among `paths`; the sheet picks them up when it shows. */
+export function prepareCaptures(paths: readonly string[]): void {
+  for (const path of paths) {
+    if (!mayBeCapture(path) || shownByPath.has(path)) continue;
+    // Marks for the profiler and bench/capture.ts: bytes asked, bytes here, thumbnail drawn.
+    performance.mark('capture-preview:asked');
+    const shown = api()
+      .readCapture(path)
+      .then((preview) => {
+        performance.mark('capture-preview:read');
+        return preview ? decode(preview) : null;
+      })
+      .catch(() => null);
+    shownByPath.set(path, shown);
+  }
+}
+
+/** Forgets prepared captures that left the sheet, so the same path is read afresh next time. */
+function forgetCaptures(keep: ReadonlySet<string>): void {
+  for (const path of shownByPath.keys()) if (!keep.has(path)) shownByPath.delete(path);
+}
+
+/** The captures among `paths`, once each is read and decoded. */
+export function useCapturePreviews(paths: readonly string[]): Map<string, CaptureShown> {
+  const [previews, setPreviews] = useState(() => new Map<string, CaptureShown>());
+  const key = paths.filter(mayBeCapture).join('\n');
+  useEffect(() => {
+    let live = true;
+    const asked = key === '' ? [] : key.split('\n');
+    forgetCaptures(new Set(asked));
+    prepareCaptures(asked);
+    void Promise.all(
+      asked.map((path) =>
+        (shownByPath.get(path) ?? Promise.resolve(null)).then((s) => [path, s] as const),
+      ),
+    ).then((answers) => {
+      if (!live) return;
+      const next = new Map<string, CaptureShown>();
+      for (const [path, shown] of answers) if (shown) next.set(path, shown);
+      setPreviews(next);
+    });
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  // The sheet gone (cancelled, shared, another view): nothing prepared is kept for it.
+  useEffect(() => () => forgetCaptures(new Set()), []);
+  return previews;
+}
+
+function draw(canvas: HTMLCanvasElement, shown: CaptureShown): void {
+  const { bitmap, size } = shown;
+  if (!bitmap) throw new Error('not decoded');
   canvas.width = bitmap.width;
   canvas.height = bitmap.height;
-  canvas.style.width = `${shown.width}px`;
-  canvas.style.height = `${shown.height}px`;
+  canvas.style.width = `${size.width}px`;
+  canvas.style.height = `${size.height}px`;
   canvas.getContext('2d')?.drawImage(bitmap, 0, 0);
-  bitmap.close();
   canvas.dataset.drawn = 'true';
   performance.mark('capture-preview:drawn');
 }
 
-export function CaptureThumb(props: { preview: CapturePreview; name: string }) {
+export function CaptureThumb(props: { preview: CaptureShown; name: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [failed, setFailed] = useState(false);
+  const failed = props.preview.bitmap === null;
   useEffect(() => {
-    if (canvas.current) draw(canvas.current, props.preview).catch(() => setFailed(true));
-  }, [props.preview]);
+    if (canvas.current && !failed) draw(canvas.current, props.preview);
+  }, [props.preview, failed]);
   const words = SOURCE_WORDS[props.preview.source];
   return (
     <span class="capture-preview">

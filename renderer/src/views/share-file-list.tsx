@@ -2,9 +2,9 @@
 // the question about empty files, and Add files. The files are one Tab stop: arrow keys move
 // between them, Delete removes the one in focus.
 import { useRef, useState } from 'preact/hooks';
-import type { CapturePreview, PathDescription } from '../../../preload/contract';
+import type { PathDescription } from '../../../preload/contract';
 import { baseName, countFiles, formatBytes } from '../format';
-import { CaptureThumb, useCapturePreviews } from './capture-preview';
+import { type CaptureShown, CaptureThumb, useCapturePreviews } from './capture-preview';
 import type { Descriptions } from './path-descriptions';
 
 export function FilesGroup(props: {
@@ -120,7 +120,7 @@ function FileRow(props: {
   path: string;
   about: PathDescription | undefined;
   /** A screen capture's thumbnail and how it was taken. */
-  preview: CapturePreview | undefined;
+  preview: CaptureShown | undefined;
   /** The list's one Tab stop. */
   tabbable: boolean;
   onFocus: () => void;
