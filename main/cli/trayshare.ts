@@ -3,11 +3,13 @@
 // after the cache is on so its modules come from the cache (bench/notes.md, issue 25).
 import nodeModule from 'node:module';
 import { APP_VERSION } from '../core/version';
+import { keepGoingWhenOutputCloses } from './closed-output';
 import { compileCacheDir } from './compile-cache';
 
 /** Node 22.1 and later; missing (and the cache simply off) on anything older. */
 type EnableCompileCache = (dir?: string) => { status: number; message?: string };
 
+keepGoingWhenOutputCloses();
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // What commander prints for the same option (program.ts), without loading commander, and

@@ -1,11 +1,12 @@
 // `trayshare send` end to end: the built CLI against the reference service over real HTTP.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../service/server';
-import { jsonLines, runCli } from './run-cli';
+import { CLI, jsonLines, runCli } from './run-cli';
 
 const TOKEN = 'xoxb-test-token';
 let service: ReferenceService;
@@ -26,6 +27,45 @@ afterAll(async () => {
 });
 
 describe('trayshare send --base-url', () => {
+  it('goes on when its output is closed early (`--json | head -1`): every file delivered, exit 0, no stack trace', async () => {
+    const names = ['one.txt', 'two.txt', 'three.txt'];
+    for (const name of names) await writeFile(join(dir, name), `${name}\n`);
+    const before = service.uploads().length;
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'send',
+        '--base-url',
+        service.url,
+        '--channels',
+        'C0GENERAL',
+        '--json',
+        ...names.map((n) => join(dir, n)),
+      ],
+      {
+        env: { ...process.env, ...env, TRAYSHARE_TOKEN: TOKEN },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    // The reader goes away before the first result line, as `head -0` would.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(code).toBe(0);
+    expect(
+      service
+        .uploads()
+        .slice(before)
+        .map((u) => u.name)
+        .sort(),
+    ).toEqual([...names].sort());
+  });
+
   it('delivers two files to two channels with the comment, each once, with their exact bytes', async () => {
     const a = Buffer.alloc(300_000, 'a');
     const b = Buffer.from('second file, with ümlauts\n');
