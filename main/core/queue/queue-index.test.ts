@@ -12,14 +12,18 @@ import { newMeta } from './journal';
 let dir: string;
 let store: ItemStore<Entry>;
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'trayshare-index-'));
-  store = new ItemStore<Entry>(
+// A store over `dir`: the clock stands at 5, no rate-limit pauses, compaction after 1000 records.
+const newStore = () =>
+  new ItemStore<Entry>(
     dir,
     () => 5,
     () => [],
     1000,
   );
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'trayshare-index-'));
+  store = newStore();
   await store.open();
 });
 
@@ -82,12 +86,7 @@ describe("the queue's index", () => {
     await store.add([a!, b!]);
     await store.commit(a!, { state: 'delivered' }, undefined, true);
     await store.close();
-    store = new ItemStore<Entry>(
-      dir,
-      () => 5,
-      () => [],
-      1000,
-    );
+    store = newStore();
     await store.open();
     expect(ids(store.openItems())).toEqual(['b']);
     expect(store.shareSize('S1')).toBe(2);
