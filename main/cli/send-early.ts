@@ -78,9 +78,7 @@ export function beforeSend(args: readonly string[]): void {
   }
   // The upload host an earlier send learnt for this service too (core/upload/upload-hosts.ts).
   recallUploadHosts(join(defaultUserDataDir(), UPLOAD_HOSTS_FILE));
-  for (const origin of shareOrigins(url.href)) {
-    if (origin.startsWith('https:')) preconnect(origin, files);
-  }
+  for (const origin of shareOrigins(url.href)) preconnect(origin, files);
 }
 
 /** The size of a file named on the command line, or -1 for anything else. */

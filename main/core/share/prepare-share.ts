@@ -6,7 +6,7 @@
 //
 // Nothing is sent and nothing is read from the keychain: only connections are opened, by the
 // transport that will make the requests, where it can (direct, not through a proxy), and only
-// to https origins (plain http may only go to this computer, where a connection costs nothing).
+// to https origins (shareOrigins).
 import type { SettingsService } from '../settings/settings-service';
 import { STEP_ONE_IN_FLIGHT } from '../upload/external/request';
 import { shareOrigins } from '../upload/preconnect';
@@ -22,8 +22,6 @@ export function prepareShareMethod(deps: {
     // The external protocol asks for every file's upload address at once, then sends every
     // file's bytes at once; files.upload starts with one file.
     const count = workspace.protocol === 'external' ? Math.min(files, STEP_ONE_IN_FLIGHT) : 1;
-    for (const origin of shareOrigins(workspace.baseUrl)) {
-      if (origin.startsWith('https:')) deps.transport.warm(origin, count);
-    }
+    for (const origin of shareOrigins(workspace.baseUrl)) deps.transport.warm(origin, count);
   };
 }

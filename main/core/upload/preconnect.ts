@@ -98,15 +98,9 @@ export function preconnect(url: string, count: number): void {
  * another origin (the API's own connections serve it otherwise).
  */
 export function learnUploadHost(apiBase: string, uploadUrl: string): void {
-  let api: string;
-  let upload: string;
-  try {
-    api = new URL(apiBase).origin;
-    upload = new URL(uploadUrl).origin;
-  } catch {
-    return;
-  }
-  if (api === upload || uploadOrigins.get(api) === upload) return;
+  const api = originOf(apiBase);
+  const upload = originOf(uploadUrl);
+  if (!api || !upload || api === upload || uploadOrigins.get(api) === upload) return;
   uploadOrigins.delete(api);
   if (uploadOrigins.size >= MOST_REMEMBERED) {
     uploadOrigins.delete(uploadOrigins.keys().next().value as string);
@@ -119,16 +113,24 @@ export function knownUploadHosts(): Record<string, string> {
   return Object.fromEntries(uploadOrigins);
 }
 
-/** The origins a share to `apiBase` uses: its API origin, and the upload origin learnt for it. */
+/**
+ * The https origins a share to `apiBase` uses, to warm: its API origin, and the upload origin
+ * learnt for it. Plain http is left out: it may only go to this computer (checkBaseUrl), where
+ * a connection costs nothing to open, and a TLS set-up is the round trips worth hiding.
+ */
 export function shareOrigins(apiBase: string): string[] {
-  let api: string;
-  try {
-    api = new URL(apiBase).origin;
-  } catch {
-    return [];
-  }
+  const api = originOf(apiBase);
+  if (!api) return [];
   const upload = uploadOrigins.get(api);
-  return upload ? [api, upload] : [api];
+  return (upload ? [api, upload] : [api]).filter((origin) => origin.startsWith('https:'));
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A warm connection to `origin`, handed over (no longer closed when unused), or undefined. */

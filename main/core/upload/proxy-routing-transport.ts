@@ -14,26 +14,21 @@ export interface ProxyRoutingOptions {
 }
 
 export function createProxyRoutingTransport(options: ProxyRoutingOptions): Transport {
+  // When the system cannot say, it is not DIRECT: Chromium's stack applies whatever it knows.
+  const isDirect = (url: string): Promise<boolean> =>
+    options.resolveProxy(url).then(
+      (route) => route.trim().toUpperCase() === 'DIRECT',
+      () => false,
+    );
   return {
     async request(req: TransportRequest) {
-      let route: string;
-      try {
-        route = await options.resolveProxy(req.url);
-      } catch {
-        // When the system cannot say, let Chromium's stack apply whatever it knows.
-        route = '';
-      }
-      const direct = route.trim().toUpperCase() === 'DIRECT';
-      return (direct ? options.direct : options.proxied).request(req);
+      return ((await isDirect(req.url)) ? options.direct : options.proxied).request(req);
     },
     // Only where the system says DIRECT: a connection opened ahead must not go around a proxy.
     warm(origin, count) {
-      options
-        .resolveProxy(origin)
-        .then((route) => {
-          if (route.trim().toUpperCase() === 'DIRECT') options.direct.warm?.(origin, count);
-        })
-        .catch(() => {});
+      void isDirect(origin).then((direct) => {
+        if (direct) options.direct.warm?.(origin, count);
+      });
     },
   };
 }

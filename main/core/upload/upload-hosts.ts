@@ -53,8 +53,8 @@ export function recallUploadHosts(file: string): void {
  */
 export function keepUploadHosts(file: string): void {
   const known = knownUploadHosts();
-  const held = Object.fromEntries(readPairs(file));
   if (Object.keys(known).length === 0) return;
+  const held = Object.fromEntries(readPairs(file));
   if (Object.entries(known).every(([api, upload]) => held[api] === upload)) return;
   try {
     const temp = `${file}.${process.pid}.tmp`;

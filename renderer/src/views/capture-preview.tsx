@@ -1,8 +1,11 @@
 // A screen capture in the share sheet: a thumbnail and how it was taken, beside its name. Main
 // gives the page a capture's bytes (readCapture, as bytes: no base64 either way) and no other
 // file's; they are asked for as soon as main says the share is coming, and decoded already
-// scaled (createImageBitmap's resize, off the page's thread), so a 4K screenshot costs a small
-// bitmap, drawn on a canvas (the page's CSP allows no blob: images). Measured on the bench's 4K PNG in Chromium, the decode itself is nearly all of it:
+// scaled (createImageBitmap's resize), so a 4K screenshot costs a small bitmap, drawn on a
+// canvas (the page's CSP allows no blob: images). Blink decodes a PNG for createImageBitmap on
+// a background thread, not the page's ("Image Decoding in Blink", Chrome team:
+// https://gist.github.com/addyosmani/ffa9706d8d354e5354a33ac9f17e9689), so the sheet renders
+// meanwhile. Measured on the bench's 4K PNG in Chromium, the decode itself is nearly all of it:
 // a full decode, a resize in createImageBitmap, or a full decode drawn down onto the thumbnail
 // cost the same within noise; halving step by step on canvases cost half as much again.
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -74,7 +77,7 @@ async function decode(preview: CapturePreview): Promise<CaptureShown> {
 }
 
 // Asked for when main says a share is coming (use-shell.ts), before the sheet renders: the
-// bytes' trip and the decode (off the page's thread, for a Blob) overlap the sheet's first
+// bytes' trip and the decode (off the page's thread) overlap the sheet's first
 // render instead of starting after it. Keyed by path; a path is asked for once per sheet.
 const shownByPath = new Map<string, Promise<CaptureShown | null>>();
 
