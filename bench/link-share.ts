@@ -24,6 +24,10 @@
 // A client that does not know the upload host ahead pays its TCP and TLS set-up after step 1.
 // Trayshare sends once unmeasured first (measureRounds), as a person who has sent before.
 //
+// The reference service, Slack's stand-in, runs on a thread of its own (far-end.ts), the proxies
+// on the bench's: on a real link Slack's servers do their work elsewhere, and in one thread the
+// service's TLS, hashing and writes held up the proxies' timers, a delay no network adds.
+//
 // Beside them, the round-trip floor: the round trips a fresh client cannot avoid after its
 // first code, times the RTT, plus the transfer of the share's bytes as it sends them (ten
 // streams at once through the same proxy, plain TCP: bench/link-rate.ts).
@@ -31,8 +35,8 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { startReferenceService } from '../test/service/server';
 import { TEST_CERT_PATH, testTls } from '../test/service/tls';
+import { type FarEnd, type ServiceSummary, startFarEnd } from './far-end';
 import { writeTestFiles } from './files';
 import { type LatencyProxy, startLatencyProxy } from './latency-proxy';
 import { measureBytesStep } from './link-rate';
@@ -203,6 +207,8 @@ function runClient(args: string[], env: NodeJS.ProcessEnv) {
 interface Link {
   api: LatencyProxy;
   upload: LatencyProxy;
+  /** The service behind both, on its own thread (far-end.ts). */
+  farEnd: FarEnd;
 }
 
 async function oneRun(
@@ -213,22 +219,29 @@ async function oneRun(
 ): Promise<RunResult> {
   const serviceDir = await mkdtemp(join(ctx.workDir, 'link-share-'));
   let messageAt: number | undefined;
-  const service = await startReferenceService({
-    dataDir: serviceDir,
-    // upload_url (and permalinks) at the upload host's proxy, as Slack's are on files.slack.com.
-    publicUrl: link.upload.url.replace('http:', 'https:'),
-    tls: testTls(),
-    config: {
-      tokens: { [ctx.setup.token]: { user: 'U0BENCH', channels: [ctx.setup.channel] } },
-      channels: [ctx.setup.channel],
-      uploadsPerMinute: 0,
+  const servicePort = await link.farEnd.start(
+    {
+      dataDir: serviceDir,
+      // upload_url (and permalinks) at the upload host's proxy, as Slack's are on files.slack.com.
+      publicUrl: link.upload.url.replace('http:', 'https:'),
+      tls: testTls(),
+      config: {
+        tokens: { [ctx.setup.token]: { user: 'U0BENCH', channels: [ctx.setup.channel] } },
+        channels: [ctx.setup.channel],
+        uploadsPerMinute: 0,
+      },
     },
-    log: (line) => {
-      if (/^message \S+ with \d+ file/.test(line)) messageAt ??= epochNow();
+    (at) => {
+      messageAt ??= at;
     },
-  });
-  link.api.forwardTo(service.port);
-  link.upload.forwardTo(service.port);
+  );
+  let stopped: Promise<ServiceSummary> | undefined;
+  const stop = () => {
+    stopped ??= link.farEnd.stop();
+    return stopped;
+  };
+  link.api.forwardTo(servicePort);
+  link.upload.forwardTo(servicePort);
   try {
     const { args, env } = clientArgs(
       ctx,
@@ -241,11 +254,11 @@ async function oneRun(
     );
     const run = runClient(args, env);
     const out = await run.done;
-    const messages = service.messages();
+    const { messages, handshakes } = await stop();
     const wrong =
       out.code !== 0
         ? `exit ${out.code}: ${out.out.split('\n')[0]?.slice(0, 200)}`
-        : messages.length !== 1 || messages[0]!.files.length !== FILES
+        : messages.length !== 1 || messages[0]!.files !== FILES
           ? `${messages.length} messages (expected 1 with ${FILES} files)`
           : out.linksAt === undefined
             ? 'no permalinks'
@@ -254,7 +267,7 @@ async function oneRun(
               : undefined;
     const from = out.firstCodeAt ?? run.spawnedAt;
     return {
-      handshakes: service.traffic().handshakes,
+      handshakes,
       ...(messageAt !== undefined
         ? { toMessageMs: messageAt - from, wholeMessageMs: messageAt - run.spawnedAt }
         : {}),
@@ -262,7 +275,7 @@ async function oneRun(
       ...(wrong ? { error: wrong } : {}),
     };
   } finally {
-    await service.close();
+    await stop();
     await rm(serviceDir, { recursive: true, force: true });
   }
 }
@@ -331,12 +344,14 @@ async function oneCase(
   const link: Link = {
     api: await startLatencyProxy({ oneWayMs: roundTripMs / 2 }),
     upload: await startLatencyProxy({ oneWayMs: roundTripMs / 2 }),
+    farEnd: await startFarEnd(),
   };
   try {
     await measureRounds(ctx, link, files, samples, errors, roundTripMs);
   } finally {
     await link.api.close();
     await link.upload.close();
+    await link.farEnd.close();
   }
   const pick = (k: 'message' | 'links' | 'whole' | 'tls') =>
     Object.fromEntries(
