@@ -38,8 +38,9 @@ const VALUE_OPTIONS = new Set([
 // node:fs with `require`, as node-http.ts takes node:http: the entry builds no ES module view of it.
 const fs = () => createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 
-export function beforeSend(args: readonly string[]): void {
-  if (args[0] !== 'send') return;
+/** Returns whether it opened connections. */
+export function beforeSend(args: readonly string[]): boolean {
+  if (args[0] !== 'send') return false;
   let base: string | undefined;
   let files = 0;
   let long = false;
@@ -62,23 +63,24 @@ export function beforeSend(args: readonly string[]): void {
     if (size >= LONG_FILE_BYTES) long = true;
   }
   if (files > 1 || long) capOptimizer();
-  if (base === undefined || files === 0) return;
+  if (base === undefined || files === 0) return false;
   let url: URL;
   try {
     url = new URL(base.trim());
   } catch {
-    return;
+    return false;
   }
   // https only: a TLS set-up is the round trips worth hiding. Plain http may only go to this
   // computer (checkBaseUrl), where a connection costs nothing to open and nothing is gained.
-  if (url.protocol !== 'https:') return;
+  if (url.protocol !== 'https:') return false;
   if (!external) {
     preconnect(url.href, 1);
-    return;
+    return true;
   }
   // The upload host an earlier send learnt for this service too (core/upload/upload-hosts.ts).
   recallUploadHosts(join(defaultUserDataDir(), UPLOAD_HOSTS_FILE));
   for (const origin of shareOrigins(url.href)) preconnect(origin, files);
+  return true;
 }
 
 /** The size of a file named on the command line, or -1 for anything else. */

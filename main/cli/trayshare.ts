@@ -18,7 +18,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   // A send's optimizer cap and connections, before the rest of the CLI loads (send-early.ts);
   // loaded for `send` only, so `--version` and the other commands load nothing more.
-  if (args[0] === 'send') (await import('./send-early')).beforeSend(args);
+  if (args[0] === 'send' && (await import('./send-early')).beforeSend(args)) {
+    // One turn of the event loop before the long synchronous load: a connection whose TCP
+    // set-up is done (at once, to a nearby host or a proxy) sends its TLS ClientHello in this
+    // turn's I/O phase; otherwise the hello waited for the whole load, 80-100 ms (bench/notes.md).
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   // Never fails: where the folder cannot be written or Node has no cache (or
   // NODE_DISABLE_COMPILE_CACHE=1), Node returns a status and the CLI runs as before, uncached.
   (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache?.(
