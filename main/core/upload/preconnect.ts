@@ -50,9 +50,11 @@ let tlsContext: import('node:tls').SecureContext | undefined;
 
 /**
  * The default trust, made once: tls.connect without a context builds its own for every
- * connection, about half a millisecond each, which for a share's twenty warm connections
- * delayed the last ones' set-up by 9 ms at the start of a send. Made with no options, it is
- * the context a request's own connection gets (Node's roots and NODE_EXTRA_CA_CERTS).
+ * connection ("one will be created by passing the entire options object to
+ * tls.createSecureContext()", https://nodejs.org/api/tls.html#tlsconnectoptions-callback),
+ * about half a millisecond each, which for a share's twenty warm connections delayed the last
+ * ones' set-up by 9 ms at the start of a send. Made with no options, it is the context a
+ * request's own connection gets (Node's roots and NODE_EXTRA_CA_CERTS).
  */
 function warmTlsContext(tls: typeof import('node:tls')): import('node:tls').SecureContext {
   tlsContext ??= tls.createSecureContext();
