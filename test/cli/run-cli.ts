@@ -20,6 +20,8 @@ export function runCli(
     timeoutMs?: number;
     /** The working folder (default: this process's, the checkout). */
     cwd?: string;
+    /** Close the command's output at once, as a reader that stops early does (`| head -0`). */
+    closeStdout?: boolean;
   } = {},
 ): Promise<CliRun> {
   if (!existsSync(CLI)) {
@@ -33,6 +35,7 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
+    if (options.closeStdout) child.stdout.destroy();
     child.stdout.on('data', (d) => {
       stdout += d;
     });

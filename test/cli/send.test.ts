@@ -1,12 +1,11 @@
 // `trayshare send` end to end: the built CLI against the reference service over real HTTP.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceService, startReferenceService } from '../service/server';
-import { CLI, jsonLines, runCli } from './run-cli';
+import { jsonLines, runCli } from './run-cli';
 
 const TOKEN = 'xoxb-test-token';
 let service: ReferenceService;
@@ -31,10 +30,9 @@ describe('trayshare send --base-url', () => {
     const names = ['one.txt', 'two.txt', 'three.txt'];
     for (const name of names) await writeFile(join(dir, name), `${name}\n`);
     const before = service.uploads().length;
-    const child = spawn(
-      process.execPath,
+    // The reader goes away before the first result line, as `head -0` would.
+    const { code, stderr } = await runCli(
       [
-        CLI,
         'send',
         '--base-url',
         service.url,
@@ -43,18 +41,8 @@ describe('trayshare send --base-url', () => {
         '--json',
         ...names.map((n) => join(dir, n)),
       ],
-      {
-        env: { ...process.env, ...env, TRAYSHARE_TOKEN: TOKEN },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+      { env: { ...env, TRAYSHARE_TOKEN: TOKEN }, closeStdout: true },
     );
-    // The reader goes away before the first result line, as `head -0` would.
-    child.stdout.destroy();
-    let stderr = '';
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(stderr).not.toMatch(/EPIPE|Unhandled/);
     expect(code).toBe(0);
     expect(
