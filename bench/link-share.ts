@@ -125,26 +125,15 @@ function clientArgs(
   const { setup } = ctx;
   const env = { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: TEST_CERT_PATH };
   const mark = ['--require', join(setup.repoRoot, 'bench/clients/mark-start.cjs')];
-  if (client === 'minimal') {
+  if (client !== 'trayshare') {
+    // Both scripts take BASE_URL CHANNEL COMMENT FILE… and the token from SLACK_TOKEN.
+    const script =
+      client === 'minimal'
+        ? { path: 'bench/clients/minimal-share.mjs', env: { MINIMAL_UPLOAD_ORIGIN: urls.upload } }
+        : { path: 'bench/clients/slack-sdk-share.mjs', env: { SDK_SHARE_LINKS: '1' } };
     return {
-      args: [
-        ...mark,
-        join(setup.repoRoot, 'bench/clients/minimal-share.mjs'),
-        url,
-        setup.channel,
-      ].concat([COMMENT, ...files]),
-      env: { ...env, SLACK_TOKEN: setup.token, MINIMAL_UPLOAD_ORIGIN: urls.upload },
-    };
-  }
-  if (client === 'slack-sdk-v2') {
-    return {
-      args: [
-        ...mark,
-        join(setup.repoRoot, 'bench/clients/slack-sdk-share.mjs'),
-        url,
-        setup.channel,
-      ].concat([COMMENT, ...files]),
-      env: { ...env, SLACK_TOKEN: setup.token, SDK_SHARE_LINKS: '1' },
+      args: [...mark, join(setup.repoRoot, script.path), url, setup.channel, COMMENT, ...files],
+      env: { ...env, SLACK_TOKEN: setup.token, ...script.env },
     };
   }
   return {
