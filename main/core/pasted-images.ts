@@ -30,7 +30,8 @@ export function pastedImageName(at: Date, copy = 1): string {
   return `Screenshot ${date} at ${time}${copy > 1 ? ` (${copy})` : ''}.png`;
 }
 
-function isPng(bytes: Uint8Array): boolean {
+/** Whether the bytes start with the PNG signature (and hold more than it). */
+export function isPng(bytes: Uint8Array): boolean {
   return (
     bytes.length > PNG_SIGNATURE.length &&
     PNG_SIGNATURE.equals(Buffer.from(bytes.buffer, bytes.byteOffset, PNG_SIGNATURE.length))

@@ -7,7 +7,9 @@
 // org.freedesktop.portal.Request.Response(u response, a{sv} results): 0 with {uri}, 1 cancelled
 // (https://flatpak.github.io/xdg-desktop-portal/docs/doc-org.freedesktop.portal.Request.html).
 // Its file is written in the shared temp folder, as some portals do, so the test can check that
-// Trayshare moves it out.
+// Trayshare moves it out. It can also misbehave on purpose: answer with any URI or any signal
+// body, and let a second client on the same bus (not the portal's owner) send a forged Response
+// on the request's path first.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,10 +18,20 @@ import { pathToFileURL } from 'node:url';
 import dbus from 'dbus-next';
 import { usableBusAddress } from '../../main/core/capture/portal';
 
-type PortalAnswer =
+/** A Response another client on the bus sends on the request's path before the portal answers. */
+interface Forged {
+  uri: string;
+}
+
+type PortalAnswer = (
   | { kind: 'file'; png: Uint8Array; delayMs?: number }
   | { kind: 'cancelled' }
-  | { kind: 'error'; name: string; text: string };
+  | { kind: 'error'; name: string; text: string }
+  /** Success (0) naming this URI, whatever it is. */
+  | { kind: 'uri'; uri: string }
+  /** The Response signal with this signature and body, as a misbehaving portal might send it. */
+  | { kind: 'raw'; signature: string; body: unknown[] }
+) & { forgedFirst?: Forged };
 
 export interface TestPortal {
   /** The private bus's address, for the client (DBUS_SESSION_BUS_ADDRESS). */
@@ -40,6 +52,8 @@ export interface TestPortal {
   written: string[];
   /** When the last Response signal was sent (performance.now()). */
   lastAnswerAt: number;
+  /** How many forged Responses the second client has sent (each before the portal's answer). */
+  forgedSent: number;
   /** Gives up the portal's name: the bus then has no portal (as on a desktop without one). */
   releaseName(): Promise<void>;
   close(): Promise<void>;
@@ -79,6 +93,8 @@ export async function startTestPortal(options: { sessionBus?: boolean } = {}): P
   if (owned !== dbus.RequestNameReply.PRIMARY_OWNER) {
     throw new Error('Another test holds org.freedesktop.portal.Desktop on this bus.');
   }
+  // Another program on the same bus, which does not own the portal's name.
+  let forger: dbus.MessageBus | undefined;
   let next: PortalAnswer = { kind: 'cancelled' };
   let version = 2;
   let targets: number | undefined;
@@ -91,6 +107,7 @@ export async function startTestPortal(options: { sessionBus?: boolean } = {}): P
     calls: [],
     written: [],
     lastAnswerAt: 0,
+    forgedSent: 0,
     setVersion: (v, t) => {
       version = v;
       targets = t;
@@ -99,6 +116,7 @@ export async function startTestPortal(options: { sessionBus?: boolean } = {}): P
       await bus.releaseName('org.freedesktop.portal.Desktop');
     },
     async close() {
+      forger?.disconnect();
       bus.disconnect();
       daemon?.kill();
       await rm(dir, { recursive: true, force: true });
@@ -143,18 +161,45 @@ export async function startTestPortal(options: { sessionBus?: boolean } = {}): P
     return true;
   });
 
+  async function forge(forged: Forged, handle: string): Promise<void> {
+    forger ??= dbus.sessionBus({ busAddress: usableBusAddress(address) ?? address });
+    forger.send(
+      dbus.Message.newSignal(handle, 'org.freedesktop.portal.Request', 'Response', 'ua{sv}', [
+        0,
+        { uri: new dbus.Variant('s', forged.uri) },
+      ]),
+    );
+    // A round trip to the bus after the signal: the bus handles one client's messages in
+    // order, so the forged signal is on its way to the app before the portal's answer is sent.
+    await forger.call(
+      new dbus.Message({
+        destination: 'org.freedesktop.DBus',
+        path: '/org/freedesktop/DBus',
+        interface: 'org.freedesktop.DBus',
+        member: 'GetId',
+      }),
+    );
+    portal.forgedSent++;
+  }
+
   async function respond(answer: PortalAnswer, handle: string): Promise<void> {
-    let body: [number, Record<string, dbus.Variant>] = [1, {}];
+    if (answer.forgedFirst) await forge(answer.forgedFirst, handle);
+    let signature = 'ua{sv}';
+    let body: unknown[] = [1, {}];
     if (answer.kind === 'file') {
       const file = join(dir, `Screenshot-${++count}.png`);
       await writeFile(file, answer.png);
       portal.written.push(file);
       if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
       body = [0, { uri: new dbus.Variant('s', pathToFileURL(file).href) }];
+    } else if (answer.kind === 'uri') {
+      body = [0, { uri: new dbus.Variant('s', answer.uri) }];
+    } else if (answer.kind === 'raw') {
+      ({ signature, body } = answer);
     }
     portal.lastAnswerAt = performance.now();
     bus.send(
-      dbus.Message.newSignal(handle, 'org.freedesktop.portal.Request', 'Response', 'ua{sv}', body),
+      dbus.Message.newSignal(handle, 'org.freedesktop.portal.Request', 'Response', signature, body),
     );
   }
 

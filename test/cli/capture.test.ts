@@ -1,8 +1,10 @@
 // `trayshare capture` on Linux, against the stand-in screenshot portal on a private D-Bus bus
 // (the session bus with-keyring.mjs starts, where the keyring is too, as on a desktop): the screenshot is shared
 // like `send`, its private copy is gone afterwards, and a cancel prints nothing.
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPortal, type TestPortal } from '../capture/test-portal';
 import { TINY_PNG } from '../harness/tiny-png';
@@ -64,6 +66,40 @@ describe.skipIf(process.platform !== 'linux')('trayshare capture', () => {
     });
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(acme.service.uploads()).toHaveLength(before);
+  });
+
+  it('uploads only the portal’s own PNG: not a forged answer, not a file that is no image', async () => {
+    const planted = await mkdtemp(join(tmpdir(), 'trayshare-planted-'));
+    const secret = join(planted, 'id_ed25519');
+    await writeFile(secret, 'PRIVATE KEY, not a screenshot');
+    try {
+      // Another program on the bus answers first with the secret: the portal's image is sent.
+      portal.answer({
+        kind: 'file',
+        png: TINY_PNG,
+        forgedFirst: { uri: pathToFileURL(secret).href },
+      });
+      const run = await runCli(['capture', '--workspace', 'Acme', '--channels', 'C0RANDOM'], {
+        env,
+      });
+      expect(run.code).toBe(0);
+      expect(acme.service.uploads().at(-1)).toMatchObject({ size: TINY_PNG.length });
+      // The portal itself names the secret: nothing is sent, and the person is told why.
+      const before = acme.service.uploads().length;
+      portal.answer({ kind: 'uri', uri: pathToFileURL(secret).href });
+      const refused = await runCli(['capture', '--workspace', 'Acme', '--channels', 'C0RANDOM'], {
+        env,
+      });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `The screenshot portal's file ${secret} is not a PNG image, so Trayshare did not take it.`,
+      );
+      expect(acme.service.uploads()).toHaveLength(before);
+      expect(await readFile(secret, 'utf8')).toBe('PRIVATE KEY, not a screenshot');
+      expect(await leftovers()).toEqual([]);
+    } finally {
+      await rm(planted, { recursive: true, force: true });
+    }
   });
 
   it('says what the portal answered, and what to fix in the command', async () => {

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { SCREENCAPTURE, screencaptureArgs, screencaptureOutcome } from './macos';
 import type { CaptureOutcome } from './outcome';
+import { takePortalFile } from './portal-file';
 import type { Capturer } from './take-capture';
 
 async function hasImage(path: string): Promise<boolean> {
@@ -37,17 +38,21 @@ function screencaptureCapturer(program = SCREENCAPTURE): Capturer {
 }
 
 /**
- * The portal: its interactive UI for an area or a window, the whole screen at once otherwise.
+ * The portal: its interactive UI for an area or a window, the whole screen at once otherwise;
+ * its file only when portal-file.ts takes it.
  * The D-Bus library loads on the first capture, not with every start of the app or the CLI.
  */
 export function portalCapturer(busAddress?: string): Capturer {
-  return async (source) => {
+  return async (source, scratch) => {
     const { portalScreenshot } = await import('./portal');
-    return portalScreenshot({
+    const answer = await portalScreenshot({
       interactive: source !== 'screen',
       window: source === 'window',
       ...(busAddress ? { busAddress } : {}),
     });
+    // The portal's own file is checked and copied to the scratch file here, so what the
+    // capture keeps (or shows, or sends) is only ever that copy.
+    return answer.kind === 'file' ? takePortalFile(answer.path, scratch) : answer;
   };
 }
 

@@ -4,6 +4,16 @@
 // 0 with results {uri}, 1 when the person cancelled, 2 when it ended another way.
 // Interface: https://flatpak.github.io/xdg-desktop-portal/docs/doc-org.freedesktop.portal.Screenshot.html
 // Request:   https://flatpak.github.io/xdg-desktop-portal/docs/doc-org.freedesktop.portal.Request.html
+//
+// Any program on the session bus may send a signal that looks like that Response: the bus does
+// not stop one program from emitting on another's object path. What it cannot forge is the
+// sender, which the bus itself writes into each message (the SENDER header field,
+// https://dbus.freedesktop.org/doc/dbus-specification.html#message-protocol-header-fields). So an
+// answer counts only when it comes from the unique name that owns the portal's well-known name,
+// as the bus reports it (GetNameOwner). GLib's D-Bus client had to learn the same check
+// (CVE-2024-34397: "other users of the same computer can send spoofed D-Bus signals",
+// https://discourse.gnome.org/t/security-fixes-for-signal-handling-in-gdbus-in-glib/20882).
+// What the answer names is checked again as a file before it is read (portal-file.ts).
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import dbus from 'dbus-next';
@@ -35,19 +45,67 @@ function requestPath(uniqueName: string, token: string): string {
   return `${PORTAL_PATH}/request/${uniqueName.replace(/^:/, '').replace(/\./g, '_')}/${token}`;
 }
 
-type Results = Record<string, { value: unknown } | undefined>;
+/** The end of every message about an answer Trayshare could not use. */
+const TRY_AGAIN =
+  "so nothing was captured. Try again; if it happens again, update your desktop's screenshot portal (xdg-desktop-portal and its backend).";
 
-/** The Response signal's meaning for Trayshare. */
-function portalOutcome(response: number, results: Results): CaptureOutcome {
+/** Long enough to recognise what the portal sent, short enough for a notification. */
+function shown(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+/**
+ * The path of a `file://` URI on this computer (no host, or localhost, which the URL parser
+ * already empties), or null for anything else. fileURLToPath throws on another host or an
+ * encoded '/', so it runs here, where a throw becomes a refusal.
+ */
+function localFile(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'file:' || url.hostname !== '') return null;
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The Response signal's meaning for Trayshare: `(u response, a{sv} results)` as the Request
+ * documentation gives it; results.uri is a string (Screenshot documentation). Anything else
+ * is an answer that ends the capture with words, never one that leaves it waiting.
+ */
+function portalOutcome(signature: string, body: unknown[]): CaptureOutcome {
+  const [response, results] = body;
+  if (signature !== 'ua{sv}' || typeof response !== 'number') {
+    return {
+      kind: 'failed',
+      message: `The screenshot portal answered in a form Trayshare does not know (${shown(signature || 'nothing')}), ${TRY_AGAIN}`,
+    };
+  }
   if (response === 1) return { kind: 'cancelled' };
   if (response !== 0) {
     return { kind: 'failed', message: 'The screenshot portal ended the capture without an image.' };
   }
-  const uri = results.uri?.value;
-  if (typeof uri !== 'string' || !uri.startsWith('file://')) {
-    return { kind: 'failed', message: 'The screenshot portal gave no file for the capture.' };
+  const uri = (results as Record<string, unknown>).uri;
+  if (!(uri instanceof dbus.Variant) || uri.signature !== 's' || typeof uri.value !== 'string') {
+    return {
+      kind: 'failed',
+      message: `The screenshot portal gave no file for the capture, ${TRY_AGAIN}`,
+    };
   }
-  return { kind: 'file', path: fileURLToPath(uri) };
+  const path = localFile(uri.value);
+  if (path === null) {
+    return {
+      kind: 'failed',
+      message: `The screenshot portal gave "${shown(uri.value)}", which is not a file on this computer, ${TRY_AGAIN}`,
+    };
+  }
+  return { kind: 'file', path };
 }
 
 function describeCallError(error: unknown): string {
@@ -122,6 +180,26 @@ async function offersTarget(bus: dbus.MessageBus, target: number): Promise<boole
   }
 }
 
+/** The unique name that owns the portal's well-known name now, as the bus says; null: nobody. */
+async function portalOwner(bus: dbus.MessageBus): Promise<string | null> {
+  try {
+    const reply = await bus.call(
+      new dbus.Message({
+        destination: 'org.freedesktop.DBus',
+        path: '/org/freedesktop/DBus',
+        interface: 'org.freedesktop.DBus',
+        member: 'GetNameOwner',
+        signature: 's',
+        body: [PORTAL],
+      }),
+    );
+    const owner = reply?.body[0];
+    return typeof owner === 'string' && owner !== '' ? owner : null;
+  } catch {
+    return null;
+  }
+}
+
 async function ask(bus: dbus.MessageBus, options: PortalOptions): Promise<CaptureOutcome> {
   // Subscribed before the call, so an answer that comes before the call returns is not missed.
   await bus.call(
@@ -137,13 +215,24 @@ async function ask(bus: dbus.MessageBus, options: PortalOptions): Promise<Captur
   const token = `trayshare_${randomBytes(8).toString('hex')}`;
   const unique = (bus as unknown as { name: string | null }).name ?? '';
   const handles = new Set([requestPath(unique, token)]);
+  // Answers on our Request paths wait here until the portal's owner is known: it is asked
+  // after the call, because the call is what starts a portal that D-Bus activates on demand.
+  const held: dbus.Message[] = [];
+  let owner: string | null = null;
+  let settle: (outcome: CaptureOutcome) => void = () => undefined;
   const answered = new Promise<CaptureOutcome>((resolve) => {
-    bus.on('message', (msg: dbus.Message) => {
-      if (msg.interface !== REQUEST_IFACE || msg.member !== 'Response') return;
-      if (!handles.has(msg.path)) return;
-      const [response, results] = msg.body as [number, Results];
-      resolve(portalOutcome(response, results ?? {}));
-    });
+    settle = resolve;
+  });
+  const consider = (msg: dbus.Message) => {
+    if (!handles.has(msg.path)) return;
+    // Another program's signal on our path: not the portal's answer, so it is not one at all.
+    if (msg.sender !== owner) return;
+    settle(portalOutcome(msg.signature ?? '', Array.isArray(msg.body) ? msg.body : []));
+  };
+  bus.on('message', (msg: dbus.Message) => {
+    if (msg.interface !== REQUEST_IFACE || msg.member !== 'Response') return;
+    if (owner === null) held.push(msg);
+    else consider(msg);
   });
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<CaptureOutcome>((resolve) => {
@@ -177,6 +266,12 @@ async function ask(bus: dbus.MessageBus, options: PortalOptions): Promise<Captur
     clearTimeout(timer);
     return { kind: 'failed', message: describeCallError(error) };
   }
+  owner = await portalOwner(bus);
+  if (owner === null) {
+    clearTimeout(timer);
+    return { kind: 'failed', message: NO_PORTAL };
+  }
+  for (const msg of held.splice(0)) consider(msg);
   try {
     return await Promise.race([answered, timedOut]);
   } finally {

@@ -1,10 +1,9 @@
-// One capture, whatever took it: the tool writes where it is told (a scratch name in the
-// private images folder) or where it likes (the portal); the image is kept as a private file
-// named like the OS names screenshots, and the tool's own file goes when it was scratch or in a
-// shared temp folder. A cancel leaves nothing behind.
+// One capture, whatever took it: the tool writes where it is told, a scratch name in the
+// private images folder (the portal writes where it likes, and its capturer copies a file it
+// accepts to that name: portal-file.ts); the image is kept as a private file named like the OS
+// names screenshots, and the scratch file goes. A cancel leaves nothing behind.
 import { mkdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { CaptureOutcome, CaptureSource } from './outcome';
 
 /** Takes the image: `scratch` is a private path a tool may write to. */
@@ -14,11 +13,6 @@ export type CaptureResult =
   | { kind: 'captured'; path: string; source: CaptureSource }
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: string };
-
-function inside(dir: string, path: string): boolean {
-  const rel = relative(resolve(dir), resolve(path));
-  return rel !== '' && !rel.startsWith('..') && !rel.startsWith('/');
-}
 
 export async function takeCapture(deps: {
   capturer: Capturer;
@@ -47,12 +41,6 @@ export async function takeCapture(deps: {
         kind: 'failed',
         message: `The screenshot could not be kept: ${error instanceof Error ? error.message : String(error)}`,
       };
-    } finally {
-      // A portal's file in the shared temp folder must not stay there; one elsewhere was put
-      // there by the desktop, which may keep its screenshots among the person's pictures.
-      if (outcome.path !== scratch && inside(tmpdir(), outcome.path)) {
-        await rm(outcome.path, { force: true });
-      }
     }
   } finally {
     await rm(scratch, { force: true });
