@@ -55,7 +55,7 @@ export function openCliLog(verbose: boolean, command: string): Promise<void> {
     });
     log.info(`${startLine('cli')}; command: ${command}`);
     const proxy = proxyVariablesSet();
-    // The redaction hook takes a user:password@ out of these.
+    // Scheme, host and port only (proxyForLog): never a user name or password.
     if (proxy.length > 0) log.info(`Proxy from the environment: ${proxy.join(', ')}`);
     for (const [level, message] of early.splice(0)) log[level](message);
     current = log;

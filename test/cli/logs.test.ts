@@ -16,7 +16,17 @@ const COMMENT = 'Comment-Hx5 about the launch, never logged';
 const CONTENTS = 'Contents-Pp7 of the launch plan';
 const NAMES = ['Launch-Plan-2Wd.txt', 'Launch-Retry-6Yc.txt', 'Launch-Fail-8Nm.txt'];
 const PROXY_PASSWORD = 'Proxy-Pw-3Jf';
-const SECRETS = [TOKEN, COMMENT, 'Comment-Hx5', CONTENTS, 'Contents-Pp7', PROXY_PASSWORD];
+/** A password with an `@`: a user:password@ pattern stops at the first one and leaves the rest. */
+const PROXY_PASSWORD_AT = 'Proxy@Tail-7Qk';
+const SECRETS = [
+  TOKEN,
+  COMMENT,
+  'Comment-Hx5',
+  CONTENTS,
+  'Contents-Pp7',
+  PROXY_PASSWORD,
+  'Tail-7Qk',
+];
 
 let service: ReferenceService;
 let dir: string;
@@ -150,7 +160,7 @@ describe('the CLI log', () => {
     );
   });
 
-  it('a proxy that refuses: its address without the password, and the network failure', async () => {
+  it('a proxy that refuses: its scheme, host and port only, however the variables spell a password, and the network failure', async () => {
     const proxied = await runCli(
       [
         'send',
@@ -163,14 +173,28 @@ describe('the CLI log', () => {
         '--json',
         await file(NAMES[1] as string),
       ],
-      // Port 9 (discard) on loopback: nothing listens there, so the proxy refuses at once.
-      { env: { ...env, HTTP_PROXY: `http://proxyuser:${PROXY_PASSWORD}@127.0.0.1:9` }, cwd: dir },
+      // Port 9 (discard) on loopback: nothing listens there, so the proxy refuses at once. The
+      // workspace is plain http on this machine, so HTTP_PROXY is the one used; the others are
+      // the spellings proxy-from-env also takes (no scheme, no user name).
+      {
+        env: {
+          ...env,
+          HTTP_PROXY: `http://proxyuser:${PROXY_PASSWORD_AT}@127.0.0.1:9`,
+          HTTPS_PROXY: `proxyuser:${PROXY_PASSWORD}@127.0.0.1:9`,
+          ALL_PROXY: `http://:${PROXY_PASSWORD}@127.0.0.1:9`,
+        },
+        cwd: dir,
+      },
     );
     expect(jsonLines(proxied.stdout)).toMatchObject([
       { outcome: 'queued', error: 'connection_refused' },
     ]);
     const text = await cliLog();
-    expect(text).toContain('Proxy from the environment: HTTP_PROXY=http://[redacted]@127.0.0.1:9');
+    expect(text).toContain(
+      'Proxy from the environment: HTTPS_PROXY=https://127.0.0.1:9, HTTP_PROXY=http://127.0.0.1:9, ALL_PROXY=http://127.0.0.1:9',
+    );
+    expect(text).not.toContain('proxyuser');
+    expectNoneOf([PROXY_PASSWORD, 'Tail-7Qk'], await readLogs(logsDir()));
     expect(text).toMatch(/\[warn\] +Network: connection_refused reaching 127\.0\.0\.1:\d+: /);
     expect(text).toMatch(
       /\[warn\] +Retry: a \.txt of 32 bytes .* after connection_refused \(transient\)/,

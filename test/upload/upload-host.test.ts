@@ -190,3 +190,35 @@ it('trayshare send keeps the upload host it learnt, and the next send opens its 
   const second = await send('cli-second');
   expect(second.firstUploadConnection).toBeLessThan(second.firstAsk + 1000);
 });
+
+it('an upload host that refused the bytes is not learnt: trayshare send keeps no upload-hosts.json after step 2 failed', async () => {
+  const data = join(dir, 'cli-refused');
+  // Step 1 answers with an address at the upload host; step 2 there is refused (HTTP 403, not
+  // retried), so no byte upload to that host ever succeeded.
+  service.injectFault({ fault: { kind: 'status', status: 403 }, method: 'upload', times: 1 });
+  const [one] = await files('refused', 1);
+  const run = await runCli(
+    [
+      'send',
+      '--base-url',
+      apiBase,
+      '--protocol',
+      'external',
+      '--channels',
+      'C0GENERAL',
+      '--json',
+      one!.path,
+    ],
+    {
+      env: {
+        TRAYSHARE_DATA_DIR: data,
+        TRAYSHARE_TOKEN: TOKEN,
+        NODE_EXTRA_CA_CERTS: TEST_CERT_PATH,
+      },
+    },
+  );
+  expect(jsonLines(run.stdout).map((l) => l.error)).toEqual(['http_403']);
+  await expect(readFile(join(data, 'upload-hosts.json'), 'utf8')).rejects.toMatchObject({
+    code: 'ENOENT',
+  });
+});

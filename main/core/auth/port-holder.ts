@@ -6,9 +6,11 @@
 // - macOS: lsof -iTCP:<port> -sTCP:LISTEN, with -F for fields (p: process ID, c: command);
 // - Windows: netstat -ano lists each listening socket's process ID, tasklist /FI "PID eq <pid>"
 //   names it.
+// Each tool by its full path (system-programs.ts).
 // Anything that fails (a missing tool, no permission) is "cannot tell": never an error.
 import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink } from 'node:fs/promises';
+import { MAC_PROGRAMS, type ProgramPath, windowsProgram } from '../system-programs';
 
 export interface PortHolder {
   pid: number;
@@ -18,7 +20,7 @@ export interface PortHolder {
 
 const TOOL_TIMEOUT_MS = 3000;
 
-function run(file: string, args: string[]): Promise<string> {
+function run(file: ProgramPath, args: string[]): Promise<string> {
   return new Promise((resolve) => {
     execFile(file, args, { timeout: TOOL_TIMEOUT_MS, windowsHide: true }, (error, stdout) => {
       resolve(error ? '' : String(stdout));
@@ -71,7 +73,7 @@ export function parseLsof(out: string): PortHolder[] {
 }
 
 async function macHolders(port: number): Promise<PortHolder[]> {
-  return parseLsof(await run('lsof', ['-nP', `-iTCP:${port}`, '-sTCP:LISTEN', '-Fpc']));
+  return parseLsof(await run(MAC_PROGRAMS.lsof, ['-nP', `-iTCP:${port}`, '-sTCP:LISTEN', '-Fpc']));
 }
 
 /** The process IDs `netstat -ano` shows listening on TCP `port`. */
@@ -96,8 +98,14 @@ export function parseNetstat(out: string, port: number): number[] {
 
 async function windowsHolders(port: number): Promise<PortHolder[]> {
   const holders: PortHolder[] = [];
-  for (const pid of parseNetstat(await run('netstat', ['-ano']), port)) {
-    const row = await run('tasklist', ['/FI', `PID eq ${pid}`, '/FO', 'CSV', '/NH']);
+  for (const pid of parseNetstat(await run(windowsProgram('netstat.exe'), ['-ano']), port)) {
+    const row = await run(windowsProgram('tasklist.exe'), [
+      '/FI',
+      `PID eq ${pid}`,
+      '/FO',
+      'CSV',
+      '/NH',
+    ]);
     const name = /^"([^"]+)"/.exec(row.trim())?.[1];
     holders.push({ pid, ...(name ? { name } : {}) });
   }

@@ -2,7 +2,8 @@
 // macOS. Windows has none an NSIS-installed app can use; its overlay is main/electron's.
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { SCREENCAPTURE, screencaptureArgs, screencaptureOutcome } from './macos';
+import { MAC_PROGRAMS, type ProgramPath } from '../system-programs';
+import { screencaptureArgs, screencaptureOutcome } from './macos';
 import type { CaptureOutcome } from './outcome';
 import { takePortalFile } from './portal-file';
 import type { Capturer } from './take-capture';
@@ -16,7 +17,7 @@ async function hasImage(path: string): Promise<boolean> {
 }
 
 /** screencapture into the scratch file; the person's Esc leaves none. */
-function screencaptureCapturer(program = SCREENCAPTURE): Capturer {
+function screencaptureCapturer(program: ProgramPath = MAC_PROGRAMS.screencapture): Capturer {
   return (source, scratch) =>
     new Promise<CaptureOutcome>((resolve) => {
       const child = spawn(program, screencaptureArgs(source, scratch), {

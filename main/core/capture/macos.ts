@@ -7,8 +7,6 @@
 // Esc leaves no file: that, with nothing on stderr, is a cancel.
 import type { CaptureOutcome, CaptureSource } from './outcome';
 
-export const SCREENCAPTURE = '/usr/sbin/screencapture';
-
 /** How to start: an area (Space switches to a window), a window, or the main screen at once. */
 export type CaptureMode = CaptureSource;
 

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
+import type { ProgramPath } from '../system-programs';
 import type { CommandRunner } from './types';
 
 /** Runs a program without a shell; a failed exit is a result, not an exception. */
-export const execFileRunner: CommandRunner = (file, args) =>
+export const execFileRunner: CommandRunner = (file: ProgramPath, args) =>
   new Promise((resolve) => {
     execFile(
       file,

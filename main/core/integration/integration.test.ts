@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { programAt } from '../system-programs';
 import { execFileRunner } from './exec-runner';
 import { createFileManagerIntegration, launcherPath } from './integration';
 
@@ -14,10 +15,16 @@ describe('launcherPath', () => {
 describe('execFileRunner', () => {
   it('passes arguments without a shell and returns a failed exit as a result', async () => {
     const echo = 'process.stdout.write(process.argv.slice(1).join(" ") + "\\n")';
-    const echoed = await execFileRunner(process.execPath, ['-e', echo, '"%1"', '$HOME', '*']);
+    const echoed = await execFileRunner(programAt(process.execPath), [
+      '-e',
+      echo,
+      '"%1"',
+      '$HOME',
+      '*',
+    ]);
     expect(echoed).toEqual({ code: 0, stdout: '"%1" $HOME *\n', stderr: '' });
     const fail = 'process.stderr.write("no\\n"); process.exit(3)';
-    const failed = await execFileRunner(process.execPath, ['-e', fail]);
+    const failed = await execFileRunner(programAt(process.execPath), ['-e', fail]);
     expect(failed).toEqual({ code: 3, stdout: '', stderr: 'no\n' });
   });
 });

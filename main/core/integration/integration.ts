@@ -6,6 +6,7 @@
 // process.resourcesPath, and Electron's shell.writeShortcutLink/readShortcutLink on Windows.
 import * as nodeFs from 'node:fs/promises';
 import { posix } from 'node:path';
+import { windowsProgram } from '../system-programs';
 import { execFileRunner } from './exec-runner';
 import { linuxDirs, linuxEntries } from './linux';
 import {
@@ -72,8 +73,6 @@ export function launcherPath(execPath: string, env: NodeJS.ProcessEnv): string {
   return env.APPIMAGE || execPath;
 }
 
-const REG = 'reg.exe';
-
 const isMissing = (error: unknown) =>
   typeof error === 'object' &&
   error !== null &&
@@ -93,7 +92,7 @@ export function createFileManagerIntegration(deps: IntegrationDeps): FileManager
         : linuxEntries(deps.app, linuxDirs(deps.home, deps.env));
   const io: Io = {
     fs: deps.fs ?? (nodeFs as unknown as IntegrationFs),
-    reg: (args) => run(REG, args),
+    reg: (args) => run(windowsProgram('reg.exe', deps.env), args),
     deps,
     platform,
     entries,

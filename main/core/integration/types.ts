@@ -1,6 +1,7 @@
 // What the file-manager integration writes, described as data. Generators (linux.ts,
 // windows.ts) are pure functions from the app's location to these entries; integration.ts
 // applies them through an injected file system, command runner and shortcut writer.
+import type { ProgramPath } from '../system-programs';
 
 /** Where the app is, as file managers should start it. */
 export interface AppPaths {
@@ -123,7 +124,7 @@ export interface CommandResult {
 }
 
 /** Runs a program with an argument array (no shell) and never rejects on a non-zero exit. */
-export type CommandRunner = (file: string, args: readonly string[]) => Promise<CommandResult>;
+export type CommandRunner = (file: ProgramPath, args: readonly string[]) => Promise<CommandResult>;
 
 /** The file operations the integration uses; node:fs/promises provides all of them. */
 export interface IntegrationFs {

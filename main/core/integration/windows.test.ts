@@ -13,6 +13,7 @@ const MOVED = 'D:\\Portable Apps\\Träyshare\\Trayshare.exe';
 const SEND_TO = `${APPDATA}\\Microsoft\\Windows\\SendTo\\Trayshare.lnk`;
 const FILES_KEY = 'HKCU\\Software\\Classes\\*\\shell\\Trayshare';
 const FOLDERS_KEY = 'HKCU\\Software\\Classes\\Directory\\shell\\Trayshare';
+const REG = 'C:\\Windows\\System32\\reg.exe';
 
 class FakeRegistry {
   readonly calls: string[][] = [];
@@ -21,7 +22,9 @@ class FakeRegistry {
   failAdds = false;
 
   run = async (file: string, args: readonly string[]): Promise<CommandResult> => {
-    expect(file).toBe('reg.exe');
+    // System32's, never a bare reg.exe that Windows would look for in the current folder first
+    // (the test's environment names no SystemRoot: C:\Windows).
+    expect(file).toBe(REG);
     this.calls.push([...args]);
     const [verb, key, ...rest] = args;
     if (!key?.startsWith('HKCU\\')) throw new Error(`unexpected key ${key}`);
@@ -204,7 +207,7 @@ describe('Windows integration', () => {
 
   it('remove deletes its keys and shortcut and leaves other verbs alone', async () => {
     const { integration, registry, lnk } = setup(EXE);
-    await registry.run('reg.exe', [
+    await registry.run(REG, [
       'add',
       'HKCU\\Software\\Classes\\*\\shell\\OtherApp',
       '/ve',

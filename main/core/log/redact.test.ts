@@ -78,3 +78,67 @@ describe("an incoming webhook's address: the host and kind stay, the secret path
     expect(redactSecrets(line)).toBe(written);
   });
 });
+
+// Every kind of token the module knows (its head comment), spelt with escapes: percent-encoded
+// in part or whole (a URL, a form body quoted back), or as JSON and JavaScript string escapes (a
+// body or an error printed with JSON.stringify or util.inspect).
+const PREFIXES = [
+  'xoxb-',
+  'xoxp-',
+  'xoxe-',
+  'xoxe.xoxp-',
+  'xapp-',
+  'xoxa-',
+  'xoxr-',
+  'xoxs-',
+  'xoxd-',
+];
+const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(2, '0');
+const SPELLINGS: [string, (token: string, prefix: string) => string][] = [
+  // Only the prefix's last character (its dash, or xoxe.'s dot) encoded.
+  [
+    'its dash encoded',
+    (t, p) => `${p.slice(0, -1)}%${hex(p.at(-1)!).toUpperCase()}${t.slice(p.length)}`,
+  ],
+  [
+    'its dash encoded, lower case',
+    (t, p) => `${p.slice(0, -1)}%${hex(p.at(-1)!)}${t.slice(p.length)}`,
+  ],
+  ['its dash encoded twice', (t, p) => `${p.slice(0, -1)}%25${hex(p.at(-1)!)}${t.slice(p.length)}`],
+  ['every character encoded', (t) => [...t].map((c) => `%${hex(c).toUpperCase()}`).join('')],
+  ['its x as \\u0078', (t) => `\\u${hex(t[0]!).padStart(4, '0')}${t.slice(1)}`],
+  [
+    'every character as \\uXXXX',
+    (t) => [...t].map((c) => `\\u${hex(c).padStart(4, '0')}`).join(''),
+  ],
+  ['its x as \\u{78}', (t) => `\\u{${hex(t[0]!)}}${t.slice(1)}`],
+  ['its x as \\x78', (t) => `\\x${hex(t[0]!)}${t.slice(1)}`],
+];
+
+describe('a token spelt with escapes, of every kind', () => {
+  const cases = PREFIXES.flatMap((prefix) =>
+    SPELLINGS.map(([how, spell]) => [prefix, how, spell(`${prefix}1234-5678-AbCd9Ef`, prefix)]),
+  );
+  it.each(cases)('%s, %s: %s', (_, __, spelt) => {
+    expect(redactSecrets(`the service echoed ${spelt} back`)).toBe(
+      'the service echoed [token] back',
+    );
+    expect(redactSecrets(`{"echo":"${spelt}","ok":false}`)).toBe('{"echo":"[token]","ok":false}');
+    // In a query: only the token goes, its neighbours stay.
+    expect(redactSecrets(`/api?a=1%26t%3D${spelt}%26next=2`)).toBe(
+      '/api?a=1%26t%3D[token]%26next=2',
+    );
+  });
+});
+
+describe('text with escapes and no token is left as it is', () => {
+  it.each([
+    'GET /files/a%20b%2Dc.png 404',
+    'caf\\u00e9 \\u0041BC \\x41 50% off, 100%2D200',
+    'x%2Dray, box%2Doffice, \\u0078-ray',
+    'xox%2D1 xoxo%20x xap%2Dp',
+    '%F0%9F%98%80 \\u{1F600} \\u{110000}',
+  ])('%s', (line) => {
+    expect(redactSecrets(line)).toBe(line);
+  });
+});

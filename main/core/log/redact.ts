@@ -17,6 +17,11 @@
 // - a secret field's value of any shape, without the xox prefix: `refresh_token=x`,
 //   `refresh_token: x`, `{ refresh_token: 'x' }`, `{"refresh_token":"x"}`, `{\"refresh_token\":\"x\"}`.
 // Cutting a little more than the secret (the rest of an encoded query) is the price.
+// - spelt with escapes, any of its characters or all of them: percent-encoded (`xoxp%2D…`,
+//   `%78%6F%78%70%2D…`, twice over as `%252D`) or as a JSON or JavaScript string escape
+//   (`\u0078oxp-…`, `\u{78}`, `\x78`). Such a run is decoded before it is matched
+//   (`escapedTokens`), and only the token's own part of it is cut, so text with escapes and no
+//   token (`a%20b`, `caf\u00e9`) is left as it is.
 
 const SECRET_FIELDS = 'token|access_token|refresh_token|client_secret|code_verifier|id_token';
 /** `code` only as `code=` (an OAuth code in a URL): "code: 400" in a message is no secret. */
@@ -54,9 +59,49 @@ const RULES: readonly (readonly [RegExp, string])[] = [
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, '$1[redacted]@'],
 ];
 
+/**
+ * A run of the characters a token can be spelt with, escapes included. Each of its parts starts
+ * with a different character, so the run is found in one pass without backtracking.
+ */
+const ESCAPED_RUN =
+  /(?:[A-Za-z0-9._+/=-]|%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f]{1,6}\}|\\x[0-9A-Fa-f]{2})+/g;
+/** An escape of the kinds ESCAPED_RUN takes: a line without one has no escaped token. */
+const AN_ESCAPE = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f{]|\\x[0-9A-Fa-f]{2}/;
+/** One character of such a run: an escape (`%25XX` is a percent-encoded `%XX`) or itself. */
+const UNIT =
+  /%25([0-9A-Fa-f]{2})|%([0-9A-Fa-f]{2})|\\u([0-9A-Fa-f]{4})|\\u\{([0-9A-Fa-f]{1,6})\}|\\x([0-9A-Fa-f]{2})|([A-Za-z0-9._+/=-])/gy;
+/** The start of a token (the first rule's), matched on the decoded run. */
+const TOKEN_START = /x(?:ox[a-z]|app)[.-]/gi;
+const TOKEN_CHAR = /[A-Za-z0-9._%+/=-]/;
+
+/** The run with each token its escapes spell replaced by `[token]`, the rest as it was. */
+function escapedTokens(run: string): string {
+  if (!AN_ESCAPE.test(run)) return run;
+  const units: string[] = [];
+  let decoded = '';
+  for (const m of run.matchAll(UNIT)) {
+    units.push(m[0]);
+    const hex = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5];
+    const code = hex === undefined ? undefined : Number.parseInt(hex, 16);
+    // One character per unit, so a position in `decoded` is one in `units`; what decodes to
+    // more (or to nothing) is no token's character.
+    decoded += code === undefined ? (m[6] ?? '') : code <= 0xffff ? String.fromCharCode(code) : ' ';
+  }
+  let out = '';
+  let at = 0;
+  for (const m of decoded.matchAll(TOKEN_START)) {
+    if (m.index < at) continue;
+    let end = m.index + m[0].length;
+    while (end < decoded.length && TOKEN_CHAR.test(decoded[end] ?? '')) end++;
+    out += `${units.slice(at, m.index).join('')}[token]`;
+    at = end;
+  }
+  return at === 0 ? run : out + units.slice(at).join('');
+}
+
 /** The text with every token-shaped string and credential value replaced. */
 export function redactSecrets(text: string): string {
-  let out = text;
+  let out = AN_ESCAPE.test(text) ? text.replace(ESCAPED_RUN, escapedTokens) : text;
   for (const [pattern, replacement] of RULES) out = out.replace(pattern, replacement);
   return out;
 }

@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { uptime } from 'node:os';
+import { MAC_PROGRAMS } from '../system-programs';
 
 export interface ProcessProbe {
   /** This boot: `id:<boot id>` where the OS has one, else `t:<boot time, ms, to 10 s>`. */
@@ -41,7 +42,7 @@ function psStartTime(pid: number): string | undefined {
   try {
     // In UTC and the C locale, so a time-zone or language change does not make the owner a
     // stranger.
-    const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
+    const out = execFileSync(MAC_PROGRAMS.ps, ['-o', 'lstart=', '-p', String(pid)], {
       encoding: 'utf8',
       env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' },
       stdio: ['ignore', 'pipe', 'ignore'],

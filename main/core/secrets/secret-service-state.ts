@@ -7,6 +7,7 @@
 // keytar already needs) rather than a second D-Bus stack in the process; without gdbus the answer
 // is "unknown" and the caller keeps keytar's answer.
 import { execFile } from 'node:child_process';
+import { pathProgram } from '../system-programs';
 
 export type SecretServiceState =
   /** A matching item exists but is locked: the token may well be there. */
@@ -22,9 +23,12 @@ const DEST = ['--session', '--dest', 'org.freedesktop.secrets'];
 const SERVICE_PATH = ['--object-path', '/org/freedesktop/secrets'];
 
 function gdbus(args: string[]): Promise<string | undefined> {
+  // Found on PATH, by its full path (system-programs.ts); not installed: unknown.
+  const program = pathProgram('gdbus');
+  if (!program) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     execFile(
-      'gdbus',
+      program,
       ['call', ...DEST, ...SERVICE_PATH, ...args],
       { timeout: 10_000 },
       (err, out) => resolve(err ? undefined : out),

@@ -23,6 +23,7 @@
 import type { Agent } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import { isLoopbackHost } from '../../portable/credentials';
 
 const require = createRequire(import.meta.url);
 
@@ -111,12 +112,32 @@ export function preconnect(url: string, count: number): void {
 }
 
 /**
+ * The origin of `url` when it may be kept as an upload host: https on port 443, the only kind
+ * Slack's upload addresses are (files.slack.com), so neither an answer nor the file the CLI
+ * keeps them in (upload-hosts.ts) can have a connection opened ahead to another port or over
+ * plain http. A loopback host is the exception, on any https port, as checkBaseUrl allows plain
+ * http there: it is this computer (a local Slack-style service, the tests' reference service).
+ */
+export function keptUploadOrigin(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'https:' || u.username !== '' || u.password !== '') return undefined;
+  // URL leaves the port empty when it is the scheme's default, 443.
+  return u.port === '' || isLoopbackHost(u.hostname) ? u.origin : undefined;
+}
+
+/**
  * Remembers that `apiBase`'s service gave an upload address at `uploadUrl`'s origin, when it is
- * another origin (the API's own connections serve it otherwise).
+ * another origin (the API's own connections serve it otherwise) and one that may be kept
+ * (keptUploadOrigin). The caller calls this once step 2 to that address succeeded.
  */
 export function learnUploadHost(apiBase: string, uploadUrl: string): void {
   const api = originOf(apiBase);
-  const upload = originOf(uploadUrl);
+  const upload = keptUploadOrigin(uploadUrl);
   if (!api || !upload || api === upload || uploadOrigins.get(api) === upload) return;
   uploadOrigins.delete(api);
   if (uploadOrigins.size >= MOST_REMEMBERED) {

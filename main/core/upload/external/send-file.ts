@@ -346,8 +346,6 @@ async function postBytes(
 ): Promise<'received' | Restart | AttemptResult> {
   const checked = checkUploadUrl(ticket.uploadUrl, a.base);
   if (!checked.ok) return checked.result;
-  // The next share's connections to this host can then open ahead (preconnect.ts).
-  learnUploadHost(a.base, checked.url);
   const meter = progressMeter(opened.size, a.opts.onProgress);
   const ring = new ChunkRing();
   const state = { bodyComplete: false };
@@ -373,7 +371,11 @@ async function postBytes(
   }).finally(() => meter.stop());
   if (aborted(a, sent)) return { kind: 'cancelled' };
   if ('error' in sent) return transportFailure(sent.error, 'sending the bytes');
-  return classifyUpload(sent.res, a);
+  const outcome = classifyUpload(sent.res, a);
+  // Only a host that took the bytes is learnt, so the next share's connections open ahead to
+  // where uploads do go (preconnect.ts), never to a host that refused or failed them.
+  if (outcome === 'received') learnUploadHost(a.base, checked.url);
+  return outcome;
 }
 
 /** Steps 1 and 2, with the file open throughout: the file_id of bytes the service holds. */
