@@ -14,6 +14,7 @@ import {
   freePort,
   openApp,
   serviceFor,
+  signInAndKeep,
 } from '../test/auth/sign-in-helpers';
 import { createMemorySecretStore } from '../test/harness/memory-secrets';
 
@@ -31,7 +32,7 @@ const signIns: number[] = [];
 let workspaceId = '';
 for (let i = 0; i < ROUNDS; i += 1) {
   const start = performance.now();
-  const result = await app.signInWithSlack({
+  const result = await signInAndKeep(app, {
     baseUrl: service.url,
     clientId: DEFAULT_CLIENT_ID,
     ...(workspaceId ? { workspaceId } : {}),

@@ -1,6 +1,7 @@
 // What the CLI writes where: results on stdout, progress and messages on stderr (so
 // `--json` output stays parseable), and the hidden token prompt.
 
+import { createInterface } from 'node:readline';
 import { printable } from './printable';
 
 // Sizes read the same in the terminal as in the window ("1.0 MB", never "1000.0 KB").
@@ -63,4 +64,23 @@ export async function readSecret(prompt: string): Promise<string> {
     };
     stdin.on('data', onData);
   });
+}
+
+/** A yes-or-no question on the terminal: only y or yes is yes (Enter, Ctrl+C and Ctrl+D are no). */
+export async function askYesNo(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      // Without its own SIGINT listener readline would only pause, and the question never end.
+      rl.once('SIGINT', () => {
+        process.stderr.write('\n');
+        resolve('');
+      });
+      rl.once('close', () => resolve(''));
+      rl.question(question, resolve);
+    });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
 }

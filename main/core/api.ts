@@ -133,6 +133,7 @@ export const coreMethodArgs = {
   readCapture: z.tuple([path]),
   discardCapture: z.tuple([path]),
   signInWithSlack: z.tuple([signInRequest]),
+  confirmSignIn: z.tuple([id, z.boolean()]),
   cancelSignIn: z.tuple([]),
   signOut: z.union([z.tuple([id]), z.tuple([id, signOutOptions])]),
 } as const;
@@ -205,9 +206,27 @@ export type SignInFailure =
   | 'keychain'
   | 'other';
 
-export type SignInResult =
+/** How a sign-in ended: kept, or not (and nothing was saved). */
+export type SignInEnd =
   | { ok: true; workspaceId: string; user: string; team: string }
   | { ok: false; reason: SignInFailure /** One plain sentence for people. */; message: string };
+
+/**
+ * Signed in at the service, but nothing kept yet: the person says whether this is their account
+ * (confirmSignIn). Anyone on the computer who could read the consent page's address could have
+ * approved it as themselves, so only who signed in crosses to the window, never a token.
+ */
+export interface SignInToConfirm {
+  ok: 'confirm';
+  /** Opaque: names the sign-in that waits in the core, and nothing else. */
+  pendingId: string;
+  /** "@alice" */
+  user: string;
+  /** "Globex" */
+  team: string;
+}
+
+export type SignInResult = SignInEnd | SignInToConfirm;
 
 export type SignOutResult =
   | {
@@ -342,10 +361,21 @@ export interface CoreApi {
   /**
    * Sign in with Slack (OAuth 2.0 with PKCE through a loopback redirect): opens the browser on
    * the consent page and resolves when the person approved, refused, cancelled or waited too
-   * long. Nothing is saved unless every step succeeded.
+   * long. Nothing is saved unless every step succeeded, and, for a new workspace or another
+   * person than the one signed in before, unless the person confirms who signed in: then the
+   * answer is a SignInToConfirm, and confirmSignIn finishes it.
    */
   signInWithSlack(request: SignInRequest): Promise<SignInResult>;
-  /** Ends a sign-in that waits for the browser with 'cancelled'. */
+  /**
+   * The answer to a SignInToConfirm: `keep` saves the workspace and its tokens; otherwise
+   * nothing is saved and the tokens are revoked at the service. A sign-in that no longer waits
+   * (cancelled, replaced by another, or left too long) ends as not kept.
+   */
+  confirmSignIn(pendingId: string, keep: boolean): Promise<SignInEnd>;
+  /**
+   * Ends a sign-in that waits for the browser with 'cancelled'; one that waits for the person's
+   * confirmation ends unkept, its tokens revoked at the service.
+   */
   cancelSignIn(): Promise<void>;
   /**
    * Revokes the token at the service (auth.revoke) and removes both tokens from the keychain;

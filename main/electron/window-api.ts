@@ -51,6 +51,15 @@ export function windowApi(deps: {
     // Signed in again: the workspace no longer waits for the person (tray, notifications).
     signInWithSlack: async (request) => {
       const result = await service.signInWithSlack(request);
+      if (result.ok === true) {
+        state.needsToken.delete(result.workspaceId);
+        refresh();
+      }
+      return result;
+    },
+    // Kept once the person confirmed who signed in: the same as a sign-in kept at once.
+    confirmSignIn: async (pendingId, keep) => {
+      const result = await service.confirmSignIn(pendingId, keep);
       if (result.ok) {
         state.needsToken.delete(result.workspaceId);
         refresh();

@@ -12,7 +12,7 @@ import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { type ConsentOutcome, consent, visit } from '../service/consent-client';
 import type { ReferenceService } from '../service/server';
-import { DEFAULT_CLIENT_ID, freePort, openApp, serviceFor } from './sign-in-helpers';
+import { DEFAULT_CLIENT_ID, freePort, openApp, serviceFor, signInAndKeep } from './sign-in-helpers';
 
 /** Why this machine cannot take a listener on ::1, or undefined when it can. */
 async function noIpv6Loopback(): Promise<string | undefined> {
@@ -62,7 +62,7 @@ async function start(openBrowser: (url: string) => Promise<void>): Promise<AppSe
 }
 
 const signIn = (a: AppService) =>
-  a.signInWithSlack({ baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
+  signInAndKeep(a, { baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
 
 /** The callback URL with `localhost` resolved to this loopback address. */
 function at(url: string, host: '127.0.0.1' | '[::1]'): string {
@@ -86,7 +86,9 @@ describe.skipIf(skipReason !== undefined)('the loopback listener on 127.0.0.1 an
     expect(result).toMatchObject({ ok: true, user: '@alice', team: 'Trayshare Reference' });
     const outcome = await outcomes[0]!;
     expect(outcome.redirectedTo?.startsWith(slackRedirectUri(port))).toBe(true);
-    expect(outcome.landing.html).toContain('Trayshare is connected. You can close this tab.');
+    expect(outcome.landing.html).toContain(
+      'Signed in as @alice in Trayshare Reference: go back to Trayshare to keep this sign-in. You can close this tab.',
+    );
     // One callback was the answer; neither address listens any more.
     for (const host of ['127.0.0.1', '[::1]'] as const) {
       expect((await visit(at(outcome.redirectedTo!, host))).status, host).toBe(0);

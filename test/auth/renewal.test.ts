@@ -10,7 +10,14 @@ import type { AppService } from '../../main/core/api';
 import { refreshAccount } from '../../main/core/auth/token-store';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import type { ReferenceService } from '../service/server';
-import { browser, DEFAULT_CLIENT_ID, freePort, openApp, serviceFor } from './sign-in-helpers';
+import {
+  browser,
+  DEFAULT_CLIENT_ID,
+  freePort,
+  openApp,
+  serviceFor,
+  signInAndKeep,
+} from './sign-in-helpers';
 
 let root: string;
 let port: number;
@@ -26,7 +33,7 @@ async function setUp(
   service = await serviceFor(root, port, oauth, () => clock);
   const opened = await openApp({ root, port, secrets: store, openBrowser: browser().open });
   app = opened.app;
-  const result = await app.signInWithSlack({ baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
+  const result = await signInAndKeep(app, { baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
   if (!result.ok) throw new Error(result.message);
   return { a: app, id: result.workspaceId };
 }
@@ -119,7 +126,7 @@ describe('renewal', () => {
     expect((await a.getSnapshot()).workspaces[0]).toMatchObject({ signedIn: { expired: true } });
     expect(service.uploads()).toEqual([]);
 
-    const again = await a.signInWithSlack({
+    const again = await signInAndKeep(a, {
       workspaceId: id,
       baseUrl: service.url,
       clientId: DEFAULT_CLIENT_ID,

@@ -16,7 +16,7 @@ import { filesUnder } from '../cli/run-cli';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { watchWrites } from '../helpers/written-files';
 import { defaultTestConfig, type ReferenceService, startReferenceService } from '../service/server';
-import { browser, DEFAULT_CLIENT_ID, freePort, openApp } from './sign-in-helpers';
+import { browser, DEFAULT_CLIENT_ID, freePort, openApp, signInAndKeep } from './sign-in-helpers';
 
 let root: string;
 let service: ReferenceService;
@@ -68,7 +68,7 @@ it('sign in, renew, share, sign out: no secret in files, window messages, opened
   ] as const) {
     app.on(event, (payload) => told.push(payload));
   }
-  const signedIn = await app.signInWithSlack({ baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
+  const signedIn = await signInAndKeep(app, { baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
   if (!signedIn.ok) throw new Error(signedIn.message);
   told.push(signedIn);
   const file = join(root, 'a.txt');

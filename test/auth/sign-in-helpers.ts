@@ -4,7 +4,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { AppService } from '../../main/core/api';
+import type { AppService, CoreApi, SignInEnd, SignInRequest } from '../../main/core/api';
 import { createAppService } from '../../main/core/app-service';
 import type { SecretStore } from '../../main/core/secrets/secret-store';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
@@ -90,4 +90,16 @@ export async function openApp(opts: {
     ...(opts.timeoutMs ? { signInTimeoutMs: opts.timeoutMs } : {}),
   });
   return { app, dataDir };
+}
+
+/**
+ * Signs in and, when the core asks the person to confirm who signed in (a new workspace, or
+ * another account), keeps it as a person who recognises their own account would.
+ */
+export async function signInAndKeep(
+  app: Pick<CoreApi, 'signInWithSlack' | 'confirmSignIn'>,
+  request: SignInRequest,
+): Promise<SignInEnd> {
+  const result = await app.signInWithSlack(request);
+  return result.ok === 'confirm' ? app.confirmSignIn(result.pendingId, true) : result;
 }

@@ -10,7 +10,14 @@ import type { AppService } from '../../main/core/api';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import type { ReferenceService } from '../service/server';
-import { browser, DEFAULT_CLIENT_ID, freePorts, openApp, serviceFor } from './sign-in-helpers';
+import {
+  browser,
+  DEFAULT_CLIENT_ID,
+  freePorts,
+  openApp,
+  serviceFor,
+  signInAndKeep,
+} from './sign-in-helpers';
 
 let root: string;
 let ports: number[];
@@ -39,7 +46,7 @@ async function start(person = browser()): Promise<AppService> {
 }
 
 const signIn = (a: AppService) =>
-  a.signInWithSlack({ baseUrl: service!.url, clientId: DEFAULT_CLIENT_ID });
+  signInAndKeep(a, { baseUrl: service!.url, clientId: DEFAULT_CLIENT_ID });
 
 describe('redirect ports', () => {
   it('the first port held by another program: signs in on the next one the Slack app lists', async () => {

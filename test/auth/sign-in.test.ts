@@ -13,7 +13,14 @@ import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { consent, visit } from '../service/consent-client';
 import type { ReferenceService } from '../service/server';
-import { browser, DEFAULT_CLIENT_ID, freePort, openApp, serviceFor } from './sign-in-helpers';
+import {
+  browser,
+  DEFAULT_CLIENT_ID,
+  freePort,
+  openApp,
+  serviceFor,
+  signInAndKeep,
+} from './sign-in-helpers';
 
 let root: string;
 let port: number;
@@ -51,7 +58,7 @@ async function start(openBrowser?: (url: string) => Promise<void>, timeoutMs?: n
 
 const request = { baseUrl: '', clientId: DEFAULT_CLIENT_ID };
 const signIn = (a: AppService, extra: { workspaceId?: string; clientId?: string } = {}) =>
-  a.signInWithSlack({ ...request, baseUrl: service.url, ...extra });
+  signInAndKeep(a, { ...request, baseUrl: service.url, ...extra });
 
 async function nothingSaved(a: AppService) {
   expect((await a.getSnapshot()).workspaces).toEqual([]);
@@ -108,7 +115,9 @@ describe('signing in', () => {
     expect(w!.tokenExpiresAt).toBeGreaterThan(Date.now() + 43_000_000);
     // The tab tells the person it worked.
     const outcome = await person.outcomes[0]!;
-    expect(outcome.landing?.html).toContain('Trayshare is connected. You can close this tab.');
+    expect(outcome.landing?.html).toContain(
+      'Signed in as @alice in Trayshare Reference: go back to Trayshare to keep this sign-in. You can close this tab.',
+    );
     // The authorize URL: PKCE S256, the user scopes, the loopback redirect; no secret in it.
     const url = new URL(person.opened[0]!);
     // Slack's PKCE pair: /oauth/v2/authorize with user_scope and no scope (never v2_user).
@@ -174,7 +183,7 @@ describe('signing in', () => {
     const access = await store.get(first.workspaceId);
     const other = 'https://files.example.net';
     expect(
-      await a.signInWithSlack({ ...request, baseUrl: other, workspaceId: first.workspaceId }),
+      await signInAndKeep(a, { ...request, baseUrl: other, workspaceId: first.workspaceId }),
     ).toMatchObject({
       ok: false,
       reason: 'other_service',

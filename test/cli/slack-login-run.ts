@@ -22,6 +22,11 @@ export function loginWith(opts: {
   choice: ConsentChoice | 'away';
   /** Called with the consent link once printed (before the person acts). */
   onLink?: (link: string) => void;
+  /**
+   * Passes --yes (default), so the CLI, which has no terminal here, keeps the sign-in without
+   * asking who signed in (slack-login-confirm.test.ts asks on a terminal).
+   */
+  yes?: boolean;
 }): Promise<LoginRun> {
   const argv = [
     CLI,
@@ -34,6 +39,7 @@ export function loginWith(opts: {
     opts.baseUrl,
     '--port',
     opts.ports,
+    ...(opts.yes === false ? [] : ['--yes']),
     ...opts.args,
   ];
   return new Promise((resolve, reject) => {

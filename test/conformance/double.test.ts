@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
-import { freePort } from '../auth/sign-in-helpers';
+import { freePort, signInAndKeep } from '../auth/sign-in-helpers';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { consent } from '../service/consent-client';
 import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
@@ -183,7 +183,7 @@ describe('Sign in with Slack against Slack’s reference', () => {
       },
     });
     try {
-      const result = await app.signInWithSlack({
+      const result = await signInAndKeep(app, {
         baseUrl: service.url,
         clientId: DEFAULT_CLIENT_ID,
       });

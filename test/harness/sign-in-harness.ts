@@ -4,7 +4,7 @@
 // Slack's (defaultOAuthConfig); a test that needs others sets them on harness.reference.config.
 import type { Browser } from 'playwright-core';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
-import { freePort } from '../auth/sign-in-helpers';
+import { freePort, signInAndKeep } from '../auth/sign-in-helpers';
 import { defaultOAuthConfig, type OAuthSigner } from '../service/oauth-config';
 import { type Harness, startHarness } from './server';
 
@@ -31,7 +31,8 @@ export async function startSignInHarness(opts: {
 
 /**
  * A person signs in through the consent page in a real tab: the app opens the page, they press
- * Allow. Resolves to the workspace's ID once the app has kept the tokens.
+ * Allow, and keep it when asked who signed in. Resolves to the workspace's ID once the app has
+ * kept the tokens.
  */
 export async function signInThroughConsentPage(
   harness: Harness,
@@ -47,7 +48,7 @@ export async function signInThroughConsentPage(
       await tab.close();
     })();
   });
-  const result = await harness.app.signInWithSlack({ baseUrl: harness.reference.url, clientId });
+  const result = await signInAndKeep(harness.app, { baseUrl: harness.reference.url, clientId });
   harness.setOpenBrowser(null);
   if (!result.ok) throw new Error(result.message);
   return result.workspaceId;

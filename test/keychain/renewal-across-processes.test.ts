@@ -11,7 +11,14 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
 import { refreshAccount } from '../../main/core/auth/token-store';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
-import { browser, DEFAULT_CLIENT_ID, freePort, openApp, serviceFor } from '../auth/sign-in-helpers';
+import {
+  browser,
+  DEFAULT_CLIENT_ID,
+  freePort,
+  openApp,
+  serviceFor,
+  signInAndKeep,
+} from '../auth/sign-in-helpers';
 import { runCli } from '../cli/run-cli';
 import type { ReferenceService } from '../service/server';
 
@@ -30,7 +37,7 @@ beforeEach(async () => {
   const opened = await openApp({ root, port, secrets: keychain, openBrowser: browser().open });
   app = opened.app;
   dataDir = opened.dataDir;
-  const signedIn = await app.signInWithSlack({ baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
+  const signedIn = await signInAndKeep(app, { baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
   if (!signedIn.ok) throw new Error(signedIn.message);
   workspaceId = signedIn.workspaceId;
 });

@@ -11,7 +11,14 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
 import { refreshAccount } from '../../main/core/auth/token-store';
 import { createKeychainStore, type KeytarLike } from '../../main/core/secrets/keychain-store';
-import { browser, DEFAULT_CLIENT_ID, freePort, openApp, serviceFor } from '../auth/sign-in-helpers';
+import {
+  browser,
+  DEFAULT_CLIENT_ID,
+  freePort,
+  openApp,
+  serviceFor,
+  signInAndKeep,
+} from '../auth/sign-in-helpers';
 import type { ReferenceService } from '../service/server';
 
 const SERVICE_NAME = `Trayshare-test-renewal-${process.pid}`;
@@ -61,7 +68,7 @@ it('a locked keychain at renewal: the file waits saying so, nothing is spent, an
   service = await serviceFor(root, port, {}, () => clock);
   const opened = await openApp({ root, port, secrets, openBrowser: browser().open });
   app = opened.app;
-  const signedIn = await app.signInWithSlack({ baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
+  const signedIn = await signInAndKeep(app, { baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
   if (!signedIn.ok) throw new Error(signedIn.message);
   const id = signedIn.workspaceId;
   const refresh = (await keytar.getPassword(SERVICE_NAME, refreshAccount(id)))!;

@@ -86,6 +86,8 @@ describe.each([
     await tab.getByRole('button', { name: 'Allow' }).click();
     await tab.waitForLoadState('load');
     await tab.close();
+    // A new workspace: kept once the person says who signed in is them.
+    await form.getByRole('button', { name: 'Use this account' }).click();
     await page
       .getByRole('article', { name: 'Acme Corp' })
       .getByText('Signed in as @alice in Acme Corp.')

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSetupLink } from '../../main/core/setup-link';
 import { setupLinkFor } from '../../main/portable/setup-link';
 import { CREATE_SLACK_APP_URL } from '../../renderer/src/views/slack-team-setup';
+import { signInAndKeep } from '../auth/sign-in-helpers';
 import type { Harness } from '../harness/server';
 import { startSignInHarness } from '../harness/sign-in-harness';
 import { axeViolations, dropFiles, launchBrowser, openApp, showView } from './browser';
@@ -133,10 +134,16 @@ describe('Sign in with Slack', () => {
     harness.reference.config.oauth.accessTokenLifetimeSeconds = 2;
     const person = personAnswers('Allow');
     await form.getByRole('button', { name: 'Sign in with Slack' }).click();
+    // A new workspace: who signed in, to keep, before anything is saved.
+    await form
+      .getByRole('group', { name: 'Slack signed in @alice in Acme. Is this you?' })
+      .waitFor();
+    expect(await person.tabs[0]).toContain(
+      'Signed in as @alice in Acme: go back to Trayshare to keep this sign-in. You can close this tab.',
+    );
+    await form.getByRole('button', { name: 'Use this account' }).click();
 
     // Signed in: the waiting file's share sheet opens, and the team's channels are there.
-    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
-    expect(await person.tabs[0]).toContain('Trayshare is connected. You can close this tab');
     const [ws] = (await harness.app.getSnapshot()).workspaces;
     expect(ws).toMatchObject({
       name: 'Acme',
@@ -212,6 +219,82 @@ describe('Sign in with Slack', () => {
     await page.context().close();
   });
 
+  it('before a new workspace is kept, shows who signed in: Cancel (and Esc) keeps no workspace and no token, "Use this account" keeps it', async () => {
+    await emptyApp();
+    const { page, problems } = await openApp(browser, harness);
+    await showView(page, 'settings');
+    harness.emit('setup-link', {
+      baseUrl: harness.reference.url,
+      clientId: CLIENT_ID,
+      name: 'Acme',
+    });
+    const form = page.getByRole('form', { name: 'Sign in with Slack' });
+    await expect.poll(() => form.getByLabel('Client ID').inputValue()).toBe(CLIENT_ID);
+    const issued = () =>
+      harness.reference.signInSecrets().filter((s) => s.startsWith('xoxe.xoxp-'));
+    /** auth.test's answer to each issued access token: undefined while it works. */
+    const answers = () =>
+      Promise.all(
+        issued().map(async (token) => {
+          const res = await fetch(`${harness.reference.url}/api/auth.test`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}` },
+          });
+          return ((await res.json()) as { error?: string }).error;
+        }),
+      );
+    const before = issued().length;
+    const question = form.getByRole('group', {
+      name: 'Slack signed in @alice in Acme. Is this you?',
+    });
+
+    // Cancel: nothing kept, and the sign-in ended at the service.
+    personAnswers('Allow');
+    await form.getByRole('button', { name: 'Sign in with Slack' }).click();
+    await question.waitFor();
+    // Focus is on who signed in, not on a button a stray Enter would press.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Slack signed in @alice in Acme. Is this you?');
+    expect(await question.getByRole('button', { name: 'Use this account' }).isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    expect((await harness.app.getSnapshot()).workspaces).toEqual([]);
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await form
+      .getByText(
+        'You did not keep the sign-in of @alice in Acme, so nothing was saved and the sign-in was ended at the service.',
+      )
+      .waitFor();
+    expect((await harness.app.getSnapshot()).workspaces).toEqual([]);
+    expect((await answers()).slice(before)).toEqual(['token_revoked']);
+
+    // Esc answers Cancel the same way.
+    await form.getByRole('button', { name: 'Sign in with Slack' }).click();
+    await question.waitFor();
+    await page.keyboard.press('Escape');
+    await form.getByText(/^You did not keep the sign-in of @alice in Acme/).waitFor();
+    expect(await question.count()).toBe(0);
+    expect((await harness.app.getSnapshot()).workspaces).toEqual([]);
+    expect((await answers()).slice(before)).toEqual(['token_revoked', 'token_revoked']);
+
+    // Use this account: kept, as @alice in Acme, with its token.
+    await form.getByRole('button', { name: 'Sign in with Slack' }).click();
+    await question.getByRole('button', { name: 'Use this account' }).click();
+    await expect.poll(async () => (await harness.app.getSnapshot()).workspaces.length).toBe(1);
+    expect((await harness.app.getSnapshot()).workspaces[0]).toMatchObject({
+      name: 'Acme',
+      hasToken: true,
+      signedIn: { user: '@alice', team: 'Acme', expired: false },
+    });
+    expect((await answers()).slice(before)).toEqual(['token_revoked', 'token_revoked', undefined]);
+    await page
+      .getByRole('article', { name: 'Acme' })
+      .getByText('Signed in as @alice in Acme.')
+      .waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('a set-up link pasted in the form fills it in; a malformed one is refused at the field', async () => {
     await emptyApp();
     const { page, problems } = await openApp(browser, harness);
@@ -275,7 +358,7 @@ describe('Sign in with Slack', () => {
     harness.reference.config.oauth.accessTokenLifetimeSeconds = 1;
     harness.reference.config.oauth.refreshTokenLifetimeSeconds = 6;
     personAnswers('Allow');
-    const signed = await harness.app.signInWithSlack({
+    const signed = await signInAndKeep(harness.app, {
       baseUrl: harness.reference.url,
       clientId: CLIENT_ID,
     });
@@ -327,7 +410,7 @@ describe('Sign in with Slack', () => {
   it('Sign out asks first when files wait, and then signs out', async () => {
     await emptyApp();
     personAnswers('Allow');
-    const signed = await harness.app.signInWithSlack({
+    const signed = await signInAndKeep(harness.app, {
       baseUrl: harness.reference.url,
       clientId: CLIENT_ID,
     });

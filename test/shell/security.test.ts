@@ -212,6 +212,7 @@ describe('IPC', () => {
       saveToken: () => [ws, DEMO_TOKEN],
       setToken: () => [ws, DEMO_TOKEN],
       signInWithSlack: () => [{ workspaceId: ws, baseUrl: h.reference.url, clientId: '1.2' }],
+      confirmSignIn: () => ['no-such-sign-in', false],
       cancelSignIn: () => [],
       signOut: () => [ws, { evenIfWaiting: true }],
       clearToken: () => [ws],

@@ -2,7 +2,7 @@
 // runs out with a file waiting, the notification and the tray ask the person to sign in again
 // (not for a token), and signing in again through the window clears that and sends the file.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SignInResult } from '../../preload/contract';
+import type { SignInEnd, SignInResult } from '../../preload/contract';
 import { freePort } from '../auth/sign-in-helpers';
 import { consent } from '../service/consent-client';
 import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
@@ -30,7 +30,16 @@ describe('a signed-in workspace in the shell', () => {
     const main = h.windows.open()[0]!;
     main.webContents.finishLoad();
     const request = { baseUrl: h.reference.url, clientId: DEFAULT_CLIENT_ID };
-    const signed = (await h.call(main, 'signInWithSlack', request)) as SignInResult;
+    const asked = (await h.call(main, 'signInWithSlack', request)) as SignInResult;
+    // A new workspace: the window is asked who signed in, and only the answer keeps it.
+    expect(asked).toEqual({
+      ok: 'confirm',
+      pendingId: expect.any(String),
+      user: '@alice',
+      team: 'Trayshare Reference',
+    });
+    const pendingId = asked.ok === 'confirm' ? asked.pendingId : '';
+    const signed = (await h.call(main, 'confirmSignIn', pendingId, true)) as SignInEnd;
     expect(signed.ok).toBe(true);
     const workspaceId = signed.ok ? signed.workspaceId : '';
 
@@ -69,7 +78,7 @@ describe('a signed-in workspace in the shell', () => {
     expect(h.reference.uploads().map((u) => u.name)).toEqual(['waits.txt']);
   }, 60_000);
 
-  it('takes the three sign-in methods only from its own page, with arguments as the contract says', async () => {
+  it('takes the four sign-in methods only from its own page, with arguments as the contract says', async () => {
     const opened: string[] = [];
     h = await startShellHarness({
       seed: false,
@@ -83,9 +92,15 @@ describe('a signed-in workspace in the shell', () => {
     await expect(h.ipc.invoke(foreign, 'trayshare:signInWithSlack', request)).rejects.toThrow(
       /Refused signInWithSlack/,
     );
+    await expect(
+      h.ipc.invoke(foreign, 'trayshare:confirmSignIn', 'any-sign-in', true),
+    ).rejects.toThrow(/Refused confirmSignIn/);
     for (const [method, args] of [
       ['signInWithSlack', [{ ...request, token: 'xoxb-1' }]],
       ['signInWithSlack', [{ baseUrl: h.reference.url, clientId: '' }]],
+      ['confirmSignIn', ['', true]],
+      ['confirmSignIn', ['any-sign-in', 'yes']],
+      ['confirmSignIn', ['any-sign-in']],
       ['cancelSignIn', ['now']],
       ['signOut', ['', {}]],
       ['signOut', ['W1', { evenIfWaiting: 'yes' }]],

@@ -30,6 +30,7 @@ interface LoginOptions {
   browser: boolean;
   timeout?: string;
   port?: string;
+  yes?: boolean;
 }
 
 function registerLoginCommands(program: Command): void {
@@ -52,6 +53,10 @@ function registerLoginCommands(program: Command): void {
       '--port <ports>',
       'with --slack: the loopback port(s) the Slack app lists, tried in order (default 53682,53683,53684)',
     )
+    .option(
+      '--yes',
+      'with --slack: keep the sign-in without asking whether the account that signed in is yours (for scripts)',
+    )
     .action(async (options: LoginOptions) => {
       if (options.slack) {
         if (options.protocol)
@@ -59,8 +64,10 @@ function registerLoginCommands(program: Command): void {
         await slackLogin(options);
         return;
       }
-      if (options.clientId || !options.browser || options.timeout || options.port) {
-        throw new UsageError('--client-id, --no-browser, --timeout and --port go with --slack.');
+      if (options.clientId || !options.browser || options.timeout || options.port || options.yes) {
+        throw new UsageError(
+          '--client-id, --no-browser, --timeout, --port and --yes go with --slack.',
+        );
       }
       const protocol = parseProtocol(options.protocol);
       const token = await readSecret(`Token for ${options.workspace}: `);

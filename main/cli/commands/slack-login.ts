@@ -2,12 +2,16 @@
 // same core flow as the app (main/core/auth/). The browser opens on the consent page, or with
 // --no-browser the link is printed (stdout) for the person to open; the command waits for the
 // answer, then says "Signed in as @alice in Acme". Ctrl+C cancels; nothing is saved then.
+// A new workspace (or another account than the one signed in before) is kept only once the
+// person says the account is theirs: asked on a terminal, or --yes for scripts, since someone
+// else on the computer may have approved the consent page first (core/auth/sign-in-confirm.ts).
 // Signing in needs the settings and the keychain only, never the upload queue: so it takes no
 // queue lock, and two sign-ins (two terminals, or one beside the app) run at once, each on the
 // first free port the Slack app lists.
+import type { CoreApi, SignInEnd, SignInToConfirm } from '../../core/api';
 import { BUILT_IN_SLACK_CLIENT_ID } from '../../portable/build-defaults';
 import { openBrowser } from '../open-browser';
-import { say } from '../terminal';
+import { askYesNo, say } from '../terminal';
 import { UsageError } from '../usage-error';
 
 export interface SlackLoginOptions {
@@ -20,7 +24,15 @@ export interface SlackLoginOptions {
   timeout?: string;
   /** The loopback port, or several separated by commas, tried in order. */
   port?: string;
+  /** Keep the sign-in without asking who signed in (scripts, no terminal). */
+  yes?: boolean;
 }
+
+/** Where the person can be asked: both the keyboard and the messages are a terminal. */
+const canAsk = () => process.stdin.isTTY === true && process.stderr.isTTY === true;
+
+const NOT_ASKED =
+  'Trayshare keeps a new sign-in only once you confirm who signed in, and cannot ask here (no terminal): run it in a terminal, or add --yes to keep whoever signs in.';
 
 function positive(value: string | undefined, what: string, max: number): number | undefined {
   if (value === undefined) return undefined;
@@ -62,6 +74,9 @@ export async function slackLogin(options: SlackLoginOptions): Promise<void> {
     .workspaces.find(
       (w) => w.name.toLowerCase() === name.toLowerCase() || w.id === options.workspace,
     );
+  // Refused before the browser opens, so nobody approves a sign-in that cannot be kept. (One
+  // signed in again can still need asking, when another account answers: said at the end.)
+  if (!existing && options.yes !== true && !canAsk()) throw new UsageError(NOT_ASKED);
   const clientId = options.clientId ?? existing?.clientId ?? BUILT_IN_SLACK_CLIENT_ID;
   if (!clientId) {
     throw new UsageError(
@@ -80,13 +95,14 @@ export async function slackLogin(options: SlackLoginOptions): Promise<void> {
   });
   const cancel = () => void flow.cancelSignIn();
   process.once('SIGINT', cancel);
-  const result = await flow
+  const asked = await flow
     .signInWithSlack({
       baseUrl: options.baseUrl ?? existing?.baseUrl ?? 'https://slack.com',
       clientId,
       ...(existing ? { workspaceId: existing.id } : {}),
     })
     .finally(() => process.off('SIGINT', cancel));
+  const result = asked.ok === 'confirm' ? await confirm(flow, asked, options.yes === true) : asked;
   if (!result.ok) {
     say(result.message);
     process.exitCode = 1;
@@ -97,6 +113,24 @@ export async function slackLogin(options: SlackLoginOptions): Promise<void> {
     await settings.updateWorkspace(result.workspaceId, { name }).catch(() => undefined);
   }
   say(`Signed in as ${result.user} in ${result.team}.`);
+}
+
+/** Says who signed in, and keeps it if the person (or --yes) says so; otherwise ends it. */
+async function confirm(
+  flow: Pick<CoreApi, 'confirmSignIn'>,
+  asked: SignInToConfirm,
+  yes: boolean,
+): Promise<SignInEnd> {
+  say(`Slack signed in ${asked.user} in ${asked.team}.`);
+  if (yes) return flow.confirmSignIn(asked.pendingId, true);
+  if (!canAsk()) {
+    const dropped = await flow.confirmSignIn(asked.pendingId, false);
+    return dropped.ok ? dropped : { ...dropped, message: `${NOT_ASKED} ${dropped.message}` };
+  }
+  const keep = await askYesNo(
+    `Keep this sign-in? Answer no if ${asked.user} in ${asked.team} is not you. [y/N] `,
+  );
+  return flow.confirmSignIn(asked.pendingId, keep);
 }
 
 /** `trayshare logout` of a signed-in workspace: revoked at the service, both tokens removed. */

@@ -39,7 +39,7 @@ export function openAuthMethods(parts: {
   deps: SignInDeps;
   renewal: Renewal | undefined;
   tokens: { changed(): void };
-}): Pick<CoreApi, 'signInWithSlack' | 'cancelSignIn' | 'signOut'> {
+}): Pick<CoreApi, 'signInWithSlack' | 'confirmSignIn' | 'cancelSignIn' | 'signOut'> {
   const { settings, queue, deps } = parts;
   const tokenChanged = (workspaceId: string) => {
     forgetLists(parts.directory, workspaceId);

@@ -18,13 +18,19 @@ import { nodeHttp } from '../upload/node-transport';
 
 export type CallbackOutcome = { kind: 'code'; code: string } | { kind: 'error'; error: string };
 
+/** How the sign-in ended, for its tab: connected, not (and why), or waiting for the person in the app. */
+export interface TabOutcome {
+  ok: boolean | 'confirm';
+  message: string;
+}
+
 export interface LoopbackListener {
   /** The redirect_uri to send: http://localhost:PORT/slack/callback. */
   redirectUri: string;
   /** The attempt's callback; never rejects. */
   callback: Promise<CallbackOutcome>;
   /** Answers the waiting tab (if any) with how the sign-in ended, and closes. */
-  finish(outcome: { ok: boolean; message: string }): Promise<void>;
+  finish(outcome: TabOutcome): Promise<void>;
 }
 
 class PortInUseError extends Error {
@@ -130,8 +136,10 @@ async function listenOnLoopbacks(
 }
 
 /** What the browser tab says once the sign-in has ended. */
-function endingPage(res: ServerResponse, outcome: { ok: boolean; message: string }): void {
-  if (outcome.ok) {
+function endingPage(res: ServerResponse, outcome: TabOutcome): void {
+  if (outcome.ok === 'confirm') {
+    page(res, 200, 'Go back to Trayshare', `${outcome.message} You can close this tab.`);
+  } else if (outcome.ok) {
     page(res, 200, 'Trayshare is connected', 'Trayshare is connected. You can close this tab.');
   } else {
     page(res, 200, 'Trayshare could not sign in', `${outcome.message} You can close this tab.`);
@@ -164,7 +172,7 @@ export async function openLoopback(opts: {
     settle = resolve;
   });
   let answered = false;
-  let tabOutcome: { ok: boolean; message: string } | undefined;
+  let tabOutcome: TabOutcome | undefined;
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -202,7 +210,7 @@ export async function openLoopback(opts: {
 
   const { servers, port } = await listenOnFirstFree(handle, opts.ports);
 
-  function answerTab(outcome: { ok: boolean; message: string }): Promise<void> {
+  function answerTab(outcome: TabOutcome): Promise<void> {
     if (!held) return Promise.resolve();
     const res = held;
     held = undefined;

@@ -1,9 +1,10 @@
 // The end of a sign-in whose code was exchanged: the team checked (signing a workspace in
-// again must pick the same one), auth.test for "@alice in Acme", then the tokens to the
-// keychain and the workspace to settings. Whatever fails, nothing is half-kept: a new workspace
+// again must pick the same one) and auth.test for "@alice in Acme" (checkSignIn); then, once it
+// may be kept (sign-in.ts asks the person first when it must), the tokens to the keychain and
+// the workspace to settings (keepSignIn). Whatever fails, nothing is half-kept: a new workspace
 // leaves no token behind, and tokens that are not kept are revoked at the service.
 import { randomUUID } from 'node:crypto';
-import type { SignInResult } from '../api';
+import type { SignInEnd } from '../api';
 import type { Workspace } from '../model';
 import { KeychainError, type SecretStore } from '../secrets/secret-store';
 import type { SettingsService } from '../settings/settings-service';
@@ -26,7 +27,7 @@ export function exchangeFailure(
   detail: string | undefined,
   clientId: string,
   redirectUri: string,
-): SignInResult {
+): SignInEnd {
   if (error === 'unreachable') return say.unreachable(detail ?? 'no answer');
   if (error === 'invalid_client_id') return say.invalidClientId(clientId);
   if (error === 'bad_redirect_uri') return say.badRedirectUri(redirectUri);
@@ -51,19 +52,31 @@ export function exchangeFailure(
   return say.other(`Slack refused the sign-in (${error}).`);
 }
 
-export async function keepSignIn(
+/** Who signed in, by auth.test's names; the team's ID as the token's answer gave it. */
+export interface SignedInAs {
+  teamId: string;
+  teamName: string;
+  userName: string;
+}
+
+/** Ends the sign-in at the service: tokens that are not kept must not work anywhere. */
+export function dropTokens(deps: KeepDeps, baseUrl: string, tokens: IssuedTokens) {
+  return revokeToken(baseUrl, tokens.accessToken, deps.transport);
+}
+
+/** The team checked and auth.test asked; on any failure the tokens are already revoked. */
+export async function checkSignIn(
   deps: KeepDeps,
   a: {
     baseUrl: string;
-    clientId: string;
     existing: Workspace | undefined;
     tokens: IssuedTokens;
-    /** Cancel still counts while auth.test answers; after the keychain write it is too late. */
+    /** Cancel still counts while auth.test answers. */
     signal: AbortSignal;
   },
-): Promise<SignInResult> {
+): Promise<SignInEnd | SignedInAs> {
   const { baseUrl, existing, tokens } = a;
-  const drop = () => revokeToken(baseUrl, tokens.accessToken, deps.transport);
+  const drop = () => dropTokens(deps, baseUrl, tokens);
   const teamId = tokens.team?.id ?? '';
   if (existing?.teamId && teamId !== existing.teamId) {
     await drop();
@@ -84,8 +97,27 @@ export async function keepSignIn(
       ? say.unreachable(who.reason.message)
       : say.other(who.reason.message);
   }
-  const teamName = who.team ?? tokens.team?.name ?? 'Slack';
-  const userName = who.user ?? tokens.userId ?? 'you';
+  return {
+    teamId,
+    teamName: who.team ?? tokens.team?.name ?? 'Slack',
+    userName: who.user ?? tokens.userId ?? 'you',
+  };
+}
+
+/** The tokens to the keychain and the workspace to settings, for a sign-in checkSignIn passed. */
+export async function keepSignIn(
+  deps: KeepDeps,
+  a: {
+    baseUrl: string;
+    clientId: string;
+    existing: Workspace | undefined;
+    tokens: IssuedTokens;
+    who: SignedInAs;
+  },
+): Promise<SignInEnd> {
+  const { baseUrl, existing, tokens } = a;
+  const { teamId, teamName, userName } = a.who;
+  const drop = () => dropTokens(deps, baseUrl, tokens);
   const workspace = existing
     ? { id: existing.id, isNew: false }
     : { id: randomUUID(), isNew: true };

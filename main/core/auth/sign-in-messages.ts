@@ -1,8 +1,8 @@
 // One plain sentence per way a sign-in can end without signing in, for the window and the CLI.
 
-import type { SignInFailure, SignInResult } from '../api';
+import type { SignInEnd, SignInFailure } from '../api';
 
-function failed(reason: SignInFailure, message: string): SignInResult {
+function failed(reason: SignInFailure, message: string): SignInEnd {
   return { ok: false, reason, message };
 }
 
@@ -15,6 +15,18 @@ function waited(ms: number): string {
 
 export const signInMessages = {
   cancelled: () => failed('cancelled', 'The sign-in was cancelled; nothing was saved.'),
+  /** The person said the account that signed in is not theirs, or not the one to use. */
+  notKept: (user: string, team: string, revoked: boolean) =>
+    failed(
+      'cancelled',
+      `You did not keep the sign-in of ${user} in ${team}, so nothing was saved${revoked ? ' and the sign-in was ended at the service.' : ', but the service could not be reached to end that sign-in: it lasts there until it expires.'}`,
+    ),
+  /** Confirmed too late: cancelled, replaced by another sign-in, or left waiting too long. */
+  noLongerWaiting: () =>
+    failed(
+      'timeout',
+      'This sign-in no longer waits to be kept (it was cancelled, another one began, or it waited too long), so nothing was saved: sign in again.',
+    ),
   accessDenied: () =>
     failed(
       'access_denied',

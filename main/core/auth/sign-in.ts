@@ -2,15 +2,16 @@
 // RFC 8252): a fresh state and verifier per attempt, the browser on the consent page, the
 // callback with this attempt's state, the code exchanged at oauth.v2.access, then auth.test for
 // "@alice in Acme". Nothing is saved unless every step succeeded (sign-in-keep.ts keeps what was
-// given). Cancel ends the attempt at any step before the tokens are kept; tokens that arrive
-// after it are revoked, never kept.
+// given), and, for a new workspace or another account, unless the person confirmed who signed in
+// (sign-in-confirm.ts says why). Cancel ends the attempt at any step before the tokens are kept;
+// tokens that arrive after it are revoked, never kept.
 import { checkBaseUrl } from '../../portable/credentials';
 import {
   looksLikeSlackClientId,
   SLACK_REDIRECT_PORTS,
   SLACK_USER_SCOPES,
 } from '../../portable/slack-sign-in';
-import type { SignInRequest, SignInResult } from '../api';
+import type { SignInEnd, SignInRequest, SignInResult } from '../api';
 import type { Workspace } from '../model';
 import type { SecretStore } from '../secrets/secret-store';
 import { parseArgs } from '../settings/input-rules';
@@ -21,11 +22,13 @@ import {
   type CallbackOutcome,
   type LoopbackListener,
   openLoopback,
+  type TabOutcome,
 } from './loopback';
 import { authorizeUrl, exchangeCode, revokeToken } from './oauth-client';
 import { newPkcePair, newState } from './pkce';
 import { holderText, portHolders } from './port-holder';
-import { exchangeFailure, keepSignIn } from './sign-in-keep';
+import { needsConfirmation, openConfirmations } from './sign-in-confirm';
+import { checkSignIn, dropTokens, exchangeFailure, keepSignIn } from './sign-in-keep';
 import { signInMessages as say } from './sign-in-messages';
 import { CANCELLED, unlessCancelled } from './unless-cancelled';
 
@@ -42,7 +45,11 @@ export interface SignInDeps {
   onSignedIn(workspaceId: string): void;
 }
 
-type Deps = SignInDeps & { ports: readonly number[]; timeoutMs: number };
+type Deps = SignInDeps & {
+  ports: readonly number[];
+  timeoutMs: number;
+  confirmations: ReturnType<typeof openConfirmations>;
+};
 
 const FIVE_MINUTES = 5 * 60_000;
 
@@ -110,7 +117,31 @@ async function attempt(deps: Deps, a: Attempt): Promise<SignInResult> {
   if (!exchanged.ok) {
     return exchangeFailure(exchanged.error, exchanged.detail, a.clientId, a.listener.redirectUri);
   }
-  return keepSignIn(deps, { ...a, tokens: exchanged.tokens });
+  const tokens = exchanged.tokens;
+  const who = await checkSignIn(deps, { ...a, tokens });
+  if ('ok' in who) return who;
+  const keep = async (): Promise<SignInEnd> => {
+    const kept = await keepSignIn(deps, { ...a, tokens, who });
+    if (kept.ok) deps.onSignedIn(kept.workspaceId);
+    return kept;
+  };
+  if (!needsConfirmation(a.existing, who)) return keep();
+  if (a.signal.aborted) {
+    void dropTokens(deps, a.baseUrl, tokens);
+    return say.cancelled();
+  }
+  return deps.confirmations.hold({ who, keep, drop: () => dropTokens(deps, a.baseUrl, tokens) });
+}
+
+/** What the browser tab says: connected, why not, or to confirm in Trayshare. */
+function tabOutcome(result: SignInResult): TabOutcome {
+  if (result.ok === 'confirm') {
+    return {
+      ok: 'confirm',
+      message: `Signed in as ${result.user} in ${result.team}: go back to Trayshare to keep this sign-in.`,
+    };
+  }
+  return result.ok ? { ok: true, message: '' } : { ok: false, message: result.message };
 }
 
 /** Every port taken: which, and by what where the OS can tell. */
@@ -156,10 +187,7 @@ async function run(
     throw error;
   }
   // Closes every connection, so it never keeps the sign-in waiting (loopback.ts).
-  await listener.finish(
-    result.ok ? { ok: true, message: '' } : { ok: false, message: result.message },
-  );
-  if (result.ok) deps.onSignedIn(result.workspaceId);
+  await listener.finish(tabOutcome(result));
   return result;
 }
 
@@ -187,10 +215,12 @@ function checkRequest(
 }
 
 export function openSignIn(deps: SignInDeps) {
+  const confirmations = openConfirmations();
   const full: Deps = {
     ...deps,
     ports: deps.ports ?? SLACK_REDIRECT_PORTS,
     timeoutMs: deps.timeoutMs ?? FIVE_MINUTES,
+    confirmations,
   };
   let current: AbortController | undefined;
   let running: Promise<SignInResult> | undefined;
@@ -199,8 +229,10 @@ export function openSignIn(deps: SignInDeps) {
     const checked = checkRequest(deps, request);
     if ('ok' in checked) return checked;
     // One sign-in at a time in this process: a new attempt ends the waiting one, and starts
-    // once it has closed its listener. (Another process, the CLI, uses another port.)
+    // once it has closed its listener. (Another process, the CLI, uses another port.) A sign-in
+    // that waits for the person's confirmation ends unkept: only the newest one is on screen.
     current?.abort();
+    confirmations.drop();
     const controller = new AbortController();
     current = controller;
     const before = running;
@@ -217,8 +249,10 @@ export function openSignIn(deps: SignInDeps) {
 
   return {
     signInWithSlack,
+    confirmSignIn: confirmations.confirm,
     cancelSignIn: async () => {
       current?.abort();
+      confirmations.drop();
     },
   };
 }

@@ -10,7 +10,13 @@ import { countFiles } from '../format';
 import { ConfirmButton } from '../ui/confirm-button';
 import { ActionError, Notice } from '../ui/notice';
 import { useAction } from '../use-action';
-import { SignInFailure, useFocusOnFailure, useSignIn, Waiting } from './sign-in-progress';
+import {
+  ConfirmWho,
+  SignInFailure,
+  useFocusOnFailure,
+  useSignIn,
+  Waiting,
+} from './sign-in-progress';
 import { CopySetupLink } from './slack-team-setup';
 
 /** "2 files wait for Acme." */
@@ -59,6 +65,14 @@ export function SignedInPanel(props: { workspace: WorkspaceView; waiting: readon
       />
       {signIn.waiting ? (
         <Waiting onCancel={signIn.cancel} />
+      ) : signIn.asking ? (
+        // Signed in again by another account than before (or after a sign-out): asked first.
+        <ConfirmWho
+          asking={signIn.asking}
+          busy={signIn.busy}
+          id={`${prefix}-sign-in-confirm`}
+          onAnswer={(keep) => void signIn.answer(keep)}
+        />
       ) : (
         <div class="inline">
           {expired || signedOut ? (

@@ -1,5 +1,5 @@
 // Sign in with Slack as a person sees it: one button, "Waiting for you to approve in your
-// browser…" with Cancel while the browser is out, then who they are signed in as, or one
+// browser…" with Cancel while the browser is out, then who signed in, to keep or not, or one
 // sentence saying why not (the core's, per reason; nothing is saved then). The waiting and the
 // answers (sign-in-progress.tsx) are the same for "Sign in again" on a card (signed-in-panel.tsx).
 import { useState } from 'preact/hooks';
@@ -11,7 +11,13 @@ import { Notice } from '../ui/notice';
 import { TextField } from '../ui/text-field';
 import { KnownAppChoices, NoAppChoices } from './sign-in-choices';
 import { SignInHost } from './sign-in-host';
-import { SignInFailure, useFocusOnFailure, useSignIn, Waiting } from './sign-in-progress';
+import {
+  ConfirmWho,
+  SignInFailure,
+  useFocusOnFailure,
+  useSignIn,
+  Waiting,
+} from './sign-in-progress';
 
 function clientIdError(value: string, attempted: boolean): string | null {
   if (value.trim() === '') return attempted ? 'Paste the Slack app’s Client ID.' : null;
@@ -61,7 +67,7 @@ export function SignInWithSlack(props: {
   const submit = (e: Event) => {
     e.preventDefault();
     setAttempted(true);
-    if (!ready || signIn.waiting) return;
+    if (!ready || signIn.waiting || signIn.asking) return;
     void signIn.start({ baseUrl: baseUrl.trim(), clientId: clientId.trim() });
   };
 
@@ -91,6 +97,13 @@ export function SignInWithSlack(props: {
       <SignInFailure failure={signIn.failure} error={signIn.error} id="sign-in-answer" />
       {signIn.waiting ? (
         <Waiting onCancel={signIn.cancel} />
+      ) : signIn.asking ? (
+        <ConfirmWho
+          asking={signIn.asking}
+          busy={signIn.busy}
+          id="sign-in-confirm"
+          onAnswer={(keep) => void signIn.answer(keep)}
+        />
       ) : known === '' ? (
         <NoAppChoices
           fields={fields}
