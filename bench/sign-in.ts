@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openRenewal } from '../main/core/auth/renewal';
+import { accessAccount } from '../main/core/secrets/workspace-secrets';
 import { createNodeTransport } from '../main/core/upload/node-transport';
 import {
   browser,
@@ -52,7 +53,7 @@ const renewal = openRenewal({
 const workspace = (await app.getSnapshot()).workspaces[0]!;
 const renewals: number[] = [];
 for (let i = 0; i < ROUNDS; i += 1) {
-  const stale = (await secrets.get(workspaceId))!;
+  const stale = (await secrets.get(accessAccount(workspace)))!;
   const start = performance.now();
   await renewal.renew(workspace, stale);
   renewals.push(performance.now() - start);

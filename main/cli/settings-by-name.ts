@@ -51,7 +51,8 @@ export async function login(
     });
   }
   try {
-    await settings.setToken(workspace.id, input.token);
+    // For the address this login gave or found: not kept if another process moves it meanwhile.
+    await settings.setToken(workspace.id, input.token, workspace.baseUrl);
   } catch (error) {
     // A workspace created just now without its token would only be in the way.
     if (!existing) await settings.removeWorkspace(workspace.id).catch(() => undefined);

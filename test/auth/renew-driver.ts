@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { openRenewal } from '../../main/core/auth/renewal';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
+import { accessAccount } from '../../main/core/secrets/workspace-secrets';
 import { openSettingsService } from '../../main/core/settings/settings-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 
@@ -21,7 +22,7 @@ const renewal = openRenewal({
   lockDir: dataDir,
 });
 const workspace = settings.workspace(workspaceId)!;
-const stale = (await secrets.get(workspaceId))!;
+const stale = (await secrets.get(accessAccount(workspace)))!;
 // Both processes have read the same token; they start renewing as soon as the go file appears.
 process.stdout.write('ready\n');
 while (!existsSync(go)) await new Promise((r) => setTimeout(r, 5));

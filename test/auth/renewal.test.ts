@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
-import { refreshAccount } from '../../main/core/auth/token-store';
+import { accessAccount, refreshAccount } from '../../main/core/secrets/workspace-secrets';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import type { ReferenceService } from '../service/server';
 import {
@@ -26,6 +26,8 @@ let app: AppService | undefined;
 let clock: number;
 let store: ReturnType<typeof createMemorySecretStore>;
 const DAY = 24 * 3600 * 1000;
+/** The keychain entry's workspace and origin (main/core/secrets/workspace-secrets.ts). */
+const at = (id: string) => ({ id, baseUrl: service.url });
 
 async function setUp(
   oauth: { accessTokenLifetimeSeconds?: number; refreshReuseSeconds?: number } = {},
@@ -66,7 +68,7 @@ const auth = (token: string) =>
 describe('renewal', () => {
   it('an upload refused with token_expired is renewed and delivered exactly once', async () => {
     const { a, id } = await setUp();
-    const oldRefresh = await store.get(refreshAccount(id));
+    const oldRefresh = await store.get(refreshAccount(at(id)));
     clock += 43_200_000 + 1; // the service's access token has expired; the app does not know yet
     await share(a, id, 'late.txt');
     await a.settled();
@@ -77,17 +79,17 @@ describe('renewal', () => {
     expect(service.renewals()).toBe(1);
     // The keychain holds the new pair: the old refresh token is spent, the new one current.
     expect(service.refreshStatus(oldRefresh!)).toBe('used');
-    expect(service.refreshStatus((await store.get(refreshAccount(id)))!)).toBe('current');
-    expect((await auth((await store.get(id))!)).ok).toBe(true);
+    expect(service.refreshStatus((await store.get(refreshAccount(at(id))))!)).toBe('current');
+    expect((await auth((await store.get(accessAccount(at(id))))!)).ok).toBe(true);
   });
 
   it('renews before the access token expires, without a refused call', async () => {
     const { a, id } = await setUp({ accessTokenLifetimeSeconds: 120 });
-    const before = await store.get(id);
+    const before = await store.get(accessAccount(at(id)));
     await share(a, id, 'early.txt');
     await a.settled();
     expect(service.renewals()).toBe(1);
-    expect(await store.get(id)).not.toBe(before);
+    expect(await store.get(accessAccount(at(id)))).not.toBe(before);
     expect(service.uploads().map((u) => u.name)).toEqual(['early.txt']);
     const w = (await a.getSnapshot()).workspaces[0]!;
     expect(w.tokenExpiresAt).toBeGreaterThan(Date.now() + 100_000);
@@ -153,7 +155,7 @@ describe('renewal', () => {
   it('a process that died after Slack answered a renewal but before storing it: "Sign in again", never silent', async () => {
     const { a, id } = await setUp();
     // The renewal the dead process made: the refresh token in the keychain is now spent.
-    const spent = (await store.get(refreshAccount(id)))!;
+    const spent = (await store.get(refreshAccount(at(id))))!;
     const answer = await fetch(`${service.url}/api/oauth.v2.access`, {
       method: 'POST',
       body: new URLSearchParams({
@@ -178,10 +180,10 @@ describe('renewal', () => {
 
   it('the same crash with a service that answers a replayed refresh token within a grace period: recovered, no sign-in needed', async () => {
     const { a, id } = await setUp({ refreshReuseSeconds: 60 });
-    const stale = (await store.get(id))!;
+    const stale = (await store.get(accessAccount(at(id))))!;
     // The token ran out; another process renewed and died before storing the answer.
     clock += 43_200_000 + 1;
-    const spent = (await store.get(refreshAccount(id)))!;
+    const spent = (await store.get(refreshAccount(at(id))))!;
     await fetch(`${service.url}/api/oauth.v2.access`, {
       method: 'POST',
       body: new URLSearchParams({
@@ -195,7 +197,7 @@ describe('renewal', () => {
     await share(a, id, 'recovered.txt');
     await a.settled();
     expect((await a.listQueue())[0]).toMatchObject({ state: 'delivered' });
-    expect(await store.get(id)).not.toBe(stale);
+    expect(await store.get(accessAccount(at(id)))).not.toBe(stale);
   });
 
   it('a revoked sign-in (an admin ended it) shows "Sign in again" too', async () => {
@@ -215,7 +217,7 @@ describe('renewal', () => {
 describe('sign out', () => {
   it('when auth.revoke fails: says the token could not be revoked at the service, and still removes it here', async () => {
     const { a, id } = await setUp();
-    const access = (await store.get(id))!;
+    const access = (await store.get(accessAccount(at(id))))!;
     service.injectFault({
       method: 'auth.revoke',
       fault: { kind: 'error', error: 'internal_error' },
@@ -228,8 +230,8 @@ describe('sign out', () => {
         /^Signed out of Trayshare Reference on this computer \(both tokens removed\), but the token could not be revoked at 127\.0\.0\.1:\d+ \(internal_error\): it may still work there until it expires\.$/,
       ),
     });
-    expect(await store.get(id)).toBeNull();
-    expect(await store.get(refreshAccount(id))).toBeNull();
+    expect(await store.get(accessAccount(at(id)))).toBeNull();
+    expect(await store.get(refreshAccount(at(id)))).toBeNull();
     // True: the service never heard the revocation, so the token still works there.
     expect((await auth(access)).ok).toBe(true);
   });
@@ -243,22 +245,22 @@ describe('sign out', () => {
       revoked: false,
       message: expect.stringContaining('could not be revoked'),
     });
-    expect(await store.get(id)).toBeNull();
+    expect(await store.get(accessAccount(at(id)))).toBeNull();
   });
 
   it('asks first while files wait, then revokes at the service and empties the keychain', async () => {
     const { a, id } = await setUp();
-    const access = (await store.get(id))!;
-    const refresh = (await store.get(refreshAccount(id)))!;
+    const access = (await store.get(accessAccount(at(id))))!;
+    const refresh = (await store.get(refreshAccount(at(id))))!;
     await a.setPaused(true);
     await share(a, id, 'queued.txt');
     expect(await a.signOut(id)).toEqual({ ok: false, waiting: 1 });
-    expect(await store.get(id)).toBe(access);
+    expect(await store.get(accessAccount(at(id)))).toBe(access);
     expect(await a.signOut(id, { evenIfWaiting: true })).toMatchObject({ ok: true, revoked: true });
     expect(await auth(access)).toEqual({ ok: false, error: 'token_revoked' });
     expect(service.refreshStatus(refresh)).toBe('revoked');
-    expect(await store.get(id)).toBeNull();
-    expect(await store.get(refreshAccount(id))).toBeNull();
+    expect(await store.get(accessAccount(at(id)))).toBeNull();
+    expect(await store.get(refreshAccount(at(id)))).toBeNull();
     const w = (await a.getSnapshot()).workspaces[0]!;
     expect(w).toMatchObject({ hasToken: false });
     expect(w.signedIn).toBeUndefined();
@@ -267,7 +269,7 @@ describe('sign out', () => {
 
   it('with an expired access token, renews first so the revocation reaches the service', async () => {
     const { a, id } = await setUp();
-    const refresh = (await store.get(refreshAccount(id)))!;
+    const refresh = (await store.get(refreshAccount(at(id))))!;
     clock += 43_200_000 + 1;
     // The app's clock still thinks the token is fresh: the service must say so first.
     const w = (await a.getSnapshot()).workspaces[0]!;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
-import { refreshAccount } from '../../main/core/auth/token-store';
+import { accessAccount, refreshAccount } from '../../main/core/secrets/workspace-secrets';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { consent, visit } from '../service/consent-client';
@@ -29,6 +29,8 @@ let app: AppService | undefined;
 let dataDir: string;
 const secrets = () => createMemorySecretStore();
 let store: ReturnType<typeof createMemorySecretStore>;
+/** The keychain entry's workspace and origin (main/core/secrets/workspace-secrets.ts). */
+const at = (id: string) => ({ id, baseUrl: service.url });
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'trayshare-sign-in-'));
@@ -128,8 +130,8 @@ describe('signing in', () => {
     expect(url.searchParams.get('user_scope')).toBe(
       'files:write,files:read,channels:read,groups:read,im:read,mpim:read,users:read',
     );
-    const access = await store.get(result.workspaceId);
-    const refresh = await store.get(refreshAccount(result.workspaceId));
+    const access = await store.get(accessAccount(at(result.workspaceId)));
+    const refresh = await store.get(refreshAccount(at(result.workspaceId)));
     expect(access).toMatch(/^xoxe\.xoxp-/);
     expect(service.refreshStatus(refresh!)).toBe('current');
     const settingsText = await readFile(join(dataDir, 'config.json'), 'utf8');
@@ -151,13 +153,13 @@ describe('signing in', () => {
     const a = await start(browser().open);
     const first = await signIn(a);
     if (!first.ok) throw new Error(first.message);
-    const oldAccess = (await store.get(first.workspaceId))!;
-    const oldRefresh = (await store.get(refreshAccount(first.workspaceId)))!;
+    const oldAccess = (await store.get(accessAccount(at(first.workspaceId))))!;
+    const oldRefresh = (await store.get(refreshAccount(at(first.workspaceId))))!;
     const again = await signIn(a, { workspaceId: first.workspaceId });
     expect(again).toMatchObject({ ok: true, workspaceId: first.workspaceId });
-    expect(await store.get(first.workspaceId)).not.toBe(oldAccess);
+    expect(await store.get(accessAccount(at(first.workspaceId)))).not.toBe(oldAccess);
     expect(service.refreshStatus(oldRefresh)).toBe('revoked');
-    expect(service.refreshStatus((await store.get(refreshAccount(first.workspaceId)))!)).toBe(
+    expect(service.refreshStatus((await store.get(refreshAccount(at(first.workspaceId))))!)).toBe(
       'current',
     );
     expect((await a.getSnapshot()).workspaces).toHaveLength(1);
@@ -180,7 +182,7 @@ describe('signing in', () => {
     const a = await start(person.open);
     const first = await signIn(a);
     if (!first.ok) throw new Error(first.message);
-    const access = await store.get(first.workspaceId);
+    const access = await store.get(accessAccount(at(first.workspaceId)));
     const other = 'https://files.example.net';
     expect(
       await signInAndKeep(a, { ...request, baseUrl: other, workspaceId: first.workspaceId }),
@@ -198,7 +200,7 @@ describe('signing in', () => {
       baseUrl: service.url,
       signedIn: { user: '@alice' },
     });
-    expect(await store.get(first.workspaceId)).toBe(access);
+    expect(await store.get(accessAccount(at(first.workspaceId)))).toBe(access);
     // Signed out (ended at its own service), it may move: nothing of the old sign-in goes along.
     expect(await a.signOut(first.workspaceId)).toMatchObject({ ok: true, revoked: true });
     expect(await a.updateWorkspace(first.workspaceId, { baseUrl: other })).toMatchObject({
@@ -414,7 +416,7 @@ describe('ending without signing in, nothing saved', () => {
     const a = await start(person.open);
     const first = await signIn(a);
     if (!first.ok) throw new Error(first.message);
-    const before = await store.get(first.workspaceId);
+    const before = await store.get(accessAccount(at(first.workspaceId)));
     person.choice = { as: 'U0BOB' };
     const again = await signIn(a, { workspaceId: first.workspaceId });
     expect(again).toMatchObject({
@@ -422,7 +424,7 @@ describe('ending without signing in, nothing saved', () => {
       reason: 'wrong_team',
       message: expect.stringMatching(/Elsewhere Inc.*Trayshare Reference/),
     });
-    expect(await store.get(first.workspaceId)).toBe(before);
+    expect(await store.get(accessAccount(at(first.workspaceId)))).toBe(before);
     expect((await a.getSnapshot()).workspaces[0]).toMatchObject({
       teamId: 'T0REFERENCE',
       signedIn: { user: '@alice' },

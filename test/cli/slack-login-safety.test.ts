@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
+import { accessAccount, refreshAccount } from '../../main/core/secrets/workspace-secrets';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { freePorts, serviceFor } from '../auth/sign-in-helpers';
 import { consent } from '../service/consent-client';
@@ -110,7 +111,7 @@ describe('trayshare login --slack', () => {
     const first = await login(['--workspace', 'Acme'], {});
     expect(first.code).toBe(0);
     const acme = (await workspaces()).find((w) => w.name === 'Acme')!;
-    const token = (await keychain.get(acme.id))!;
+    const token = (await keychain.get(accessAccount(acme)))!;
     // Another host that records anything sent to it.
     const seen: string[] = [];
     const other: Server = createServer((req, res) => {
@@ -136,7 +137,7 @@ describe('trayshare login --slack', () => {
       await new Promise<void>((resolve) => other.close(() => resolve()));
     }
     expect((await workspaces()).find((w) => w.name === 'Acme')?.baseUrl).toBe(service.url);
-    expect(await keychain.get(acme.id)).toBe(token);
+    expect(await keychain.get(accessAccount(acme))).toBe(token);
     expect((await authTest(token)).ok).toBe(true);
     const file = join(dir, 'still-here.txt');
     await writeFile(file, 'still here');
@@ -151,7 +152,7 @@ describe('trayshare login --slack', () => {
 describe('trayshare logout', () => {
   it('when auth.revoke fails: says the token could not be revoked at the service, exits 1, and still empties the keychain', async () => {
     const acme = (await workspaces()).find((w) => w.name === 'Acme')!;
-    const token = (await keychain.get(acme.id))!;
+    const token = (await keychain.get(accessAccount(acme)))!;
     service.injectFault({
       method: 'auth.revoke',
       fault: { kind: 'error', error: 'internal_error' },
@@ -160,8 +161,8 @@ describe('trayshare logout', () => {
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('could not be revoked');
     expect(out.stderr).not.toContain('was revoked');
-    expect(await keychain.get(acme.id)).toBeNull();
-    expect(await keychain.get(`${acme.id}:refresh`)).toBeNull();
+    expect(await keychain.get(accessAccount(acme))).toBeNull();
+    expect(await keychain.get(refreshAccount(acme))).toBeNull();
     // What it said is true: the service never ended it.
     expect((await authTest(token)).ok).toBe(true);
     service.clearFaults();

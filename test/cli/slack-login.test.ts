@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
+import { accessAccount, refreshAccount } from '../../main/core/secrets/workspace-secrets';
 import { freePort, serviceFor } from '../auth/sign-in-helpers';
 import type { ConsentChoice } from '../service/consent-client';
 import type { ReferenceService } from '../service/server';
@@ -55,8 +56,8 @@ describe('trayshare login --slack', () => {
       hasToken: true,
       signedIn: { user: '@alice', team: 'Trayshare Reference', expired: false },
     });
-    const access = await keychain.get(w.id);
-    const refresh = await keychain.get(`${w.id}:refresh`);
+    const access = await keychain.get(accessAccount(w));
+    const refresh = await keychain.get(refreshAccount(w));
     expect(service.refreshStatus(refresh!)).toBe('current');
     // Neither token is in any file, the output or the command line.
     for (const file of await filesUnder(dataDir)) {
@@ -135,7 +136,7 @@ describe('trayshare login --slack', () => {
 
   it('logout asks first while files wait, then revokes at the service and empties the keychain', async () => {
     const [w] = JSON.parse((await runCli(['workspaces', '--json'], { env })).stdout);
-    const access = (await keychain.get(w.id))!;
+    const access = (await keychain.get(accessAccount(w)))!;
     // A file left waiting: the service refuses its upload as it would a bad token.
     service.injectFault({
       method: 'files.getUploadURLExternal',
@@ -147,12 +148,12 @@ describe('trayshare login --slack', () => {
     const refused = await runCli(['logout', '--workspace', 'Acme'], { env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/1 file still waits to be sent to Acme: .*--even-if-waiting/);
-    expect(await keychain.get(w.id)).toBe(access);
+    expect(await keychain.get(accessAccount(w))).toBe(access);
     const out = await runCli(['logout', '--workspace', 'Acme', '--even-if-waiting'], { env });
     expect(out.stderr).toContain('Signed out of Acme');
     expect(out.code).toBe(0);
-    expect(await keychain.get(w.id)).toBeNull();
-    expect(await keychain.get(`${w.id}:refresh`)).toBeNull();
+    expect(await keychain.get(accessAccount(w))).toBeNull();
+    expect(await keychain.get(refreshAccount(w))).toBeNull();
     const check = await fetch(`${service.url}/api/auth.test`, {
       method: 'POST',
       headers: { authorization: `Bearer ${access}` },

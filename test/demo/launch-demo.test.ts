@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAppService } from '../../main/core/app-service';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
+import { accessAccount } from '../../main/core/secrets/workspace-secrets';
 import { confStoreFactory } from '../../main/core/settings/settings-service';
 import { parseSetupLink } from '../../main/core/setup-link';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
@@ -33,7 +34,9 @@ describe('demo launcher', () => {
     const demo = await prepareDemo({ secrets });
     try {
       expect(demo.reference.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(await secrets.get(demo.ids.workspaceId)).toBe(DEMO_TOKEN);
+      expect(
+        await secrets.get(accessAccount({ id: demo.ids.workspaceId, baseUrl: demo.reference.url })),
+      ).toBe(DEMO_TOKEN);
       expect(demo.electronArgs).toEqual([
         expect.any(String),
         `--user-data-dir=${demo.userDataDir}`,
@@ -63,7 +66,9 @@ describe('demo launcher', () => {
     } finally {
       await demo.cleanup();
     }
-    expect(await secrets.get(demo.ids.workspaceId)).toBeNull();
+    expect(
+      await secrets.get(accessAccount({ id: demo.ids.workspaceId, baseUrl: demo.reference.url })),
+    ).toBeNull();
     await expect(stat(demo.userDataDir)).rejects.toThrow();
   });
 
@@ -120,7 +125,7 @@ describe('demo launcher', () => {
     } finally {
       await demo.cleanup();
     }
-    // Ending the demo forgets them.
+    // Ending the demo forgets them, kept as they were before tokens were tied to an origin too.
     expect(await secrets.get(workspaceId)).toBeNull();
     expect(await secrets.get(`${workspaceId}:refresh`)).toBeNull();
   });

@@ -16,6 +16,7 @@ import { startProblemHere } from '../../build/scripts/electron-preflight.mjs';
 import { createAppService } from '../../main/core/app-service';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import type { SecretStore } from '../../main/core/secrets/secret-store';
+import { workspaceSecrets } from '../../main/core/secrets/workspace-secrets';
 import { confStoreFactory } from '../../main/core/settings/settings-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { setupLinkFor } from '../../main/portable/setup-link';
@@ -77,10 +78,8 @@ async function forgetSignedInTokens(userDataDir: string, secrets: SecretStore): 
     storeFactory: confStoreFactory,
   });
   try {
-    for (const w of (await app.getSnapshot()).workspaces) {
-      await secrets.delete(w.id);
-      await secrets.delete(`${w.id}:refresh`);
-    }
+    const tokens = workspaceSecrets(secrets);
+    for (const w of (await app.getSnapshot()).workspaces) await tokens.forget(w);
   } finally {
     await app.close();
   }
@@ -101,7 +100,12 @@ export async function prepareDemo(
   const reference = await startReferenceService({ dataDir: join(base, 'service') });
   let ids: DemoIds | undefined;
   const cleanup = async () => {
-    if (ids) await secrets.delete(ids.workspaceId).catch(() => false);
+    if (ids) {
+      const home = { id: ids.workspaceId, baseUrl: reference.url };
+      await workspaceSecrets(secrets)
+        .forget(home)
+        .catch(() => false);
+    }
     await reference.close();
     await rm(base, { recursive: true, force: true });
   };

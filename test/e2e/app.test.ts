@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KEYCHAIN_SERVICE } from '../../main/core/secrets/secret-store';
+import { accessAccount } from '../../main/core/secrets/workspace-secrets';
 import { filesUnder } from '../cli/run-cli';
 import { type Demo, prepareDemo } from '../demo/launch-demo';
 import { createMemorySecretStore } from '../harness/memory-secrets';
@@ -97,6 +98,9 @@ function clickTray(id: string): Promise<void> {
   }, id);
 }
 
+/** The demo workspace's access-token entry (main/core/secrets/workspace-secrets.ts names it). */
+const demoAccount = () => accessAccount({ id: demo.ids.workspaceId, baseUrl: demo.reference.url });
+
 /** keytar inside the running app (the keychain entry's creator), for reading or deleting it. */
 function appKeychain(op: 'get' | 'delete', account: string): Promise<string | boolean | null> {
   return app.evaluate(
@@ -144,7 +148,7 @@ async function openApp(): Promise<void> {
 }
 
 async function closeApp(): Promise<void> {
-  if (app && demo) await appKeychain('delete', demo.ids.workspaceId).catch(() => undefined);
+  if (app && demo) await appKeychain('delete', demoAccount()).catch(() => undefined);
   await app?.close().catch(() => undefined);
   await demo?.cleanup();
 }
@@ -207,7 +211,7 @@ describe.skipIf(Boolean(binary.skip))(
 
     it('saves the token into the OS keychain, through the window as Settings does', async () => {
       await saveToken();
-      expect(await appKeychain('get', demo.ids.workspaceId)).toBe(DEMO_TOKEN);
+      expect(await appKeychain('get', demoAccount())).toBe(DEMO_TOKEN);
     });
 
     // macOS's tray takes drops itself, so its menu has no drop window (tray-menu.ts).
@@ -327,7 +331,7 @@ describe.skipIf(Boolean(binary.skip))(`a share from the file manager${skipped}`,
   });
 
   it('keeps the token in the OS keychain and nowhere else: no file, no log line', async () => {
-    expect(await appKeychain('get', demo.ids.workspaceId)).toBe(DEMO_TOKEN);
+    expect(await appKeychain('get', demoAccount())).toBe(DEMO_TOKEN);
     for (const file of await filesUnder(demo.userDataDir)) {
       expect((await readFile(file)).includes(DEMO_TOKEN), file).toBe(false);
     }

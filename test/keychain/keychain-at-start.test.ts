@@ -8,10 +8,12 @@ import type { AppService } from '../../main/core/api';
 import { keychainProblemAtStart } from '../../main/core/secrets/keychain-check';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import { KeychainError, type SecretStore } from '../../main/core/secrets/secret-store';
+import { accessAccount } from '../../main/core/secrets/workspace-secrets';
 
+const ACME = 'https://acme.example';
 const snapshotWith = (ids: string[]) => ({
   getSnapshot: async () =>
-    ({ workspaces: ids.map((id) => ({ id })) }) as unknown as Awaited<
+    ({ workspaces: ids.map((id) => ({ id, baseUrl: ACME })) }) as unknown as Awaited<
       ReturnType<AppService['getSnapshot']>
     >,
 });
@@ -20,7 +22,7 @@ describe('the keychain at start', () => {
   it('says nothing when the real keychain answers, with a workspace or without one', async () => {
     const secrets = createKeychainStore({ service: `Trayshare-test-${randomUUID()}` });
     const lines: string[] = [];
-    await secrets.set('T0ACME', 'xoxb-at-start');
+    await secrets.set(accessAccount({ id: 'T0ACME', baseUrl: ACME }), 'xoxb-at-start');
     expect(
       await keychainProblemAtStart(snapshotWith(['T0ACME']), secrets, (l) => lines.push(l)),
     ).toBeNull();
@@ -28,7 +30,7 @@ describe('the keychain at start', () => {
       await keychainProblemAtStart(snapshotWith([]), secrets, (l) => lines.push(l)),
     ).toBeNull();
     expect(lines).toEqual([]);
-    await secrets.delete('T0ACME');
+    await secrets.delete(accessAccount({ id: 'T0ACME', baseUrl: ACME }));
   });
 
   it("says a locked keychain in the keychain's words, once, and logs it", async () => {
@@ -44,7 +46,7 @@ describe('the keychain at start', () => {
       lines.push(l),
     );
     expect(said).toBe('The login keyring is locked. Unlock it and try again.');
-    expect(asked).toEqual(['T0ACME']);
+    expect(asked).toEqual([accessAccount({ id: 'T0ACME', baseUrl: ACME })]);
     expect(lines).toEqual([
       'Keychain at start: The login keyring is locked. Unlock it and try again.',
     ]);

@@ -153,7 +153,7 @@ describe.skipIf(!linux)(
       expect(await store.get(b)).toBeNull();
     });
 
-    it('the default store files tokens under service "Trayshare", account = workspace id', async () => {
+    it('the default store files tokens under service "Trayshare", with the account it is given', async () => {
       const id = account();
       const appStore = createKeychainStore();
       const keytar = (await import('keytar')).default;

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
-import { refreshAccount } from '../../main/core/auth/token-store';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
+import { accessAccount, refreshAccount } from '../../main/core/secrets/workspace-secrets';
 import {
   browser,
   DEFAULT_CLIENT_ID,
@@ -29,6 +29,8 @@ let service: ReferenceService;
 let app: AppService | undefined;
 let dataDir: string;
 let workspaceId: string;
+/** The keychain entry's workspace and origin (main/core/secrets/workspace-secrets.ts). */
+const at = () => ({ id: workspaceId, baseUrl: service.url });
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'trayshare-renew-race-'));
@@ -43,8 +45,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await app?.close();
-  await keychain.delete(workspaceId);
-  await keychain.delete(refreshAccount(workspaceId));
+  await keychain.delete(accessAccount(at()));
+  await keychain.delete(refreshAccount(at()));
   await service.close();
   await rm(root, { recursive: true, force: true });
 });
@@ -88,9 +90,9 @@ it('two processes renewing the same token at once: one renewal, both end with th
   expect(b).toMatchObject({ ok: true });
   expect(a!.sha).toBe(b!.sha);
   expect(service.renewals()).toBe(1);
-  const stored = (await keychain.get(workspaceId))!;
+  const stored = (await keychain.get(accessAccount(at())))!;
   expect(createHash('sha256').update(stored).digest('hex')).toBe(a!.sha);
-  expect(service.refreshStatus((await keychain.get(refreshAccount(workspaceId)))!)).toBe('current');
+  expect(service.refreshStatus((await keychain.get(refreshAccount(at())))!)).toBe('current');
 });
 
 it('the app and CLI sends with 2-second tokens at once: every file lands once and both keep working', async () => {
@@ -123,7 +125,7 @@ it('the app and CLI sends with 2-second tokens at once: every file lands once an
       .sort(),
   ).toEqual(['app-1.txt', 'cli-1.txt', 'cli-2.txt']);
   expect(service.renewals()).toBeGreaterThanOrEqual(1);
-  expect(service.refreshStatus((await keychain.get(refreshAccount(workspaceId)))!)).toBe('current');
+  expect(service.refreshStatus((await keychain.get(refreshAccount(at())))!)).toBe('current');
   const w = (await app!.getSnapshot()).workspaces[0]!;
   expect(w.signedIn).toMatchObject({ expired: false });
   // Both still work afterwards.

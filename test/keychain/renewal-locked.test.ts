@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import keytar from 'keytar';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
-import { refreshAccount } from '../../main/core/auth/token-store';
 import { createKeychainStore, type KeytarLike } from '../../main/core/secrets/keychain-store';
+import { refreshAccount } from '../../main/core/secrets/workspace-secrets';
 import {
   browser,
   DEFAULT_CLIENT_ID,
@@ -71,7 +71,10 @@ it('a locked keychain at renewal: the file waits saying so, nothing is spent, an
   const signedIn = await signInAndKeep(app, { baseUrl: service.url, clientId: DEFAULT_CLIENT_ID });
   if (!signedIn.ok) throw new Error(signedIn.message);
   const id = signedIn.workspaceId;
-  const refresh = (await keytar.getPassword(SERVICE_NAME, refreshAccount(id)))!;
+  const refresh = (await keytar.getPassword(
+    SERVICE_NAME,
+    refreshAccount({ id, baseUrl: service.url }),
+  ))!;
 
   // Queued while the keyring was open; by the time it is sent the token has expired and the
   // keyring is locked.
@@ -104,6 +107,9 @@ it('a locked keychain at renewal: the file waits saying so, nothing is spent, an
   expect(service.uploads().map((u) => u.name)).toEqual(['locked.txt']);
   expect(service.renewals()).toBe(1);
   expect(service.refreshStatus(refresh)).toBe('used');
-  const now = (await keytar.getPassword(SERVICE_NAME, refreshAccount(id)))!;
+  const now = (await keytar.getPassword(
+    SERVICE_NAME,
+    refreshAccount({ id, baseUrl: service.url }),
+  ))!;
   expect(service.refreshStatus(now)).toBe('current');
 });

@@ -262,7 +262,7 @@ describe('a broken settings file never crashes anything', () => {
     );
     const settings = fx.open();
     expect(settings.workspace('w1')).toMatchObject({ name: 'Acme' });
-    expect(await settings.token('w1')).toBeNull();
+    expect(await settings.token(settings.workspace('w1')!)).toBeNull();
     const snapshot = await settings.getSnapshot();
     expect(snapshot.workspaces[0]?.hasToken).toBe(false);
     expect(JSON.stringify(snapshot)).not.toContain(pasted);

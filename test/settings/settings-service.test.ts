@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addPresetFromText, login, logout } from '../../main/cli/settings-by-name';
 import { KeychainError, type SecretStore } from '../../main/core/secrets/secret-store';
+import { accessAccount } from '../../main/core/secrets/workspace-secrets';
 import type { SettingsService } from '../../main/core/settings/settings-service';
 import { type ReferenceService, startReferenceService } from '../service/server';
 import {
@@ -107,10 +108,10 @@ describe('workspaces', () => {
     await settings.setToken(w.id, TOKEN);
     const samePlace = await settings.updateWorkspace(w.id, { baseUrl: 'https://acme.example/v2' });
     expect(samePlace.tokenCleared).toBe(false);
-    expect(await settings.token(w.id)).toBe(TOKEN);
+    expect(await settings.token(settings.workspace(w.id)!)).toBe(TOKEN);
     const moved = await settings.updateWorkspace(w.id, { baseUrl: 'https://elsewhere.example' });
     expect(moved.tokenCleared).toBe(true);
-    expect(await settings.token(w.id)).toBeNull();
+    expect(await settings.token(settings.workspace(w.id)!)).toBeNull();
   });
 
   it('removing a workspace deletes its token and its presets, and says so', async () => {
@@ -144,18 +145,18 @@ describe('workspaces', () => {
     expect(result.message).toBe(
       'Removed workspace Acme: its token was deleted from the keychain, and its 2 presets (Design, Random) were removed.',
     );
-    expect(await fx.secrets.get(w.id)).toBeNull();
+    expect(await fx.secrets.get(accessAccount(w))).toBeNull();
     expect((await savedWorkspaces(settings)).map((x) => x.name)).toEqual(['Keep']);
     expect(await savedPresets(settings)).toEqual([kept]);
     expect(await savedDefaultPreset(settings)).toBeUndefined();
-    expect(await fx.secrets.get(keep.id)).toBe('xoxb-keep-token');
+    expect(await fx.secrets.get(accessAccount(keep))).toBe('xoxb-keep-token');
   });
 
   it('the core API removeWorkspace does the same and resolves to nothing', async () => {
     const w = await settings.addWorkspace(ACME);
     await settings.setToken(w.id, TOKEN);
     await expect(settings.removeWorkspace(w.id)).resolves.toBeUndefined();
-    expect(await fx.secrets.get(w.id)).toBeNull();
+    expect(await fx.secrets.get(accessAccount(w))).toBeNull();
     expect(await savedWorkspaces(settings)).toEqual([]);
   });
 
@@ -180,8 +181,8 @@ describe('tokens', () => {
   it('stores the token in the keychain only: write-only, never in a file or the snapshot', async () => {
     const w = await settings.addWorkspace(ACME);
     await settings.setToken(w.id, `  ${TOKEN}\n`);
-    expect(await fx.secrets.get(w.id)).toBe(TOKEN);
-    expect(await settings.token(w.id)).toBe(TOKEN);
+    expect(await fx.secrets.get(accessAccount(w))).toBe(TOKEN);
+    expect(await settings.token(settings.workspace(w.id)!)).toBe(TOKEN);
     const snapshot = await settings.getSnapshot();
     expect(snapshot.workspaces[0]?.hasToken).toBe(true);
     expect(JSON.stringify(snapshot)).not.toContain(TOKEN);
@@ -201,7 +202,7 @@ describe('tokens', () => {
     await expect(settings.setToken(w.id, 'xoxb-two words')).rejects.toMatchObject({
       code: 'token_malformed',
     });
-    expect(await fx.secrets.get(w.id)).toBeNull();
+    expect(await fx.secrets.get(accessAccount(w))).toBeNull();
   });
 
   it('refuses a token for a workspace that does not exist', async () => {
@@ -212,7 +213,7 @@ describe('tokens', () => {
     const w = await settings.addWorkspace(ACME);
     await settings.setToken(w.id, TOKEN);
     await settings.clearToken(w.id);
-    expect(await fx.secrets.get(w.id)).toBeNull();
+    expect(await fx.secrets.get(accessAccount(w))).toBeNull();
     expect((await settings.getSnapshot()).workspaces[0]?.hasToken).toBe(false);
   });
 
@@ -222,8 +223,8 @@ describe('tokens', () => {
     await settings.setToken(a.id, 'xoxb-a');
     await settings.setToken(b.id, 'xoxb-b');
     await settings.clearToken(a.id);
-    expect(await settings.token(a.id)).toBeNull();
-    expect(await settings.token(b.id)).toBe('xoxb-b');
+    expect(await settings.token(settings.workspace(a.id)!)).toBeNull();
+    expect(await settings.token(settings.workspace(b.id)!)).toBe('xoxb-b');
   });
 
   it('a keychain failure does not break the snapshot: hasToken false plus a notice', async () => {

@@ -7,10 +7,10 @@
 import type { Workspace } from '../model';
 import { RenewalError } from '../renewal-error';
 import type { SecretStore } from '../secrets/secret-store';
+import { sameOrigin, workspaceSecrets } from '../secrets/workspace-secrets';
 import type { Transport } from '../upload/transport';
 import { renewTokens } from './oauth-client';
 import { withRenewLock } from './renew-lock';
-import { tokenStore } from './token-store';
 
 export interface RenewalDeps {
   secrets: SecretStore;
@@ -57,12 +57,23 @@ async function renewHoldingLock(
   workspace: Workspace,
   staleToken: string,
 ): Promise<{ token: string; lifetimeMs?: number }> {
-  const store = tokenStore(deps.secrets);
-  const current = await store.accessToken(workspace.id);
+  const store = workspaceSecrets(deps.secrets);
+  const now = deps.workspace(workspace.id);
+  if (now && !sameOrigin(now, workspace)) {
+    // The workspace moved to another origin since this attempt read it: its tokens stay with the
+    // old origin, and the next attempt reads the workspace (and finds no token) where it is now.
+    throw new RenewalError({
+      class: 'transient',
+      code: 'renewal_moved',
+      message: `${now.name} moved to another address while its sign-in was being renewed; trying again there.`,
+    });
+  }
+  const fresh = now ?? workspace;
+  const current = await store.accessToken(fresh);
   if (current !== null && current !== staleToken) return { token: current };
-  const refreshToken = await store.refreshToken(workspace.id);
-  const fresh = deps.workspace(workspace.id) ?? workspace;
+  const refreshToken = await store.refreshToken(fresh);
   if (refreshToken === null || !fresh.clientId) throw ranOut(deps, fresh);
+  // Sent only to the origin it was kept for (the lookup above named it).
   const answer = await renewTokens(
     fresh.baseUrl,
     { clientId: fresh.clientId, refreshToken },
@@ -70,7 +81,7 @@ async function renewHoldingLock(
   );
   if (answer.ok) {
     const lifetimeMs = answer.tokens.expiresIn * 1000;
-    await store.save(workspace.id, answer.tokens);
+    await store.saveRenewed(fresh, answer.tokens);
     deps.setTokenExpiry(workspace.id, (deps.now ?? Date.now)() + lifetimeMs);
     return { token: answer.tokens.accessToken, lifetimeMs };
   }
@@ -84,12 +95,12 @@ async function renewHoldingLock(
   }
   // invalid_refresh_token (expired after 30 days, revoked, or spent by a process that died
   // before storing its answer), or the app's client ID is gone: only signing in again helps.
-  await store.forgetRefresh(workspace.id);
+  await store.forgetRefresh(fresh);
   throw ranOut(deps, fresh);
 }
 
 export function openRenewal(deps: RenewalDeps): Renewal {
-  const store = tokenStore(deps.secrets);
+  const store = workspaceSecrets(deps.secrets);
   const now = deps.now ?? Date.now;
   const margin = deps.marginMs ?? 5 * 60_000;
   const inFlight = new Map<string, Promise<string>>();
@@ -115,9 +126,12 @@ export function openRenewal(deps: RenewalDeps): Renewal {
 
   return {
     async accessToken(workspace) {
-      const token = await store.accessToken(workspace.id);
+      // The token kept for the origin this request goes to, and no other.
+      const token = await store.accessToken(workspace);
       if (workspace.auth !== 'slack' || token === null) return token;
-      const fresh = deps.workspace(workspace.id) ?? workspace;
+      const latest = deps.workspace(workspace.id);
+      // Moved since this workspace was read: the token is renewed where it belongs, not there.
+      const fresh = latest && sameOrigin(latest, workspace) ? latest : workspace;
       const expiresAt = fresh.tokenExpiresAt;
       if (expiresAt === undefined || now() < expiresAt - marginOf(workspace.id)) return token;
       try {

@@ -7,12 +7,13 @@ import { randomUUID } from 'node:crypto';
 import type { SignInEnd } from '../api';
 import type { Workspace } from '../model';
 import { KeychainError, type SecretStore } from '../secrets/secret-store';
+import { workspaceSecrets } from '../secrets/workspace-secrets';
+import { SettingsError } from '../settings/settings-error';
 import type { SettingsService } from '../settings/settings-service';
 import { authTest } from '../upload/auth-test';
 import type { Transport } from '../upload/transport';
 import { type IssuedTokens, revokeToken } from './oauth-client';
 import { signInMessages as say } from './sign-in-messages';
-import { tokenStore } from './token-store';
 import { CANCELLED, unlessCancelled } from './unless-cancelled';
 
 export interface KeepDeps {
@@ -121,24 +122,33 @@ export async function keepSignIn(
   const workspace = existing
     ? { id: existing.id, isNew: false }
     : { id: randomUUID(), isNew: true };
-  const store = tokenStore(deps.secrets);
   const replaced =
-    existing?.auth === 'slack' ? await store.accessToken(existing.id).catch(() => null) : null;
+    existing?.auth === 'slack'
+      ? await workspaceSecrets(deps.secrets)
+          .accessToken(existing)
+          .catch(() => null)
+      : null;
   try {
-    await store.save(workspace.id, tokens);
-    deps.settings.recordSignIn(workspace, {
-      baseUrl,
-      clientId: a.clientId,
-      teamId,
-      teamName,
-      userName,
-      tokenExpiresAt: Date.now() + tokens.expiresIn * 1000,
-    });
+    // Tokens and settings in one step, which leaves the keychain as it was if any part fails
+    // (a workspace signed in again keeps what it had: its old sign-in still works).
+    await deps.settings.recordSignIn(
+      workspace,
+      {
+        baseUrl,
+        clientId: a.clientId,
+        teamId,
+        teamName,
+        userName,
+        tokenExpiresAt: Date.now() + tokens.expiresIn * 1000,
+      },
+      tokens,
+    );
   } catch (error) {
-    // A workspace signed in again keeps what it had (its old sign-in still works).
-    if (workspace.isNew) await store.forgetBoth(workspace.id).catch(() => undefined);
     await drop();
     if (error instanceof KeychainError) return say.keychain(error.message);
+    if (error instanceof SettingsError && error.code === 'workspace_moved') {
+      return say.moved(error.message);
+    }
     return say.other(error instanceof Error ? error.message : String(error));
   }
   // The sign-in this one replaces ends at the service too, not only here.

@@ -73,6 +73,8 @@ export const signInMessages = {
       'other_service',
       `${name} is a workspace at ${own}, so it cannot be signed in at ${asked}: its sign-in would move to another service. To use ${asked}, add it as a new workspace; nothing was changed.`,
     ),
+  /** The workspace moved to another origin while the browser tab waited (settings/workspace-tokens.ts says where). */
+  moved: (detail: string) => failed('other', `The sign-in did not finish: ${detail}`),
   keychain: (detail: string) =>
     failed(
       'keychain',

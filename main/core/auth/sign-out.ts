@@ -10,11 +10,11 @@ import type { Workspace } from '../model';
 import type { UploadQueue } from '../queue/upload-queue';
 import { RefusedError } from '../refused-error';
 import type { SecretStore } from '../secrets/secret-store';
+import { workspaceSecrets } from '../secrets/workspace-secrets';
 import type { SettingsService } from '../settings/settings-service';
 import type { Transport } from '../upload/transport';
 import { revokeToken } from './oauth-client';
 import type { Renewal } from './renewal';
-import { tokenStore } from './token-store';
 
 export function openSignOut(deps: {
   settings: SettingsService;
@@ -35,7 +35,7 @@ export function openSignOut(deps: {
       .filter((i) => i.workspaceId === workspaceId && isActiveState(i.state)).length;
     if (waiting > 0 && options.evenIfWaiting !== true) return { ok: false, waiting };
     const failure = await revokeAtService(deps, workspace);
-    await tokenStore(deps.secrets).forgetBoth(workspaceId);
+    await workspaceSecrets(deps.secrets).forget(workspace);
     deps.settings.clearSignIn(workspaceId);
     deps.onSignedOut(workspaceId);
     const host = new URL(workspace.baseUrl).host;
@@ -61,10 +61,10 @@ async function revokeAtService(
 ): Promise<string | undefined> {
   // Only a token from Sign in with Slack is revoked: a pasted one may be the team's bot token.
   if (workspace.auth !== 'slack') return undefined;
-  const store = tokenStore(deps.secrets);
+  const store = workspaceSecrets(deps.secrets);
   // An expired access token cannot revoke: renewed first when the sign-in still can be.
-  const token = await (deps.renewal?.accessToken(workspace) ?? store.accessToken(workspace.id))
-    .catch(() => store.accessToken(workspace.id))
+  const token = await (deps.renewal?.accessToken(workspace) ?? store.accessToken(workspace))
+    .catch(() => store.accessToken(workspace))
     .catch(() => null);
   // Nothing kept here, nothing to end there.
   if (!token) return undefined;

@@ -61,7 +61,7 @@ export function tokenLookup(
     // A pasted token is read as it always was: only a signed-in workspace's can be renewed.
     return renewal && workspace.auth === 'slack'
       ? renewal.accessToken(workspace)
-      : settings.token(workspace.id);
+      : settings.token(workspace);
   };
 }
 

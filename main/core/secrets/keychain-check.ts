@@ -2,6 +2,7 @@
 // the person's first share finds it.
 import type { AppService } from '../api';
 import { KeychainError, type SecretStore } from './secret-store';
+import { accessAccount } from './workspace-secrets';
 
 /** A message when the keychain cannot be used (asked with a workspace's id, or a made-up one). */
 export async function keychainProblemAtStart(
@@ -11,7 +12,8 @@ export async function keychainProblemAtStart(
 ): Promise<string | null> {
   try {
     const snapshot = await service.getSnapshot();
-    await secrets.get(snapshot.workspaces[0]?.id ?? 'trayshare-keychain-check');
+    const first = snapshot.workspaces[0];
+    await secrets.get(first ? accessAccount(first) : 'trayshare-keychain-check');
     return null;
   } catch (error) {
     const message = error instanceof KeychainError ? error.message : String(error);

@@ -149,7 +149,8 @@ describe('what a keytar failure becomes', () => {
 
 describe('the keychain asked at start', () => {
   const service = (ids: string[]) => ({
-    getSnapshot: async () => ({ workspaces: ids.map((id) => ({ id })) }) as never,
+    getSnapshot: async () =>
+      ({ workspaces: ids.map((id) => ({ id, baseUrl: 'https://acme.example' })) }) as never,
   });
 
   it('asks for the first workspace’s token, or a made-up account, and says nothing when it answers', async () => {
@@ -165,7 +166,7 @@ describe('the keychain asked at start', () => {
       await keychainProblemAtStart(service(['W1', 'W2']), secrets, (l) => logged.push(l)),
     ).toBeNull();
     expect(await keychainProblemAtStart(service([]), secrets, (l) => logged.push(l))).toBeNull();
-    expect(asked).toEqual(['W1', 'trayshare-keychain-check']);
+    expect(asked).toEqual(['W1@https://acme.example', 'trayshare-keychain-check']);
     expect(logged).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
-// The app's SecretStore: the OS keychain through keytar (service "Trayshare", account = workspace
-// id). keytar is a native module, so it is loaded on first use: a missing or mis-built module
-// becomes a KeychainError the person can read, not a crash at start-up. There is no fallback.
+// The app's SecretStore: the OS keychain through keytar (service "Trayshare", each account named
+// by workspace-secrets.ts after a workspace and its origin). keytar is a native module, so it is
+// loaded on first use: a missing or mis-built module becomes a KeychainError the person can
+// read, not a crash at start-up. There is no fallback.
 import { keychainErrorFrom, lockedKeychainError, noDefaultKeyringError } from './keychain-errors';
 import { type SecretServiceState, secretServiceState } from './secret-service-state';
 import { KEYCHAIN_SERVICE, KeychainError, type SecretStore } from './secret-store';

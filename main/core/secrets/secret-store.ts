@@ -26,5 +26,5 @@ export class KeychainError extends Error {
   }
 }
 
-/** The keychain service name under which every workspace token is stored (account = workspace id). */
+/** The keychain service name under which every workspace token is stored (workspace-secrets.ts names the accounts). */
 export const KEYCHAIN_SERVICE = 'Trayshare';

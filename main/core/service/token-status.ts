@@ -70,7 +70,8 @@ export function openTokenStatus(deps: {
       return checkAndSaveToken(workspace, token, {
         transport: deps.transport,
         save: async (checked) => {
-          await settings.setToken(workspaceId, checked);
+          // Kept only while the workspace is still at the origin auth.test was asked at.
+          await settings.setToken(workspaceId, checked, workspace.baseUrl);
           deps.onTokenChanged(workspaceId);
           refusedByCheck.delete(workspaceId);
           queue.resumeWorkspace(workspaceId);

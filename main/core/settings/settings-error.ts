@@ -9,6 +9,8 @@ export type SettingsErrorCode =
   | 'write_failed'
   /** A signed-in workspace may not move to another origin: its token belongs to the old one. */
   | 'signed_in_elsewhere'
+  /** The workspace moved to another origin while its token was checked or signed in: nothing saved. */
+  | 'workspace_moved'
   // From checkToken / checkBaseUrl (upload/credentials.ts) and normaliseChannels.
   | 'no_token'
   | 'token_is_url'

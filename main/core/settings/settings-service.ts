@@ -10,6 +10,7 @@ import { normaliseChannels } from '../../portable/channels';
 import type { CoreApi, WorkspacePatch } from '../api';
 import type { Preferences, Preset, Workspace } from '../model';
 import type { SecretStore } from '../secrets/secret-store';
+import { type TokenHome, type TokenPair, workspaceSecrets } from '../secrets/workspace-secrets';
 import type { Transport } from '../upload/transport';
 import { DEFAULT_MAX_FILE_BYTES } from './defaults';
 import { fileWatches } from './file-watcher';
@@ -58,6 +59,11 @@ export interface SettingsService
   removeWorkspaceWithSummary(id: string): Promise<RemovedWorkspace>;
   /** Whether there was a token to remove (the core API resolves to nothing). */
   clearToken(workspaceId: string): Promise<boolean>;
+  /**
+   * Saves the token, unless the workspace has moved away from `checkedAt`'s origin (the address
+   * it was checked against): then nothing is saved (SettingsError 'workspace_moved').
+   */
+  setToken(workspaceId: string, token: string, checkedAt?: string): Promise<void>;
 
   /** The whole file, as one read (settingsOncePerTurn, below, shares one read per turn). */
   read(): Settings;
@@ -66,8 +72,11 @@ export interface SettingsService
   workspaceByName(name: string): Workspace | undefined;
   preset(id: string): Preset | undefined;
   preferences(): Preferences;
-  /** From the keychain; TRAYSHARE_TOKEN is NOT read here (the CLI applies it). */
-  token(workspaceId: string): Promise<string | null>;
+  /**
+   * From the keychain, the token kept for this workspace at the origin of `baseUrl`, where the
+   * request goes; TRAYSHARE_TOKEN is NOT read here (the CLI applies it).
+   */
+  token(workspace: TokenHome): Promise<string | null>;
   onChange(listener: () => void): () => void;
   /** What was reset when the settings file was broken, naming the kept file. */
   notice(): string | undefined;
@@ -91,8 +100,17 @@ export interface SettingsService
   shareTarget(input: { preset?: string; workspace?: string; channels?: string }): ShareTarget;
 
   // Sign in with Slack (auth/): what the settings file keeps of a sign-in.
-  /** Saves a finished sign-in to this workspace, or to a new one (with this id) named after the team. */
-  recordSignIn(workspace: { id: string; isNew: boolean }, record: SignInRecord): Workspace;
+  /**
+   * Keeps a finished sign-in: its tokens in the keychain for record.baseUrl's origin, and the
+   * sign-in in this workspace, or in a new one (with this id) named after the team, as one step.
+   * When any part fails, or the workspace moved to another origin meanwhile, nothing is kept and
+   * the keychain is left as it was.
+   */
+  recordSignIn(
+    workspace: { id: string; isNew: boolean },
+    record: SignInRecord,
+    tokens: TokenPair,
+  ): Promise<Workspace>;
   setTokenExpiry(workspaceId: string, expiresAt: number): void;
   clearSignIn(workspaceId: string): void;
 }
@@ -160,7 +178,7 @@ export function openSettingsService(opts: OpenSettingsOptions): SettingsService 
     workspaceByName: (name) => read().workspaces.find((w) => sameName(w.name, name.trim())),
     preset: (id) => read().presets.find((p) => p.id === id),
     preferences: () => read().preferences,
-    token: (workspaceId) => secrets.get(workspaceId),
+    token: (workspace) => workspaceSecrets(secrets).accessToken(workspace),
     onChange: access.onChange,
     notice: () => file.notice(),
     get path() {

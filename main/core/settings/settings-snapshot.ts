@@ -2,6 +2,7 @@
 // workspace has a token (never the token), and what was repaired or cannot be read.
 import type { Snapshot, WorkspaceView } from '../api';
 import { KeychainError } from '../secrets/secret-store';
+import { workspaceSecrets } from '../secrets/workspace-secrets';
 import { APP_VERSION } from '../version';
 import type { SettingsAccess } from './settings-access';
 
@@ -12,14 +13,16 @@ export async function settingsSnapshot(
   paused: () => boolean,
 ): Promise<Snapshot> {
   const settings = read();
+  const tokens = workspaceSecrets(secrets);
   const keychainNotices = new Set<string>();
   const workspaces: WorkspaceView[] = await Promise.all(
     settings.workspaces.map(async (w) => {
       try {
-        const hasToken = (await secrets.get(w.id)) !== null;
+        // Only a token kept for the workspace's present origin counts (workspace-secrets.ts).
+        const hasToken = (await tokens.accessToken(w)) !== null;
         if (w.auth !== 'slack' || !hasToken) return { ...w, hasToken };
         // The refresh token is removed when the sign-in runs out (auth/renewal.ts).
-        const expired = (await secrets.get(`${w.id}:refresh`)) === null;
+        const expired = (await tokens.refreshToken(w)) === null;
         const signedIn = { user: `@${w.userName ?? 'you'}`, team: w.teamName ?? w.name, expired };
         return { ...w, hasToken, signedIn };
       } catch (error) {

@@ -1,11 +1,14 @@
 // What the settings file keeps of a Sign in with Slack: the workspace (made on the first
 // successful sign-in, named after the team), its public client ID and team, who signed in, and
-// when the access token expires. The tokens themselves are in the keychain (auth/token-store.ts).
+// when the access token expires. The tokens themselves are in the keychain
+// (secrets/workspace-secrets.ts), kept in the same step as the record.
 import type { Workspace } from '../model';
+import { type TokenPair, workspaceSecrets } from '../secrets/workspace-secrets';
 import { DEFAULT_MAX_FILE_BYTES } from './defaults';
 import { fail, requireWorkspace, sameName } from './input-rules';
 import type { Settings } from './schema';
 import type { SettingsAccess } from './settings-access';
+import { refuseIfMoved } from './workspace-tokens';
 
 export interface SignInRecord {
   baseUrl: string;
@@ -23,36 +26,53 @@ function freeName(settings: Settings, wanted: string): string {
   for (let n = 2; ; n += 1) if (!taken(`${wanted} (${n})`)) return `${wanted} (${n})`;
 }
 
+const SIGNING_IN = 'you were signing in';
+
 export function signInRecords(access: SettingsAccess) {
-  const { update } = access;
+  const { read, update, serial } = access;
+  /** The sign-in written to the settings file: to this workspace, or to a new one named after the team. */
+  const record = (workspace: { id: string; isNew: boolean }, record: SignInRecord): Workspace =>
+    update((s) => {
+      let w: Workspace;
+      if (workspace.isNew) {
+        w = {
+          id: workspace.id,
+          name: freeName(s, record.teamName.trim() || 'Slack'),
+          baseUrl: record.baseUrl,
+          protocol: 'external',
+          maxFileBytes: DEFAULT_MAX_FILE_BYTES,
+        };
+        s.workspaces.push(w);
+      } else {
+        // A token never follows a workspace to another origin (workspaces.ts): a sign-in made
+        // elsewhere is never recorded on it, checked on the file as this change reads it.
+        refuseIfMoved(s, workspace.id, record.baseUrl, SIGNING_IN);
+        w = requireWorkspace(s, workspace.id);
+        w.baseUrl = record.baseUrl;
+      }
+      Object.assign(w, { ...record, auth: 'slack' });
+      return { ...w };
+    });
+
   return {
-    /** Saves a finished sign-in: to this workspace, or to a new one named after the team. */
-    recordSignIn(workspace: { id: string; isNew: boolean }, record: SignInRecord): Workspace {
-      return update((s) => {
-        let w: Workspace;
-        if (workspace.isNew) {
-          w = {
-            id: workspace.id,
-            name: freeName(s, record.teamName.trim() || 'Slack'),
-            baseUrl: record.baseUrl,
-            protocol: 'external',
-            maxFileBytes: DEFAULT_MAX_FILE_BYTES,
-          };
-          s.workspaces.push(w);
-        } else {
-          w = requireWorkspace(s, workspace.id);
-          // A token never follows a workspace to another origin (workspaces.ts): a sign-in made
-          // elsewhere is never recorded on it.
-          if (new URL(record.baseUrl).origin !== new URL(w.baseUrl).origin) {
-            fail(
-              'signed_in_elsewhere',
-              `${w.name} is at ${new URL(w.baseUrl).origin}, not ${new URL(record.baseUrl).origin}.`,
-            );
-          }
-          w.baseUrl = record.baseUrl;
+    /** The tokens to the keychain and the sign-in to the file, as one step (settings-service.ts). */
+    recordSignIn(
+      workspace: { id: string; isNew: boolean },
+      signIn: SignInRecord,
+      tokens: TokenPair,
+    ): Promise<Workspace> {
+      return serial(async () => {
+        // Signed in again: the workspace must still be where the browser signed in (this process
+        // or another may have moved it while the tab waited). Asked again as the file is written.
+        if (!workspace.isNew) refuseIfMoved(read(), workspace.id, signIn.baseUrl, SIGNING_IN);
+        const home = { id: workspace.id, baseUrl: signIn.baseUrl };
+        const undo = await workspaceSecrets(access.secrets).savePair(home, tokens);
+        try {
+          return record(workspace, signIn);
+        } catch (error) {
+          await undo();
+          throw error;
         }
-        Object.assign(w, { ...record, auth: 'slack' });
-        return { ...w };
       });
     },
     /** The new access token's expiry, after a renewal. */

@@ -1,12 +1,14 @@
 // Saving a token the way Settings does it: asked of the service first (auth.test), kept only
 // if the service did not refuse it, and said who it is for. A token that cannot be checked
-// (no auth.test, no answer) is kept, and the answer says so.
+// (no auth.test, no answer) is kept, and the answer says so. A workspace that moved to another
+// address while auth.test answered keeps nothing (save refuses it), and the answer says so.
 import { checkToken } from '../../portable/credentials';
 import type { TokenSaved } from '../api';
 import type { Workspace } from '../model';
 import { RefusedError } from '../refused-error';
 import { authTest } from '../upload/auth-test';
 import type { Transport } from '../upload/transport';
+import { SettingsError } from './settings-error';
 import { tokenHolder } from './workspace-tokens';
 
 export async function checkAndSaveToken(
@@ -28,7 +30,12 @@ export async function checkAndSaveToken(
       message: `The service refused this token (${result.reason.code}), so it was not saved. ${result.reason.message}`,
     };
   }
-  await deps.save(trimmed);
+  try {
+    await deps.save(trimmed);
+  } catch (error) {
+    if (!(error instanceof SettingsError && error.code === 'workspace_moved')) throw error;
+    return { saved: false, ok: false, checked: false, message: error.message };
+  }
   if (result.ok) {
     const who = tokenHolder(result);
     return {

@@ -98,7 +98,7 @@ async function updateWorkspace(
         `${current.name} is signed in at ${originOf(current.baseUrl)}: sign out of it first (that ends the sign-in there), or add ${originOf(baseUrl)} as another workspace.`,
       );
     }
-    if (moved) await forgetToken(access, wid);
+    if (moved) await forgetToken(access, current);
     const updated = update((s) => {
       const w = requireWorkspace(s, wid);
       if (name !== undefined) {
@@ -124,7 +124,7 @@ async function removeWorkspaceWithSummary(
     const workspace = requireWorkspace(read(), wid);
     // The token goes first: if the keychain refuses, the workspace stays, so the token is
     // never left behind without a way to remove it.
-    const token = await forgetToken(access, wid);
+    const token = await forgetToken(access, workspace);
     const presetsRemoved = update((s) => {
       const removed = s.presets.filter((p) => p.workspaceId === wid);
       s.workspaces = s.workspaces.filter((w) => w.id !== wid);
