@@ -16,6 +16,8 @@ import { createNodeTransport } from '../../main/core/upload/node-transport';
 
 export interface Fixture {
   dir: string;
+  /** The keychain service name the test's tokens are under (for processes it starts). */
+  service: string;
   secrets: SecretStore;
   open(extra?: Partial<OpenSettingsOptions>): SettingsService;
   configText(): Promise<string>;
@@ -26,7 +28,8 @@ export interface Fixture {
 
 export async function settingsFixture(): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), 'trayshare-settings-'));
-  const secrets = createKeychainStore({ service: `Trayshare-test-${randomUUID()}` });
+  const service = `Trayshare-test-${randomUUID()}`;
+  const secrets = createKeychainStore({ service });
   const accounts = new Set<string>();
   // Remember every account touched so the keyring is left clean.
   const tracked: SecretStore = {
@@ -40,6 +43,7 @@ export async function settingsFixture(): Promise<Fixture> {
   const transport = createNodeTransport();
   return {
     dir,
+    service,
     secrets: tracked,
     open: (extra) => openSettingsService({ dir, secrets: tracked, transport, ...extra }),
     configText: () => readFile(join(dir, 'config.json'), 'utf8'),

@@ -1,4 +1,5 @@
-// The one way the settings rooms read and change the file: changes that await the keychain run
+// The one way the settings rooms read and change the file: each change reads and writes the file
+// holding its lock (no other process changes it in between), changes that await the keychain run
 // one at a time, and every change tells the listeners.
 import type { SecretStore } from '../secrets/secret-store';
 import { fail } from './input-rules';
@@ -8,7 +9,11 @@ import type { SettingsFile } from './settings-file';
 export interface SettingsAccess {
   readonly secrets: SecretStore;
   read(): Settings;
-  /** Read, change, write, tell listeners; the change runs on a fresh copy of the file's data. */
+  /**
+   * Read, change, write (holding the file's lock, across processes), tell listeners; the change
+   * runs on a fresh copy of the file's data and must be synchronous. Throws SettingsError
+   * 'settings_busy' when another process holds the lock too long; nothing is changed then.
+   */
   update<T>(change: (s: Settings) => T): T;
   /** Runs changes one after the other (see openSettingsAccess). */
   serial<T>(run: () => Promise<T>): Promise<T>;
@@ -35,15 +40,21 @@ export function openSettingsAccess(file: SettingsFile, secrets: SecretStore): Se
 
   const read = (): Settings => file.read();
 
+  // Read, change and write hold the file's lock (settings-file.ts, locked()), so another
+  // process's change is either wholly before this one (and read here) or wholly after it. The
+  // change is synchronous, so nothing else in this process runs in between either.
   function update<T>(change: (s: Settings) => T): T {
-    const settings = structuredClone(read());
-    const result = change(settings);
-    try {
-      file.write(settings);
-    } catch (error) {
-      const code = (error as { code?: string }).code ?? String(error);
-      fail('write_failed', `Could not save the settings to ${file.path} (${code}).`);
-    }
+    const result = file.locked(() => {
+      const settings = structuredClone(read());
+      const value = change(settings);
+      try {
+        file.write(settings);
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? String(error);
+        fail('write_failed', `Could not save the settings to ${file.path} (${code}).`);
+      }
+      return value;
+    });
     emit();
     return result;
   }

@@ -7,6 +7,8 @@ export type SettingsErrorCode =
   | 'duplicate_name'
   | 'needs_base_url'
   | 'write_failed'
+  /** Another process held the settings file's lock for too long: nothing was changed. */
+  | 'settings_busy'
   /** A signed-in workspace may not move to another origin: its token belongs to the old one. */
   | 'signed_in_elsewhere'
   /** The workspace moved to another origin while its token was checked or signed in: nothing saved. */

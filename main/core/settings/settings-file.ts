@@ -20,6 +20,7 @@ import Conf from 'conf';
 import { damagedAt, damagedName } from '../damaged-name';
 import { type Repair, repairSettings } from './repair';
 import { emptySettings, type Settings } from './schema';
+import { withSettingsLock } from './settings-lock';
 import { scrubTokens, scrubTokensInText } from './tokens-in-file';
 
 /** What openSettingsService hands the store factory. Both conf and electron-store accept it. */
@@ -123,12 +124,23 @@ export class SettingsFile {
    * scheduling pass, issue 38). Each read still gets its own copy, as a fresh parse would.
    */
   private lastClean: { text: string; settings: Settings } | undefined;
+  private readonly lockWaitMs: number | undefined;
+  /** How deep in locked() this process is; notices are told once the lock is released. */
+  private depth = 0;
+  private noticeWaiting = false;
 
-  constructor(dir: string, factory: StoreFactory, now: () => number = Date.now) {
+  constructor(
+    dir: string,
+    factory: StoreFactory,
+    now: () => number = Date.now,
+    /** How long a change waits for another process's (settings-lock.ts; tests shorten it). */
+    lockWaitMs?: number,
+  ) {
     this.dir = resolve(dir);
     this.path = join(this.dir, `${CONFIG_NAME}.json`);
     this.factory = factory;
     this.now = now;
+    this.lockWaitMs = lockWaitMs;
     try {
       // The folder is there from the start, as Electron's userData is (people look for it).
       mkdirSync(this.dir, { recursive: true });
@@ -163,38 +175,84 @@ export class SettingsFile {
   }
 
   /**
+   * Runs `work` holding the settings file's lock (settings-lock.ts), so no other process reads
+   * and writes the file meanwhile: a change reads the file inside it, and what another process
+   * saved a moment ago is what it changes. `work` must be synchronous. Listeners hear of
+   * notices once the lock is released, so none of them can start a change inside this one.
+   */
+  locked<T>(work: () => T): T {
+    this.depth++;
+    try {
+      return withSettingsLock(this.path, work, { waitMs: this.lockWaitMs });
+    } finally {
+      this.depth--;
+      if (this.depth === 0 && this.noticeWaiting) {
+        this.noticeWaiting = false;
+        for (const listener of this.noticeListeners) listener();
+      }
+    }
+  }
+
+  /**
    * The current settings. A broken file is moved aside (kept), the repaired settings are written
    * in its place, and notice() says what happened. Never throws for a bad or unreadable file.
    */
   read(): Settings {
+    const first = this.look();
+    if ('settings' in first) return first.settings;
+    if (this.depth > 0) return this.fix(first);
+    try {
+      // Repaired holding the lock, after a second look: two processes that both found the file
+      // broken would otherwise each set a file aside, the second one the first one's repair.
+      return this.locked(() => {
+        const again = this.look();
+        return 'settings' in again ? again.settings : this.fix(again);
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.addNotice(
+        `Trayshare could not save its repaired settings to ${this.path} (${reason}); using what could be read for now.`,
+      );
+      return first.repair.settings;
+    }
+  }
+
+  /** The file as it is now: settings that need no writing, or what a repair must write. */
+  private look(): { settings: Settings } | Broken {
     let text: string | undefined;
     try {
       text = readFileSync(this.path, 'utf8');
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') return emptySettings();
+      if (errorCode(error) === 'ENOENT') return { settings: emptySettings() };
       this.addNotice(
         `Trayshare could not read its settings file ${this.path} (${errorCode(error) ?? String(error)}), so it is using default settings for now; changes may not be saved until the file can be read.`,
       );
-      return emptySettings();
+      return { settings: emptySettings() };
     }
-    if (this.lastClean?.text === text) return structuredClone(this.lastClean.settings);
+    if (this.lastClean?.text === text)
+      return { settings: structuredClone(this.lastClean.settings) };
     let parsed: unknown;
     try {
       // An empty file (a crash between create and write) counts as no settings yet.
       parsed = text.trim() === '' ? undefined : JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return this.replaceBroken(
+      return {
         text,
-        undefined,
-        repairInvalidJson(`it is not valid JSON (${reason})`),
-      );
+        parsed: undefined,
+        repair: repairInvalidJson(`it is not valid JSON (${reason})`),
+      };
     }
     const repair = repairSettings(parsed);
     if (!repair.rewrite) {
       this.lastClean = { text, settings: structuredClone(repair.settings) };
-      return repair.settings;
+      return { settings: repair.settings };
     }
+    return { text, parsed, repair };
+  }
+
+  /** Writes the repair of a file that needs one (holding the lock). */
+  private fix({ text, parsed, repair }: Broken): Settings {
     if (repair.problems.length === 0 && repair.tokenFields.length === 0) {
       // Migrated or filled in: nothing was lost, so there is nothing to keep or report.
       this.writeQuietly(repair.settings);
@@ -203,8 +261,11 @@ export class SettingsFile {
     return this.replaceBroken(text, parsed, repair);
   }
 
-  /** Saves settings; throws when the file cannot be written. */
+  /** Saves settings, holding the lock (see locked()); throws when the file cannot be written. */
   write(settings: Settings): void {
+    // Written without the lock, a copy read earlier could undo another process's change.
+    if (this.depth === 0)
+      throw new Error(`The settings file ${this.path} was written without its lock.`);
     this.writer().store = settings as unknown as Record<string, unknown>;
   }
 
@@ -272,8 +333,16 @@ export class SettingsFile {
   private addNotice(message: string): void {
     if (this.notices.includes(message)) return;
     this.notices.push(message);
-    for (const listener of this.noticeListeners) listener();
+    if (this.depth > 0) this.noticeWaiting = true;
+    else for (const listener of this.noticeListeners) listener();
   }
+}
+
+/** A file whose settings must be written back: migrated, filled in, or repaired. */
+interface Broken {
+  text: string;
+  parsed: unknown;
+  repair: Repair;
 }
 
 function repairInvalidJson(problem: string): Repair {

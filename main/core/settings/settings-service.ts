@@ -131,10 +131,17 @@ export interface OpenSettingsOptions {
    * onChange listeners. Off by default; close() stops it.
    */
   watch?: boolean;
+  /** How long a change waits for another process's change to the file (tests shorten it). */
+  lockWaitMs?: number;
 }
 
 export function openSettingsService(opts: OpenSettingsOptions): SettingsService {
-  const file = new SettingsFile(opts.dir, opts.storeFactory ?? confStoreFactory, opts.now);
+  const file = new SettingsFile(
+    opts.dir,
+    opts.storeFactory ?? confStoreFactory,
+    opts.now,
+    opts.lockWaitMs,
+  );
   const secrets = opts.secrets;
   const access = openSettingsAccess(file, secrets);
   const { read } = access;
