@@ -91,16 +91,12 @@ async function updateWorkspace(
     if (name !== undefined) uniqueWorkspaceName(read(), name, wid);
     // A token is issued for one service: it must never follow the workspace to another origin.
     const moved = baseUrl !== undefined && originOf(baseUrl) !== originOf(current.baseUrl);
-    // A sign-in is ended at its own service, never left alive there (sign out does that).
-    if (moved && current.auth === 'slack' && current.userName !== undefined) {
-      fail(
-        'signed_in_elsewhere',
-        `${current.name} is signed in at ${originOf(current.baseUrl)}: sign out of it first (that ends the sign-in there), or add ${originOf(baseUrl)} as another workspace.`,
-      );
-    }
+    refuseMoveWhileSignedIn(current, baseUrl);
     if (moved) await forgetToken(access, current);
     const updated = update((s) => {
       const w = requireWorkspace(s, wid);
+      // Again on the file as it is written: another process may have signed it in meanwhile.
+      refuseMoveWhileSignedIn(w, baseUrl);
       if (name !== undefined) {
         uniqueWorkspaceName(s, name, wid);
         w.name = name;
@@ -112,6 +108,17 @@ async function updateWorkspace(
     });
     return { ...updated, tokenCleared: moved };
   });
+}
+
+/** A sign-in is ended at its own service, never left alive there (sign out does that). */
+function refuseMoveWhileSignedIn(workspace: Workspace, baseUrl: string | undefined): void {
+  if (baseUrl === undefined || originOf(baseUrl) === originOf(workspace.baseUrl)) return;
+  if (workspace.auth === 'slack' && workspace.userName !== undefined) {
+    fail(
+      'signed_in_elsewhere',
+      `${workspace.name} is signed in at ${originOf(workspace.baseUrl)}: sign out of it first (that ends the sign-in there), or add ${originOf(baseUrl)} as another workspace.`,
+    );
+  }
 }
 
 async function removeWorkspaceWithSummary(
