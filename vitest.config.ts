@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -12,6 +13,10 @@ export default defineConfig({
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Vitest's default is one file less than the cores: a single file at a time on two cores,
+    // where most files wait on child processes, sockets and Chromium rather than the CPU. Two at
+    // least (docs/testing.md); larger machines keep the default.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // electron-store imports `electron`; inlining lets tests mock it.
     server: { deps: { inline: ['electron-store'] } },
   },

@@ -373,7 +373,11 @@ describe('ending without signing in, nothing saved', () => {
     });
     const waiting = signIn(a);
     // The browser came back; the exchange is under way when the person presses Cancel.
-    await expect.poll(() => service.traffic().countOf['oauth.v2.access'] ?? 0).toBe(1);
+    // The consent tab's round trip comes first: on a busy machine it outlasts the poll's
+    // default second, so the wait is the test's own (the slow answer starts after it).
+    await expect
+      .poll(() => service.traffic().countOf['oauth.v2.access'] ?? 0, { timeout: 10_000 })
+      .toBe(1);
     await a.cancelSignIn();
     expect(await waiting).toMatchObject({ ok: false, reason: 'cancelled' });
     await tabAnswered;
@@ -388,7 +392,9 @@ describe('ending without signing in, nothing saved', () => {
       void consent(url, {});
     });
     const waiting = signIn(a);
-    await expect.poll(() => service.traffic().countOf['auth.test'] ?? 0).toBe(1);
+    await expect
+      .poll(() => service.traffic().countOf['auth.test'] ?? 0, { timeout: 10_000 })
+      .toBe(1);
     await a.cancelSignIn();
     expect(await waiting).toMatchObject({ ok: false, reason: 'cancelled' });
     await nothingSaved(a);

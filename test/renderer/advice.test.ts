@@ -9,7 +9,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../harness/server';
 import { signInThroughConsentPage, startSignInHarness } from '../harness/sign-in-harness';
-import { axeViolations, dropFiles, launchBrowser, openApp, showView } from './browser';
+import { axeViolations, dropFiles, openApp, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 const CLIENT_ID = '5555555555.6666666666';
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
         channels: ['C0GENERAL', 'C0RANDOM'],
       },
     }),
-    launchBrowser(),
+    testBrowser(),
   ]);
   dir = await mkdtemp(join(tmpdir(), 'trayshare-advice-test-'));
 }, 60_000);

@@ -58,8 +58,9 @@ export function chromiumPath(
   return found;
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** How the renderer tests start Chromium, on its own or as the run's shared browser server. */
+export function launchOptions(): { executablePath: string; args: string[] } {
+  return {
     executablePath: chromiumPath(),
     args: [
       '--no-sandbox',
@@ -70,7 +71,12 @@ export function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--disable-quic',
     ],
-  });
+  };
+}
+
+/** A Chromium of its own (bench/capture.ts; the renderer tests use testBrowser()). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch(launchOptions());
 }
 
 export interface OpenPage {

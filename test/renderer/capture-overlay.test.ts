@@ -5,7 +5,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, launchBrowser, screenshot } from './browser';
+import { axeViolations, screenshot } from './browser';
+import { testBrowser } from './shared-browser';
 
 interface Recorded {
   calls: { name: string; input?: unknown; drawn?: boolean }[];
@@ -16,7 +17,7 @@ describe('the capture overlay page', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+    [harness, browser] = await Promise.all([startHarness(), testBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -11,7 +11,8 @@ import { portalCapturer } from '../../main/core/capture/capturers';
 import { sampleScreenshot } from '../capture/sample-screenshot';
 import { startTestPortal, type TestPortal } from '../capture/test-portal';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, dropFiles, launchBrowser, openApp, screenshot } from './browser';
+import { axeViolations, dropFiles, openApp, screenshot } from './browser';
+import { testBrowser } from './shared-browser';
 
 const exists = (path: string) =>
   access(path).then(
@@ -28,7 +29,7 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
   beforeAll(async () => {
     [harness, browser, portal] = await Promise.all([
       startHarness(),
-      launchBrowser(),
+      testBrowser(),
       startTestPortal(),
     ]);
     const { page } = await openApp(browser, harness);

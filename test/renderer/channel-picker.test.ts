@@ -7,14 +7,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { defaultTestConfig } from '../service/server';
-import { axeViolations, launchBrowser, openApp, screenshot, showView } from './browser';
+import { axeViolations, openApp, screenshot, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 let harness: Harness;
 let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
-  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  [harness, browser] = await Promise.all([startHarness(), testBrowser()]);
   dir = await mkdtemp(join(tmpdir(), 'trayshare-picker-test-'));
 });
 

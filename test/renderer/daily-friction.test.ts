@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
 import { defaultTestConfig } from '../service/server';
-import { axeViolations, launchBrowser, openApp, showView } from './browser';
+import { axeViolations, openApp, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 let harness: Harness;
 let browser: Browser;
@@ -30,7 +31,7 @@ beforeAll(async () => {
         },
       },
     }),
-    launchBrowser(),
+    testBrowser(),
   ]);
   dir = await mkdtemp(join(tmpdir(), 'trayshare-daily-test-'));
 }, 60_000);

@@ -4,7 +4,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { View } from '../../preload/contract';
 import { type Harness, startHarness } from '../harness/server';
-import { dropFiles, launchBrowser, openApp, showView } from './browser';
+import { dropFiles, openApp, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 const NOTE =
   'No Trayshare icon in the top bar? GNOME shows tray icons only with the AppIndicator extension.';
@@ -13,7 +14,7 @@ let harness: Harness;
 let browser: Browser;
 
 beforeAll(async () => {
-  [harness, browser] = await Promise.all([startHarness({ desktopNotes: [NOTE] }), launchBrowser()]);
+  [harness, browser] = await Promise.all([startHarness({ desktopNotes: [NOTE] }), testBrowser()]);
 });
 
 afterAll(async () => {

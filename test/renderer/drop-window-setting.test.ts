@@ -3,7 +3,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { launchBrowser, openApp, showView } from './browser';
+import { openApp, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 let wayland: Harness;
 let x11: Harness;
@@ -13,7 +14,7 @@ beforeAll(async () => {
   [wayland, x11, browser] = await Promise.all([
     startHarness({ keepsDropWindowOnTop: false }),
     startHarness(),
-    launchBrowser(),
+    testBrowser(),
   ]);
 });
 

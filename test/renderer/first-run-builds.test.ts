@@ -7,7 +7,8 @@ import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../harness/server';
 import { startSignInHarness } from '../harness/sign-in-harness';
-import { axeViolations, launchBrowser, openApp, type Scheme, screenshot } from './browser';
+import { axeViolations, openApp, type Scheme, screenshot } from './browser';
+import { testBrowser } from './shared-browser';
 
 const CLIENT_ID = '7777777777.8888888888';
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
   [withId, withoutId, browser] = await Promise.all([
     harnessFor(CLIENT_ID),
     harnessFor(''),
-    launchBrowser(),
+    testBrowser(),
   ]);
 }, 120_000);
 

@@ -7,13 +7,14 @@ import { basename, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, dropFiles, launchBrowser, openApp } from './browser';
+import { axeViolations, dropFiles, openApp } from './browser';
+import { testBrowser } from './shared-browser';
 
 let harness: Harness;
 let browser: Browser;
 
 beforeAll(async () => {
-  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  [harness, browser] = await Promise.all([startHarness(), testBrowser()]);
 }, 60_000);
 
 afterAll(async () => {

@@ -5,13 +5,14 @@ import { access } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { launchBrowser, openApp } from './browser';
+import { openApp } from './browser';
+import { testBrowser } from './shared-browser';
 
 let harness: Harness;
 let browser: Browser;
 
 beforeAll(async () => {
-  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  [harness, browser] = await Promise.all([startHarness(), testBrowser()]);
 });
 
 afterAll(async () => {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { launchBrowser, openApp } from './browser';
+import { openApp } from './browser';
+import { testBrowser } from './shared-browser';
 
 const SIZE = 64 * 1024 * 1024;
 let harness: Harness;
@@ -16,7 +17,7 @@ beforeAll(async () => {
   [harness, browser] = await Promise.all([
     // About 8 s for the whole file: long enough to watch, short if cancel were broken.
     startHarness({ throttleBytesPerSecond: 8 * 1024 * 1024 }),
-    launchBrowser(),
+    testBrowser(),
   ]);
   dir = await mkdtemp(join(tmpdir(), 'trayshare-progress-test-'));
 });

@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSetupLink } from '../../main/core/setup-link';
 import { type SetupLink, setupLinkFor } from '../../main/portable/setup-link';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, launchBrowser, openApp, showView } from './browser';
+import { axeViolations, openApp, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 let harness: Harness;
 let browser: Browser;
 
 beforeAll(async () => {
-  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  [harness, browser] = await Promise.all([startHarness(), testBrowser()]);
 }, 60_000);
 
 afterAll(async () => {

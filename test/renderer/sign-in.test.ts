@@ -13,7 +13,8 @@ import { CREATE_SLACK_APP_URL } from '../../renderer/src/views/slack-team-setup'
 import { signInAndKeep } from '../auth/sign-in-helpers';
 import type { Harness } from '../harness/server';
 import { startSignInHarness } from '../harness/sign-in-harness';
-import { axeViolations, dropFiles, launchBrowser, openApp, showView } from './browser';
+import { axeViolations, dropFiles, openApp, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 const CLIENT_ID = '3333333333.4444444444';
 
@@ -31,7 +32,7 @@ beforeAll(async () => {
         channels: ['C0GENERAL', 'C0DESIGN', 'C0RANDOM'],
       },
     }),
-    launchBrowser(),
+    testBrowser(),
   ]);
 }, 60_000);
 

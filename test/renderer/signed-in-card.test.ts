@@ -6,14 +6,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../harness/server';
 import { signInThroughConsentPage, startSignInHarness } from '../harness/sign-in-harness';
-import {
-  axeViolations,
-  launchBrowser,
-  openApp,
-  type Scheme,
-  screenshot,
-  showView,
-} from './browser';
+import { axeViolations, openApp, type Scheme, screenshot, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 const CLIENT_ID = '5555555555.6666666666';
 
@@ -31,7 +25,7 @@ beforeAll(async () => {
         channels: ['C0GENERAL', 'C0RANDOM'],
       },
     }),
-    launchBrowser(),
+    testBrowser(),
   ]);
 }, 60_000);
 

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { type Feed, startFeed } from '../updates/feed-server';
 import { createTestUpdater, type TestUpdater } from '../updates/test-updater';
-import { launchBrowser, openApp, showView } from './browser';
+import { openApp, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 let harness: Harness;
 let browser: Browser;
@@ -31,7 +32,7 @@ beforeAll(async () => {
         timers: { setInterval: () => 0, clearInterval: () => undefined },
       },
     }),
-    launchBrowser(),
+    testBrowser(),
   ]);
 });
 

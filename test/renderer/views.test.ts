@@ -6,15 +6,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import {
-  axeViolations,
-  docsImage,
-  launchBrowser,
-  openApp,
-  type Scheme,
-  screenshot,
-  showView,
-} from './browser';
+import { axeViolations, docsImage, openApp, type Scheme, screenshot, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 let harness: Harness;
 let browser: Browser;
@@ -66,7 +59,7 @@ async function fillQueueAndHistory(): Promise<void> {
 }
 
 beforeAll(async () => {
-  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  [harness, browser] = await Promise.all([startHarness(), testBrowser()]);
   dir = await mkdtemp(join(tmpdir(), 'trayshare-views-test-'));
   await fillQueueAndHistory();
 }, 60_000);

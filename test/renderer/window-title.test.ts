@@ -8,13 +8,14 @@ import { DROP_WINDOW_TITLE } from '../../renderer/src/window-title';
 import { type Harness, startHarness } from '../harness/server';
 import { FakeWindowFactory } from '../shell/fake-electron';
 import { PRELOAD, RENDERER } from '../shell/shell-harness';
-import { launchBrowser, openApp, showView } from './browser';
+import { openApp, showView } from './browser';
+import { testBrowser } from './shared-browser';
 
 let harness: Harness;
 let browser: Browser;
 
 beforeAll(async () => {
-  [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
+  [harness, browser] = await Promise.all([startHarness(), testBrowser()]);
 });
 
 afterAll(async () => {
