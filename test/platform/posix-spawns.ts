@@ -4,7 +4,7 @@
 // names the platform, in an `if`/`?:`/`&&` on the platform, after an early `return`/`throw`/
 // `ctx.skip()` on the platform, or under a `posix-only: <why>` comment (for helpers that only
 // guarded tests call). The source is parsed (oxc-parser, the parser knip runs), not grepped.
-import { parseSync } from 'oxc-parser';
+import { isNode, lineAt, type Node, parseSource, walkTree } from './syntax-tree';
 
 /** Programs a stock Windows does not have (curl, tar and ssh it does: System32). */
 const POSIX_TOOLS = new Set([
@@ -55,16 +55,6 @@ export interface UnguardedSpawn {
   program: string;
 }
 
-interface Node {
-  type: string;
-  start: number;
-  end: number;
-  [key: string]: unknown;
-}
-
-const isNode = (value: unknown): value is Node =>
-  typeof value === 'object' && value !== null && typeof (value as Node).type === 'string';
-
 function calleeName(callee: Node): string | undefined {
   if (callee.type === 'Identifier') return callee.name as string;
   if (callee.type === 'MemberExpression') return calleeName(callee.property as Node);
@@ -96,7 +86,12 @@ const exits = (statement: Node, source: string): boolean => {
 };
 
 /** Whether `node`, under `ancestors` (outermost first), only runs on a checked platform. */
-function guarded(ancestors: Node[], node: Node, source: string, markers: number[]): boolean {
+function guarded(
+  ancestors: readonly Node[],
+  node: Node,
+  source: string,
+  markers: number[],
+): boolean {
   const chain = [...ancestors, node];
   for (let i = 0; i < chain.length; i++) {
     const a = chain[i] as Node;
@@ -147,29 +142,17 @@ function guarded(ancestors: Node[], node: Node, source: string, markers: number[
 
 /** Starts of POSIX-only programs in one test file that no platform guard covers. */
 export function unguardedPosixSpawns(file: string, source: string): UnguardedSpawn[] {
-  const parsed = parseSync(file, source);
-  if (parsed.errors.length > 0) throw new Error(`${file}: ${parsed.errors[0]?.message}`);
+  const { parsed, root } = parseSource(file, source);
   const markers = parsed.comments
     .filter((comment) => comment.value.trim().startsWith(MARKER))
     .map((comment) => comment.end);
   const found: UnguardedSpawn[] = [];
-  const lineOf = (offset: number) => source.slice(0, offset).split('\n').length;
-  const walk = (node: Node, ancestors: Node[]) => {
-    if (node.type === 'CallExpression') {
-      const program = programOf(node);
-      if (program && isPosixOnly(program) && !guarded(ancestors, node, source, markers)) {
-        found.push({ file, line: lineOf(node.start), program });
-      }
+  walkTree(root, (node, ancestors) => {
+    if (node.type !== 'CallExpression') return;
+    const program = programOf(node);
+    if (program && isPosixOnly(program) && !guarded(ancestors, node, source, markers)) {
+      found.push({ file, line: lineAt(source, node.start), program });
     }
-    const next = [...ancestors, node];
-    for (const value of Object.values(node)) {
-      if (Array.isArray(value)) {
-        for (const item of value) if (isNode(item)) walk(item, next);
-      } else if (isNode(value)) {
-        walk(value, next);
-      }
-    }
-  };
-  walk(parsed.program as unknown as Node, []);
+  });
   return found;
 }

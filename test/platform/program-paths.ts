@@ -11,7 +11,7 @@
 // - nothing outside system-programs.ts makes a ProgramPath with `as`.
 // Strict TypeScript then holds every ProgramPath to what system-programs.ts made. The source
 // is parsed with oxc-parser (as posix-spawns.ts does), not grepped.
-import { parseSync } from 'oxc-parser';
+import { isNode, lineAt, type Node, parseSource, walkTree } from './syntax-tree';
 
 export interface BareStart {
   file: string;
@@ -20,16 +20,6 @@ export interface BareStart {
   problem: string;
 }
 
-interface Node {
-  type: string;
-  start: number;
-  end: number;
-  [key: string]: unknown;
-}
-
-const isNode = (value: unknown): value is Node =>
-  typeof value === 'object' && value !== null && typeof (value as Node).type === 'string';
-
 const CHILD_PROCESS = new Set(['node:child_process', 'child_process']);
 const PROGRAMS_MODULE = /(^|\/)system-programs(\.ts)?$/;
 const SHELL = new Set(['exec', 'execSync']);
@@ -37,17 +27,7 @@ const SHELL = new Set(['exec', 'execSync']);
 /** Every node of the tree with its parent. */
 function nodesOf(root: Node): { node: Node; parent: Node | undefined; key: string }[] {
   const out: { node: Node; parent: Node | undefined; key: string }[] = [];
-  const walk = (node: Node, parent: Node | undefined, key: string) => {
-    out.push({ node, parent, key });
-    for (const [k, value] of Object.entries(node)) {
-      if (Array.isArray(value)) {
-        for (const item of value) if (isNode(item)) walk(item, node, k);
-      } else if (isNode(value)) {
-        walk(value, node, k);
-      }
-    }
-  };
-  walk(root, undefined, '');
+  walkTree(root, (node, ancestors, key) => out.push({ node, parent: ancestors.at(-1), key }));
   return out;
 }
 
@@ -56,12 +36,10 @@ const namesProgramPath = (annotation: unknown, source: string): boolean =>
 
 /** Starts of programs in one main/ source file not named by system-programs.ts's full paths. */
 export function bareProgramStarts(file: string, source: string): BareStart[] {
-  const parsed = parseSync(file, source);
-  if (parsed.errors.length > 0) throw new Error(`${file}: ${parsed.errors[0]?.message}`);
-  const lineOf = (offset: number) => source.slice(0, offset).split('\n').length;
+  const { parsed, root } = parseSource(file, source);
   const found: BareStart[] = [];
   const report = (node: Node, problem: string) =>
-    found.push({ file, line: lineOf(node.start), problem });
+    found.push({ file, line: lineAt(source, node.start), problem });
 
   /** Local name -> the child_process export it is (`*` for the namespace). */
   const childProcess = new Map<string, string>();
@@ -78,7 +56,7 @@ export function bareProgramStarts(file: string, source: string): BareStart[] {
   if (/(^|\/)require\(['"](node:)?child_process['"]\)/.test(source)) {
     found.push({ file, line: 1, problem: 'child_process taken with require: not checked' });
   }
-  const all = nodesOf(parsed.program as unknown as Node);
+  const all = nodesOf(root);
   const isProgramsModule = PROGRAMS_MODULE.test(file.replace(/\.ts$/, ''));
 
   /** The declarations of `name` in this file: parameters and variables. */
