@@ -143,30 +143,38 @@ it('prepareShare opens nothing for a workspace it does not know', async () => {
   }
 });
 
+/** `trayshare send` of these files on the external protocol, over TLS, with its own data folder. */
+function sendToUploadHost(data: string, paths: string[]) {
+  return runCli(
+    [
+      'send',
+      '--base-url',
+      apiBase,
+      '--protocol',
+      'external',
+      '--channels',
+      'C0GENERAL',
+      '--json',
+    ].concat(paths),
+    {
+      env: {
+        TRAYSHARE_DATA_DIR: data,
+        TRAYSHARE_TOKEN: TOKEN,
+        NODE_EXTRA_CA_CERTS: TEST_CERT_PATH,
+      },
+    },
+  );
+}
+
 it('trayshare send keeps the upload host it learnt, and the next send opens its connections there at its start, before its first request', async () => {
   const data = join(dir, 'cli');
   const send = async (prefix: string) => {
     const these = await files(prefix, 3);
     acceptedAt = [];
     logged = [];
-    const run = await runCli(
-      [
-        'send',
-        '--base-url',
-        apiBase,
-        '--protocol',
-        'external',
-        '--channels',
-        'C0GENERAL',
-        '--json',
-      ].concat(these.map((f) => f.path)),
-      {
-        env: {
-          TRAYSHARE_DATA_DIR: data,
-          TRAYSHARE_TOKEN: TOKEN,
-          NODE_EXTRA_CA_CERTS: TEST_CERT_PATH,
-        },
-      },
+    const run = await sendToUploadHost(
+      data,
+      these.map((f) => f.path),
     );
     expect(run.code, run.stderr).toBe(0);
     expect(jsonLines(run.stdout).map((l) => l.outcome)).toEqual(Array(3).fill('delivered'));
@@ -197,26 +205,7 @@ it('an upload host that refused the bytes is not learnt: trayshare send keeps no
   // retried), so no byte upload to that host ever succeeded.
   service.injectFault({ fault: { kind: 'status', status: 403 }, method: 'upload', times: 1 });
   const [one] = await files('refused', 1);
-  const run = await runCli(
-    [
-      'send',
-      '--base-url',
-      apiBase,
-      '--protocol',
-      'external',
-      '--channels',
-      'C0GENERAL',
-      '--json',
-      one!.path,
-    ],
-    {
-      env: {
-        TRAYSHARE_DATA_DIR: data,
-        TRAYSHARE_TOKEN: TOKEN,
-        NODE_EXTRA_CA_CERTS: TEST_CERT_PATH,
-      },
-    },
-  );
+  const run = await sendToUploadHost(data, [one!.path]);
   expect(jsonLines(run.stdout).map((l) => l.error)).toEqual(['http_403']);
   await expect(readFile(join(data, 'upload-hosts.json'), 'utf8')).rejects.toMatchObject({
     code: 'ENOENT',
