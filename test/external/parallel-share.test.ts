@@ -4,8 +4,9 @@
 // setting in slots of bytes in flight (byte-budget.ts: small files all at once, files of a slot
 // or more at most the setting); the app's queue counts files, at most the setting. The built
 // CLI and the app's queue, over real HTTP; the reference service
-// counts the requests of each kind it had open at one time. Each upload's answer is held back a
-// moment (a 'slow' fault) so that files which may overlap do overlap.
+// counts the requests of each kind it had open at one time. Answers are held back (a 'slow'
+// fault, or a 'gather' fault where all of them should be open at once) so that files which may
+// overlap do overlap.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,8 +94,15 @@ const slowUploads = (times: number) =>
 
 const STEP_ONE = 'files.getUploadURLExternal';
 
-const slowStepOne = (times: number) =>
-  service.injectFault({ method: STEP_ONE, fault: { kind: 'slow', delayMs: 200 }, times });
+// Where a test counts how many requests the client keeps open at once, the answers are held
+// until that many wait (the reference service's gather fault), so the count does not depend on
+// how fast a loaded machine sends them; a client that sends fewer at once is answered after the
+// fault's longest wait, and the count shows it.
+const gatherUploads = (count: number) =>
+  service.injectFault({ method: 'upload', fault: { kind: 'gather', count }, times: count });
+
+const gatherStepOne = (count: number) =>
+  service.injectFault({ method: STEP_ONE, fault: { kind: 'gather', count }, times: count });
 
 /** The most byte uploads, and step-1 requests, the service had open at one time. */
 function peaks() {
@@ -109,8 +117,8 @@ describe('trayshare send --protocol external with ten files', () => {
     await saveConcurrency(dataDir, 3);
     const completions = calls(log, 'files.completeUploadExternal');
     const asked = calls(log, STEP_ONE);
-    slowUploads(10);
-    slowStepOne(10);
+    gatherUploads(10);
+    gatherStepOne(10);
     service.resetTraffic();
     const run = await sendExternal(dataDir, files);
     expect(run.code).toBe(0);
@@ -149,7 +157,7 @@ describe('trayshare send --protocol external with ten files', () => {
     const dataDir = join(dir, 'cli-fourteen-data');
     await saveConcurrency(dataDir, 3);
     const asked = calls(log, STEP_ONE);
-    slowStepOne(14);
+    gatherStepOne(10);
     service.resetTraffic();
     const run = await sendExternal(dataDir, files);
     expect(run.code).toBe(0);
@@ -181,7 +189,7 @@ describe('trayshare send --protocol external with ten files', () => {
     expect(sharedCounts(service.uploads(), large)).toEqual([1, 1, 1]);
 
     const small = await tenFiles('cli-one-small');
-    slowUploads(10);
+    gatherUploads(10);
     service.resetTraffic();
     expect((await sendExternal(dataDir, small)).code).toBe(0);
     expect(peaks().uploads).toBe(10);
@@ -245,7 +253,7 @@ describe('a share of ten files through the queue (the app)', () => {
         protocol: 'external',
       });
       slowUploads(10);
-      slowStepOne(10);
+      gatherStepOne(10);
       service.resetTraffic();
       const asked = calls(log, STEP_ONE);
       const { items } = await app.share({
@@ -254,8 +262,8 @@ describe('a share of ten files through the queue (the app)', () => {
         comment: 'Ten screenshots',
       });
       const ids = new Set(items.map((i) => i.id));
-      // Once the third and fourth uploads have begun, every URL is in (each was answered after
-      // 200 ms, the first uploads took 300 ms): what the queue view shows then.
+      // Once the third and fourth uploads have begun, every URL is in (the ten were answered
+      // together, the first uploads took 300 ms): what the queue view shows then.
       let meanwhile: QueueItem[] | undefined;
       await waitFor(app, (q) => {
         const uploads = service.traffic().countOf.upload ?? 0;

@@ -148,6 +148,26 @@ export async function startFault(
   return fault;
 }
 
+// The answers a gather rule holds, by the rule's fault (one object per rule, FaultBook.take).
+const gathering = new WeakMap<Fault, (() => void)[]>();
+
+function gather(
+  ctx: ServiceContext,
+  fault: Extract<Fault, { kind: 'gather' }>,
+  answer: () => void,
+) {
+  const held = gathering.get(fault) ?? [];
+  gathering.set(fault, held);
+  held.push(answer);
+  const release = () => {
+    if (gathering.get(fault) !== held) return;
+    gathering.delete(fault);
+    for (const send of held) send();
+  };
+  if (held.length >= fault.count) release();
+  else if (held.length === 1) ctx.later(fault.maxWaitMs ?? 10_000, release);
+}
+
 const proxyPage = (status: number): string => {
   const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
   return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
@@ -191,6 +211,9 @@ export async function finish(
       return;
     case 'slow':
       ctx.later(fault.delayMs, () => ex.send(answer));
+      return;
+    case 'gather':
+      gather(ctx, fault, () => ex.send(answer));
       return;
     case 'error':
       ex.send(slackError(fault.error, fault.status ?? 200));

@@ -93,6 +93,26 @@ describe('each fault mode, as a plain Node client sees it', () => {
     expect(json(await pending).ok).toBe(true);
   });
 
+  it('gather: answers held until the count of requests the rule names wait, then all of them go', async () => {
+    service.injectFault({ fault: { kind: 'gather', count: 2 }, times: 2 });
+    let answered = 0;
+    const first = uploadOk().then((r) => {
+      answered += 1;
+      return r;
+    });
+    while (service.uploads().length === 0) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(answered).toBe(0);
+    const second = uploadOk();
+    expect([json(await first).ok, json(await second).ok]).toEqual([true, true]);
+    expect(service.uploads()).toHaveLength(2);
+  });
+
+  it('gather: a rule whose count never comes answers what it holds after its longest wait', async () => {
+    service.injectFault({ fault: { kind: 'gather', count: 5, maxWaitMs: 300 } });
+    expect(json(await uploadOk()).ok).toBe(true);
+  });
+
   it('redirect: a 3xx naming another place, before the body; nothing recorded', async () => {
     service.injectFault({
       fault: { kind: 'redirect', location: 'https://elsewhere.invalid/api/files.upload' },

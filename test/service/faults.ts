@@ -10,6 +10,11 @@ export type Fault =
   | { kind: 'proxy-html'; status: number }
   | { kind: 'truncated-json' }
   | { kind: 'slow'; delayMs: number }
+  /** Each answer held until `count` requests of this rule wait for theirs, then all of them
+   * go together (or after `maxWaitMs`, default 10 s, whatever has come): a test of how many
+   * requests a client keeps open at once then sees them all open whatever the machine's load,
+   * where a fixed delay can end before the last one arrives. */
+  | { kind: 'gather'; count: number; maxWaitMs?: number }
   | { kind: 'redirect'; location: string; status?: number }
   | { kind: 'error'; error: string; status?: number; record?: boolean }
   | { kind: 'ratelimit'; retryAfter: number }
@@ -45,6 +50,13 @@ const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('proxy-html'), status: httpStatus }).strict(),
   z.object({ kind: z.literal('truncated-json') }).strict(),
   z.object({ kind: z.literal('slow'), delayMs: z.number().int().nonnegative() }).strict(),
+  z
+    .object({
+      kind: z.literal('gather'),
+      count: z.number().int().positive(),
+      maxWaitMs: z.number().int().positive().optional(),
+    })
+    .strict(),
   z
     .object({
       kind: z.literal('redirect'),
@@ -96,6 +108,7 @@ export type AfterFault = Extract<
       | 'proxy-html'
       | 'truncated-json'
       | 'slow'
+      | 'gather'
       | 'error'
       | 'encoded-answer';
   }
