@@ -12,7 +12,14 @@ import type { SecretStore } from '../../main/core/secrets/secret-store';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { defaultOAuthConfig } from '../service/oauth-config';
 import type { ReferenceService } from '../service/server';
-import { browser, DEFAULT_CLIENT_ID, freePort, openApp, serviceFor } from './sign-in-helpers';
+import {
+  browser,
+  DEFAULT_CLIENT_ID,
+  freePort,
+  issuedTokens,
+  openApp,
+  serviceFor,
+} from './sign-in-helpers';
 
 let root: string;
 let service: ReferenceService;
@@ -68,19 +75,6 @@ const signIn = (workspaceId?: string) =>
   });
 
 /** What auth.test answers each access token the service issued (revoked: 'token_revoked'). */
-async function issuedTokens(): Promise<(string | undefined)[]> {
-  const issued = service.signInSecrets().filter((s) => s.startsWith('xoxe.xoxp-'));
-  return Promise.all(
-    issued.map(async (token) => {
-      const res = await fetch(`${service.url}/api/auth.test`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-      });
-      return ((await res.json()) as { error?: string }).error;
-    }),
-  );
-}
-
 describe('a new workspace waits for the person to say who signed in is them', () => {
   it('someone else approves first, as Bob of Elsewhere Inc: the app is told who, keeps nothing, and Cancel ends their sign-in at the service', async () => {
     // The address as anyone could read it, approved as Bob before the person gets to it.
@@ -100,7 +94,7 @@ describe('a new workspace waits for the person to say who signed in is them', ()
     expect((await app.getSnapshot()).workspaces).toEqual([]);
     expect(written).toEqual([]);
     expect(JSON.stringify(asked)).not.toMatch(/xox/);
-    expect(await issuedTokens()).toEqual([undefined]);
+    expect(await issuedTokens(service)).toEqual([undefined]);
 
     if (asked.ok !== 'confirm') return;
     const answer = await app.confirmSignIn(asked.pendingId, false);
@@ -112,7 +106,7 @@ describe('a new workspace waits for the person to say who signed in is them', ()
     });
     expect((await app.getSnapshot()).workspaces).toEqual([]);
     expect(written).toEqual([]);
-    expect(await issuedTokens()).toEqual(['token_revoked']);
+    expect(await issuedTokens(service)).toEqual(['token_revoked']);
     // Answered once: the same ID keeps nothing later.
     expect(await app.confirmSignIn(asked.pendingId, true)).toMatchObject({
       ok: false,
@@ -139,20 +133,22 @@ describe('a new workspace waits for the person to say who signed in is them', ()
       hasToken: true,
       signedIn: { user: '@alice', team: 'Trayshare Reference', expired: false },
     });
-    expect(await issuedTokens()).toEqual([undefined]);
+    expect(await issuedTokens(service)).toEqual([undefined]);
   });
 
   it('Cancel, or a new sign-in, ends the one that waits for its answer, its tokens revoked', async () => {
     const first = await signIn();
     if (first.ok !== 'confirm') throw new Error('not asked');
     await app.cancelSignIn();
-    await expect.poll(() => issuedTokens()).toEqual(['token_revoked']);
+    await expect.poll(() => issuedTokens(service)).toEqual(['token_revoked']);
     expect(await app.confirmSignIn(first.pendingId, true)).toMatchObject({ ok: false });
 
     const second = await signIn();
     const third = await signIn();
     if (second.ok !== 'confirm' || third.ok !== 'confirm') throw new Error('not asked');
-    await expect.poll(() => issuedTokens()).toEqual(['token_revoked', 'token_revoked', undefined]);
+    await expect
+      .poll(() => issuedTokens(service))
+      .toEqual(['token_revoked', 'token_revoked', undefined]);
     expect(await app.confirmSignIn(second.pendingId, true)).toMatchObject({ ok: false });
     expect((await app.getSnapshot()).workspaces).toEqual([]);
     expect(written).toEqual([]);
@@ -187,6 +183,6 @@ describe('signing a workspace in again', () => {
     expect(written).toEqual(before);
     expect((await app.getSnapshot()).workspaces[0]?.signedIn?.user).toBe('@alice');
     // Alice's sign-in still works; Carol's was ended.
-    expect(await issuedTokens()).toEqual([undefined, 'token_revoked']);
+    expect(await issuedTokens(service)).toEqual([undefined, 'token_revoked']);
   });
 });

@@ -103,3 +103,20 @@ export async function signInAndKeep(
   const result = await app.signInWithSlack(request);
   return result.ok === 'confirm' ? app.confirmSignIn(result.pendingId, true) : result;
 }
+
+/**
+ * What auth.test answers for each access token the service issued by Sign in with Slack, in
+ * the order issued: undefined while one works, 'token_revoked' once it was ended.
+ */
+export async function issuedTokens(service: ReferenceService): Promise<(string | undefined)[]> {
+  const issued = service.signInSecrets().filter((s) => s.startsWith('xoxe.xoxp-'));
+  return Promise.all(
+    issued.map(async (token) => {
+      const res = await fetch(`${service.url}/api/auth.test`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return ((await res.json()) as { error?: string }).error;
+    }),
+  );
+}

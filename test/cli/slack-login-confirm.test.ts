@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, serviceFor } from '../auth/sign-in-helpers';
+import { freePort, issuedTokens, serviceFor } from '../auth/sign-in-helpers';
 import { consent } from '../service/consent-client';
 import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
 import type { ReferenceService } from '../service/server';
@@ -40,19 +40,6 @@ const names = async (): Promise<string[]> =>
   );
 
 /** Every access token the service issued, as auth.test answers it ('token_revoked' when ended). */
-async function issuedTokens(): Promise<(string | undefined)[]> {
-  const issued = service.signInSecrets().filter((s) => s.startsWith('xoxe.xoxp-'));
-  return Promise.all(
-    issued.map(async (token) => {
-      const res = await fetch(`${service.url}/api/auth.test`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-      });
-      return ((await res.json()) as { error?: string }).error;
-    }),
-  );
-}
-
 /**
  * The CLI on a real terminal (util-linux `script` gives it a pseudo-terminal; Node has none of
  * its own): once it prints the consent link the person approves in the "browser", and once it
@@ -145,7 +132,7 @@ describe('trayshare login --slack: who signed in, confirmed', () => {
   it.runIf(process.platform === 'linux')(
     'on a terminal: asks "Keep this sign-in? … [y/N]"; n keeps nothing and ends the sign-in at the service, y keeps it',
     async () => {
-      const before = (await issuedTokens()).length;
+      const before = (await issuedTokens(service)).length;
       const no = await onTerminal('Typed no', 'n');
       expect(no.shown).toContain('Slack signed in @alice in Trayshare Reference.');
       expect(no.shown).toContain(
@@ -156,7 +143,7 @@ describe('trayshare login --slack: who signed in, confirmed', () => {
       );
       expect(no.code).toBe(1);
       expect(await names()).not.toContain('Typed no');
-      expect((await issuedTokens()).slice(before)).toEqual(['token_revoked']);
+      expect((await issuedTokens(service)).slice(before)).toEqual(['token_revoked']);
 
       const yes = await onTerminal('Typed yes', 'y');
       expect(yes.shown).toContain('[y/N] ');
