@@ -21,19 +21,8 @@ import { defaultUserDataDir } from '../core/paths';
 import { preconnect, shareOrigins } from '../core/upload/preconnect';
 import { recallUploadHosts, UPLOAD_HOSTS_FILE } from '../core/upload/upload-hosts';
 import { capOptimizer, LONG_FILE_BYTES } from './optimizer-cap';
-
-/** Options of `send` that take a value: their values are not files. */
-const VALUE_OPTIONS = new Set([
-  '--base-url',
-  '--channels',
-  '--comment',
-  '--preset',
-  '--workspace',
-  '--protocol',
-  '--max-wait',
-  '--thread',
-  '--filename',
-]);
+// Which options take a value (their values are not files), from send's one declaration.
+import { VALUE_FLAGS } from './send-flags';
 
 // node:fs with `require`, as node-http.ts takes node:http: the entry builds no ES module view of it.
 const fs = () => createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
@@ -53,7 +42,7 @@ export function beforeSend(args: readonly string[]): boolean {
     if (arg === '--protocol=external' || (arg === '--protocol' && args[i + 1] === 'external')) {
       external = true;
     }
-    if (VALUE_OPTIONS.has(arg)) {
+    if (VALUE_FLAGS.has(arg)) {
       i++;
       continue;
     }

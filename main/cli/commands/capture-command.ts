@@ -10,9 +10,10 @@ import type { Command } from 'commander';
 import { osCapturer } from '../../core/capture/capturers';
 import type { CaptureSource } from '../../core/capture/outcome';
 import { report } from '../outcome';
+import { sendFlag } from '../send-flags';
 import { say } from '../terminal';
 import { UsageError } from '../usage-error';
-import { DEFAULT_MAX_WAIT_S, maxWaitMs, type SendOptions } from './send-options';
+import { maxWaitMs, type SendOptions } from './send-options';
 import { sendQueued } from './send-queued';
 
 interface CaptureOptions extends SendOptions {
@@ -33,16 +34,14 @@ export function registerCapture(program: Command, platform = process.platform): 
       "pick a window (Linux: the desktop's dialog starts on windows where its portal offers that)",
     )
     .option('--screen', 'the whole screen at once (macOS: the main display), no picking')
-    .option('--preset <name>', 'share with a saved preset')
-    .option('--workspace <name>', 'a saved workspace (with --channels)')
-    .option('--channels <list>', 'channels or people, by name or ID, comma-separated')
-    .option('--comment <text>', 'comment posted with the screenshot')
-    .option('--thread <link or ts>', 'reply in this thread: a message link or its ts (one channel)')
-    .option('--json', 'one JSON line on stdout')
-    .option(
-      '--max-wait <seconds>',
-      `the longest to wait when the service asks to (Retry-After); default ${DEFAULT_MAX_WAIT_S}`,
-    )
+    // The options it shares with `send`, declared there (send-flags.ts), in its own words.
+    .option(...sendFlag('preset'))
+    .option(...sendFlag('workspace'))
+    .option(...sendFlag('channels', 'channels or people, by name or ID, comma-separated'))
+    .option(...sendFlag('comment', 'comment posted with the screenshot'))
+    .option(...sendFlag('thread'))
+    .option(...sendFlag('json', 'one JSON line on stdout'))
+    .option(...sendFlag('maxWait'))
     .action(async (options: CaptureOptions) => {
       process.exitCode = await capture(options, platform);
     });

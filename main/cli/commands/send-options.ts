@@ -2,23 +2,10 @@
 // (send-direct.ts, send-queued.ts).
 import { type ShareTarget, targetByName } from '../../core/settings/target';
 import type { FileResult } from '../outcome';
+import { DEFAULT_MAX_WAIT_S, type SendOptions } from '../send-flags';
 import { UsageError } from '../usage-error';
 
-export interface SendOptions {
-  baseUrl?: string;
-  channels?: string;
-  comment?: string;
-  preset?: string;
-  workspace?: string;
-  filename?: string;
-  thread?: string;
-  protocol?: string;
-  json?: boolean;
-  maxWait?: string;
-}
-
-/** How long a send may wait for a service that asked to be left alone (Retry-After). */
-export const DEFAULT_MAX_WAIT_S = 300;
+export type { SendOptions } from '../send-flags';
 
 export function maxWaitMs(value: string | undefined): number {
   if (value === undefined) return DEFAULT_MAX_WAIT_S * 1000;

@@ -5,46 +5,23 @@ import type { Command } from 'commander';
 import { DEFAULT_MAX_FILE_BYTES } from '../../core/settings/defaults';
 import { logDirectOutcome } from '../cli-log';
 import { report } from '../outcome';
+import { SEND_FLAGS } from '../send-flags';
 import { checkStdinFilename, type Spooled, spoolStdin } from '../stdin-spool';
 import { say } from '../terminal';
 import { UsageError } from '../usage-error';
 import { sendDirect } from './send-direct';
-import { DEFAULT_MAX_WAIT_S, maxWaitMs, type SendOptions, savedTarget } from './send-options';
+import { maxWaitMs, type SendOptions, savedTarget } from './send-options';
 import { sendQueued } from './send-queued';
 
 export function registerSend(program: Command): void {
-  program
+  const command = program
     .command('send')
     .description('Upload files and share each one to the channels')
-    .argument('<files...>', 'files to share; - reads standard input (name it with --filename)')
-    .option('--preset <name>', 'share with a saved preset')
-    .option('--workspace <name>', 'a saved workspace (with --channels)')
-    .option(
-      '--base-url <url>',
-      'no saved workspace: the service address (token from TRAYSHARE_TOKEN)',
-    )
-    .option(
-      '--protocol <protocol>',
-      "with --base-url: files.upload (default) or external (Slack's current upload protocol)",
-    )
-    .option(
-      '--channels <list>',
-      "channels or people, by name or ID, comma-separated, e.g. '#design-review,C0456,@alice,U0789'",
-    )
-    .option(
-      '--comment <text>',
-      'comment posted once, with the first file (with --protocol external: on the message that carries it, of up to 10 files)',
-    )
-    .option('--thread <link or ts>', 'reply in this thread: a message link or its ts (one channel)')
-    .option('--filename <name>', 'file name for standard input (-)')
-    .option('--json', 'one JSON line per file on stdout')
-    .option(
-      '--max-wait <seconds>',
-      `the longest to wait when the service asks to (Retry-After); default ${DEFAULT_MAX_WAIT_S}`,
-    )
-    .action(async (files: string[], options: SendOptions) => {
-      process.exitCode = await send(files, options);
-    });
+    .argument('<files...>', 'files to share; - reads standard input (name it with --filename)');
+  for (const { flag, help } of SEND_FLAGS) command.option(flag, help);
+  command.action(async (files: string[], options: SendOptions) => {
+    process.exitCode = await send(files, options);
+  });
 }
 
 async function send(files: string[], options: SendOptions): Promise<number> {
