@@ -2,12 +2,14 @@
 // (the engine in one process, with and without) and the core's resting cost. Each is saved on
 // its own (bench/results/progress.json, core.json) so a report can show the latest of each,
 // with when and how it was measured.
+
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { errorMessage } from '../main/portable/error-message';
 import { bundleClient } from './bundle-client';
 import { writeTestFile } from './files';
 import type { Extras, ProgressCost, RestingCore } from './results';
@@ -72,7 +74,7 @@ export async function runProgressCost(ctx: BenchContext): Promise<ProgressCost |
     ctx.log(`  ${JSON.stringify(value)}`);
     return value;
   } catch (error) {
-    ctx.log(`  failed: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.log(`  failed: ${errorMessage(error)}`);
     return errorCost(size, ctx.options.runs, error, before);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -92,7 +94,7 @@ function errorCost(
     withoutMs: Number.NaN,
     eventsPerSecond: Number.NaN,
     ...before,
-    error: (error instanceof Error ? error.message : String(error)).slice(0, 300),
+    error: errorMessage(error).slice(0, 300),
   };
 }
 
@@ -132,7 +134,7 @@ export async function runRestingCore(ctx: BenchContext): Promise<RestingCore | u
     ctx.log(`  ${JSON.stringify(value)}`);
     return value;
   } catch (error) {
-    ctx.log(`  failed: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.log(`  failed: ${errorMessage(error)}`);
     return {
       historyEntries: 5000,
       queueItems: 200,
@@ -143,7 +145,7 @@ export async function runRestingCore(ctx: BenchContext): Promise<RestingCore | u
       afterUploadsRssMB: Number.NaN,
       afterUploadsHeapMB: Number.NaN,
       ...before,
-      error: (error instanceof Error ? error.message : String(error)).slice(0, 300),
+      error: errorMessage(error).slice(0, 300),
     };
   } finally {
     await rm(dataDir, { recursive: true, force: true });

@@ -1,11 +1,13 @@
 // `npm run bench`: Trayshare's CLI against curl and the Slack SDK, on loopback, against a plain
 // sink and against the reference service. See bench/REPORT.md for the latest figures.
+
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorMessage } from '../main/portable/error-message';
 import type { ClientSetup } from './clients';
 import { latestExtras, runProgressCost, runRestingCore } from './extras';
 import { freeBytes } from './files';
@@ -226,7 +228,7 @@ async function optionsToRun(): Promise<BenchOptions | undefined> {
   try {
     options = parseOptions(process.argv.slice(2));
   } catch (error) {
-    fail(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    fail(`${errorMessage(error)}\n\n${USAGE}`);
   }
   if (options.help) {
     process.stdout.write(`${USAGE}\n`);

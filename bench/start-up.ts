@@ -2,11 +2,13 @@
 // run against `node -e 0`) and the app's path (a share handed to the running core until its
 // first bytes reach the sink). Saved like the other extras (bench/results/startup.json,
 // app-path.json), so a report shows the latest of each.
+
 import { execFile } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { errorMessage } from '../main/portable/error-message';
 import { bundleClient } from './bundle-client';
 import { clientFailure, command } from './clients';
 import { writeTestFile } from './files';
@@ -177,7 +179,7 @@ export async function runAppPath(ctx: BenchContext): Promise<AppPath | undefined
     ctx.log(`  ${JSON.stringify(value)}`);
     return value;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     ctx.log(`  failed: ${message}`);
     return {
       runs,

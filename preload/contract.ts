@@ -13,6 +13,7 @@ import {
   updateMethodArgs,
 } from '../main/core/api';
 import type { QueueItem } from '../main/core/model';
+import type { Same } from '../main/portable/same-type';
 import type { SetupLink } from '../main/portable/setup-link';
 
 const shellMethodArgs = {
@@ -99,7 +100,6 @@ export interface TrayshareBridge extends TrayshareApi {
   pathForFile(file: File): string;
 }
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // Compile-time check that every method has an argument schema and vice versa.
 const contractIsComplete: Same<MethodName, keyof TrayshareApi> = true;
 void contractIsComplete;
@@ -107,3 +107,17 @@ void contractIsComplete;
 export type * from '../main/core/api';
 export type * from '../main/core/model';
 export type { SetupLink } from '../main/portable/setup-link';
+
+// Compile-time check that each method's argument schema produces exactly the method's
+// parameters: a schema that drifts from its method's signature fails here, naming the method
+// ("Type 'true' is not assignable to type '"saveToken"'").
+type SchemaDrift = {
+  [M in MethodName]: Same<
+    z.output<(typeof methodArgs)[M]>,
+    Parameters<TrayshareApi[M]>
+  > extends true
+    ? never
+    : M;
+}[MethodName];
+const schemasMatchParameters: [SchemaDrift] extends [never] ? true : SchemaDrift = true;
+void schemasMatchParameters;

@@ -76,7 +76,7 @@ export function sendFlag(key: SendOptionKey, help?: string): [flag: string, help
 }
 
 /** Commander's key for a flag, at run time: '--max-wait <seconds>' → 'maxWait'. */
-export function optionKey(flag: string): SendOptionKey {
+function optionKey(flag: string): SendOptionKey {
   const name = flag.replace(/^--/, '').split(' ')[0] ?? '';
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as SendOptionKey;
 }

@@ -3,6 +3,7 @@
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
+import type { Same } from '../portable/same-type';
 import type { CaptureResult, Capturer } from './capture/take-capture';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
 import type { CaptureSource } from './pasted-images';
@@ -135,7 +136,7 @@ export const coreMethodArgs = {
   signInWithSlack: z.tuple([signInRequest]),
   confirmSignIn: z.tuple([id, z.boolean()]),
   cancelSignIn: z.tuple([]),
-  signOut: z.union([z.tuple([id]), z.tuple([id, signOutOptions])]),
+  signOut: z.tuple([id, signOutOptions.optional()]),
 } as const;
 
 /**
@@ -392,7 +393,6 @@ export interface CapturePreview {
 
 export type CoreMethodName = keyof typeof coreMethodArgs;
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // Compile-time check that every core method has an argument schema and vice versa.
 const coreArgsComplete: Same<CoreMethodName, keyof CoreApi> = true;
 void coreArgsComplete;

@@ -7,11 +7,13 @@
 // .deb would under /usr/share. The file-manager entries point at the same copy. The entry also
 // takes the trayshare: scheme, as electron-builder's `protocols` does for the packages.
 // An entry the person or an installed package already has is left alone.
+
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { linuxDirs } from '../core/integration/linux';
 import { desktopExec, desktopString } from '../core/integration/quoting';
+import { errorMessage } from '../portable/error-message';
 import { SETUP_SCHEME } from '../portable/setup-link';
 import { DESKTOP_ID } from './app-identity';
 
@@ -77,8 +79,6 @@ async function readOrNull(file: string): Promise<Buffer | null> {
   }
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 export async function installAppImageIdentity(facts: AppImageFacts): Promise<AppImageIdentity> {
   const { dataHome } = linuxDirs(facts.home, facts.env);
   let icon: string | undefined;
@@ -92,7 +92,7 @@ export async function installAppImageIdentity(facts: AppImageFacts): Promise<App
     if (!current?.equals(png)) await writeAtomically(target, png);
     icon = target;
   } catch (error) {
-    return { state: 'failed', error: `its icon could not be copied: ${messageOf(error)}`, icon };
+    return { state: 'failed', error: `its icon could not be copied: ${errorMessage(error)}`, icon };
   }
 
   const name = `${DESKTOP_ID}.desktop`;
@@ -117,7 +117,7 @@ export async function installAppImageIdentity(facts: AppImageFacts): Promise<App
   } catch (error) {
     return {
       state: 'failed',
-      error: `${desktopFile} could not be written: ${messageOf(error)}`,
+      error: `${desktopFile} could not be written: ${errorMessage(error)}`,
       icon,
     };
   }

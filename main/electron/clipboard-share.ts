@@ -1,8 +1,9 @@
 // Sharing what the clipboard holds (the tray's clipboard items and the shortcut): its files,
 // else its image (a screenshot) saved as a PNG in the state folder.
+
 import type { AppService } from '../../preload/contract';
+import { errorMessage } from '../portable/error-message';
 import { type ClipboardLike, readClipboardFiles, readClipboardImage } from './clipboard-paths';
-import { errorMessage } from './desktop-state';
 import type { NotificationContent } from './notifications';
 
 type ClipboardContent = { paths: string[] } | { paths: null; otherText: boolean };

@@ -2,15 +2,17 @@
 // notifications and OS integrations in step with the service's events. Each of those has its
 // own module; this one puts them together in the order they start. Every Electron API arrives
 // as a parameter (index.ts passes the real ones; tests pass fakes).
+
 import type { OpenDialogOptions } from 'electron';
 import type { AppService, ShellApi, TrayshareApi } from '../../preload/contract';
 import type { CaptureSource } from '../core/capture/outcome';
 import type { Capturer } from '../core/capture/take-capture';
+import { errorMessage } from '../portable/error-message';
 import { type Capture, createCapture } from './capture-wiring';
 import type { ClipboardLike } from './clipboard-paths';
 import { type ClipboardShare, createClipboardShare } from './clipboard-share';
 import { fanOutCoreEvents } from './core-events';
-import { type DesktopState, errorMessage, RECENT_LIMIT } from './desktop-state';
+import { type DesktopState, RECENT_LIMIT } from './desktop-state';
 import { bindIpc, type IpcMainLike } from './ipc';
 import { wireNotifications } from './notification-wiring';
 import type { NotificationContent, NotifierDeps } from './notifications';

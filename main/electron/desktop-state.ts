@@ -13,7 +13,3 @@ export interface DesktopState {
   /** Workspaces whose queue waits for a token (a refused or missing one). */
   needsToken: Set<string>;
 }
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -2,6 +2,7 @@
 // single-instance lock, collects handed-over paths, builds the app service and starts the
 // desktop app (desktop-app.ts) with the real Electron APIs. Everything it wires is tested with
 // fakes elsewhere.
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -40,6 +41,7 @@ import type { StoreFactory } from '../core/settings/settings-service';
 import { updateSource } from '../core/updates/update-source';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
+import { errorMessage } from '../portable/error-message';
 import { SETUP_SCHEME } from '../portable/setup-link';
 import { applyAppIdentity } from './app-identity';
 import { appLogLines, openAppLog } from './app-log';
@@ -122,7 +124,7 @@ function fileManagerIntegration(
 }
 
 async function showStartError(title: string, error: unknown): Promise<void> {
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   log(`${title}: ${detail}`);
   await dialog.showMessageBox({
     type: 'error',
@@ -415,7 +417,7 @@ function main(): void {
   });
 
   process.on('unhandledRejection', (reason) => {
-    log(`Unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`);
+    log(`Unhandled rejection: ${errorMessage(reason)}`);
   });
 
   app

@@ -1,10 +1,12 @@
 // The notifications as the running app wires them: channel names from what the app knows, the
 // clipboard for links, the window for acting on one; and the delivered links copied when the
 // person asked for that.
+
 import type { AppService, QueueItem } from '../../preload/contract';
+import { errorMessage } from '../portable/error-message';
 import { type ChannelLabels, createChannelLabels } from './channel-labels';
 import { createLinkCopier } from './delivered-links';
-import { type DesktopState, errorMessage } from './desktop-state';
+import type { DesktopState } from './desktop-state';
 import { createNotifier, type NotificationContent, type NotifierDeps } from './notifications';
 import type { Windows } from './windows';
 

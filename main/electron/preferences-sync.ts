@@ -1,14 +1,15 @@
 // The preferences that live in the OS as well as in the settings file: the global shortcuts
 // (share, capture), launch at login, the file-manager integration and the pinned drop window. The OS follows the
 // file, and a shortcut the OS refuses is not saved.
+
 import type {
   AppService,
   Preferences,
   PreferencesPatch,
   PreferencesResult,
 } from '../../preload/contract';
+import { errorMessage } from '../portable/error-message';
 import { shortcutLabel } from '../portable/shortcut-label';
-import { errorMessage } from './desktop-state';
 import type { NotificationContent } from './notifications';
 import type { ShortcutManager } from './shortcut';
 import type { Windows } from './windows';

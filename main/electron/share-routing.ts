@@ -1,7 +1,8 @@
 // Where paths to share go: to the share sheet in the main window (file-manager hand-off, tray
 // drop, clipboard), or straight to a preset, with problems told in a notification.
+
 import type { AppService } from '../../preload/contract';
-import { errorMessage } from './desktop-state';
+import { errorMessage } from '../portable/error-message';
 import type { NotificationContent } from './notifications';
 import type { Windows } from './windows';
 

@@ -1,7 +1,9 @@
 // The tray as the running app drives it: its menu's actions, its model from what the app knows,
 // drops on the icon (macOS), and the taskbar progress that follows the same status.
+
 import type { AppService, PreferencesPatch } from '../../preload/contract';
-import { type DesktopState, errorMessage } from './desktop-state';
+import { errorMessage } from '../portable/error-message';
+import type { DesktopState } from './desktop-state';
 import type { ShareRouting } from './share-routing';
 import { createTrayController, type TrayDeps } from './tray';
 import type { TrayMenuActions, TrayMenuModel } from './tray-menu';

@@ -33,7 +33,10 @@ describe("send's options, declared once", () => {
     const capture = command('capture');
     for (const option of capture.options) {
       if (option.long === '--window' || option.long === '--screen') continue;
-      expect(SEND_FLAGS.map((f) => f.flag), `capture's ${option.long}`).toContain(option.flags);
+      expect(
+        SEND_FLAGS.map((f) => f.flag),
+        `capture's ${option.long}`,
+      ).toContain(option.flags);
     }
   });
 

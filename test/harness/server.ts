@@ -1,6 +1,7 @@
 // The browser harness: serves the built renderer with window.trayshare bound, over HTTP on
 // 127.0.0.1, to the real core app service running in this Node process, which uploads to a
 // reference service it starts itself. Lets real Chromium drive the real UI and core together.
+
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -23,6 +24,7 @@ import { createCapture } from '../../main/electron/capture-wiring';
 import { shortcutRefusedMessage } from '../../main/electron/shortcut';
 import { createUpdates, type Updates } from '../../main/electron/updates';
 import type { DesktopUpdatesDeps } from '../../main/electron/updates-wiring';
+import { errorMessage } from '../../main/portable/error-message';
 import { isActiveState } from '../../main/portable/item-states';
 import {
   type EventName,
@@ -443,8 +445,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }
     };
     handle().catch((error: unknown) => {
-      if (!res.headersSent)
-        sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) sendJson(res, 500, { error: errorMessage(error) });
       else res.destroy();
     });
   });

@@ -3,8 +3,10 @@
 // body), so a test can say which tokens reached which host. It can also hold the answer to one
 // Web API method until the test lets it go: the real async code then waits exactly where it
 // would wait for a slow service, without any timer.
+
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { errorMessage } from '../../main/portable/error-message';
 
 interface SeenRequest {
   /** The path with its query, as the client sent it. */
@@ -73,7 +75,7 @@ export async function heldOrigin(target: string): Promise<HeldOrigin> {
       res.end(bytes);
     } catch (error) {
       res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`held-origin: ${error instanceof Error ? error.message : String(error)}`);
+      res.end(`held-origin: ${errorMessage(error)}`);
     }
   });
   server.on('connection', (socket) => {

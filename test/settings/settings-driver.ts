@@ -9,9 +9,11 @@
 //     removes gone-1 … gone-COUNT and moves move-N to https://moved-N.example, in turn
 //   settings-driver.ts DIR SERVICE read
 //     reads the settings once (repairing a broken file), so `changes` is 0
+
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import { openSettingsService } from '../../main/core/settings/settings-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
+import { errorMessage } from '../../main/portable/error-message';
 
 const [dir, service, role, ...rest] = process.argv.slice(2) as [
   string,
@@ -68,7 +70,7 @@ async function run(): Promise<void> {
           : await workspaces(Number(rest[0]));
     process.stdout.write(`${JSON.stringify({ ok: true, changes })}\n`);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     process.stdout.write(`${JSON.stringify({ ok: false, error: message })}\n`);
   }
   process.stdin.destroy();

@@ -3,7 +3,9 @@
 // may be kept (sign-in.ts asks the person first when it must), the tokens to the keychain and
 // the workspace to settings (keepSignIn). Whatever fails, nothing is half-kept: a new workspace
 // leaves no token behind, and tokens that are not kept are revoked at the service.
+
 import { randomUUID } from 'node:crypto';
+import { errorMessage } from '../../portable/error-message';
 import type { SignInEnd } from '../api';
 import type { Workspace } from '../model';
 import { KeychainError, type SecretStore } from '../secrets/secret-store';
@@ -149,7 +151,7 @@ export async function keepSignIn(
     if (error instanceof SettingsError && error.code === 'workspace_moved') {
       return say.moved(error.message);
     }
-    return say.other(error instanceof Error ? error.message : String(error));
+    return say.other(errorMessage(error));
   }
   // The sign-in this one replaces ends at the service too, not only here.
   if (replaced) await revokeToken(baseUrl, replaced, deps.transport);

@@ -5,7 +5,9 @@
 // given), and, for a new workspace or another account, unless the person confirmed who signed in
 // (sign-in-confirm.ts says why). Cancel ends the attempt at any step before the tokens are kept;
 // tokens that arrive after it are revoked, never kept.
+
 import { checkBaseUrl } from '../../portable/credentials';
+import { errorMessage } from '../../portable/error-message';
 import {
   looksLikeSlackClientId,
   SLACK_REDIRECT_PORTS,
@@ -86,7 +88,7 @@ async function attempt(deps: Deps, a: Attempt): Promise<SignInResult> {
       return say.cancelled();
     }
   } catch (error) {
-    return say.noBrowser(error instanceof Error ? error.message : String(error));
+    return say.noBrowser(errorMessage(error));
   }
   const waited = await waitForBrowser(deps, a);
   if (waited === CANCELLED) return say.cancelled();

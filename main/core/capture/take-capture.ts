@@ -2,8 +2,10 @@
 // private images folder (the portal writes where it likes, and its capturer copies a file it
 // accepts to that name: portal-file.ts); the image is kept as a private file named like the OS
 // names screenshots, and the scratch file goes. A cancel leaves nothing behind.
+
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errorMessage } from '../../portable/error-message';
 import type { CaptureOutcome, CaptureSource } from './outcome';
 
 /** Takes the image: `scratch` is a private path a tool may write to. */
@@ -27,7 +29,7 @@ export async function takeCapture(deps: {
     await mkdir(deps.dir, { recursive: true, mode: 0o700 });
     outcome = await deps.capturer(deps.source, scratch);
   } catch (error) {
-    outcome = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+    outcome = { kind: 'failed', message: errorMessage(error) };
   }
   try {
     if (outcome.kind !== 'file') return outcome;
@@ -39,7 +41,7 @@ export async function takeCapture(deps: {
     } catch (error) {
       return {
         kind: 'failed',
-        message: `The screenshot could not be kept: ${error instanceof Error ? error.message : String(error)}`,
+        message: `The screenshot could not be kept: ${errorMessage(error)}`,
       };
     }
   } finally {

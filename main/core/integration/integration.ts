@@ -4,8 +4,10 @@
 //
 // In the app, the shell passes process.execPath (or $APPIMAGE), the icon in
 // process.resourcesPath, and Electron's shell.writeShortcutLink/readShortcutLink on Windows.
+
 import * as nodeFs from 'node:fs/promises';
 import { posix } from 'node:path';
+import { errorMessage } from '../../portable/error-message';
 import { windowsProgram } from '../system-programs';
 import { execFileRunner } from './exec-runner';
 import { linuxDirs, linuxEntries } from './linux';
@@ -78,8 +80,6 @@ const isMissing = (error: unknown) =>
   error !== null &&
   'code' in error &&
   (error.code === 'ENOENT' || error.code === 'ENOTDIR');
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createFileManagerIntegration(deps: IntegrationDeps): FileManagerIntegration {
   const run = deps.run ?? execFileRunner;
@@ -337,7 +337,7 @@ async function status(
     try {
       state = await stateOf(io, entry);
     } catch (error) {
-      allErrors.push({ id: entry.id, message: `Could not check: ${messageOf(error)}` });
+      allErrors.push({ id: entry.id, message: `Could not check: ${errorMessage(error)}` });
     }
     list.push({ id: entry.id, label: entry.label, location: locationOf(entry), state });
   }
@@ -360,7 +360,7 @@ async function forEachEntry(
     try {
       await action(entry, await stateOf(io, entry));
     } catch (error) {
-      errors.push({ id: entry.id, message: messageOf(error) });
+      errors.push({ id: entry.id, message: errorMessage(error) });
     }
   }
   return status(io, errors);

@@ -7,8 +7,3 @@ export interface Log {
   warn(message: string): void;
   error(message: string): void;
 }
-
-/** The log's message for an error: its message only, never the object (it may hold a request). */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

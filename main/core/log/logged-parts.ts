@@ -1,9 +1,10 @@
 // The keychain and the network, watched for the log at the seams the app service is given, so
 // neither the keychain store nor the transports change. A problem is said once until it clears:
 // every upload reads the token, and a locked keyring would otherwise fill the log.
+import { errorMessage } from '../../portable/error-message';
 import { KeychainError, type SecretStore } from '../secrets/secret-store';
 import { type Transport, TransportError } from '../upload/transport';
-import { errorText, type Log } from './log';
+import type { Log } from './log';
 
 /** Says problems once, until the next success. */
 function onceUntilCleared(say: (line: string) => void) {
@@ -32,7 +33,7 @@ export function loggedSecrets(store: SecretStore, log: Log): SecretStore {
       said.problem(
         error instanceof KeychainError
           ? `Keychain (${what}): ${error.problem}: ${error.message}`
-          : `Keychain (${what}) failed: ${errorText(error)}`,
+          : `Keychain (${what}) failed: ${errorMessage(error)}`,
       );
       throw error;
     }
@@ -69,7 +70,7 @@ export function loggedTransport(transport: Transport, log: Log): Transport {
         // A cancel is the person's, not a problem.
         if (!(error instanceof TransportError && error.code === 'aborted')) {
           const code = error instanceof TransportError ? error.code : 'error';
-          said.problem(`Network: ${code} reaching ${hostOf(req.url)}: ${errorText(error)}`);
+          said.problem(`Network: ${code} reaching ${hostOf(req.url)}: ${errorMessage(error)}`);
         }
         throw error;
       }
@@ -96,7 +97,7 @@ export function loggedProxyResolver(
       routes.set(host, route);
       return route;
     } catch (error) {
-      log.warn(`Proxy: the system could not say how to reach ${host}: ${errorText(error)}`);
+      log.warn(`Proxy: the system could not say how to reach ${host}: ${errorMessage(error)}`);
       throw error;
     }
   };

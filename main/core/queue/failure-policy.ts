@@ -1,6 +1,7 @@
 // What the queue does with a failed attempt, per the contract's table: retry only what the
 // service cannot have processed (transient), pause the workspace for a rate limit or a refused
 // token, and fail only the item for everything else.
+import { errorMessage } from '../../portable/error-message';
 import type { FailureReason } from '../model';
 import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryDelayMs } from '../upload/retry';
@@ -58,7 +59,7 @@ export function decideOnFailure(
 
 /** An attempt that threw: "may have been delivered" once its whole body went, else failed. */
 export function internalErrorResult(err: unknown, bodySent: boolean): AttemptResult {
-  const why = err instanceof Error ? err.message : String(err);
+  const why = errorMessage(err);
   return bodySent
     ? {
         kind: 'unknown',

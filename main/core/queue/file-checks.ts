@@ -2,9 +2,11 @@
 // workspace's size limit. A folder is expanded to the regular files inside it (recursively,
 // skipping hidden entries and symlinks, sorted by path); more than MAX_FOLDER_FILES, or none,
 // refuses the folder. The engine checks again when it sends (size and mtime unchanged).
+
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { errorMessage } from '../../portable/error-message';
 import { formatBytes, formatOverLimit } from '../../portable/format-bytes';
 import type { PathDescription, Refusal } from '../views';
 
@@ -43,7 +45,7 @@ function errnoReason(err: unknown): Refusal {
     default:
       return {
         code: 'unreadable',
-        reason: `It cannot be read (${code ?? (err instanceof Error ? err.message : String(err))}).`,
+        reason: `It cannot be read (${code ?? errorMessage(err)}).`,
       };
   }
 }

@@ -1,6 +1,7 @@
 // keytar reports the OS keychain's own error text (libsecret/D-Bus on Linux, Security.framework
 // on macOS, Credential Manager on Windows). People need to know what to do instead, so each known
 // failure becomes a KeychainError with a plain message; the original text is kept as the cause.
+import { errorMessage } from '../../portable/error-message';
 import { KeychainError } from './secret-store';
 
 const NEVER_A_FILE = 'Trayshare never stores tokens in a file instead.';
@@ -32,11 +33,6 @@ function redact(message: string, secret?: string): string {
   return message.split(secret).join('[token]');
 }
 
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
 /** Maps a keytar failure to a KeychainError whose message says what to do. */
 export function keychainErrorFrom(
   error: unknown,
@@ -44,7 +40,7 @@ export function keychainErrorFrom(
 ): KeychainError {
   if (error instanceof KeychainError) return error;
   const platform = opts.platform ?? process.platform;
-  const original = redact(messageOf(error), opts.secret).trim();
+  const original = redact(errorMessage(error), opts.secret).trim();
   // The cause is only the redacted text: the original error object could, in theory, carry more.
   const cause = { cause: new Error(original) };
 

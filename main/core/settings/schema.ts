@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { MAX_CHANNELS, normaliseChannels } from '../../portable/channels';
 import { checkBaseUrl } from '../../portable/credentials';
+import type { Same } from '../../portable/same-type';
 import type { Preferences, Preset, Workspace } from '../model';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_FILE_BYTES, MAX_CONCURRENCY } from './defaults';
 
@@ -137,7 +138,6 @@ export function emptySettings(): Settings {
 }
 
 // Compile-time checks that what the schemas produce is exactly the domain types.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const workspaceMatches: Same<z.output<typeof workspaceSchema>, Workspace> = true;
 const presetMatches: Same<z.output<typeof presetSchema>, Preset> = true;
 const preferencesMatch: Same<z.output<typeof preferencesSchema>, Preferences> = true;

@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Conf from 'conf';
+import { errorMessage } from '../../portable/error-message';
 import { damagedAt, damagedName } from '../damaged-name';
 import { type Repair, repairSettings } from './repair';
 import { emptySettings, type Settings } from './schema';
@@ -209,7 +210,7 @@ export class SettingsFile {
         return 'settings' in again ? again.settings : this.fix(again);
       });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       this.addNotice(
         `Trayshare could not save its repaired settings to ${this.path} (${reason}); using what could be read for now.`,
       );
@@ -236,7 +237,7 @@ export class SettingsFile {
       // An empty file (a crash between create and write) counts as no settings yet.
       parsed = text.trim() === '' ? undefined : JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       return {
         text,
         parsed: undefined,

@@ -1,5 +1,6 @@
 // What the window and the CLI are shown of the settings: the file's contents, whether each
 // workspace has a token (never the token), and what was repaired or cannot be read.
+import { errorMessage } from '../../portable/error-message';
 import type { Snapshot, WorkspaceView } from '../api';
 import { KeychainError } from '../secrets/secret-store';
 import { workspaceSecrets } from '../secrets/workspace-secrets';
@@ -30,7 +31,7 @@ export async function settingsSnapshot(
         keychainNotices.add(
           error instanceof KeychainError
             ? error.message
-            : `The keychain could not be read: ${error instanceof Error ? error.message : String(error)}`,
+            : `The keychain could not be read: ${errorMessage(error)}`,
         );
         return { ...w, hasToken: false };
       }

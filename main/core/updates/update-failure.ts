@@ -1,3 +1,4 @@
+import { errorMessage } from '../../portable/error-message';
 // What an update failure means for people, from the error electron-updater gives. Codes come
 // from builder-util-runtime's newError (ERR_UPDATER_*, ERR_CHECKSUM_MISMATCH), Node's socket
 // errors (ECONNREFUSED…) and Chromium's net errors (net::ERR_…) under Electron's net module.
@@ -28,13 +29,9 @@ function codeOf(error: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export function describeUpdateFailure(error: unknown): UpdateFailure {
   const code = codeOf(error);
-  const message = messageOf(error);
+  const message = errorMessage(error);
   if (OFFLINE_CODES.has(code) || OFFLINE_NET_ERRORS.test(message)) {
     return { kind: 'offline', why: 'offline' };
   }
@@ -58,6 +55,6 @@ export function describeUpdateFailure(error: unknown): UpdateFailure {
 /** One short line for the log: the code and the first line of the message, never a stack. */
 export function failureLogLine(error: unknown): string {
   const code = codeOf(error);
-  const first = messageOf(error).split('\n')[0]!.slice(0, 300);
+  const first = errorMessage(error).split('\n')[0]!.slice(0, 300);
   return code ? `${code}: ${first}` : first;
 }

@@ -17,9 +17,11 @@
 //   with keep-alive Node, nginx and the reference service read and drop the rest first; we
 //   still close the connection ourselves afterwards), and a failed write waits until the
 //   socket has read what came before the reset (readBeforeWriteErrors below).
+
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import { errorMessage } from '../../portable/error-message';
 import { userAgent } from '../version';
 import { proxyAgentFor } from './env-proxy';
 import { preconnect, stillHandshaking, takesWarmConnections } from './preconnect';
@@ -126,7 +128,7 @@ const TLS_CODES =
 export function mapNodeError(error: unknown, host: string): TransportError {
   if (error instanceof TransportError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
-  const detail = code || (error instanceof Error ? error.message : String(error));
+  const detail = code || errorMessage(error);
   let kind: TransportErrorCode;
   let message: string;
   switch (code) {
