@@ -59,7 +59,7 @@ export interface AppServiceDeps extends SignInDeps {
   retry?: Partial<RetryPolicy>;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
-  /** After an unclear completion, how long files.info is asked whether it shared (default 30 s). */
+  /** After an unclear completion, how long files.info is asked whether it shared (default SHARE_CHECK_WINDOW_MS, upload/external/share-check.ts). */
   shareCheckWindowMs?: number;
   /**
    * How long a fetch of the channel list may wait out the service's Retry-After (the CLI's

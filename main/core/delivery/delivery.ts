@@ -113,7 +113,7 @@ export interface DeliveryDeps extends TokenSource {
   transport: Transport;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
-  /** After an unclear completion, how long files.info is asked (share-check.ts; default 30 s). */
+  /** After an unclear completion, how long files.info is asked (default SHARE_CHECK_WINDOW_MS, upload/external/share-check.ts). */
   shareCheckWindowMs?: number;
   retry?: Partial<RetryPolicy>;
   notices: OnceNotices;

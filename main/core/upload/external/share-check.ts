@@ -16,17 +16,21 @@ import { eachAtMost } from '../attempt';
 import { type FileInfo, readFileInfo, sharedVerdict, withLink } from '../file-links';
 import { type Attempt, apiHeaders, formBody, MAX_FILES_PER_COMPLETION, send } from './request';
 
-/** How long files.info is asked after an unclear step 3, and the most a 429 of it is waited out. */
-const DEFAULT_SHARE_CHECK_WINDOW_MS = 30_000;
+/**
+ * How long files.info is asked after an unclear step 3, and the most a 429 of it is waited out:
+ * the share-check window. docs/how-uploads-behave.md states it, and
+ * test/docs/share-check-window.test.ts holds the docs to this value.
+ */
+export const SHARE_CHECK_WINDOW_MS = 30_000;
 
 /**
- * When each look happens, as a share of the window: at once, then 1, 3, 7, 15 and 30 s into the
- * default 30 s (looks close together first, when a share usually appears).
+ * When each look happens, as a share of the window: at once, then 1/30, 3/30, 7/30, 15/30 and
+ * all of it (at 30 s: 1, 3, 7, 15 and 30 s), close together first, when a share usually appears.
  */
-const LOOKS_AT = [0, 1 / 30, 3 / 30, 7 / 30, 15 / 30, 1];
+export const SHARE_CHECK_LOOKS_AT = [0, 1 / 30, 3 / 30, 7 / 30, 15 / 30, 1] as const;
 
 function windowOf(a: Attempt): number {
-  return Math.max(0, a.opts.shareCheckWindowMs ?? DEFAULT_SHARE_CHECK_WINDOW_MS);
+  return Math.max(0, a.opts.shareCheckWindowMs ?? SHARE_CHECK_WINDOW_MS);
 }
 
 /** Sleeps `ms` unless cancelled; false when cancelled. */
@@ -115,14 +119,14 @@ export type Verdict =
 
 /**
  * After a step 3 whose answer was unclear: did it share the files? Looks at files.info's
- * `shares` over the window (LOOKS_AT) until every file lists every channel; a token without
+ * `shares` over the window (SHARE_CHECK_LOOKS_AT) until every file lists every channel; a token without
  * files:read ends it at once, since no look can tell then.
  */
 export async function lookForShares(a: Attempt, ids: readonly string[]): Promise<Verdict> {
   const window = windowOf(a);
   const start = a.now();
   let infos: FileInfo[] = [];
-  for (const at of LOOKS_AT) {
+  for (const at of SHARE_CHECK_LOOKS_AT) {
     const wait = start + at * window - a.now();
     if (wait > 0 && !(await pause(a, wait))) return { kind: 'unclear', infos };
     infos = await askAll(a, ids, start + window);
