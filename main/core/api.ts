@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { Same } from '../portable/same-type';
+import type { CaptureSource } from './capture/outcome';
 import type { CaptureResult, Capturer } from './capture/take-capture';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
-import type { CaptureSource } from './pasted-images';
 import type { UpdateView } from './updates/update-policy';
 import type { DestinationsView, PathDescription, ProtocolProbe } from './views';
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { formatOverLimit } from '../portable/format-bytes';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
+import type { CaptureSource } from './capture/outcome';
 import type { QueueItem } from './model';
 import { RefusedError } from './refused-error';
 
@@ -46,9 +47,6 @@ const KEEPS_FILE = new Set<QueueItem['state']>([
   'failed',
   'unknown',
 ]);
-
-/** How a capture was taken (the share sheet says it beside the thumbnail). */
-export type CaptureSource = 'area' | 'window' | 'screen';
 
 interface CaptureExtra {
   at?: Date;

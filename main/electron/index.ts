@@ -28,7 +28,7 @@ import ElectronStore from 'electron-store';
 import electronUpdater from 'electron-updater';
 import type { AppService } from '../core/api';
 import { xdgConfigHome } from '../core/autostart/xdg-autostart';
-import { osCapturer } from '../core/capture/capturers';
+import { capturerFor } from '../core/capture/capturers';
 import { createFileManagerIntegration, launcherPath } from '../core/integration/integration';
 import { diagnosticsText } from '../core/log/about';
 import type { FileLog } from '../core/log/file-log';
@@ -367,9 +367,17 @@ async function start(
       diagnostics: () => diagnosticsText({ service, log: fileLog }),
     },
     launchedAtLogin,
+    // Every platform has one in the app: Windows' is the overlay handed in here.
     capturer:
-      osCapturer(process.platform) ??
-      overlayCapturer({ BrowserWindow, desktopCapturer, ipcMain, screen }, renderer, appPath, log),
+      capturerFor(process.platform, {
+        overlay: () =>
+          overlayCapturer(
+            { BrowserWindow, desktopCapturer, ipcMain, screen },
+            renderer,
+            appPath,
+            log,
+          ),
+      }) ?? undefined,
     screenAccess: () => systemPreferences.getMediaAccessStatus('screen'),
     updates: updates(),
     quit: () => app.quit(),

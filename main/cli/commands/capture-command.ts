@@ -7,7 +7,7 @@
 // and the CLI, like the NSIS-installed app, has none. The app's own overlay is the way there.
 // A cancelled capture prints nothing and exits 0: the person chose not to share.
 import type { Command } from 'commander';
-import { osCapturer } from '../../core/capture/capturers';
+import { capturerFor } from '../../core/capture/capturers';
 import type { CaptureSource } from '../../core/capture/outcome';
 import { report } from '../outcome';
 import { sendFlag } from '../send-flags';
@@ -56,7 +56,7 @@ function sourceOf(options: CaptureOptions): CaptureSource {
 
 async function capture(options: CaptureOptions, platform: NodeJS.Platform): Promise<number> {
   // First: on Windows no option can make it work, so nothing else about the command is asked.
-  const capturer = osCapturer(platform);
+  const capturer = capturerFor(platform);
   if (!capturer) throw new UsageError(NO_CLI_CAPTURE_ON_WINDOWS);
   const source = sourceOf(options);
   if ([options.preset, options.workspace].filter(Boolean).length !== 1) {

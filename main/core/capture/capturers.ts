@@ -1,5 +1,9 @@
-// The OS's own capture tool where it gives the image back: the portal on Linux, screencapture on
-// macOS. Windows has none an NSIS-installed app can use; its overlay is main/electron's.
+// Every way Trayshare takes a screenshot, one entry each in CAPTURE_BACKENDS, all behind the
+// same Capturer interface (take-capture.ts): the OS's own tool where it gives the image back
+// (the portal on Linux, screencapture on macOS) and, on Windows, which has none an
+// NSIS-installed app can use, Trayshare's own overlay window (main/electron/capture-overlay.ts,
+// which needs Electron, so the app hands it in as `host.overlay`). The app and the CLI both ask
+// capturerFor; a new backend is a new entry here.
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { MAC_PROGRAMS, type ProgramPath } from '../system-programs';
@@ -57,9 +61,38 @@ export function portalCapturer(busAddress?: string): Capturer {
   };
 }
 
-/** This OS's own tool, or null where Trayshare brings its own (Windows). */
-export function osCapturer(platform: NodeJS.Platform): Capturer | null {
-  if (platform === 'darwin') return screencaptureCapturer();
-  if (platform === 'win32') return null;
-  return portalCapturer();
+/** What a backend may need from whoever asks for one. */
+export interface CaptureHost {
+  /** The app's overlay window (Electron); the CLI has none. */
+  overlay?: () => Capturer;
+}
+
+export interface CaptureBackend {
+  /** For logs and docs. */
+  name: 'screencapture' | 'portal' | 'overlay';
+  runsOn(platform: NodeJS.Platform): boolean;
+  /** The capturer, or null where this host cannot provide what it needs. */
+  create(host: CaptureHost): Capturer | null;
+}
+
+/** In order: the first that runs on the platform is the one used. */
+export const CAPTURE_BACKENDS: readonly CaptureBackend[] = [
+  {
+    name: 'screencapture',
+    runsOn: (platform) => platform === 'darwin',
+    create: () => screencaptureCapturer(),
+  },
+  {
+    name: 'overlay',
+    runsOn: (platform) => platform === 'win32',
+    create: (host) => host.overlay?.() ?? null,
+  },
+  // Linux and the other free desktops: xdg-desktop-portal.
+  { name: 'portal', runsOn: () => true, create: () => portalCapturer() },
+];
+
+/** The capturer for this platform, or null where it needs what this host lacks (the CLI on Windows). */
+export function capturerFor(platform: NodeJS.Platform, host: CaptureHost = {}): Capturer | null {
+  const backend = CAPTURE_BACKENDS.find((b) => b.runsOn(platform));
+  return backend ? backend.create(host) : null;
 }

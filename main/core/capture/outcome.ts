@@ -1,7 +1,7 @@
 // What an OS capture tool gave back, the same for the portal, screencapture and the overlay.
-import type { CaptureSource } from '../pasted-images';
 
-export type { CaptureSource };
+/** What the person asked to take (the share sheet says it beside the thumbnail). */
+export type CaptureSource = 'area' | 'window' | 'screen';
 
 export type CaptureOutcome =
   /** The tool wrote the image here (its own file: the capture store copies it). */
