@@ -35,7 +35,7 @@ const VALUE_OPTIONS = new Set([
   '--filename',
 ]);
 
-// node:fs with `require`, as node-http.ts takes node:http: the entry builds no ES module view of it.
+// node:fs with `require`, as upload/node-transport.ts takes node:http: the entry builds no ES module view of it.
 const fs = () => createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 
 /** Returns whether it opened connections. */
