@@ -60,11 +60,8 @@ const packages = Object.keys({ ...manifest.dependencies, ...manifest.devDependen
 const inPackages = (ref: string): boolean =>
   packages.some((name) => existsSync(join(root, 'node_modules', name, ref)));
 
-/**
- * Every comment's file name that leads nowhere, as `file:line: name`: in every source file, or
- * in `only` those (a planted fault is looked for in its own files, not in the whole tree again).
- */
-function staleReferences(planted: Planted = {}, only?: readonly string[]): string[] {
+/** The repository's files (with planted ones), and whether a name written in `from` is one. */
+function repository(planted: Planted) {
   const files: string[] = [];
   filesUnder(root, '', files);
   const all = [...new Set([...files, ...Object.keys(planted)])];
@@ -83,7 +80,15 @@ function staleReferences(planted: Planted = {}, only?: readonly string[]): strin
   const builtFromSource = (ref: string): boolean =>
     ref.startsWith('out/') ||
     (/\.(mjs|cjs)$/.test(ref) && names.has(basename(ref).replace(/\.[cm]js$/, '.ts')));
+  return { all, exists, builtFromSource };
+}
 
+/**
+ * Every comment's file name that leads nowhere, as `file:line: name`: in every source file, or
+ * in `only` those (a planted fault is looked for in its own files, not in the whole tree again).
+ */
+function staleReferences(planted: Planted = {}, only?: readonly string[]): string[] {
+  const { all, exists, builtFromSource } = repository(planted);
   const problems: string[] = [];
   const sources = (only ?? all).filter(
     (f) => CODE_FOLDERS.includes(f.split('/')[0] ?? '') && CODE_FILE.test(f),
@@ -104,6 +109,27 @@ function staleReferences(planted: Planted = {}, only?: readonly string[]): strin
       }
     }
   }
+  return problems;
+}
+
+/**
+ * The map's file names that lead nowhere, and anything it names outside the repository, as
+ * `ARCHITECTURE.md:line: name`: the map is read to find files, so each one it names must exist.
+ */
+function staleInMap(planted: Planted = {}): string[] {
+  const { exists, builtFromSource } = repository(planted);
+  const file = 'ARCHITECTURE.md';
+  const text = planted[file] ?? readFileSync(join(root, file), 'utf8');
+  const problems: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    for (const match of line.matchAll(FILE_NAME)) {
+      const ref = match[1] ?? '';
+      if (!exists(ref, file) && !builtFromSource(ref)) problems.push(`${file}:${i + 1}: ${ref}`);
+    }
+    for (const outside of line.matchAll(/(?<![\w.])\.\.\/[\w./-]+/g)) {
+      problems.push(`${file}:${i + 1}: ${outside[0]} is outside the repository`);
+    }
+  });
   return problems;
 }
 
@@ -145,6 +171,24 @@ describe('comments that name a source file', () => {
     };
     expect(staleReferences(planted, Object.keys(planted))).toEqual([
       'main/cli/planted.ts:3: packages/web-api/src/WebClient.ts',
+    ]);
+  });
+});
+
+describe('ARCHITECTURE.md, the map', () => {
+  it('names only files that exist, all inside the repository', () => {
+    expect(staleInMap()).toEqual([]);
+  });
+
+  it('is caught naming a merged-away file or one outside the repository', () => {
+    const text = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
+    const lines = text.split('\n').length;
+    const planted = {
+      'ARCHITECTURE.md': `${text}\nThe transport is \`upload/node-http.ts\`; see \`../shared/design/architecture.md\`.\n`,
+    };
+    expect(staleInMap(planted)).toEqual([
+      `ARCHITECTURE.md:${lines + 1}: upload/node-http.ts`,
+      `ARCHITECTURE.md:${lines + 1}: ../shared/design/architecture.md is outside the repository`,
     ]);
   });
 });
