@@ -19,7 +19,7 @@ function series(tool: 'trayshare' | 'curl', wallMs: number[]): ReturnType<typeof
   return summarise(s);
 }
 
-describe('issue 25 targets', () => {
+describe('the start-up and per-share overhead targets', () => {
   it('fixed overhead: judged on the rounds paired, so a busy round counts against both', () => {
     // Round 3 was slow for both; per round, trayshare is 1.1× curl.
     const g = fixedOverheadGoal([

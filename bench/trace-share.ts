@@ -5,7 +5,7 @@
 // this share count (not start-up, not the trace's own look at History). The order is when a
 // file first ran, from a CPU profile sampled alongside; a file too quick to be sampled is
 // listed after the others. Prints the files, the entries into app-service.ts and into the
-// settings modules. Not part of npm test: the figures are for ARCHITECTURE.md and issue 22.
+// settings modules. Not part of npm test: the figures are in bench/notes.md.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';

@@ -38,7 +38,7 @@ function cliLogDir(): string {
 /**
  * Opens the log for this command and writes its start line (never its arguments: they name
  * files). Loading electron-log costs about 20 ms, so without --verbose the command does not
- * wait for it (issue 25's start-up): its lines wait in order and are written once the log is
+ * wait for it (bench/notes.md, start-up): its lines wait in order and are written once the log is
  * open, and the program awaits cliLogWritten() before it ends. With --verbose the lines are
  * echoed as they happen, in order with the CLI's own messages, so the command waits.
  */

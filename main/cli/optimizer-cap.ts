@@ -1,8 +1,8 @@
 // No TurboFan in a long upload: its hot path is Node's own stream code and the kernel's copies,
 // and V8's top tier, once it starts, faults in ~5 MB of its compiler's code, so peak memory grew
-// with the file's size (56 MB at 256 MiB, 63 MB at 1 GiB; bench/notes.md, issue 16). Maglev, the
+// with the file's size (56 MB at 256 MiB, 63 MB at 1 GiB; bench/notes.md). Maglev, the
 // tier below, keeps the CPU per GiB the same and the memory flat. Loading node:v8 to say so costs
-// about 7 ms of CPU, which sending one small file need not pay (issue 25's start-up). The cap
+// about 7 ms of CPU, which sending one small file need not pay (bench/notes.md, start-up). The cap
 // must be on before the upload's code first runs: set at its first request, even before any body
 // byte, a 1 GiB send still peaked at 62 MB (bench/notes.md).
 import { stat } from 'node:fs/promises';

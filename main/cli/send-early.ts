@@ -4,12 +4,12 @@
 // where it went on just before the upload: Node's start-up itself (module resolution's path
 // calls) can make a function hot enough for TurboFan, whose compiler then faults in about 5 MB of
 // the node binary's code, so a send's peak memory moved by 5 MB with any change to the entry
-// (bench/notes.md, issue 38). The same sends pay for it as before (loading node:v8).
+// (bench/notes.md). The same sends pay for it as before (loading node:v8).
 //
 // And `trayshare send --base-url https://… FILE…` opens its connections to the service then
 // too (core/upload/preconnect.ts): on a real link the TCP and TLS set-up, two
 // round trips, then run while Node loads modules, reads the settings and checks the files,
-// instead of after (bench/notes.md, issue 38). Read from the raw arguments, before commander
+// instead of after (bench/notes.md). Read from the raw arguments, before commander
 // is loaded; anything unexpected opens nothing, and the command itself checks every argument
 // as before. With --protocol external, one connection per file named (a share's step-1
 // requests go at once), at most 10, and as many to the upload host an earlier send learnt
@@ -24,7 +24,7 @@ import { capOptimizer, LONG_FILE_BYTES } from './optimizer-cap';
 // Which options take a value (their values are not files), from send's one declaration.
 import { VALUE_FLAGS } from './send-flags';
 
-// node:fs with `require`, as node-http.ts takes node:http: the entry builds no ES module view of it.
+// node:fs with `require`, as upload/node-transport.ts takes node:http: the entry builds no ES module view of it.
 const fs = () => createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 
 /** Returns whether it opened connections. */

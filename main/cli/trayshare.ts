@@ -1,6 +1,6 @@
 // The `trayshare` command line: the app's core, without the window. This entry only answers
 // `--version` and turns on Node's compile cache; everything else is in program.ts, imported
-// after the cache is on so its modules come from the cache (bench/notes.md, issue 25).
+// after the cache is on so its modules come from the cache (bench/notes.md, start-up).
 import nodeModule from 'node:module';
 import { APP_VERSION } from '../core/version';
 import { keepGoingWhenOutputCloses } from './closed-output';

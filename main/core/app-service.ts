@@ -1,6 +1,6 @@
 // The core app service: one object whose methods are the IPC contract's core methods. The
 // Electron layer binds it to ipcMain, the browser harness to a local transport, the CLI calls
-// it directly. This file only composes: it opens the stores and wires the rooms a share passes
+// it directly. This file only composes: it opens the stores and wires the modules a share passes
 // through (intake, the queue, delivery, history); each method is one call into one of them.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
-// What the service answers with that a room fills in: plain data in the IPC contract (api.ts),
-// kept here below the rooms so the contract imports none of them (ARCHITECTURE.md, "Layers").
+// What the service answers with that a module fills in: plain data in the IPC contract (api.ts),
+// kept here below those modules so the contract imports none of them (ARCHITECTURE.md, "Layers").
 import type { Conversation, UnlistedKind } from '../portable/conversation-types';
 import type { Person } from '../portable/people-names';
 import type { Protocol } from './model';

@@ -206,7 +206,7 @@ function updates(): DesktopUpdatesDeps {
     // reading resources/app-update.yml (electron-builder writes it from `publish`).
     createUpdater: () => electronUpdater.autoUpdater,
     // One line each for checks and failures, never a feed's credentials (it has none); a failed
-    // check is a warning in the log file and no dialog (issue 24: failures are quiet).
+    // check is a warning in the log file and no dialog (docs/updates.md: failures stay quiet).
     log: {
       info: log,
       // A warning in the log file; the console keeps stdout, as a quiet failure is no crash (the

@@ -1,5 +1,5 @@
 // What real Slack does to the channel list, from the command line over real HTTP against the
-// reference service (issue 21, points 2, 3 and 8): a token without one read scope still resolves
+// reference service: a token without one read scope still resolves
 // the names it may list, a rate-limited list neither blocks a send by IDs nor fails a send by
 // names within --max-wait, and an entry without is_member is no reason to refuse.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -63,7 +63,7 @@ const sentTo = (before: number) =>
     .slice(before)
     .map((u) => u.channels);
 
-describe('names with whatever scopes the token has (point 2)', () => {
+describe('names with whatever scopes the token has', () => {
   it('#general resolves without im:read, and the missing names are said once, with the scopes', async () => {
     const before = service.uploads().length;
     const run = await direct(NO_DMS, '#general');
@@ -92,7 +92,7 @@ describe('names with whatever scopes the token has (point 2)', () => {
   });
 });
 
-describe('lists never block a send (point 3)', () => {
+describe('lists never block a send', () => {
   it('a send by IDs does not ask for the list: a rate-limited list cannot stop it', async () => {
     service.injectFault({
       method: 'conversations.list',
@@ -138,7 +138,7 @@ describe('lists never block a send (point 3)', () => {
   });
 });
 
-describe('is_member missing means unknown (point 8)', () => {
+describe('is_member missing means unknown', () => {
   it('a channel listed without is_member is sent to; if the service refuses it, the failure names it', async () => {
     const before = service.uploads().length;
     const member = await direct(FULL, '#quiet');

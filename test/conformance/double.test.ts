@@ -212,7 +212,7 @@ describe('Sign in with Slack against Slack’s reference', () => {
   // This failed before issue 32: the client and the double used the user-only pair
   // (/oauth/v2_user/authorize with oauth.v2.user.access, whose documented answer has the token at
   // the top level) while reading the token from authed_user, as only oauth.v2.access answers it.
-  it('uses Slack’s PKCE pair (/oauth/v2/authorize, then oauth.v2.access) and its answers are like Slack’s examples (issue 32)', () => {
+  it('uses Slack’s PKCE pair (/oauth/v2/authorize, then oauth.v2.access) and its answers are like Slack’s examples', () => {
     expect(opened.map((url) => new URL(url).pathname)).toEqual(['/oauth/v2/authorize']);
     const exchanges = signIn.filter((r) => OAUTH.has(r.method));
     expect(exchanges.map((r) => r.method)).toContain('oauth.v2.access');

@@ -51,7 +51,7 @@ const posix = (path: string) => path.split(sep).join('/');
  */
 type Planted = Readonly<Record<string, string>>;
 
-/** README.md and every Markdown file directly in docs/, as paths relative to the root. */
+/** README.md, ARCHITECTURE.md and every Markdown file directly in docs/, relative to the root. */
 export function docPages(root: string, planted: Planted = {}): string[] {
   const onDisk = existsSync(join(root, 'docs'))
     ? readdirSync(join(root, 'docs')).map((name) => `docs/${name}`)
@@ -59,12 +59,12 @@ export function docPages(root: string, planted: Planted = {}): string[] {
   const docs = new Set(
     [...onDisk, ...Object.keys(planted)].filter((f) => /^docs\/[^/]+\.md$/.test(f)),
   );
-  return ['README.md', ...[...docs].sort()];
+  return ['README.md', 'ARCHITECTURE.md', ...[...docs].sort()];
 }
 
 /**
  * Every problem a reader would meet, one sentence each: README.md too long, a relative link or
- * anchor in README.md or docs/*.md that does not resolve, a docs page no link reaches from README.
+ * anchor in README.md, ARCHITECTURE.md or docs/*.md that does not resolve, a docs page no link reaches from README.
  */
 export function docProblems(root: string, planted: Planted = {}): string[] {
   const text = (file: string) => planted[file] ?? readFileSync(join(root, file), 'utf8');

@@ -72,6 +72,16 @@ describe('the checks catch what a reader would meet', () => {
     ]);
   });
 
+  it('a link out of the repository, or to a missing heading, in ARCHITECTURE.md', () => {
+    const planted = plant({
+      'ARCHITECTURE.md': '\n[The design](../shared/design/architecture.md), [layers](#layerz).\n',
+    });
+    expect(docProblems(root, planted)).toEqual([
+      'ARCHITECTURE.md: ../shared/design/architecture.md points outside the repository',
+      'ARCHITECTURE.md: #layerz names no heading in ARCHITECTURE.md',
+    ]);
+  });
+
   it('a docs page no link reaches, and a README over the limit', () => {
     const planted = plant({
       'docs/orphan.md': '# Orphan\n',

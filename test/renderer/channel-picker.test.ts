@@ -165,7 +165,7 @@ describe('channel picker', () => {
   });
 });
 
-describe('channel picker with a token that may not list every kind (issue 21)', () => {
+describe('channel picker with a token that may not list every kind', () => {
   let narrow: Harness;
 
   beforeAll(async () => {

@@ -1,8 +1,8 @@
-// The small ones of issue 36 (point 9), in real Chromium at a tray's sizes: a share's comment
-// once in History, one badge colour for a share in Queue and History (grey, not green, when
-// every file was cancelled), "Turn off" drawn as a button, even gaps around the version in
-// About, a name typed where a channel ID goes is said to be a name, and Change destination's
-// open list leaves its Send button free.
+// Details of History, Queue, Settings and Change destination, in real Chromium at a tray's
+// sizes: a share's comment once in History, one badge colour for a share in Queue and History
+// (grey, not green, when every file was cancelled), "Turn off" drawn as a button, even gaps
+// around the version in About, a name typed where a channel ID goes is said to be a name, and
+// Change destination's open list leaves its Send button free.
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

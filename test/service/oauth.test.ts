@@ -163,7 +163,7 @@ describe('oauth.v2.access (the PKCE pair)', () => {
     await start();
     const first = (await exchange(await codeFor())).authed_user;
     const renewed = await renew(first.refresh_token);
-    // install-provider.ts, OAuthV2TokenRefreshResponse (bot_user_id only for a bot).
+    // node-slack-sdk's install-provider.ts, OAuthV2TokenRefreshResponse (bot_user_id only for a bot).
     expect(Object.keys(renewed).sort()).toEqual(
       [
         'access_token',

@@ -1,7 +1,7 @@
 // The core API's Sign in with Slack methods, put together from the flow (sign-in.ts) and sign
 // out (sign-out.ts), with what a sign-in changes elsewhere: the workspace's waiting files go,
 // its channel lists are asked again, and the window is told. And the renewal of a signed-in
-// workspace's token that the composition root hands to the rooms that read tokens.
+// workspace's token that the composition root hands to the modules that read tokens.
 import type { CoreApi } from '../api';
 import { type Directory, forgetLists } from '../conversations/directory';
 import type { UploadQueue } from '../queue/upload-queue';

@@ -6,7 +6,7 @@
 // transport, which loads node:https (with tls) and node:http, about 35 ms of CPU at every CLI
 // start and their heap in the app's main process, for a transport the log never uses (it never
 // leaves the machine). So each log is electron-log's own Logger with only its console and file
-// transports, as createDefaultLogger in its src/node makes them (bench/notes.md, issue 25).
+// transports, as createDefaultLogger in its src/node makes them (bench/notes.md, start-up).
 //
 // Rotation is electron-log's (maxSize and the default archiveLogFn, docs/transports/file.md in
 // megahertz/electron-log): past maxSize the file is renamed NAME.old.log, replacing the one

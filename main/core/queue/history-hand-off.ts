@@ -83,7 +83,7 @@ export class HistoryMarks {
 
 // The hand-off of a finished item to History. The journal marks it "history pending" with its
 // outcome; the line goes to History, then the mark is cleared once the line is on disk
-// (history-marks.ts). A line History could not take stays pending and is written on the next
+// (HistoryMarks, above). A line History could not take stays pending and is written on the next
 // open, so no outcome is missing from History and a replay never writes one twice (each finish
 // has its own id).
 export function historyRecord(

@@ -28,7 +28,7 @@ export abstract class ItemLifecycle {
     members: (shareId) => this.store.shareItems(shareId),
     complete: (group, run) => this.completeShare(group, run),
   });
-  /** Finished items whose History line waits for History's fsync before their mark is cleared. */
+  /** Finished items whose History line waits for its fsync to clear their history-pending mark. */
   protected readonly marks: HistoryMarks;
   protected readonly policy: RetryPolicy;
   protected readonly now: () => number;

@@ -141,7 +141,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
 
   private async requeue(entry: Entry, opts: { channels?: string[] }): Promise<void> {
     if (!isFinishedState(entry.item.state)) return;
-    // The retry's record clears the item's History mark, durably: its line must be on disk first.
+    // The retry's record durably clears the item's history-pending mark: its line must be on disk.
     await this.marks.flush();
     const { item } = entry;
     // The person asks to send the file as it is now: check it again and take its new size.

@@ -1,4 +1,4 @@
-// The one way the settings rooms read and change the file: each change reads and writes the file
+// The one way the settings modules read and change the file: each change reads and writes the file
 // holding its lock (no other process changes it in between), changes that await the keychain run
 // one at a time, and every change tells the listeners.
 import type { SecretStore } from '../secrets/secret-store';

@@ -13,7 +13,7 @@ export type SettingsErrorCode =
   | 'signed_in_elsewhere'
   /** The workspace moved to another origin while its token was checked or signed in: nothing saved. */
   | 'workspace_moved'
-  // From checkToken / checkBaseUrl (upload/credentials.ts) and normaliseChannels.
+  // From checkToken / checkBaseUrl (portable/credentials.ts) and normaliseChannels.
   | 'no_token'
   | 'token_is_url'
   | 'token_malformed'

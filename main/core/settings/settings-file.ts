@@ -122,7 +122,7 @@ export class SettingsFile {
   /**
    * The last clean read: the same text gives the same settings, so a read whose text is
    * unchanged skips the parse and the schema's repair (the queue reads the settings at each
-   * scheduling pass, issue 38). Each read still gets its own copy, as a fresh parse would.
+   * scheduling pass). Each read still gets its own copy, as a fresh parse would.
    */
   private lastClean: { text: string; settings: Settings } | undefined;
   private readonly lockWaitMs: number | undefined;

@@ -1,5 +1,5 @@
 // `trayshare send`'s target for the settings service: the same resolution as the app's intake
-// (share/target.ts), over the settings as they are read now.
+// (settings/target.ts), over the settings as they are read now.
 import type { Preset, Workspace } from '../model';
 import type { Settings } from './schema';
 import { type ShareTarget, targetByName } from './target';

@@ -17,7 +17,7 @@ function body(count: number, log: string[], failAt?: number) {
   };
 }
 
-describe('pumpBody', () => {
+describe('a request body goes chunk by chunk, in order, and stops with its request', () => {
   it('writes every chunk in order and ends', async () => {
     const log: string[] = [];
     const written: number[] = [];

@@ -3,7 +3,7 @@ import { createBodyWriter } from './transport';
 
 const MiB = 1024 * 1024;
 
-describe('createBodyWriter', () => {
+describe('a request body is written as whole chunks to a fast socket and as slices to a slow one', () => {
   it('cuts a chunk into views of itself and reports the whole chunk with its last slice', () => {
     let clock = 0;
     const reports: [number, Uint8Array | undefined][] = [];

@@ -8,7 +8,7 @@ import type { Agent } from 'node:http';
  * Whether `env` names a proxy for `protocol` at all: the variables proxy-from-env 2 reads
  * (`<scheme>_proxy`, `all_proxy`, either case; its index.js `getProxyForUrl`). Without one,
  * neither library is loaded (resolving and loading proxy-from-env's package cost every send
- * 1–10 ms at start; bench/notes.md, issue 25).
+ * 1–10 ms at start; bench/notes.md, start-up).
  */
 function namesProxy(env: NodeJS.ProcessEnv, protocol: string): boolean {
   const scheme = protocol.replace(/:$/, '');

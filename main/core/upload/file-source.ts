@@ -7,7 +7,7 @@ import { type FileHandle, open, stat } from 'node:fs/promises';
 // the bench machine, more on most) when the socket copies it out, where a 1 MiB chunk has been
 // evicted to memory between the two copies. `readSync` of 256 MiB into three rotating buffers:
 // 160-173 ms at 1 MiB, 30 ms at 256 or 512 KiB, 31-34 at 128 KiB. `trayshare send` to the
-// bench's sink, alternating builds (bench/notes.md, issue 38's fourth pass): 1 GiB 1279 -> 917 ms
+// bench's sink, alternating builds (bench/notes.md, "Read chunks of 256 KiB"): 1 GiB 1279 -> 917 ms
 // and 1240 -> 870 ms of CPU, 256 MiB 446 -> 415 ms and 400 -> 330 ms; with the app's thread-pool
 // reads, 256 MiB in 350-416 ms at 1 MiB, 279-344 ms at 256 KiB (4 runs each). 1 MiB had been
 // chosen against 256 KiB read-then-send, without a read ahead.

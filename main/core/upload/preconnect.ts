@@ -2,7 +2,7 @@
 // and a TLS 1.3 round trip before its first request can go; a fresh `trayshare send` knows
 // where it will send long before it sends (Node loads the CLI's modules, reads the settings and
 // stats the files first: 100–200 ms), so it opens its connections to the API host at its start
-// and the set-up overlaps that work (bench/notes.md, issue 38). The transport's keep-alive
+// and the set-up overlaps that work (bench/notes.md). The transport's keep-alive
 // agents (node-transport.ts) take a warm connection to their origin before opening a new one.
 //
 // Only what a request would do anyway is done ahead: the same host and port, the same default

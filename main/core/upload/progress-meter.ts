@@ -21,7 +21,7 @@ const NO_METER: ProgressMeter = { accepted: () => {}, stop: () => {} };
  * Called for every write callback of the body, so `accepted` only adds to a counter and compares
  * it with the total: no clock read and no timer per call, whatever the slice size (at 16 KiB
  * slices, a slow link's, the clock and timer per call cost ~38 ms per GiB; bench/notes.md,
- * issue 25). The one timer is re-armed by its own tick while bytes keep coming.
+ * progress for free). The one timer is re-armed by its own tick while bytes keep coming.
  */
 export function progressMeter(
   total: number,

@@ -60,7 +60,7 @@ function writeUntilClosed(socket: net.Socket): Promise<Seen> {
   return new Promise((resolve) => socket.once('close', () => resolve(seen)));
 }
 
-describe('readBeforeWriteErrors', () => {
+describe('a connection the service resets during the body: its answer is read before the reset', () => {
   it('lets the socket read what the peer sent before its reset, then reports the failure', async () => {
     const port = await resettingPeer(WORDS);
     for (let i = 0; i < 50; i++) {

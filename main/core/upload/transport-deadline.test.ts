@@ -48,7 +48,7 @@ function deadline(idleTimeoutMs: number) {
   return { d, time, errors };
 }
 
-describe('transport deadline', () => {
+describe("a request's connect and idle timeouts", () => {
   it('fails with connect_timeout when nothing connects in time', () => {
     const { d, time, errors } = deadline(5000);
     d.arm('connect_timeout', 1000);

@@ -1,4 +1,4 @@
-// What the Sign in with Slack form leads with (issue 36, point 7). Where a Slack app is known
+// What the Sign in with Slack form leads with. Where a Slack app is known
 // (the build's client ID, or a team's set-up link), a person only signs in and picks the
 // workspace on Slack's page; the service address, the client ID and a token are other ways, out
 // of the way. Where none is known, a newcomer cannot sign in yet: the form says to ask the Slack
