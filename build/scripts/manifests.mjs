@@ -73,12 +73,16 @@ const releaseUrl = (repo, version, file) =>
   `https://github.com/${repo}/releases/download/v${version}/${file}`;
 
 /**
- * Homebrew cask for the project's own tap (homebrew-cask takes only apps already known;
- * docs.brew.sh Acceptable-Casks). Stanzas per the Cask Cookbook: per-arch url and sha256 through
- * `arch` and `on_arm`/`on_intel`; `auto_updates true` because the app updates itself (brew then
- * leaves upgrades to it unless asked by name or with --greedy); `depends_on macos: ">= :ventura"`
- * because Electron 45 runs on "macOS (Ventura and up)" (electron@45 README, Platform support);
- * `zap trash:` the folders Electron, Squirrel.Mac, electron-updater and the app's log write.
+ * Homebrew cask for the project's own tap (homebrew-cask takes only apps already known; its
+ * Acceptable Casks page). Stanzas, and their order, per Homebrew/brew docs/Cask-Cookbook.md
+ * (reviewed 2026-07-18): per-arch url and sha256 through `arch`; `auto_updates true`, which the
+ * cookbook asks of an app that downloads and installs its own updates, as Trayshare does;
+ * `depends_on macos: :ventura`, the symbol form (the cookbook calls the ">= :x" string form
+ * deprecated), because Electron 45 runs on "macOS (Ventura and up)" (electron@45's README,
+ * Platform support); `zap trash:` the folders Trayshare leaves: its data (userData, named after
+ * productName), its log (app.getPath('logs')), electron-updater's download cache
+ * (`${name}-updater`, app-builder-lib AppInfo.updaterCacheDirName), Squirrel.Mac's ShipIt
+ * cache, and the appId-named caches, preferences and saved window state macOS keeps.
  */
 export function homebrewCask({ version, repo, sums }) {
   // The dmg names of artifactNames(), written with the cask's own #{version} and #{arch}.
@@ -100,7 +104,7 @@ export function homebrewCask({ version, repo, sums }) {
   end
 
   auto_updates true
-  depends_on macos: ">= :ventura"
+  depends_on macos: :ventura
 
   app "Trayshare.app"
 

@@ -2,7 +2,7 @@
 // single-instance lock, collects handed-over paths, builds the app service and starts the
 // desktop app (desktop-app.ts) with the real Electron APIs. Everything it wires is tested with
 // fakes elsewhere.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   app,
@@ -37,6 +37,7 @@ import { keychainProblemAtStart } from '../core/secrets/keychain-check';
 import { createKeychainStore } from '../core/secrets/keychain-store';
 import type { SecretStore } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
+import { installMethod } from '../core/updates/install-method';
 import { updateSource } from '../core/updates/update-source';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
@@ -199,6 +200,13 @@ function updates(): DesktopUpdatesDeps {
       isPackaged: app.isPackaged,
       packageType: packageType(),
       env: process.env,
+      install: installMethod({
+        platform: process.platform,
+        exePath: app.getPath('exe'),
+        home: app.getPath('home'),
+        env: process.env,
+        exists: existsSync,
+      }),
     }),
     // The CommonJS module's own getter: NsisUpdater, MacUpdater or AppImageUpdater for this OS,
     // reading resources/app-update.yml (electron-builder writes it from `publish`).

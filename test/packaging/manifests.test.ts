@@ -135,7 +135,7 @@ describe('Homebrew cask', () => {
     expect(text).toMatch(/^ {2}desc "[^"]+"$/m);
     expect(text).toContain('homepage "https://trayshare.app"');
     expect(text).toContain('auto_updates true');
-    expect(text).toContain('depends_on macos: ">= :ventura"');
+    expect(text).toContain('depends_on macos: :ventura');
     expect(text).toContain('app "Trayshare.app"');
     for (const path of [
       '~/Library/Application Support/Trayshare',
