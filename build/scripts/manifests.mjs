@@ -314,11 +314,12 @@ export function flatpakManifest({ version, repo, sums }) {
         buildsystem: 'simple',
         'build-commands': [
           'bsdtar -Oxf trayshare.deb "data.tar*" | bsdtar -xf -',
-          'cp -a opt/Trayshare "${FLATPAK_DEST}/trayshare"',
-          'install -Dm755 trayshare.sh "${FLATPAK_DEST}/bin/trayshare"',
-          'install -Dm644 "${FLATPAK_ID}.desktop" "${FLATPAK_DEST}/share/applications/${FLATPAK_ID}.desktop"',
-          'install -Dm644 "${FLATPAK_ID}.metainfo.xml" "${FLATPAK_DEST}/share/metainfo/${FLATPAK_ID}.metainfo.xml"',
-          'for s in 16 32 48 64 128 256 512; do install -Dm644 "usr/share/icons/hicolor/${s}x${s}/apps/trayshare.png" "${FLATPAK_DEST}/share/icons/hicolor/${s}x${s}/apps/${FLATPAK_ID}.png"; done',
+          'cp -a opt/Trayshare "$FLATPAK_DEST/trayshare"',
+          'install -Dm755 trayshare.sh "$FLATPAK_DEST/bin/trayshare"',
+          'install -Dm644 "$FLATPAK_ID.desktop" "$FLATPAK_DEST/share/applications/$FLATPAK_ID.desktop"',
+          'install -Dm644 "$FLATPAK_ID.metainfo.xml" "$FLATPAK_DEST/share/metainfo/$FLATPAK_ID.metainfo.xml"',
+          // The deb's icons (electron-builder installs build/icons as hicolor/<size>/apps/trayshare.png).
+          'for s in 16x16 32x32 48x48 64x64 128x128 256x256 512x512; do install -Dm644 "usr/share/icons/hicolor/$s/apps/trayshare.png" "$FLATPAK_DEST/share/icons/hicolor/$s/apps/$FLATPAK_ID.png"; done',
         ],
         sources: [
           {
