@@ -51,6 +51,13 @@ describe('the set-up checks', () => {
     );
   });
 
+  it("brings the tools that judge the package managers' files", () => {
+    expect(debianPackages('test')).toEqual(
+      expect.arrayContaining(['appstream', 'desktop-file-utils', 'flatpak-builder', 'ruby']),
+    );
+    expect(debianPackages('app')).not.toContain('flatpak-builder');
+  });
+
   it("leaves Ubuntu's chromium (a snap installer) out: Playwright's Chromium is used there", () => {
     const ubuntu = 'NAME="Ubuntu"\nVERSION_ID="24.04"\nID=ubuntu\nID_LIKE=debian\n';
     const debian = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\n';

@@ -3,7 +3,7 @@
 // desktop app (desktop-app.ts) with the real Electron APIs. Everything it wires is tested with
 // fakes elsewhere.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   app,
@@ -38,6 +38,7 @@ import { keychainProblemAtStart } from '../core/secrets/keychain-check';
 import { createKeychainStore } from '../core/secrets/keychain-store';
 import type { SecretStore } from '../core/secrets/secret-store';
 import type { StoreFactory } from '../core/settings/settings-service';
+import { installMethod } from '../core/updates/install-method';
 import { updateSource } from '../core/updates/update-source';
 import { createNodeTransport } from '../core/upload/node-transport';
 import { createProxyRoutingTransport } from '../core/upload/proxy-routing-transport';
@@ -201,6 +202,13 @@ function updates(): DesktopUpdatesDeps {
       isPackaged: app.isPackaged,
       packageType: packageType(),
       env: process.env,
+      install: installMethod({
+        platform: process.platform,
+        exePath: app.getPath('exe'),
+        home: app.getPath('home'),
+        env: process.env,
+        exists: existsSync,
+      }),
     }),
     // The CommonJS module's own getter: NsisUpdater, MacUpdater or AppImageUpdater for this OS,
     // reading resources/app-update.yml (electron-builder writes it from `publish`).

@@ -68,6 +68,26 @@ describe('an installed app checks for updates at start', () => {
 });
 
 describe('builds that update some other way never ask', () => {
+  it('a Flatpak, though it carries the deb it was made from, and it says how to update it', async () => {
+    const deb = await resourcesWith({ 'package-type': 'deb\n' });
+    try {
+      const boot = await bootMain({
+        appPath: root,
+        platform: 'linux',
+        packaged: true,
+        resourcesPath: deb,
+        env: { FLATPAK_ID: 'app.trayshare.Trayshare' },
+      });
+      expectHealthyBoot(boot, 'linux');
+      expect(feedRequests(boot)).toEqual([]);
+      expect(boot.stdout).toContain(
+        'Updates: not checking (Installed with Flatpak: update it with flatpak update, or in your software centre.)',
+      );
+    } finally {
+      await rm(deb, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('the deb (resources/package-type), and a Linux run that is not an AppImage', async () => {
     const deb = await resourcesWith({ 'package-type': 'deb\n' });
     try {

@@ -39,6 +39,8 @@ export interface UpdateView {
   waitingFor?: number;
   /** "Restart to update to 1.2.0" while one is ready. */
   restartLabel?: string;
+  /** How else this copy updates, e.g. the package manager's command that installed it. */
+  installNote?: string;
 }
 
 export interface UpdateQueue {
@@ -218,7 +220,9 @@ export class UpdatePolicy {
         ? { version: this.downloading }
         : {};
     const waiting = this.restart ? { waitingFor: this.restart.waitingFor } : {};
-    return { ...base, ...ready, ...waiting, message: this.describe() };
+    const source = this.deps.source;
+    const note = source.updatesItself && source.note ? { installNote: source.note } : {};
+    return { ...base, ...ready, ...waiting, ...note, message: this.describe() };
   }
 
   dispose(): void {

@@ -6,6 +6,7 @@ const facts = (over: Partial<BuildFacts>): BuildFacts => ({
   isPackaged: true,
   packageType: null,
   env: {},
+  install: 'installer',
   ...over,
 });
 
@@ -54,5 +55,26 @@ describe('which builds update themselves', () => {
     expect(
       updateSource(facts({ platform: 'win32', env: { PORTABLE_EXECUTABLE_FILE: 'D:\\T.exe' } })),
     ).toMatchObject({ updatesItself: false, reason: expect.stringMatching(/portable/) });
+  });
+
+  it('never a Flatpak, even though it carries the deb it was made from', () => {
+    expect(updateSource(facts({ install: 'flatpak', packageType: 'deb\n' }))).toEqual({
+      updatesItself: false,
+      reason: 'Installed with Flatpak: update it with flatpak update, or in your software centre.',
+    });
+  });
+
+  it('never a Scoop install, whose copy Scoop keeps', () => {
+    expect(updateSource(facts({ platform: 'win32', install: 'scoop' }))).toEqual({
+      updatesItself: false,
+      reason: 'Installed with Scoop: update it with scoop update trayshare.',
+    });
+  });
+
+  it('a Homebrew install updates itself, and About names the brew command too', () => {
+    expect(updateSource(facts({ platform: 'darwin', install: 'homebrew' }))).toEqual({
+      updatesItself: true,
+      note: 'Installed with Homebrew: it updates itself, or run brew upgrade --cask trayshare.',
+    });
   });
 });

@@ -10,6 +10,12 @@
 //   runtime sets) updates itself, and a snap (SNAP) never does;
 // - a Windows portable build (PORTABLE_EXECUTABLE_FILE, set by electron-builder's portable
 //   launcher) has no installer to run.
+// And where a package manager installed it (install-method.ts): Flatpak and Scoop keep their
+// own copy, which an installer run by the app would leave behind or fight, so those update
+// through the manager; the Homebrew cask says `auto_updates true`, so the app updates itself and
+// About adds the brew command as well.
+
+import type { InstallMethod } from './install-method';
 
 export interface BuildFacts {
   platform: NodeJS.Platform;
@@ -17,10 +23,16 @@ export interface BuildFacts {
   /** The contents of resources/package-type ('deb', 'rpm', 'pacman'), null when absent. */
   packageType: string | null;
   env: Readonly<Record<string, string | undefined>>;
+  /** What installed this copy (install-method.ts). */
+  install: InstallMethod;
 }
 
 export type UpdateSource =
-  | { updatesItself: true }
+  | {
+      updatesItself: true;
+      /** How else it can be updated, for Settings → About (a package manager's command). */
+      note?: string;
+    }
   | {
       updatesItself: false;
       /** Why, for Settings → About. */
@@ -38,6 +50,19 @@ export function updateSource(facts: BuildFacts): UpdateSource {
     return {
       updatesItself: false,
       reason: 'This is a development run: it updates with your checkout, not by itself.',
+    };
+  }
+  // Before the package type: the Flatpak repackages the deb, whose package-type file it keeps.
+  if (facts.install === 'flatpak') {
+    return {
+      updatesItself: false,
+      reason: 'Installed with Flatpak: update it with flatpak update, or in your software centre.',
+    };
+  }
+  if (facts.install === 'scoop') {
+    return {
+      updatesItself: false,
+      reason: 'Installed with Scoop: update it with scoop update trayshare.',
     };
   }
   if (facts.platform === 'linux') {
@@ -63,6 +88,12 @@ export function updateSource(facts: BuildFacts): UpdateSource {
     return {
       updatesItself: false,
       reason: 'The portable build does not update itself: download the new one.',
+    };
+  }
+  if (facts.install === 'homebrew') {
+    return {
+      updatesItself: true,
+      note: 'Installed with Homebrew: it updates itself, or run brew upgrade --cask trayshare.',
     };
   }
   return { updatesItself: true };

@@ -77,6 +77,11 @@ export function AboutUpdates(props: { preferences: Preferences }) {
           {view.message}
         </p>
       ) : null}
+      {view?.installNote ? (
+        <p class="field__help" id="update-install-note">
+          {view.installNote}
+        </p>
+      ) : null}
       {view && view.status !== 'unavailable' ? (
         <UpdateControls view={view} checkAutomatically={props.preferences.checkForUpdates} />
       ) : null}
