@@ -13,6 +13,7 @@ import { type AttemptResult, eachAtMost } from '../../core/upload/attempt';
 import { uploadWithRetries } from '../../core/upload/engine';
 import { LINKS_NEED_FILES_READ } from '../../core/upload/file-links';
 import { createNodeTransport } from '../../core/upload/node-transport';
+import { type RateLimitLine, rateLimitLine } from '../../core/upload/rate-limit-line';
 import { keepUploadHosts, UPLOAD_HOSTS_FILE } from '../../core/upload/upload-hosts';
 import { normaliseChannels } from '../../portable/channels';
 import { unlistedMessage } from '../../portable/conversation-types';
@@ -50,6 +51,7 @@ export async function sendDirect(
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
+  const progress = createProgressLine();
   try {
     return await SEND_DIRECT[protocol]({
       ...target,
@@ -57,7 +59,16 @@ export async function sendDirect(
       options,
       display,
       signal: abort.signal,
-      progress: createProgressLine(),
+      progress,
+      // One line for the whole send: Slack's limit is the token's, so a 429 pauses every file,
+      // and the files that waited go first, in order, within --max-wait.
+      rateLimits: rateLimitLine({
+        maxWaitMs: maxWaitMs(options.maxWait),
+        onPause: (waitMs) => {
+          progress.clear();
+          say(`Rate limited by the service; next try in ${seconds(waitMs)} s.`);
+        },
+      }),
     });
   } finally {
     process.off('SIGINT', onSigint);
@@ -80,6 +91,7 @@ interface DirectRun extends Omit<DirectTarget, 'protocol'> {
   display: (path: string) => string;
   signal: AbortSignal;
   progress: ReturnType<typeof createProgressLine>;
+  rateLimits: RateLimitLine;
 }
 
 async function directTarget(options: SendOptions): Promise<DirectTarget> {
@@ -158,6 +170,7 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
     concurrency: savedConcurrency(defaultUserDataDir()),
     transport: run.transport,
     signal: run.signal,
+    rateLimits: run.rateLimits,
     blockingReads: true,
     onLinksUnavailable: () => {
       if (linksNoted) return;
@@ -183,7 +196,7 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
   // The upload host this send learnt, for the next send's connections (send-early.ts).
   keepUploadHosts(join(defaultUserDataDir(), UPLOAD_HOSTS_FILE));
   return directOutcome(
-    paths.map((path, i) => fromAttempt(display(path), outcomes[i]!)),
+    paths.map((path, i) => fromAttempt(display(path), tooLongAWait(outcomes[i]!, options))),
     outcomes,
   );
 }
@@ -225,6 +238,7 @@ function uploadOneFile(run: DirectRun, index: number): Promise<AttemptResult> {
     {
       transport: run.transport,
       signal: run.signal,
+      rateLimits: run.rateLimits,
       // This process only uploads: reading on the main thread costs a third less CPU.
       blockingReads: true,
       onProgress: (sent, total) =>

@@ -3,7 +3,7 @@
 // token, and fail only the item for everything else.
 import type { FailureReason } from '../model';
 import type { AttemptResult } from '../upload/attempt';
-import { type RetryPolicy, retryDelayMs } from '../upload/retry';
+import { isRateLimit, type RetryPolicy, retryDelayMs } from '../upload/retry';
 import type { ItemMeta } from './journal';
 
 const DEFAULT_MAX_RATE_LIMIT_WAITS = 30;
@@ -22,10 +22,6 @@ export interface FailureContext {
   now: number;
   /** Rate-limit answers an item may wait out before it fails. */
   maxRateLimitWaits?: number;
-}
-
-function isRateLimit(reason: FailureReason): boolean {
-  return reason.code === 'ratelimited' || reason.code === 'http_429';
 }
 
 export function decideOnFailure(
