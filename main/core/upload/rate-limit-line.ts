@@ -18,7 +18,7 @@ export type Turn =
   | { go: false; cancelled: false; waitMs: number };
 
 /** One file's place in line, kept across its tries. */
-export interface Place {
+interface Place {
   /** Resolves when this file may try: at once unless the send is rate limited. */
   turn(signal?: AbortSignal): Promise<Turn>;
   /** This try met a 429: the whole send waits `retryAfterMs`, this file first in line after. */
