@@ -1,5 +1,6 @@
 // `trayshare send --base-url`: the scripting mode with no saved settings. Nothing is queued:
 // the files go straight through the workspace-less protocol, with bounded automatic retries.
+import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { looksLikeId, resolveChannelNames } from '../../core/conversations/channel-names';
 import { listConversations } from '../../core/conversations/conversations-list';
@@ -9,10 +10,12 @@ import { loggedTransport } from '../../core/log/logged-parts';
 import type { Protocol } from '../../core/model';
 import { defaultUserDataDir } from '../../core/paths';
 import { savedConcurrency } from '../../core/settings/saved-concurrency';
-import { type AttemptResult, eachAtMost } from '../../core/upload/attempt';
+import type { AttemptResult } from '../../core/upload/attempt';
 import { uploadWithRetries } from '../../core/upload/engine';
+import { byteBudget } from '../../core/upload/external/byte-budget';
 import { LINKS_NEED_FILES_READ } from '../../core/upload/file-links';
 import { createNodeTransport } from '../../core/upload/node-transport';
+import { type RateLimitLine, rateLimitLine } from '../../core/upload/rate-limit-line';
 import { keepUploadHosts, UPLOAD_HOSTS_FILE } from '../../core/upload/upload-hosts';
 import { normaliseChannels } from '../../portable/channels';
 import { unlistedMessage } from '../../portable/conversation-types';
@@ -50,6 +53,7 @@ export async function sendDirect(
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
+  const progress = createProgressLine();
   try {
     return await SEND_DIRECT[protocol]({
       ...target,
@@ -57,7 +61,16 @@ export async function sendDirect(
       options,
       display,
       signal: abort.signal,
-      progress: createProgressLine(),
+      progress,
+      // One line for the whole send: Slack's limit is the token's, so a 429 pauses every file,
+      // and the files that waited go first, in order, within --max-wait.
+      rateLimits: rateLimitLine({
+        maxWaitMs: maxWaitMs(options.maxWait),
+        onPause: (waitMs) => {
+          progress.clear();
+          say(`Rate limited by the service; next try in ${seconds(waitMs)} s.`);
+        },
+      }),
     });
   } finally {
     process.off('SIGINT', onSigint);
@@ -80,6 +93,7 @@ interface DirectRun extends Omit<DirectTarget, 'protocol'> {
   display: (path: string) => string;
   signal: AbortSignal;
   progress: ReturnType<typeof createProgressLine>;
+  rateLimits: RateLimitLine;
 }
 
 async function directTarget(options: SendOptions): Promise<DirectTarget> {
@@ -158,6 +172,7 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
     concurrency: savedConcurrency(defaultUserDataDir()),
     transport: run.transport,
     signal: run.signal,
+    rateLimits: run.rateLimits,
     blockingReads: true,
     onLinksUnavailable: () => {
       if (linksNoted) return;
@@ -183,15 +198,17 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
   // The upload host this send learnt, for the next send's connections (send-early.ts).
   keepUploadHosts(join(defaultUserDataDir(), UPLOAD_HOSTS_FILE));
   return directOutcome(
-    paths.map((path, i) => fromAttempt(display(path), outcomes[i]!)),
+    paths.map((path, i) => fromAttempt(display(path), tooLongAWait(outcomes[i]!, options))),
     outcomes,
   );
 }
 
 /**
  * files.upload: one request, one message per file. The first file goes alone, with the comment,
- * so its message comes first; the rest go up to the concurrency setting at once, as the app's
- * queue sends them (their messages may then appear in any order). Outcomes print in file order.
+ * so its message comes first; the rest go within the concurrency setting's byte budget, the
+ * external protocol's rule (byte-budget.ts): small files up to ten a slot, large ones as many
+ * as the setting, in the order given (their messages may then appear in any order). Outcomes
+ * print in file order.
  */
 async function sendEachFile(run: DirectRun): Promise<SendOutcome> {
   const { paths, options, display } = run;
@@ -201,7 +218,11 @@ async function sendEachFile(run: DirectRun): Promise<SendOutcome> {
     attempts[index] = await uploadOneFile(run, index);
   };
   if (paths.length > 0) await sendOne(0);
-  await eachAtMost(paths.length - 1, concurrency, (i) => sendOne(i + 1));
+  // One request per file and nothing to complete together: no cap but the budget's ten a slot.
+  const bytes = byteBudget(concurrency, Number.POSITIVE_INFINITY);
+  await Promise.all(
+    paths.slice(1).map(async (path, i) => bytes(sizeOf(path), () => sendOne(i + 1))),
+  );
   const results = paths.map((path, i) =>
     fromAttempt(display(path), tooLongAWait(retired(attempts[i]!), options)),
   );
@@ -225,6 +246,7 @@ function uploadOneFile(run: DirectRun, index: number): Promise<AttemptResult> {
     {
       transport: run.transport,
       signal: run.signal,
+      rateLimits: run.rateLimits,
       // This process only uploads: reading on the main thread costs a third less CPU.
       blockingReads: true,
       onProgress: (sent, total) =>
@@ -323,4 +345,13 @@ function retired(attempt: AttemptResult): AttemptResult {
       message: `This service no longer offers files.upload (it answered ${attempt.reason.code}). Send with --protocol external (Slack's current upload protocol) instead.`,
     },
   };
+}
+
+/** The file's size for the byte budget; unreadable counts as large (its try reports why). */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }

@@ -4,7 +4,7 @@
 import { errorMessage } from '../../portable/error-message';
 import type { FailureReason } from '../model';
 import type { AttemptResult } from '../upload/attempt';
-import { type RetryPolicy, retryDelayMs } from '../upload/retry';
+import { isRateLimit, type RetryPolicy, retryDelayMs } from '../upload/retry';
 import type { ItemMeta } from './journal';
 
 const DEFAULT_MAX_RATE_LIMIT_WAITS = 30;
@@ -23,10 +23,6 @@ export interface FailureContext {
   now: number;
   /** Rate-limit answers an item may wait out before it fails. */
   maxRateLimitWaits?: number;
-}
-
-function isRateLimit(reason: FailureReason): boolean {
-  return reason.code === 'ratelimited' || reason.code === 'http_429';
 }
 
 export function decideOnFailure(

@@ -7,7 +7,8 @@ import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../model';
 import { defaultSleep, type Sleep } from '../sleep';
 import { MAY_BE_DELIVERED } from './error-messages';
-import { type RetryPolicy, retryDelayMs, retryPolicy } from './retry';
+import type { RateLimitLine, Turn } from './rate-limit-line';
+import { isRateLimit, type RetryPolicy, retryDelayMs, retryPolicy } from './retry';
 import type { Transport } from './transport';
 
 export interface UploadJob {
@@ -111,6 +112,9 @@ export interface RetryOptions {
   /** The most this may sleep in all; a longer wait (a Retry-After of a day) ends it with the
    * failure in hand instead. */
   maxWaitMs?: number;
+  /** The send's shared rate-limit line: a 429 then pauses every file of the send and costs no
+   * try, and its wait counts against the line's --max-wait instead (rate-limit-line.ts). */
+  rateLimits?: RateLimitLine;
 }
 
 /** Runs `once` again after each transient failure, with backoff, up to the policy's attempts. */
@@ -120,9 +124,26 @@ export async function retryTransient(
 ): Promise<AttemptResult> {
   const policy = retryPolicy(opts.retry);
   const sleep = opts.sleep ?? defaultSleep;
+  const place = opts.rateLimits?.place();
   let waited = 0;
-  for (let attempt = 1; ; attempt++) {
-    const result = await once();
+  let last: Extract<AttemptResult, { kind: 'failed' }> | undefined;
+  let turn: Turn = place ? await place.turn(opts.signal) : { go: true };
+  for (let attempt = 1; ; ) {
+    if (!turn.go) return turn.cancelled ? { kind: 'cancelled' } : waitedTooLong(last, turn.waitMs);
+    let result: AttemptResult;
+    try {
+      result = await once();
+    } catch (error) {
+      // The next file in line must not wait for ever on a try that threw.
+      place?.done();
+      throw error;
+    }
+    if (place && result.kind === 'failed' && isRateLimit(result.reason)) {
+      last = result;
+      turn = await place.limited(result.reason.retryAfterMs, opts.signal);
+      continue;
+    }
+    place?.done();
     if (result.kind !== 'failed' || result.reason.class !== 'transient') return result;
     if (attempt >= policy.maxAttempts) return result;
     const wait = retryDelayMs(attempt, policy, result.reason.retryAfterMs);
@@ -138,7 +159,22 @@ export async function retryTransient(
       throw error;
     }
     if (opts.signal?.aborted) return { kind: 'cancelled' };
+    attempt++;
+    turn = place ? await place.turn(opts.signal) : { go: true };
   }
+}
+
+/** A rate limit that outlasts --max-wait: the service's answer, with how long it still asks. */
+function waitedTooLong(
+  last: Extract<AttemptResult, { kind: 'failed' }> | undefined,
+  waitMs: number,
+): AttemptResult {
+  const reason: FailureReason = last?.reason ?? {
+    class: 'transient',
+    code: 'ratelimited',
+    message: 'The service is limiting how fast uploads may be sent (rate limited).',
+  };
+  return { kind: 'failed', reason: { ...reason, retryAfterMs: waitMs } };
 }
 
 /**

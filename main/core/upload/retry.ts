@@ -2,6 +2,8 @@
 // between 0 and the capped exponential), so many clients hit by the same outage do not come
 // back in step. A Retry-After from the service is a floor: never come back sooner.
 
+import type { FailureReason } from '../model';
+
 export interface RetryPolicy {
   maxAttempts: number;
   baseDelayMs: number;
@@ -35,4 +37,11 @@ export function retryDelayMs(attempt: number, policy: RetryPolicy, retryAfterMs?
   const random = policy.random ?? Math.random;
   const jittered = Math.floor(random() * ceiling);
   return Math.max(jittered, Math.ceil(retryAfterMs ?? 0));
+}
+
+/** The service pacing us (HTTP 429, or Slack's `ratelimited`), not a fault of the request. */
+export function isRateLimit(reason: FailureReason): boolean {
+  return (
+    reason.class === 'transient' && (reason.code === 'ratelimited' || reason.code === 'http_429')
+  );
 }

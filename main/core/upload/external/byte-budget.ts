@@ -19,22 +19,44 @@ export function slotsFor(bytes: number): number {
   return Math.min(1, Math.max(bytes, SLOT_BYTES / MOST_AT_ONCE) / SLOT_BYTES);
 }
 
+/** What a workspace or a share has sending now: files, and the slots they take. */
+interface InFlight {
+  files: number;
+  slots: number;
+}
+
+/**
+ * Whether a file of `weight` slots may start beside what is in flight, within `slots` slots and
+ * `mostFiles` files: the one rule of the CLI's direct sends, either protocol.
+ * Nothing in flight: it goes, however large.
+ */
+function fitsBudget(
+  inFlight: InFlight,
+  weight: number,
+  slots: number,
+  mostFiles = Number.POSITIVE_INFINITY,
+): boolean {
+  const most = Math.max(1, Math.floor(slots));
+  // A tiny tolerance: ten tenths must make exactly one slot.
+  return (
+    inFlight.files === 0 || (inFlight.files < mostFiles && inFlight.slots + weight <= most + 1e-9)
+  );
+}
+
 export type ByteBudget = <T>(bytes: number, work: () => Promise<T>) => Promise<T>;
 
-/** At most `slots` slots' worth of files running at once (the concurrency setting). */
-export function byteBudget(slots: number): ByteBudget {
-  const most = Math.max(1, Math.floor(slots));
-  let used = 0;
-  let running = 0;
+/**
+ * At most `slots` slots' worth of files running at once (the concurrency setting), and at most
+ * `mostFiles` files.
+ */
+export function byteBudget(slots: number, mostFiles = MOST_AT_ONCE): ByteBudget {
+  const inFlight: InFlight = { files: 0, slots: 0 };
   const waiting: { weight: number; go: () => void }[] = [];
-  // A tiny tolerance: ten tenths must make exactly one slot.
-  const fits = (weight: number) =>
-    running === 0 || (running < MOST_AT_ONCE && used + weight <= most + 1e-9);
   const admit = () => {
-    while (waiting.length > 0 && fits(waiting[0]!.weight)) {
+    while (waiting.length > 0 && fitsBudget(inFlight, waiting[0]!.weight, slots, mostFiles)) {
       const next = waiting.shift()!;
-      used += next.weight;
-      running++;
+      inFlight.slots += next.weight;
+      inFlight.files++;
       next.go();
     }
   };
@@ -47,8 +69,8 @@ export function byteBudget(slots: number): ByteBudget {
     try {
       return await work();
     } finally {
-      used -= weight;
-      running--;
+      inFlight.slots -= weight;
+      inFlight.files--;
       admit();
     }
   };
