@@ -7,7 +7,7 @@ import { isActive, isFinished } from '../queue-state';
 import { type Redirect, redirectOf } from '../redirect';
 import { ActionError, Notice } from '../ui/notice';
 import { type Action, useAction } from '../use-action';
-import { useNow } from '../use-now';
+import { useCountdownNow } from '../use-now';
 import {
   queuedWhy,
   retryableFailures,
@@ -27,9 +27,18 @@ export function QueueView(props: {
 }) {
   const { snapshot, queue } = props;
   const meter = useRateSamples(queue, snapshot.paused);
-  const waiting = queue.some((i) => i.state === 'waiting' && i.retryAt !== undefined);
-  // Ticks while anything moves, so speed and time left are measured over time, not per event.
-  const now = useNow(waiting || queue.some((i) => i.state === 'sending'));
+  const limitedUntil = useLimitedUntil(queue);
+  // Every countdown the rows show: a retry's, and a rate-limit pause that outlived its file.
+  const deadlines = [
+    ...queue.flatMap((i) => (i.state === 'waiting' && i.retryAt !== undefined ? [i.retryAt] : [])),
+    ...limitedUntil.values(),
+  ];
+  // Ticks while a countdown runs or anything moves, so speed and time left are measured over
+  // time, not per event.
+  const now = useCountdownNow(
+    deadlines,
+    queue.some((i) => i.state === 'sending'),
+  );
   const rateAt = Math.max(now, Date.now());
   const action = useAction();
   const finished = queue.filter(isFinished).length;
@@ -38,7 +47,6 @@ export function QueueView(props: {
   const failed = retryableFailures(queue, snapshot);
   const groups = useMemo(() => groupShares(queue), [queue]);
   const tokenProblems = useTokenProblems(queue);
-  const limitedUntil = useLimitedUntil(queue);
   const workspaceName = (id: string) =>
     snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
   const gone = (id: string) => !snapshot.workspaces.some((w) => w.id === id);
