@@ -202,4 +202,47 @@ describe.each([
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('settings by keyboard: Add workspace… and Use a token land in the new form; an empty name is said at the name', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await showView(page, 'settings');
+    const activeIn = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        const form = el?.closest('form');
+        return `${form?.getAttribute('aria-labelledby') ?? el?.closest('article')?.getAttribute('aria-label') ?? ''}: ${el?.id || el?.textContent?.trim()}`;
+      });
+    // Enter on the button, as a keyboard user does: the button goes away with the key press.
+    await page.getByRole('button', { name: 'Add workspace…' }).focus();
+    await page.keyboard.press('Enter');
+    const slack = page.getByRole('form', { name: 'Sign in with Slack' });
+    await slack.waitFor();
+    // In the new form, not in Acme's card (where typing would rename Acme).
+    await expect.poll(activeIn).toMatch(/^sign-in-title: /);
+    await slack.getByRole('button', { name: 'Use a token' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(activeIn).toBe('new-ws-title: new-ws-name');
+
+    // Add with no name: focus goes to the name, which is invalid and described by the message.
+    const form = page.getByRole('form', { name: 'New workspace' });
+    await form.getByRole('button', { name: 'Add workspace' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(activeIn).toBe('new-ws-title: new-ws-name');
+    const name = form.getByLabel('Name');
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(
+      await page.evaluate(() => {
+        const ids = document.activeElement?.getAttribute('aria-describedby') ?? '';
+        return ids
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent)
+          .join(' ');
+      }),
+    ).toBe('Give the workspace a name.');
+    expect(await axeViolations(page)).toEqual([]);
+    expect((await harness.app.getSnapshot()).workspaces.map((w) => w.name)).toContain('Acme');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });
