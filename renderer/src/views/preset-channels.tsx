@@ -35,13 +35,18 @@ export interface ChannelRows {
   addRef: (ref: ChannelRef) => void;
 }
 
-export function useChannelRows(preset: Preset | undefined): ChannelRows {
+/** The rows a preset's editor starts with: its channels, or one empty row to type in. */
+export function presetRows(preset: Preset | undefined): { id: string; label: string }[] {
+  return preset && preset.channels.length > 0
+    ? preset.channels.map((c) => ({ id: c.id, label: c.label ?? '' }))
+    : [{ id: '', label: '' }];
+}
+
+export function useChannelRows(initial: readonly { id: string; label: string }[]): ChannelRows {
   const nextKey = useRef(0);
   const makeRow = (id = '', label = ''): Row => ({ key: nextKey.current++, id, label });
   const [rows, setRows] = useState<Row[]>(() =>
-    preset && preset.channels.length > 0
-      ? preset.channels.map((c) => makeRow(c.id, c.label ?? ''))
-      : [makeRow()],
+    initial.length > 0 ? initial.map((r) => makeRow(r.id, r.label)) : [makeRow()],
   );
   const focusKey = useRef<number | null>(null);
   return {
