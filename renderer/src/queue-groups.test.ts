@@ -50,6 +50,18 @@ describe('groupShares', () => {
   });
 });
 
+describe('groupShares with a share just sent', () => {
+  it('lists that share first, whatever its band, and the rest as usual', () => {
+    const failed = item({ state: 'failed', createdAt: 1 });
+    const sending = item({ state: 'sending', createdAt: 2 });
+    const mine = item({ shareId: 'MINE', state: 'delivered', createdAt: 3 });
+    const ids = (first?: string) =>
+      groupShares([failed, sending, mine], first).map((g) => g.items[0]!.id);
+    expect(ids('MINE')).toEqual([mine.id, sending.id, failed.id]);
+    expect(ids()).toEqual([sending.id, failed.id, mine.id]);
+  });
+});
+
 describe('overallProgress', () => {
   it('counts what is still to go, and only the bytes of files sending', () => {
     const q = [

@@ -34,7 +34,12 @@ function shareKey(item: QueueItem): string {
   return shareId ? `share:${shareId}` : `item:${item.id}`;
 }
 
-export function groupShares(queue: readonly QueueItem[]): ShareGroup[] {
+/**
+ * The queue's shares in reading order. `first`, the share a person just sent from the sheet,
+ * comes before every band: delivered in a blink, it would otherwise sink below the rows that
+ * need attention, out of sight in a tray-sized window, just when they look for it.
+ */
+export function groupShares(queue: readonly QueueItem[], first?: string | null): ShareGroup[] {
   const byShare = new Map<string, QueueItem[]>();
   for (const item of queue) {
     const key = shareKey(item);
@@ -48,9 +53,9 @@ export function groupShares(queue: readonly QueueItem[]): ShareGroup[] {
     band: bandOf(items),
     createdAt: Math.min(...items.map((i) => i.createdAt)),
   }));
-  return groups.sort(
-    (a, b) => BAND_ORDER[a.band] - BAND_ORDER[b.band] || b.createdAt - a.createdAt,
-  );
+  const lead = first ? `share:${first}` : null;
+  const rank = (g: ShareGroup) => (g.id === lead ? -1 : BAND_ORDER[g.band]);
+  return groups.sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt);
 }
 
 export interface Overall {

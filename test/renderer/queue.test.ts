@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { axeViolations, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -123,6 +123,44 @@ describe.each([
 
     await page.getByRole('button', { name: 'Clear finished' }).click();
     await expect.poll(() => rows.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('shows the share just sent first, above rows that need attention, even once delivered', async () => {
+    const { app, demo } = harness;
+    // Three failures fill the top of a tray-sized window.
+    for (let i = 0; i < 3; i++) {
+      harness.reference.injectFault({ fault: { kind: 'error', error: 'quota_wobbled' } });
+      await app.share({
+        target: { workspaceId: demo.workspaceId, channels: ['C0GENERAL'] },
+        paths: [await file(`failed-${i}-${width}.txt`, 'no')],
+      });
+      await harness.settled();
+    }
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    harness.pick([await file(`just-shared-${width}.txt`, 'mine')]);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('heading', { name: 'Queue' }).waitFor();
+    const mine = page.getByRole('listitem', { name: `just-shared-${width}.txt` });
+    // Delivered (a small file goes in a blink), it is still the first row, in full view.
+    await mine.locator('.badge--delivered').waitFor();
+    expect(await mine.evaluate((row) => row.parentElement?.firstElementChild === row)).toBe(true);
+    const inView = await mine.evaluate((row) => {
+      const main = document.querySelector('.app__main')!.getBoundingClientRect();
+      const box = row.getBoundingClientRect();
+      return box.top >= main.top && box.bottom <= main.bottom;
+    });
+    expect(inView).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    // Elsewhere and back, the queue is in its usual order again: the failures first.
+    await showView(page, 'history');
+    await showView(page, 'queue');
+    const rows = page.getByRole('list', { name: 'Uploads' }).locator(':scope > li');
+    await expect.poll(() => rows.first().locator('.badge').textContent()).toBe('Failed');
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);

@@ -22,10 +22,12 @@ import { ShareRow } from './queue-share-row';
 export function QueueView(props: {
   snapshot: Snapshot;
   queue: QueueItem[];
+  /** The share the sheet just sent, listed first (groupShares). */
+  justShared?: string | null;
   onShow: (view: View) => void;
   onRedirect: (redirect: Redirect) => void;
 }) {
-  const { snapshot, queue } = props;
+  const { snapshot, queue, justShared } = props;
   const meter = useRateSamples(queue, snapshot.paused);
   const limitedUntil = useLimitedUntil(queue);
   // Every countdown the rows show: a retry's, and a rate-limit pause that outlived its file.
@@ -45,7 +47,7 @@ export function QueueView(props: {
   const active = queue.filter(isActive);
   const sending = active.filter((i) => i.state === 'sending').length;
   const failed = retryableFailures(queue, snapshot);
-  const groups = useMemo(() => groupShares(queue), [queue]);
+  const groups = useMemo(() => groupShares(queue, justShared), [queue, justShared]);
   const tokenProblems = useTokenProblems(queue);
   const workspaceName = (id: string) =>
     snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
