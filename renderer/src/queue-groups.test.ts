@@ -63,13 +63,15 @@ describe('groupShares with a share just sent', () => {
 });
 
 describe('overallProgress', () => {
-  it('counts what is still to go, and only the bytes of files sending', () => {
+  it('counts the shares still moving as their rows do: delivered files in full, sending ones so far', () => {
     const q = [
-      item({ state: 'sending', sent: 40, size: 100 }),
-      item({ state: 'queued', size: 300 }),
+      item({ shareId: 'S', state: 'sending', sent: 40, size: 100 }),
+      item({ shareId: 'S', state: 'queued', size: 300 }),
+      item({ shareId: 'S', state: 'delivered', sent: 100, size: 100 }),
+      // A share already finished is not in the bar.
       item({ state: 'delivered', sent: 100, size: 100 }),
     ];
-    expect(overallProgress(q)).toEqual({ sent: 40, size: 400, files: 2 });
+    expect(overallProgress(q)).toEqual({ sent: 140, size: 500, files: 3, delivered: 1 });
   });
 });
 

@@ -182,6 +182,52 @@ describe.each([
   }, 60_000);
 });
 
+describe('what the queue says of itself', () => {
+  it('the Drop view says what needs attention; the overall bar counts what the share row counts', async () => {
+    const { app, demo } = harness;
+    harness.reference.injectFault({ fault: { kind: 'error', error: 'quota_wobbled' } });
+    await app.share({
+      target: { workspaceId: demo.workspaceId, channels: ['C0GENERAL'] },
+      paths: [await file('wobbled.txt', 'no')],
+    });
+    await harness.settled();
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    // The navigation's red dot and the Drop view's queue line say the same thing.
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: /^Queue.*needs attention/ })
+      .waitFor();
+    const queueFact = page.locator('.facts__row').filter({ hasText: 'Queue' }).locator('dd');
+    await expect.poll(() => queueFact.textContent()).toBe('1 failed');
+
+    // Twelve files on a slow link: the top bar and the share's own row agree on how far it is.
+    harness.setThrottle(256 * 1024);
+    const paths = [];
+    for (let i = 0; i < 12; i++) paths.push(await file(`part-${i}.txt`, 'x'.repeat(64 * 1024)));
+    await app.share({ target: { workspaceId: demo.workspaceId, channels: ['C0GENERAL'] }, paths });
+    await expect
+      .poll(() => queueFact.textContent())
+      .toMatch(/^\d+ uploads? in progress; 1 failed$/);
+    await showView(page, 'queue');
+    const share = page.getByRole('listitem', { name: /^12 files → #general in Acme/ });
+    await expect
+      .poll(() => share.locator(':scope > .item__head .badge').textContent())
+      .toMatch(/^([1-9]|1[01]) of 12 delivered$/);
+    const both = await page.evaluate(() => ({
+      share: document.querySelector('.share > .item__head .badge')?.textContent ?? '',
+      overall: document.querySelector('.batch__text')?.textContent ?? '',
+    }));
+    const delivered = both.share.replace(/ delivered$/, '');
+    expect(
+      both.overall.startsWith(`${delivered.replace('of 12', 'of 12 files')} delivered · `),
+    ).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
 describe('the 240×240 drop window', () => {
   it('confirms a share and goes back to the drop target', async () => {
     const { page } = await openApp(browser, harness, { hash: 'drop-window' });

@@ -172,7 +172,7 @@ function BatchBar(props: {
       {overall.files > 0 ? (
         <div class="batch__progress">
           <p class="batch__text">
-            {`${overall.files === 1 ? '1 file' : `${overall.files} files`} to go · ${formatBytes(overall.sent)} of ${formatBytes(overall.size)}`}
+            {`${overall.delivered} of ${overall.files === 1 ? '1 file' : `${overall.files} files`} delivered · ${formatBytes(overall.sent)} of ${formatBytes(overall.size)}`}
           </p>
           <progress
             class="progress"
