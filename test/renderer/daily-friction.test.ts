@@ -341,7 +341,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
       const row = page.getByRole('listitem', { name: `waiting-${width}-${n}.bin` });
       await expect
         .poll(() => row.locator('.item__detail').textContent())
-        .toMatch(/in a removed workspace\. Cancelled: its workspace was removed\.$/);
+        .toMatch(/in Temp \d+ \(removed\)\. Cancelled: its workspace was removed\.$/);
       expect(await row.getByRole('button', { name: /Retry/ }).count()).toBe(0);
     }
     expect(

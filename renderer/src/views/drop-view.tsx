@@ -187,13 +187,17 @@ function RecentUploads(props: { version: number; onShow: (view: View) => void })
                   {several ? `${countFiles(share.entries.length)}: ${first.name}, …` : first.name}
                 </span>
                 <span class="recent__detail" title={destinations.join(', ')}>
-                  {`${formatTime(first.at)} → `}
-                  <DestinationList labels={destinations} max={3} />
-                  {outcome === 'delivered'
-                    ? ''
-                    : outcome
-                      ? ` · ${NOT_DELIVERED[outcome]}`
-                      : ` · ${share.entries.filter((e) => e.outcome === 'delivered').length} of ${share.entries.length} delivered`}
+                  <span class="recent__where">
+                    {`${formatTime(first.at)} → `}
+                    <DestinationList labels={destinations} max={3} />
+                  </span>
+                  {outcome === 'delivered' ? null : (
+                    <span class="recent__outcome">
+                      {outcome
+                        ? ` · ${NOT_DELIVERED[outcome]}`
+                        : ` · ${share.entries.filter((e) => e.outcome === 'delivered').length} of ${share.entries.length} delivered`}
+                    </span>
+                  )}
                 </span>
               </li>
             );

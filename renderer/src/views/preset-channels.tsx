@@ -132,6 +132,7 @@ function ChannelRowFields(props: {
   const { row, index, channels } = props;
   const error = rowError(row.id);
   const idField = `preset-channel-${row.key}`;
+  const slackName = row.label.trim() === '' ? props.known : undefined;
   return (
     <li class="channel-row">
       <div class="field field--grow">
@@ -142,10 +143,17 @@ function ChannelRowFields(props: {
           id={`${idField}-label`}
           class="input"
           value={row.label}
-          placeholder={props.known}
           autocomplete="off"
+          aria-describedby={slackName ? `${idField}-label-help` : undefined}
           onInput={(e) => channels.update(row.key, { label: e.currentTarget.value })}
         />
+        {/* Said under the field, not as a grey placeholder inside it, which read as a name
+            already typed in. */}
+        {slackName ? (
+          <p id={`${idField}-label-help`} class="field__help">
+            {`Empty: Slack’s name, ${slackName}`}
+          </p>
+        ) : null}
       </div>
       <div class="field">
         <label for={idField} class="field__label">

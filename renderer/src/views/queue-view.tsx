@@ -8,6 +8,7 @@ import { type Redirect, redirectOf } from '../redirect';
 import { ActionError, Notice } from '../ui/notice';
 import { type Action, useAction } from '../use-action';
 import { useCountdownNow } from '../use-now';
+import { workspaceName } from '../workspace-name';
 import {
   queuedWhy,
   retryableFailures,
@@ -49,8 +50,7 @@ export function QueueView(props: {
   const failed = retryableFailures(queue, snapshot);
   const groups = useMemo(() => groupShares(queue, justShared), [queue, justShared]);
   const tokenProblems = useTokenProblems(queue);
-  const workspaceName = (id: string) =>
-    snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
+  const workspace = (id: string, saved?: string) => workspaceName(snapshot, id, saved);
   const gone = (id: string) => !snapshot.workspaces.some((w) => w.id === id);
   const why = (item: QueueItem): QueuedWhy =>
     queuedWhy(item.workspaceId, snapshot.paused, limitedUntil, rateAt);
@@ -62,7 +62,7 @@ export function QueueView(props: {
       item={item}
       now={rateAt}
       rate={meter.rate(item.id, item.size, rateAt)}
-      workspace={workspaceName(item.workspaceId)}
+      workspace={workspace(item.workspaceId, item.workspaceName)}
       workspaceGone={gone(item.workspaceId)}
       queuedWhy={why(item)}
       onShow={props.onShow}
@@ -80,7 +80,7 @@ export function QueueView(props: {
           <PausedText sending={sending} waiting={active.length - sending} />
         </Notice>
       ) : null}
-      <TokenNotices problems={tokenProblems} workspaceName={workspaceName} onShow={props.onShow} />
+      <TokenNotices problems={tokenProblems} workspaceName={workspace} onShow={props.onShow} />
       {queue.length === 0 ? (
         <EmptyQueue onShow={props.onShow} />
       ) : (
@@ -92,7 +92,7 @@ export function QueueView(props: {
               <ShareRow
                 key={group.id}
                 group={group}
-                workspace={workspaceName(group.items[0]!.workspaceId)}
+                workspace={workspace(group.items[0]!.workspaceId, group.items[0]!.workspaceName)}
                 workspaceGone={gone(group.items[0]!.workspaceId)}
                 onRedirect={redirect}
               >
