@@ -120,6 +120,11 @@ export interface QueueItem {
    * stay readable after the workspace and its channel list are gone.
    */
   labels?: Record<string, string>;
+  /**
+   * The workspace's name when the share was made: what the file's row says once the workspace
+   * is removed (items queued by older versions have none).
+   */
+  workspaceName?: string;
   path: string;
   name: string;
   size: number;

@@ -15,11 +15,15 @@ export function useAppState(startView: View, compact: boolean) {
   const [dropError, setDropError] = useState<string | null>(null);
   const [confirmation, setConfirmation] = useState<string | null>(null);
   const [redirect, setRedirect] = useState<Redirect | null>(null);
+  // The share the sheet just sent: the queue lists it first, above what needs attention, so a
+  // person who pressed Share sees it at once, even in a short window. Until they go elsewhere.
+  const [justShared, setJustShared] = useState<string | null>(null);
   // What the sheet held when Esc closed it with files in it, and a stale one offered.
   const drafts = useKeptDraft(view, setPaths);
 
   const show = useCallback((next: View) => {
     setView(next);
+    setJustShared(null);
     setRedirect(null);
     setDropError(null);
   }, []);
@@ -60,7 +64,7 @@ export function useAppState(startView: View, compact: boolean) {
     setPaths((current) => current.filter((p) => p !== path));
   };
 
-  const closeSheet = (next: View, kept?: SheetDraft) => {
+  const closeSheet = (next: View, kept?: SheetDraft, shareId?: string) => {
     drafts.keep(kept, paths);
     if (kept) {
       show(next);
@@ -72,7 +76,10 @@ export function useAppState(startView: View, compact: boolean) {
     if (compact && next === 'queue') {
       show('drop');
       setConfirmation('Shared. Uploading in the background; the tray menu shows progress.');
-    } else show(next);
+    } else {
+      show(next);
+      if (shareId) setJustShared(shareId);
+    }
   };
 
   return {
@@ -83,6 +90,7 @@ export function useAppState(startView: View, compact: boolean) {
     setDropError,
     confirmation,
     redirect,
+    justShared,
     drafts,
     show,
     addPaths,

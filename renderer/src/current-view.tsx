@@ -86,6 +86,7 @@ export function CurrentView(props: {
         <QueueView
           snapshot={snapshot}
           queue={queue}
+          justShared={app.justShared}
           onShow={app.show}
           onRedirect={app.changeDestination}
         />

@@ -50,14 +50,28 @@ describe('groupShares', () => {
   });
 });
 
+describe('groupShares with a share just sent', () => {
+  it('lists that share first, whatever its band, and the rest as usual', () => {
+    const failed = item({ state: 'failed', createdAt: 1 });
+    const sending = item({ state: 'sending', createdAt: 2 });
+    const mine = item({ shareId: 'MINE', state: 'delivered', createdAt: 3 });
+    const ids = (first?: string) =>
+      groupShares([failed, sending, mine], first).map((g) => g.items[0]!.id);
+    expect(ids('MINE')).toEqual([mine.id, sending.id, failed.id]);
+    expect(ids()).toEqual([sending.id, failed.id, mine.id]);
+  });
+});
+
 describe('overallProgress', () => {
-  it('counts what is still to go, and only the bytes of files sending', () => {
+  it('counts the shares still moving as their rows do: delivered files in full, sending ones so far', () => {
     const q = [
-      item({ state: 'sending', sent: 40, size: 100 }),
-      item({ state: 'queued', size: 300 }),
+      item({ shareId: 'S', state: 'sending', sent: 40, size: 100 }),
+      item({ shareId: 'S', state: 'queued', size: 300 }),
+      item({ shareId: 'S', state: 'delivered', sent: 100, size: 100 }),
+      // A share already finished is not in the bar.
       item({ state: 'delivered', sent: 100, size: 100 }),
     ];
-    expect(overallProgress(q)).toEqual({ sent: 40, size: 400, files: 2 });
+    expect(overallProgress(q)).toEqual({ sent: 140, size: 500, files: 3, delivered: 1 });
   });
 });
 

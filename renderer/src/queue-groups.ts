@@ -34,7 +34,12 @@ function shareKey(item: QueueItem): string {
   return shareId ? `share:${shareId}` : `item:${item.id}`;
 }
 
-export function groupShares(queue: readonly QueueItem[]): ShareGroup[] {
+/**
+ * The queue's shares in reading order. `first`, the share a person just sent from the sheet,
+ * comes before every band: delivered in a blink, it would otherwise sink below the rows that
+ * need attention, out of sight in a tray-sized window, just when they look for it.
+ */
+export function groupShares(queue: readonly QueueItem[], first?: string | null): ShareGroup[] {
   const byShare = new Map<string, QueueItem[]>();
   for (const item of queue) {
     const key = shareKey(item);
@@ -48,27 +53,42 @@ export function groupShares(queue: readonly QueueItem[]): ShareGroup[] {
     band: bandOf(items),
     createdAt: Math.min(...items.map((i) => i.createdAt)),
   }));
-  return groups.sort(
-    (a, b) => BAND_ORDER[a.band] - BAND_ORDER[b.band] || b.createdAt - a.createdAt,
-  );
+  const lead = first ? `share:${first}` : null;
+  const rank = (g: ShareGroup) => (g.id === lead ? -1 : BAND_ORDER[g.band]);
+  return groups.sort((a, b) => rank(a) - rank(b) || b.createdAt - a.createdAt);
 }
 
 export interface Overall {
+  /** Bytes sent: of files delivered, all of them; of files sending, what went so far. */
   sent: number;
   size: number;
+  /** Files of the shares still moving, and how many of those are delivered. */
   files: number;
+  delivered: number;
 }
 
-/** Bytes sent of everything still to go (sending, queued, waiting), for one overall bar. */
+/**
+ * One overall bar over the shares still moving, counted as each share's own row counts them
+ * ("6 of 12 delivered", its bar in bytes with delivered files in full), so the two never tell
+ * different stories: a bar over only what is left would read 7% where the share reads half.
+ * Files held for the person (a refused token, a lost workspace) are left out: no waiting moves them.
+ */
 export function overallProgress(queue: readonly QueueItem[]): Overall {
   let sent = 0;
   let size = 0;
   let files = 0;
-  for (const item of queue) {
-    if (!isActive(item) || isHeld(item)) continue;
-    files++;
-    size += item.size;
-    sent += item.state === 'sending' ? item.sent : 0;
+  let delivered = 0;
+  for (const group of groupShares(queue)) {
+    if (group.band !== 'active') continue;
+    for (const item of group.items) {
+      if (isHeld(item)) continue;
+      files++;
+      size += item.size;
+      if (item.state === 'delivered') {
+        delivered++;
+        sent += item.size;
+      } else if (item.state === 'sending') sent += item.sent;
+    }
   }
-  return { sent, size, files };
+  return { sent, size, files, delivered };
 }

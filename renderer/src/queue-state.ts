@@ -57,6 +57,28 @@ export const activeCount = (items: readonly QueueItem[]): number => items.filter
 export const needsAttention = (items: readonly QueueItem[]): boolean =>
   items.some((i) => i.state === 'failed' || i.state === 'unknown' || isHeld(i));
 
+/**
+ * What the navigation's "needs attention" dot stands for, in words: "2 failed, 1 may have been
+ * delivered, 1 on hold" (a token refused, a workspace lost). Empty when nothing needs attention.
+ */
+export function attentionSummary(items: readonly QueueItem[]): string {
+  let failed = 0;
+  let unknown = 0;
+  let held = 0;
+  for (const i of items) {
+    if (isHeld(i)) held++;
+    else if (i.state === 'failed') failed++;
+    else if (i.state === 'unknown') unknown++;
+  }
+  return [
+    failed > 0 ? `${failed} failed` : '',
+    unknown > 0 ? `${unknown} may have been delivered` : '',
+    held > 0 ? `${held} on hold` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
 /** The service no longer offers files.upload: switching the workspace to Slack's protocol fixes it. */
 export const retiredProtocol = (item: QueueItem): boolean =>
   item.state === 'failed' && item.error?.class === 'retired';

@@ -75,11 +75,9 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.getByRole('button', { name: 'Edit Design review' }).click();
     await page.getByRole('heading', { name: 'Edit “Design review”' }).waitFor();
     expect(await page.getByText('The ID is what the service needs').count()).toBe(0);
-    // Each channel row leads with its name: the one saved, or the workspace's, greyed.
+    // Each channel row leads with its name: the one saved, or the workspace's, said under it.
     expect(await page.getByLabel('Channel 1 name').inputValue()).toBe('design-review');
-    await expect
-      .poll(() => page.getByLabel('Channel 2 name').getAttribute('placeholder'))
-      .toBe('#general');
+    await expect.poll(() => page.getByText('Empty: Slack’s name, #general').count()).toBe(1);
     await page.keyboard.press('Escape');
 
     harness.pick(await files(`names-${width}`, 1));
@@ -341,7 +339,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
       const row = page.getByRole('listitem', { name: `waiting-${width}-${n}.bin` });
       await expect
         .poll(() => row.locator('.item__detail').textContent())
-        .toMatch(/in a removed workspace\. Cancelled: its workspace was removed\.$/);
+        .toMatch(/in Temp \d+ \(removed\)\. Cancelled: its workspace was removed\.$/);
       expect(await row.getByRole('button', { name: /Retry/ }).count()).toBe(0);
     }
     expect(

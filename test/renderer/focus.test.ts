@@ -90,7 +90,7 @@ describe.each([
     await page.context().close();
   });
 
-  it('presets: the editor takes focus, Esc and Save bring it back to the preset; Esc answers Keep', async () => {
+  it('presets: the editor takes focus, Esc (keeping a draft) and Save bring it back to the preset; Esc answers Keep', async () => {
     const { page, problems } = await openApp(browser, harness);
     await page.setViewportSize({ width, height });
     await showView(page, 'presets');
@@ -98,12 +98,29 @@ describe.each([
     await page.getByRole('heading', { name: 'Edit “Random”' }).waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('preset-name');
 
-    // Esc leaves the editor as Cancel does: nothing saved, focus back on the preset's Edit.
+    // Esc leaves the editor: nothing saved, focus back on the preset's Edit, and what was typed
+    // kept as a draft (as the share sheet keeps its own), offered again with a way to discard it.
     await page.keyboard.type(' (unsaved)');
     await page.keyboard.press('Escape');
     await page.getByRole('heading', { level: 1, name: 'Presets' }).waitFor();
     await expect.poll(() => focused(page)).toBe('Edit Random');
     expect((await harness.app.getSnapshot()).presets.map((p) => p.name)).toContain('Random');
+    await page.keyboard.press('Enter');
+    const name = page.getByLabel('Name', { exact: true });
+    expect(await name.inputValue()).toBe('Random (unsaved)');
+    await page.getByText('Your unsaved changes to this preset are back').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await expect.poll(() => name.inputValue()).toBe('Random');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('preset-name');
+    // Unchanged, Esc keeps nothing: the editor opens on the preset as it is.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focused(page)).toBe('Edit Random');
+    await page.keyboard.press('Enter');
+    expect(await name.inputValue()).toBe('Random');
+    expect(await page.getByRole('button', { name: 'Discard changes' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focused(page)).toBe('Edit Random');
 
     // Saved under a new name: focus is on that preset's Edit.
     await page.keyboard.press('Enter');
@@ -199,6 +216,49 @@ describe.each([
     await card.getByRole('button', { name: 'Remove', exact: true }).click();
     await expect.poll(() => card.count()).toBe(0);
     await expect.poll(() => focused(page)).toBe('Add workspace…');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('settings by keyboard: Add workspace… and Use a token land in the new form; an empty name is said at the name', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    await showView(page, 'settings');
+    const activeIn = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        const form = el?.closest('form');
+        return `${form?.getAttribute('aria-labelledby') ?? el?.closest('article')?.getAttribute('aria-label') ?? ''}: ${el?.id || el?.textContent?.trim()}`;
+      });
+    // Enter on the button, as a keyboard user does: the button goes away with the key press.
+    await page.getByRole('button', { name: 'Add workspace…' }).focus();
+    await page.keyboard.press('Enter');
+    const slack = page.getByRole('form', { name: 'Sign in with Slack' });
+    await slack.waitFor();
+    // In the new form, not in Acme's card (where typing would rename Acme).
+    await expect.poll(activeIn).toMatch(/^sign-in-title: /);
+    await slack.getByRole('button', { name: 'Use a token' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(activeIn).toBe('new-ws-title: new-ws-name');
+
+    // Add with no name: focus goes to the name, which is invalid and described by the message.
+    const form = page.getByRole('form', { name: 'New workspace' });
+    await form.getByRole('button', { name: 'Add workspace' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(activeIn).toBe('new-ws-title: new-ws-name');
+    const name = form.getByLabel('Name');
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(
+      await page.evaluate(() => {
+        const ids = document.activeElement?.getAttribute('aria-describedby') ?? '';
+        return ids
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent)
+          .join(' ');
+      }),
+    ).toBe('Give the workspace a name.');
+    expect(await axeViolations(page)).toEqual([]);
+    expect((await harness.app.getSnapshot()).workspaces.map((w) => w.name)).toContain('Acme');
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -141,6 +141,46 @@ describe.each([
   }, 60_000);
 });
 
+describe.each([
+  [360, 520],
+  [480, 640],
+])('the share sheet at %i×%i', (width, height) => {
+  it('opens at the top: its heading under the navigation, the comment focused and clear of the footer with its hint', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    harness.pick([
+      await file(`first-${width}.txt`, 'one'),
+      await file(`second-${width}.txt`, 'two'),
+      await file(`third-${width}.txt`, 'three'),
+    ]);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 3 files' }).waitFor();
+    // Once the file sizes are in: what a person sees when the sheet has settled.
+    await page
+      .getByText(/^Total: /)
+      .first()
+      .waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('share-comment');
+    const seen = await page.evaluate(() => {
+      const box = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+      const nav = box('.nav');
+      const footer = box('.sheet__footer');
+      const title = box('#share-title');
+      const comment = box('#share-comment');
+      const hint = box('#share-comment-help');
+      return {
+        scrolled: document.querySelector('.app__main')!.scrollTop,
+        titleUnderNav: title.top >= nav.bottom - 0.5,
+        commentClear: comment.top >= nav.bottom - 0.5 && comment.bottom <= footer.top + 0.5,
+        hintClear: hint.bottom <= footer.top + 0.5,
+      };
+    });
+    expect(seen).toEqual({ scrolled: 0, titleUnderNav: true, commentClear: true, hintClear: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
 /** Tabs through a view with a sticky footer: every field that takes focus above the footer is fine; the rest are listed. */
 async function coveredWhileTabbing(page: Page): Promise<string[]> {
   const covered: string[] = [];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { axeViolations, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -127,6 +127,44 @@ describe.each([
     await page.close();
   }, 60_000);
 
+  it('shows the share just sent first, above rows that need attention, even once delivered', async () => {
+    const { app, demo } = harness;
+    // Three failures fill the top of a tray-sized window.
+    for (let i = 0; i < 3; i++) {
+      harness.reference.injectFault({ fault: { kind: 'error', error: 'quota_wobbled' } });
+      await app.share({
+        target: { workspaceId: demo.workspaceId, channels: ['C0GENERAL'] },
+        paths: [await file(`failed-${i}-${width}.txt`, 'no')],
+      });
+      await harness.settled();
+    }
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width, height });
+    harness.pick([await file(`just-shared-${width}.txt`, 'mine')]);
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('heading', { name: 'Queue' }).waitFor();
+    const mine = page.getByRole('listitem', { name: `just-shared-${width}.txt` });
+    // Delivered (a small file goes in a blink), it is still the first row, in full view.
+    await mine.locator('.badge--delivered').waitFor();
+    expect(await mine.evaluate((row) => row.parentElement?.firstElementChild === row)).toBe(true);
+    const inView = await mine.evaluate((row) => {
+      const main = document.querySelector('.app__main')!.getBoundingClientRect();
+      const box = row.getBoundingClientRect();
+      return box.top >= main.top && box.bottom <= main.bottom;
+    });
+    expect(inView).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    // Elsewhere and back, the queue is in its usual order again: the failures first.
+    await showView(page, 'history');
+    await showView(page, 'queue');
+    const rows = page.getByRole('list', { name: 'Uploads' }).locator(':scope > li');
+    await expect.poll(() => rows.first().locator('.badge').textContent()).toBe('Failed');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('folds a long share so thirty files do not take the whole queue', async () => {
     const paths = await Promise.all(
       Array.from({ length: 30 }, (_, i) => file(`photo-${i}.jpg`, `p${i}`)),
@@ -140,6 +178,52 @@ describe.each([
     expect((await list.boundingBox())?.height).toBeLessThan(height / 2);
     await page.getByRole('button', { name: 'Show 30 files' }).click();
     expect(await list.getByRole('list').locator(':scope > li').count()).toBe(30);
+    await page.close();
+  }, 60_000);
+});
+
+describe('what the queue says of itself', () => {
+  it('the Drop view says what needs attention; the overall bar counts what the share row counts', async () => {
+    const { app, demo } = harness;
+    harness.reference.injectFault({ fault: { kind: 'error', error: 'quota_wobbled' } });
+    await app.share({
+      target: { workspaceId: demo.workspaceId, channels: ['C0GENERAL'] },
+      paths: [await file('wobbled.txt', 'no')],
+    });
+    await harness.settled();
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    // The navigation's red dot and the Drop view's queue line say the same thing.
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: /^Queue.*needs attention/ })
+      .waitFor();
+    const queueFact = page.locator('.facts__row').filter({ hasText: 'Queue' }).locator('dd');
+    await expect.poll(() => queueFact.textContent()).toBe('1 failed');
+
+    // Twelve files on a slow link: the top bar and the share's own row agree on how far it is.
+    harness.setThrottle(256 * 1024);
+    const paths = [];
+    for (let i = 0; i < 12; i++) paths.push(await file(`part-${i}.txt`, 'x'.repeat(64 * 1024)));
+    await app.share({ target: { workspaceId: demo.workspaceId, channels: ['C0GENERAL'] }, paths });
+    await expect
+      .poll(() => queueFact.textContent())
+      .toMatch(/^\d+ uploads? in progress; 1 failed$/);
+    await showView(page, 'queue');
+    const share = page.getByRole('listitem', { name: /^12 files → #general in Acme/ });
+    await expect
+      .poll(() => share.locator(':scope > .item__head .badge').textContent())
+      .toMatch(/^([1-9]|1[01]) of 12 delivered$/);
+    const both = await page.evaluate(() => ({
+      share: document.querySelector('.share > .item__head .badge')?.textContent ?? '',
+      overall: document.querySelector('.batch__text')?.textContent ?? '',
+    }));
+    const delivered = both.share.replace(/ delivered$/, '');
+    expect(
+      both.overall.startsWith(`${delivered.replace('of 12', 'of 12 files')} delivered · `),
+    ).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
 });

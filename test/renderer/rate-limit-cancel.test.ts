@@ -1,6 +1,7 @@
 // After a rate-limited upload is cancelled (issue 36, point 6), the next file of that workspace
 // still waits out the service's pause: its row says so, with the time left, rather than
-// "Waiting for a free slot." while nothing is sending. Real Chromium, real core and service.
+// "Waiting for a free slot." while nothing is sending, and the time left counts down. Real
+// Chromium, real core and service.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,12 @@ describe.each([
       .poll(() => row.locator('.item__detail').textContent())
       .toMatch(/The service asked to slow down: it starts in \d+ s\.$/);
     expect(await row.locator('.item__detail').textContent()).not.toContain('free slot');
+    // The count goes down while the row waits, as "Trying again in N s" does; nothing else
+    // changes in the queue meanwhile to redraw it.
+    const seconds = async () =>
+      Number((await row.locator('.item__detail').textContent())?.match(/in (\d+) s\.$/)?.[1]);
+    const before = await seconds();
+    await expect.poll(seconds, { timeout: 5_000 }).toBeLessThan(before);
     expect(await axeViolations(page)).toEqual([]);
     for (const item of await harness.app.listQueue())
       if (item.state === 'queued' || item.state === 'waiting')

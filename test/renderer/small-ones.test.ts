@@ -1,8 +1,10 @@
-// Details of History, Queue, Settings and Change destination, in real Chromium at a tray's
-// sizes: a share's comment once in History, one badge colour for a share in Queue and History
-// (grey, not green, when every file was cancelled), "Turn off" drawn as a button, even gaps
-// around the version in About, a name typed where a channel ID goes is said to be a name, and
-// Change destination's open list leaves its Send button free.
+// Details of History, Queue, Settings, Presets and Change destination, in real Chromium at a
+// tray's sizes: a share's comment once in History, one badge colour for a share in Queue and
+// History (grey, not green, when every file was cancelled), "Turn off" drawn as a button beside
+// its Save, even gaps around the version in About, a name typed where a channel ID goes is said
+// to be a name, an empty channel name says under the field what it shows, Change destination's
+// open list leaves its Send button free, crowded rows at 360 px keep names whole and a share's
+// count uncut, and each share's Hide files names its share.
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +100,20 @@ describe.each([
     });
     await commented.waitFor();
     expect(await commented.getByText(`“notes ${width}”`).count()).toBe(1);
+    // Each share's Hide files names its share, so a list of buttons tells them apart.
+    const hides = await page.getByRole('button', { name: /^Hide files/ }).all();
+    const names = await Promise.all(
+      hides.map((b) => b.evaluate((el) => el.getAttribute('aria-label') ?? el.textContent)),
+    );
+    expect(names.length).toBeGreaterThan(1);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^Hide files of 2 files → #general in Ext ${width}, starting with c[12]-${width}\\.txt$`,
+        ),
+      ),
+    );
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
     await harness.app.clearFinished();
@@ -118,6 +134,14 @@ describe.each([
       });
       expect(look.border).not.toBe('rgba(0, 0, 0, 0)');
       expect(look.width).not.toBe('0px');
+      // Never alone on a line of its own: beside its Save, wherever that goes.
+      const beside = await turnOff.evaluate((el) => {
+        const save = el.parentElement?.querySelector('button[type="submit"]');
+        return save
+          ? Math.abs(save.getBoundingClientRect().top - el.getBoundingClientRect().top)
+          : -1;
+      });
+      expect(beside).toBeLessThan(1);
     }
 
     const gaps = await page
@@ -141,7 +165,7 @@ describe.each([
     await page.context().close();
   });
 
-  it('a name in a preset’s channel ID field is said to be a name', async () => {
+  it('a name in a preset’s channel ID field is said to be a name; an empty name field says what it shows', async () => {
     const { page, problems } = await opened(width, height);
     await showView(page, 'presets');
     await page.getByRole('button', { name: 'New preset…' }).click();
@@ -153,8 +177,72 @@ describe.each([
     );
     await id.fill('C0DESIGN');
     expect(await id.getAttribute('aria-invalid')).toBe('false');
+    // Its name field is empty, and says what an empty one means under it, not as grey text
+    // inside that reads as a name already typed.
+    const name = page.getByLabel('Channel 1 name');
+    expect(await name.inputValue()).toBe('');
+    expect(await name.getAttribute('placeholder')).toBeNull();
+    const help = await name.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${help}"]`).textContent()).toBe(
+      'Empty: Slack’s name, #design-review',
+    );
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('crowded rows: a long badge never breaks a name mid-word, and a share’s count is never cut', async () => {
+    const { demo, reference } = harness;
+    const target = { workspaceId: demo.workspaceId, channels: ['C0GENERAL'] };
+    reference.injectFault({ fault: { kind: 'reset-after-body' } });
+    await harness.app.share({ target, paths: [await file(`contract-signed-${width}.pdf`)] });
+    await harness.settled();
+    // A share of ten files, two refused: "8 of 10 delivered".
+    for (let i = 0; i < 2; i++)
+      reference.injectFault({ fault: { kind: 'error', error: 'quota_wobbled' } });
+    const ten = [];
+    for (let i = 0; i < 10; i++) ten.push(await file(`batch-${i}-${width}.txt`));
+    await harness.app.share({
+      target: { workspaceId: demo.workspaceId, channels: ['C0DESIGN', 'C0GENERAL', 'C0RANDOM'] },
+      paths: ten,
+    });
+    await harness.settled();
+
+    const { page, problems } = await opened(width, height);
+    // Lines the name is drawn on, and whether a text is drawn whole inside its box.
+    const lines = (row: Locator) =>
+      row.locator(':scope > .item__head .item__name').evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+    const recent = page.locator('.recent__item').filter({ hasText: `batch-` }).first();
+    await recent.waitFor();
+    const whole = await recent.locator('.recent__detail').evaluate((detail) => {
+      const walker = document.createTreeWalker(detail, NodeFilter.SHOW_TEXT);
+      const box = detail.getBoundingClientRect();
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent?.indexOf('8 of 10 delivered') ?? -1;
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + '8 of 10 delivered'.length);
+        const r = range.getBoundingClientRect();
+        return r.right <= box.right + 0.5 && r.left >= box.left - 0.5;
+      }
+      return false;
+    });
+    expect(whole).toBe(true);
+
+    for (const view of ['queue', 'history'] as const) {
+      await showView(page, view);
+      const row = page.getByRole('listitem', { name: `contract-signed-${width}.pdf` });
+      await row.locator('.badge--unknown').waitFor();
+      expect(await lines(row), view).toBe(1);
+    }
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await harness.app.clearFinished();
     await page.context().close();
   });
 

@@ -144,7 +144,7 @@ describe.each([
     await page.setViewportSize({ width, height });
     await showView(page, 'queue');
     const share = page.getByRole('listitem', {
-      name: `2 files → #general, C0SECRET in a removed workspace`,
+      name: `2 files → #general, C0SECRET in Gone ${width} (removed)`,
     });
     await share.waitFor();
     expect(
@@ -156,11 +156,11 @@ describe.each([
     );
     const bob = page.getByRole('listitem', { name: `bob-${width}.txt` });
     expect(await bob.locator('.item__detail').textContent()).toContain(
-      '→ @Bobby in a removed workspace',
+      `→ @Bobby in Gone ${width} (removed)`,
     );
     const off = page.getByRole('listitem', { name: `cancelled-${width}.bin` });
     expect(await off.locator('.item__detail').textContent()).toContain(
-      '→ #random in a removed workspace',
+      `→ #random in Gone ${width} (removed)`,
     );
     expect(await off.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Retry all failed/ }).count()).toBe(0);

@@ -93,6 +93,8 @@ class Queue extends ItemLifecycle implements UploadQueue {
         ...(req.labels ? { labels: { ...req.labels } } : {}),
         comment: i > 0 && req.commentOnFirstOnly ? '' : req.comment,
         ...(req.threadTs ? { threadTs: req.threadTs } : {}),
+        // Shown with the file once its workspace is removed ("Initech (removed)"), as History does.
+        ...(req.workspaceName ? { workspaceName: req.workspaceName } : {}),
         path: file.path,
         name: file.name,
         size: file.size,

@@ -9,6 +9,8 @@ export function ShareFiles(props: {
   /** The share row's title: the list is "Files of <title>". */
   title: string;
   count: number;
+  /** The share's first file: shares to the same place have the same title. */
+  firstName: string;
   initiallyOpen: boolean;
   children: ComponentChildren;
 }) {
@@ -21,6 +23,9 @@ export function ShareFiles(props: {
           class="button button--small button--quiet"
           aria-expanded={open}
           aria-controls={props.id}
+          // Several shares each have one: the name says whose files (the visible words first),
+          // with the first file's name, since two shares to the same place share a title.
+          aria-label={`${open ? 'Hide files' : `Show ${props.count} files`} of ${props.title}, starting with ${props.firstName}`}
           onClick={() => setOpen(!open)}
         >
           {open ? 'Hide files' : `Show ${props.count} files`}

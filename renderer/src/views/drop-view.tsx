@@ -6,7 +6,7 @@ import { api } from '../bridge';
 import { useDestinationLabels, useNamedRefs } from '../channel-names';
 import { channelIds, channelName, countFiles, formatTime } from '../format';
 import { groupHistory } from '../history-groups';
-import { activeCount } from '../queue-state';
+import { attentionSummary, isActive, isHeld } from '../queue-state';
 import { Notice } from '../ui/notice';
 import { DestinationList } from '../ui/person-icon';
 
@@ -85,7 +85,9 @@ function DropFacts(props: {
   const { snapshot, noWorkspace } = props;
   const named = useNamedRefs();
   const preset = snapshot.presets.find((p) => p.id === snapshot.defaultPresetId);
-  const active = activeCount(props.queue);
+  // A file on hold is said with what needs attention, not as in progress as well.
+  const active = props.queue.filter((i) => isActive(i) && !isHeld(i)).length;
+  const attention = attentionSummary(props.queue);
   return (
     <dl class="facts">
       <div class="facts__row">
@@ -112,9 +114,18 @@ function DropFacts(props: {
         <dt>Queue</dt>
         <dd>
           <button type="button" class="link" onClick={() => props.onShow('queue')}>
-            {active === 0
-              ? 'Nothing in progress'
-              : `${active} ${active === 1 ? 'upload' : 'uploads'} in progress`}
+            {/* What the navigation's red dot is for, said here too: never "Nothing in
+                progress" alone while something waits for the person. */}
+            {[
+              active === 0 && attention
+                ? ''
+                : active === 0
+                  ? 'Nothing in progress'
+                  : `${active} ${active === 1 ? 'upload' : 'uploads'} in progress`,
+              attention,
+            ]
+              .filter(Boolean)
+              .join('; ')}
           </button>
           {snapshot.paused ? ' (paused)' : ''}
         </dd>
@@ -176,13 +187,17 @@ function RecentUploads(props: { version: number; onShow: (view: View) => void })
                   {several ? `${countFiles(share.entries.length)}: ${first.name}, …` : first.name}
                 </span>
                 <span class="recent__detail" title={destinations.join(', ')}>
-                  {`${formatTime(first.at)} → `}
-                  <DestinationList labels={destinations} max={3} />
-                  {outcome === 'delivered'
-                    ? ''
-                    : outcome
-                      ? ` · ${NOT_DELIVERED[outcome]}`
-                      : ` · ${share.entries.filter((e) => e.outcome === 'delivered').length} of ${share.entries.length} delivered`}
+                  <span class="recent__where">
+                    {`${formatTime(first.at)} → `}
+                    <DestinationList labels={destinations} max={3} />
+                  </span>
+                  {outcome === 'delivered' ? null : (
+                    <span class="recent__outcome">
+                      {outcome
+                        ? ` · ${NOT_DELIVERED[outcome]}`
+                        : ` · ${share.entries.filter((e) => e.outcome === 'delivered').length} of ${share.entries.length} delivered`}
+                    </span>
+                  )}
                 </span>
               </li>
             );

@@ -75,6 +75,7 @@ export function HistoryShareRow(props: {
         id={listId}
         title={title}
         count={entries.length}
+        firstName={first.name}
         initiallyOpen={entries.length <= 4 || !allDelivered}
       >
         {props.children}

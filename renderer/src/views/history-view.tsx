@@ -4,6 +4,7 @@ import { api, plainError } from '../bridge';
 import { groupHistory } from '../history-groups';
 import { itemIdOf, type Redirect, redirectOf } from '../redirect';
 import { Notice } from '../ui/notice';
+import { workspaceName } from '../workspace-name';
 import { HistoryRow } from './history-row';
 import { HistoryShareRow } from './history-share-row';
 
@@ -104,9 +105,8 @@ function HistoryList(props: {
   onRedirect: (redirect: Redirect) => void;
 }) {
   // The workspace's current name: it may have been renamed since, or removed.
-  const workspaceName = (entry: HistoryEntry) =>
-    props.snapshot.workspaces.find((w) => w.id === entry.workspaceId)?.name ??
-    `${entry.workspaceName || 'a workspace'} (removed)`;
+  const workspace = (entry: HistoryEntry) =>
+    workspaceName(props.snapshot, entry.workspaceId, entry.workspaceName);
   const gone = (entry: HistoryEntry) =>
     !props.snapshot.workspaces.some((w) => w.id === entry.workspaceId);
 
@@ -126,7 +126,7 @@ function HistoryList(props: {
           <HistoryRow
             key={entry.id}
             entry={entry}
-            workspace={workspaceName(entry)}
+            workspace={workspace(entry)}
             workspaceGone={gone(entry)}
             onShow={props.onShow}
             {...(single ? { onRedirect: redirect } : { inShare: true })}
@@ -138,7 +138,7 @@ function HistoryList(props: {
           <HistoryShareRow
             key={group.id}
             group={group}
-            workspace={workspaceName(group.entries[0]!)}
+            workspace={workspace(group.entries[0]!)}
             workspaceGone={gone(group.entries[0]!)}
             onRedirect={redirect}
           >

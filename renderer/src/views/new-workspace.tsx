@@ -31,10 +31,26 @@ function useAddWorkspace(fields: NewFields, onDone: (added?: Added) => void) {
   const tokenProblem = tokenError(token);
   const [refused, setRefused] = useState<string | null>(null);
 
+  // The first field a refused Add names: focus goes there once its message is drawn, so the
+  // message is read out with the field (aria-describedby), as a refused token's is.
+  const [invalid, setInvalid] = useState<{ id: string } | null>(null);
+  useLayoutEffect(() => {
+    if (invalid) document.getElementById(invalid.id)?.focus();
+  }, [invalid]);
+
   const add = async (e: Event) => {
     e.preventDefault();
     setAttempted(true);
-    if (name.trim() === '' || baseUrlError(baseUrl, true) || tokenProblem) return;
+    const first =
+      name.trim() === ''
+        ? 'new-ws-name'
+        : baseUrlError(baseUrl, true)
+          ? 'new-ws-url'
+          : tokenProblem
+            ? 'new-ws-token'
+            : null;
+    // A new object each time: a second refused Add focuses the field again.
+    if (first) return setInvalid({ id: first });
     setRefused(null);
     const done = await action.run(async (): Promise<Added | { refused: string }> => {
       // The service is asked which protocol it offers (with the token, if one is given), so a

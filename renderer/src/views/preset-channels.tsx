@@ -35,13 +35,18 @@ export interface ChannelRows {
   addRef: (ref: ChannelRef) => void;
 }
 
-export function useChannelRows(preset: Preset | undefined): ChannelRows {
+/** The rows a preset's editor starts with: its channels, or one empty row to type in. */
+export function presetRows(preset: Preset | undefined): { id: string; label: string }[] {
+  return preset && preset.channels.length > 0
+    ? preset.channels.map((c) => ({ id: c.id, label: c.label ?? '' }))
+    : [{ id: '', label: '' }];
+}
+
+export function useChannelRows(initial: readonly { id: string; label: string }[]): ChannelRows {
   const nextKey = useRef(0);
   const makeRow = (id = '', label = ''): Row => ({ key: nextKey.current++, id, label });
   const [rows, setRows] = useState<Row[]>(() =>
-    preset && preset.channels.length > 0
-      ? preset.channels.map((c) => makeRow(c.id, c.label ?? ''))
-      : [makeRow()],
+    initial.length > 0 ? initial.map((r) => makeRow(r.id, r.label)) : [makeRow()],
   );
   const focusKey = useRef<number | null>(null);
   return {
@@ -127,6 +132,7 @@ function ChannelRowFields(props: {
   const { row, index, channels } = props;
   const error = rowError(row.id);
   const idField = `preset-channel-${row.key}`;
+  const slackName = row.label.trim() === '' ? props.known : undefined;
   return (
     <li class="channel-row">
       <div class="field field--grow">
@@ -137,10 +143,17 @@ function ChannelRowFields(props: {
           id={`${idField}-label`}
           class="input"
           value={row.label}
-          placeholder={props.known}
           autocomplete="off"
+          aria-describedby={slackName ? `${idField}-label-help` : undefined}
           onInput={(e) => channels.update(row.key, { label: e.currentTarget.value })}
         />
+        {/* Said under the field, not as a grey placeholder inside it, which read as a name
+            already typed in. */}
+        {slackName ? (
+          <p id={`${idField}-label-help`} class="field__help">
+            {`Empty: Slack’s name, ${slackName}`}
+          </p>
+        ) : null}
       </div>
       <div class="field">
         <label for={idField} class="field__label">

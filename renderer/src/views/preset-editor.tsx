@@ -1,5 +1,5 @@
 import type { RefObject } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { normaliseChannels } from '../../../main/portable/channels';
 import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
@@ -7,7 +7,7 @@ import { ActionError, Notice } from '../ui/notice';
 import { useEscape } from '../ui/use-escape';
 import { WorkspaceSelect } from '../ui/workspace-select';
 import { useAction } from '../use-action';
-import { PresetChannels, type Row, rowError, useChannelRows } from './preset-channels';
+import { PresetChannels, presetRows, type Row, rowError, useChannelRows } from './preset-channels';
 
 /** What stops the preset from being saved, in the order the form shows the fields. */
 function presetProblems(name: string, workspaceId: string, rows: Row[]): string[] {
@@ -25,15 +25,45 @@ function presetProblems(name: string, workspaceId: string, rows: Row[]): string[
 }
 
 /**
- * Esc leaves the editor as Cancel does, unless a list or a question inside took it first.
- * Returns the name field's ref: opened from a list's button that is gone now, the person
- * starts at the name.
+ * What the editor holds that the preset does not, kept when the editor closes by Esc or by going
+ * to another view, as the share sheet keeps its draft: Esc is a way out, not a discard, and a
+ * form that is thrown away without a question loses typing for good. Cancel and Save let it go.
+ * Kept for the window's life, one per preset (and one for a new preset).
  */
-function useEscapeLeaves(onDone: () => void): RefObject<HTMLInputElement> {
-  const nameRef = useRef<HTMLInputElement>(null);
-  useLayoutEffect(() => nameRef.current?.focus(), []);
-  useEscape(onDone);
-  return nameRef;
+interface PresetDraft {
+  name: string;
+  workspaceId: string;
+  comment: string;
+  rows: { id: string; label: string }[];
+  /** The preset as it was when the draft was made: saved differently since, the draft is stale. */
+  base: string;
+}
+
+const keptDrafts = new Map<string, PresetDraft>();
+
+const draftKey = (preset: Preset | undefined) => preset?.id ?? 'new';
+
+function pristine(preset: Preset | undefined, snapshot: Snapshot): PresetDraft {
+  return {
+    name: preset?.name ?? '',
+    workspaceId: preset?.workspaceId ?? snapshot.workspaces[0]?.id ?? '',
+    comment: preset?.comment ?? '',
+    rows: presetRows(preset),
+    base: JSON.stringify(preset ?? null),
+  };
+}
+
+const sameForm = (a: PresetDraft, b: PresetDraft) =>
+  JSON.stringify({ ...a, base: '' }) === JSON.stringify({ ...b, base: '' });
+
+/** The kept draft for `preset`, unless it was saved differently since the draft was made. */
+function keptDraft(preset: Preset | undefined): PresetDraft | undefined {
+  const draft = keptDrafts.get(draftKey(preset));
+  if (draft && draft.base !== JSON.stringify(preset ?? null)) {
+    keptDrafts.delete(draftKey(preset));
+    return undefined;
+  }
+  return draft;
 }
 
 export function PresetEditor(props: {
@@ -43,16 +73,37 @@ export function PresetEditor(props: {
   onDone: (savedId?: string) => void;
   onShow: (view: View) => void;
 }) {
+  // "Discard changes" starts the form over from the preset, as if opened afresh.
+  const [round, setRound] = useState(0);
+  return <EditorForm key={round} {...props} onDiscard={() => setRound((r) => r + 1)} />;
+}
+
+function EditorForm(props: {
+  snapshot: Snapshot;
+  preset: Preset | undefined;
+  onDone: (savedId?: string) => void;
+  onShow: (view: View) => void;
+  onDiscard: () => void;
+}) {
   const { snapshot, preset } = props;
-  const channels = useChannelRows(preset);
-  const [name, setName] = useState(preset?.name ?? '');
-  const [workspaceId, setWorkspaceId] = useState(
-    preset?.workspaceId ?? snapshot.workspaces[0]?.id ?? '',
-  );
-  const [comment, setComment] = useState(preset?.comment ?? '');
+  const [restored] = useState(() => keptDraft(preset));
+  const start = restored ?? pristine(preset, snapshot);
+  const channels = useChannelRows(start.rows);
+  const [name, setName] = useState(start.name);
+  const [workspaceId, setWorkspaceId] = useState(start.workspaceId);
+  const [comment, setComment] = useState(start.comment);
   const [attempted, setAttempted] = useState(false);
   const action = useAction();
   const problems = presetProblems(name, workspaceId, channels.rows);
+
+  const current: PresetDraft = {
+    name,
+    workspaceId,
+    comment,
+    rows: channels.rows.map((r) => ({ id: r.id, label: r.label })),
+    base: start.base,
+  };
+  const keep = useKeepOnClose(preset, current, pristine(preset, snapshot));
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -63,10 +114,17 @@ export function PresetEditor(props: {
     const saved = await action.run(() =>
       preset ? api().updatePreset(preset.id, input) : api().addPreset(input),
     );
-    if (saved) props.onDone(saved.id);
+    if (saved) {
+      keep.letGo();
+      props.onDone(saved.id);
+    }
   };
 
-  const nameRef = useEscapeLeaves(() => props.onDone());
+  // Esc closes the editor and keeps what was typed (see PresetDraft); the name field takes
+  // focus: opened from a list's button that is gone now, the person starts at the name.
+  const nameRef = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => nameRef.current?.focus(), []);
+  useEscape(() => props.onDone());
 
   return (
     <section class="view" aria-labelledby="preset-editor-title">
@@ -76,6 +134,23 @@ export function PresetEditor(props: {
         </h1>
       </header>
       <form class="sheet" onSubmit={save} noValidate>
+        {restored ? (
+          <Notice tone="info">
+            {preset
+              ? 'Your unsaved changes to this preset are back, as you left them.'
+              : 'The new preset you left unfinished is back, as you left it.'}{' '}
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                keep.letGo();
+                props.onDiscard();
+              }}
+            >
+              Discard changes
+            </button>
+          </Notice>
+        ) : null}
         <NameAndWorkspace
           name={name}
           invalid={attempted && name.trim() === ''}
@@ -94,7 +169,14 @@ export function PresetEditor(props: {
           {attempted && problems.length > 0 ? <Problems problems={problems} /> : null}
           <ActionError error={action.error} />
           <div class="actions">
-            <button type="button" class="button" onClick={() => props.onDone()}>
+            <button
+              type="button"
+              class="button"
+              onClick={() => {
+                keep.letGo();
+                props.onDone();
+              }}
+            >
               Cancel
             </button>
             <button type="submit" class="button button--primary" disabled={action.busy}>
@@ -158,6 +240,31 @@ function CommentField(props: { comment: string; onComment: (comment: string) => 
       />
     </div>
   );
+}
+
+/**
+ * Keeps the form as a draft when the editor goes away without Cancel or Save (Esc, another
+ * view), unless nothing was changed; `letGo` forgets it (Cancel, Save).
+ */
+function useKeepOnClose(preset: Preset | undefined, current: PresetDraft, start: PresetDraft) {
+  const latest = useRef({ current, start, done: false });
+  latest.current = { ...latest.current, current, start };
+  const key = draftKey(preset);
+  useEffect(
+    () => () => {
+      const { current: form, start: from, done } = latest.current;
+      if (done) return;
+      if (sameForm(form, from)) keptDrafts.delete(key);
+      else keptDrafts.set(key, form);
+    },
+    [key],
+  );
+  return {
+    letGo() {
+      latest.current.done = true;
+      keptDrafts.delete(key);
+    },
+  };
 }
 
 /** A row as the preset stores it: the ID, and a label only when one was given. */

@@ -3,6 +3,7 @@ import type { Preset, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { ActionError, Notice } from '../ui/notice';
 import { type Action, useAction } from '../use-action';
+import { workspaceName } from '../workspace-name';
 import { PresetEditor } from './preset-editor';
 import { PresetRow } from './preset-row';
 
@@ -122,8 +123,7 @@ function PresetList(props: {
   onShow: (view: View) => void;
 }) {
   const { snapshot, presets } = props;
-  const workspaceName = (id: string) =>
-    snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
+  const workspace = (id: string) => workspaceName(snapshot, id);
   return (
     <section class="view" aria-labelledby="presets-title">
       <header class="view__header">
@@ -169,7 +169,7 @@ function PresetList(props: {
               index={index}
               count={presets.length}
               isDefault={preset.id === snapshot.defaultPresetId}
-              workspace={workspaceName(preset.workspaceId)}
+              workspace={workspace(preset.workspaceId)}
               action={props.action}
               onMove={props.onMove}
               onEdit={props.onEdit}

@@ -82,6 +82,7 @@ export function ShareRow(props: {
         id={listId}
         title={title}
         count={items.length}
+        firstName={first.name}
         initiallyOpen={items.length <= 4 || props.group.band === 'attention'}
       >
         {props.children}

@@ -7,7 +7,8 @@ import { isActive, isFinished } from '../queue-state';
 import { type Redirect, redirectOf } from '../redirect';
 import { ActionError, Notice } from '../ui/notice';
 import { type Action, useAction } from '../use-action';
-import { useNow } from '../use-now';
+import { useCountdownNow } from '../use-now';
+import { workspaceName } from '../workspace-name';
 import {
   queuedWhy,
   retryableFailures,
@@ -22,25 +23,34 @@ import { ShareRow } from './queue-share-row';
 export function QueueView(props: {
   snapshot: Snapshot;
   queue: QueueItem[];
+  /** The share the sheet just sent, listed first (groupShares). */
+  justShared?: string | null;
   onShow: (view: View) => void;
   onRedirect: (redirect: Redirect) => void;
 }) {
-  const { snapshot, queue } = props;
+  const { snapshot, queue, justShared } = props;
   const meter = useRateSamples(queue, snapshot.paused);
-  const waiting = queue.some((i) => i.state === 'waiting' && i.retryAt !== undefined);
-  // Ticks while anything moves, so speed and time left are measured over time, not per event.
-  const now = useNow(waiting || queue.some((i) => i.state === 'sending'));
+  const limitedUntil = useLimitedUntil(queue);
+  // Every countdown the rows show: a retry's, and a rate-limit pause that outlived its file.
+  const deadlines = [
+    ...queue.flatMap((i) => (i.state === 'waiting' && i.retryAt !== undefined ? [i.retryAt] : [])),
+    ...limitedUntil.values(),
+  ];
+  // Ticks while a countdown runs or anything moves, so speed and time left are measured over
+  // time, not per event.
+  const now = useCountdownNow(
+    deadlines,
+    queue.some((i) => i.state === 'sending'),
+  );
   const rateAt = Math.max(now, Date.now());
   const action = useAction();
   const finished = queue.filter(isFinished).length;
   const active = queue.filter(isActive);
   const sending = active.filter((i) => i.state === 'sending').length;
   const failed = retryableFailures(queue, snapshot);
-  const groups = useMemo(() => groupShares(queue), [queue]);
+  const groups = useMemo(() => groupShares(queue, justShared), [queue, justShared]);
   const tokenProblems = useTokenProblems(queue);
-  const limitedUntil = useLimitedUntil(queue);
-  const workspaceName = (id: string) =>
-    snapshot.workspaces.find((w) => w.id === id)?.name ?? 'a removed workspace';
+  const workspace = (id: string, saved?: string) => workspaceName(snapshot, id, saved);
   const gone = (id: string) => !snapshot.workspaces.some((w) => w.id === id);
   const why = (item: QueueItem): QueuedWhy =>
     queuedWhy(item.workspaceId, snapshot.paused, limitedUntil, rateAt);
@@ -52,7 +62,7 @@ export function QueueView(props: {
       item={item}
       now={rateAt}
       rate={meter.rate(item.id, item.size, rateAt)}
-      workspace={workspaceName(item.workspaceId)}
+      workspace={workspace(item.workspaceId, item.workspaceName)}
       workspaceGone={gone(item.workspaceId)}
       queuedWhy={why(item)}
       onShow={props.onShow}
@@ -70,7 +80,7 @@ export function QueueView(props: {
           <PausedText sending={sending} waiting={active.length - sending} />
         </Notice>
       ) : null}
-      <TokenNotices problems={tokenProblems} workspaceName={workspaceName} onShow={props.onShow} />
+      <TokenNotices problems={tokenProblems} workspaceName={workspace} onShow={props.onShow} />
       {queue.length === 0 ? (
         <EmptyQueue onShow={props.onShow} />
       ) : (
@@ -82,7 +92,7 @@ export function QueueView(props: {
               <ShareRow
                 key={group.id}
                 group={group}
-                workspace={workspaceName(group.items[0]!.workspaceId)}
+                workspace={workspace(group.items[0]!.workspaceId, group.items[0]!.workspaceName)}
                 workspaceGone={gone(group.items[0]!.workspaceId)}
                 onRedirect={redirect}
               >
@@ -162,7 +172,7 @@ function BatchBar(props: {
       {overall.files > 0 ? (
         <div class="batch__progress">
           <p class="batch__text">
-            {`${overall.files === 1 ? '1 file' : `${overall.files} files`} to go · ${formatBytes(overall.sent)} of ${formatBytes(overall.size)}`}
+            {`${overall.delivered} of ${overall.files === 1 ? '1 file' : `${overall.files} files`} delivered · ${formatBytes(overall.sent)} of ${formatBytes(overall.size)}`}
           </p>
           <progress
             class="progress"

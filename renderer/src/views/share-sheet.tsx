@@ -20,9 +20,9 @@ export function ShareSheet(props: {
   onRemove: (path: string) => void;
   /**
    * Closed: by Share or Cancel (the files go), or by Esc with `draft` (the files and what was
-   * set stay, and the sheet opens with them again).
+   * set stay, and the sheet opens with them again). Shared, `shareId` is the share just sent.
    */
-  onClose: (next: View, draft?: SheetDraft) => void;
+  onClose: (next: View, draft?: SheetDraft, shareId?: string) => void;
   onShow: (view: View) => void;
   draft?: SheetDraft | null;
   /** An earlier draft the new files did not join, offered (draft-offer.tsx). */
@@ -49,15 +49,6 @@ export function ShareSheet(props: {
         noValidate
       >
         {props.offer}
-        <FilesGroup
-          paths={paths}
-          described={sheet.described}
-          empties={sent.empties}
-          emptyQuestion={sheet.question}
-          onRemove={props.onRemove}
-          onPick={props.onPick}
-          onSendEmpty={sheet.sendAnyway}
-        />
         <SendToGroup
           snapshot={snapshot}
           draft={draft}
@@ -73,6 +64,18 @@ export function ShareSheet(props: {
           onShare={() => void sheet.submit()}
         />
         <ThreadField thread={draft.thread} onInput={edit.editThread} />
+        {/* The files come after where they go and the comment, where a person types first: the
+            sheet opens at its top with the comment focused and in full view, even at a tray's
+            360 × 520 (its title names how many files; the footer says where they go). */}
+        <FilesGroup
+          paths={paths}
+          described={sheet.described}
+          empties={sent.empties}
+          emptyQuestion={sheet.question}
+          onRemove={props.onRemove}
+          onPick={props.onPick}
+          onSendEmpty={sheet.sendAnyway}
+        />
         <NoTokenNotice workspace={workspace} onShow={props.onShow} />
         <ShareFooter
           summary={{

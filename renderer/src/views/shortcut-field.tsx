@@ -122,8 +122,9 @@ function ShortcutButtons(props: {
   canTurnOff: boolean;
   onTurnOff: () => void;
 }) {
+  // One group: at a tray's width the buttons go under the field together, never Turn off alone.
   return (
-    <>
+    <span class="inline__buttons">
       <button
         type="submit"
         class="button"
@@ -137,7 +138,7 @@ function ShortcutButtons(props: {
           Turn off
         </button>
       ) : null}
-    </>
+    </span>
   );
 }
 

@@ -41,7 +41,7 @@ function useWarmConnections(workspaceId: string | undefined, files: number, chan
 export function useShareSheet(props: {
   snapshot: Snapshot;
   paths: string[];
-  onClose: (next: View, draft?: SheetDraft) => void;
+  onClose: (next: View, draft?: SheetDraft, shareId?: string) => void;
   draft?: SheetDraft | null;
 }) {
   const { snapshot, paths } = props;
@@ -97,7 +97,7 @@ export function useShareSheet(props: {
         ? { mode: 'preset', presetId: preset.id }
         : { mode: 'channels', workspaceId: workspace.id, picked: channels },
     );
-    if (shared.refused.length === 0) props.onClose('queue');
+    if (shared.refused.length === 0) props.onClose('queue', undefined, shared.shareId);
     else setResult(shared);
   };
 

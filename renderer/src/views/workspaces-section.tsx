@@ -1,6 +1,6 @@
 // Settings' list of workspaces: a card for each, and the form that adds one (Sign in with Slack
 // first, a token for services without it). A team's set-up link opens that form, filled in.
-import { useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { QueueItem, Snapshot } from '../../../preload/contract';
 import { isActive } from '../queue-state';
 import { useOfferedSetupLink } from '../setup-link-store';
@@ -24,8 +24,30 @@ export function WorkspacesSection(props: { snapshot: Snapshot; queue?: readonly 
     setHow('slack');
   }
   const cancellable = props.snapshot.workspaces.length > 0;
+
+  // "Add workspace…" goes away once pressed, and "Use a token" / "Sign in with Slack instead"
+  // swap one form for the other: the keyboard goes to the new form's first control. Left to
+  // itself, focus would land on the next control after the gone button, the first card's Name,
+  // and typing would rename that workspace.
+  const sectionRef = useRef<HTMLElement>(null);
+  const focusForm = useRef(false);
+  const open = (next: 'slack' | 'token') => {
+    focusForm.current = true;
+    setHow(next);
+    setAdding(true);
+  };
+  useLayoutEffect(() => {
+    if (!focusForm.current || !adding) return;
+    focusForm.current = false;
+    const controls = sectionRef.current?.querySelectorAll<HTMLElement>(
+      '.card--new :is(input:not([type="hidden"]), select, textarea, button, summary)',
+    );
+    // Not one folded away in a closed disclosure: it takes no focus.
+    [...(controls ?? [])].find((el) => el.getClientRects().length > 0)?.focus();
+  }, [adding, how]);
+
   return (
-    <section class="section" aria-labelledby="workspaces-title">
+    <section class="section" aria-labelledby="workspaces-title" ref={sectionRef}>
       <div class="section__header">
         <h2 id="workspaces-title" class="section__title">
           Workspaces
@@ -35,10 +57,7 @@ export function WorkspacesSection(props: { snapshot: Snapshot; queue?: readonly 
             type="button"
             id="ws-add"
             class="button button--small"
-            onClick={() => {
-              setHow('slack');
-              setAdding(true);
-            }}
+            onClick={() => open('slack')}
           >
             Add workspace…
           </button>
@@ -57,7 +76,7 @@ export function WorkspacesSection(props: { snapshot: Snapshot; queue?: readonly 
         <SignInWithSlack
           cancellable={cancellable}
           onCancel={() => setAdding(false)}
-          onUseToken={() => setHow('token')}
+          onUseToken={() => open('token')}
           onSignedIn={(workspaceId) => {
             setAdding(false);
             setAdded({ workspaceId, check: null, protocolNote: '' });
@@ -67,7 +86,7 @@ export function WorkspacesSection(props: { snapshot: Snapshot; queue?: readonly 
       {adding && how === 'token' ? (
         <NewWorkspace
           cancellable={cancellable}
-          onSignIn={() => setHow('slack')}
+          onSignIn={() => open('slack')}
           onDone={(result) => {
             setAdding(false);
             if (result) setAdded(result);
