@@ -53,6 +53,8 @@ const preferencesPatch = z
     fileManagerIntegration: z.boolean().optional(),
     copyLinkOnDelivery: z.boolean().optional(),
     detailedLogs: z.boolean().optional(),
+    openCapturesInEditor: z.boolean().optional(),
+    sendSmallerEdge: z.number().int().min(320).max(16_384).optional(),
   })
   .strict();
 const shareTarget = z.union([

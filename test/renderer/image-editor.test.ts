@@ -386,4 +386,36 @@ describe.skipIf(process.platform !== 'linux')('editing a capture, by keyboard al
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('with "Open captures in the editor", a capture opens in the editor at once; Esc leaves it as it was; "Send smaller" scales it to the preferred long edge, still a PNG', async () => {
+    await harness.app.setPreferences({ openCapturesInEditor: true, sendSmallerEdge: 640 });
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    portal.answer({ kind: 'file', png });
+    await harness.capture(portalCapturer(portal.address));
+    await page.getByRole('dialog', { name: 'Edit image' }).waitFor();
+    await page.locator('canvas.image-editor__canvas[data-ready="true"]').waitFor();
+    const name = (await page.locator('.file-list__name').textContent())!;
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Edit image' }).waitFor({ state: 'detached' });
+    // Esc left the editor only: the sheet is still there, with the capture unedited.
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    expect(await page.locator('.file-list__edited').count()).toBe(0);
+
+    await openEditor(page, name);
+    await page.getByRole('checkbox', { name: 'Send smaller (640 px long edge)' }).check();
+    await page.getByRole('button', { name: 'Done' }).click();
+    const edited = name.replace(/\.png$/, ' (edited).png');
+    await page.getByText(edited).waitFor();
+    const before = harness.reference.uploads().length;
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const sent = PNG.sync.read(await received(harness, edited, before));
+    expect([sent.width, sent.height]).toEqual([640, 400]);
+    // The dark quarter is still dark, the white one still white, after the filter.
+    expect(pixel(sent, 600, 20).slice(0, 3)).toEqual([0x1d, 0x1d, 0x1f]);
+    expect(pixel(sent, 20, 20).slice(0, 3)).toEqual([255, 255, 255]);
+    await harness.app.setPreferences({ openCapturesInEditor: false, sendSmallerEdge: 2560 });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

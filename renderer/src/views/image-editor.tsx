@@ -191,7 +191,7 @@ export function ImageEditor(props: {
   const [tool, setTool] = useState<Tool>('redact');
   const [selected, setSelected] = useState<number | null>(null);
   const [label, setLabel] = useState('Note');
-  const [smaller, setSmaller] = useState(true);
+  const [smaller, setSmaller] = useState(false);
   const [busy, setBusy] = useState(false);
   const [view, setView] = useState({ width: 0, height: 0 });
   const drag = useRef<{ mode: 'draw' | 'move'; x: number; y: number; from: Doc } | null>(null);

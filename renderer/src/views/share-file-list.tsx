@@ -1,10 +1,16 @@
 // The sheet's Files group: each path with what it would send (or why it is refused), the total,
 // the question about empty files, and Add files. The files are one Tab stop: arrow keys move
 // between them, Delete removes the one in focus.
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PathDescription } from '../../../preload/contract';
 import { baseName, countFiles, formatBytes } from '../format';
-import { type CaptureShown, CaptureThumb, mayBeImage, useCapturePreviews } from './capture-preview';
+import {
+  type CaptureShown,
+  CaptureThumb,
+  mayBeCapture,
+  mayBeImage,
+  useCapturePreviews,
+} from './capture-preview';
 import { editedOriginal } from './edited-images';
 import { ImageEditor, SEND_SMALLER_EDGE } from './image-editor';
 import type { Descriptions } from './path-descriptions';
@@ -19,6 +25,8 @@ export function FilesGroup(props: {
   onEdited: (original: string, edited: string) => void;
   /** The long edge past which the editor offers "Send smaller". */
   smallerEdge?: number;
+  /** A capture that joins the sheet opens in the editor straight away. */
+  openCaptures?: boolean;
   onPick: () => void;
   onSendEmpty: () => void;
 }) {
@@ -35,6 +43,7 @@ export function FilesGroup(props: {
           onRemove={props.onRemove}
           onEdited={props.onEdited}
           smallerEdge={props.smallerEdge ?? SEND_SMALLER_EDGE}
+          openCaptures={props.openCaptures ?? false}
         />
       )}
       {described && paths.length > 0 ? (
@@ -75,15 +84,26 @@ function movedTo(key: string, at: number, last: number): number | null {
   return null;
 }
 
+/** Captures the editor has opened by itself ("Open captures in the editor"), for this page's life. */
+const autoOpened = new Set<string>();
+
 function FileList(props: {
   paths: string[];
   described: Descriptions | null;
   onRemove: (path: string) => void;
   onEdited: (original: string, edited: string) => void;
   smallerEdge: number;
+  openCaptures: boolean;
 }) {
   const [current, setCurrent] = useState(0);
   const [editing, setEditing] = useState<string | null>(null);
+  // Each capture opens by itself once (not again when a kept draft shows it).
+  const newCapture = props.paths.find((p) => mayBeCapture(p) && !autoOpened.has(p));
+  useEffect(() => {
+    if (!newCapture || editing) return;
+    autoOpened.add(newCapture);
+    if (props.openCaptures) setEditing(newCapture);
+  }, [newCapture, props.openCaptures, editing]);
   const list = useRef<HTMLUListElement>(null);
   const previews = useCapturePreviews(props.paths);
   const at = Math.min(current, props.paths.length - 1);

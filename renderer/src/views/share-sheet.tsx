@@ -58,6 +58,8 @@ export function ShareSheet(props: {
           emptyQuestion={sheet.question}
           onRemove={props.onRemove}
           onEdited={props.onEdited}
+          smallerEdge={snapshot.preferences.sendSmallerEdge}
+          openCaptures={snapshot.preferences.openCapturesInEditor}
           onPick={props.onPick}
           onSendEmpty={sheet.sendAnyway}
         />
