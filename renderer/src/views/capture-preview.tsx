@@ -97,7 +97,28 @@ async function readPreview(path: string): Promise<CaptureShown | null> {
     if (capture) return decode({ bytes: capture.png, type: 'image/png' }, capture.source);
   }
   const image = await api().readImage(path);
-  return image ? decode(image) : null;
+  if (!image) return null;
+  // Kept for the editor (Edit…), so its image is already in the page. As a Blob, which Chromium
+  // holds outside the page's heap (and may page to disk), and within a bound: a drop of many
+  // photos keeps the first ones' bytes, the others are read again if edited.
+  if (shownByPath.has(path) && keptBytes + image.bytes.length <= KEPT_BYTES_LIMIT) {
+    keptBytes += image.bytes.length;
+    blobByPath.set(path, new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.type }));
+  }
+  return decode(image);
+}
+
+const KEPT_BYTES_LIMIT = 128 * 1024 ** 2;
+let keptBytes = 0;
+const blobByPath = new Map<string, Blob>();
+
+/** An image in the sheet as a Blob: as read for its thumbnail, else read now; null when main has none. */
+export async function imageBlob(path: string): Promise<Blob | null> {
+  await shownByPath.get(path);
+  const kept = blobByPath.get(path);
+  if (kept) return kept;
+  const image = await api().readImage(path);
+  return image && new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.type });
 }
 
 // Asked for when main says a share is coming (use-shell.ts), before the sheet renders: the
@@ -120,7 +141,12 @@ export function prepareCaptures(paths: readonly string[]): void {
 
 /** Forgets prepared captures that left the sheet, so the same path is read afresh next time. */
 function forgetCaptures(keep: ReadonlySet<string>): void {
-  for (const path of shownByPath.keys()) if (!keep.has(path)) shownByPath.delete(path);
+  for (const path of shownByPath.keys()) {
+    if (keep.has(path)) continue;
+    shownByPath.delete(path);
+    keptBytes -= blobByPath.get(path)?.size ?? 0;
+    blobByPath.delete(path);
+  }
 }
 
 /** The images among `paths`, once each is read and decoded. */

@@ -13,6 +13,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, plainError } from '../bridge';
 import { baseName } from '../format';
+import { imageBlob } from './capture-preview';
 
 type Tool = 'select' | 'redact' | 'box' | 'arrow' | 'text' | 'crop';
 type ShapeKind = 'redact' | 'box' | 'arrow' | 'text';
@@ -201,12 +202,12 @@ export function ImageEditor(props: {
     if (d && !d.open) d.showModal();
     performance.mark('image-editor:open');
     let live = true;
-    api()
-      .readImage(props.path)
+    imageBlob(props.path)
       .then(async (read) => {
         if (!read) throw new Error('This image can no longer be read, so it cannot be edited.');
-        const bytes = read.bytes as Uint8Array<ArrayBuffer>;
-        const bitmap = await createImageBitmap(new Blob([bytes], { type: read.type }));
+        performance.mark('image-editor:read');
+        const bitmap = await createImageBitmap(read);
+        performance.mark('image-editor:decoded');
         if (!live) return bitmap.close();
         setImage({ bitmap, type: read.type });
         // The keyboard starts on the image: Enter places a redaction at once.
@@ -435,6 +436,7 @@ export function ImageEditor(props: {
       const type = image.type === 'image/jpeg' ? 'image/jpeg' : 'image/png';
       const longEdge = offerSmaller && smaller ? props.smallerEdge : null;
       const bytes = await flatten(image.bitmap, doc, type, longEdge);
+      performance.mark('image-editor:encoded');
       const edited = await api().saveEditedImage(bytes, props.path);
       props.onDone(edited);
     } catch (e) {
