@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalCapturer } from '../../main/core/capture/capturers';
 import { startTestPortal, type TestPortal } from '../capture/test-portal';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, openApp, type Scheme } from './browser';
+import { axeViolations, openApp, type Scheme, screenshot } from './browser';
 import { testBrowser } from './shared-browser';
 
 const run = promisify(execFile);
@@ -303,6 +303,13 @@ describe('images in the share sheet', () => {
       page.getByRole('button', { name: 'Box' }).getAttribute('aria-pressed'),
     ).resolves.toBe('true');
     await dragOnImage(page, 320, [40, 40], [200, 150]);
+    // An arrow and a label too, for docs/interface.md's picture of the editor.
+    await page.keyboard.press('a');
+    await dragOnImage(page, 320, [290, 220], [210, 160]);
+    await page.keyboard.press('t');
+    await page.getByRole('textbox', { name: 'Text' }).fill('Here');
+    await dragOnImage(page, 320, [20, 190], [20, 190]);
+    await screenshot(page, 'image-editor', 'dark');
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByText('photo (edited).jpg').waitFor();
     const before = harness.reference.uploads().length;

@@ -344,9 +344,12 @@ export function ImageEditor(props: {
     const g = canvas.current?.getContext('2d') ?? null;
     const slack = 6 / scale;
     if (tool === 'select' || tool === 'text') {
-      // The top shape under the pointer is picked up.
+      // The top shape under the pointer is picked up (with Text, only a label: a click on a box
+      // or an arrow puts a label there).
       for (let i = doc.shapes.length - 1; i >= 0; i--) {
-        if (inside(boundsOf(g, doc.shapes[i]!), p.x, p.y, slack)) {
+        const shape = doc.shapes[i]!;
+        if (tool === 'text' && shape.kind !== 'text') continue;
+        if (inside(boundsOf(g, shape), p.x, p.y, slack)) {
           setSelected(i);
           drag.current = { mode: 'move', ...p, from: doc };
           return;
@@ -554,7 +557,10 @@ export function ImageEditor(props: {
         )}
       </div>
       <p class="image-editor__hint">
-        {current.label}: drag on the image, or press Enter. Arrow keys move a selected mark.
+        {tool === 'select'
+          ? 'Select: pick a mark to move it; Delete removes it.'
+          : `${current.label}: ${tool === 'text' ? 'click where it goes' : 'drag on the image'}, or press Enter.`}{' '}
+        Arrow keys move a selected mark.
       </p>
       {problem ? (
         <p class="image-editor__problem" role="alert">
