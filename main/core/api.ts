@@ -425,7 +425,7 @@ export interface CapturePreview {
   png: Uint8Array;
 }
 
-export interface SheetImage {
+interface SheetImage {
   type: SheetImageType;
   bytes: Uint8Array;
 }

@@ -140,7 +140,7 @@ const inside = (r: Rect, x: number, y: number, slack: number) =>
  * ('high' smoothing: Chromium's best filter for a canvas downscale). PNG for PNG and WebP
  * sources (screenshots keep sharp text), JPEG for JPEG photos.
  */
-export async function flatten(
+async function flatten(
   image: ImageBitmap,
   doc: Doc,
   type: 'image/png' | 'image/jpeg',
