@@ -1,11 +1,14 @@
 // The image editor of the share sheet: redact, mark up and crop an image before it leaves.
 // It draws and flattens in the page, on a canvas: Chromium already decodes PNG, JPEG and WebP
-// there (createImageBitmap, off the page's thread), and a canvas's own PNG or JPEG output holds
-// the pixels and nothing else: no metadata, no embedded thumbnail of the original (the HTML
-// standard's "serialization of a bitmap as a file" writes only the image data:
-// https://html.spec.whatwg.org/multipage/canvas.html#serialising-bitmaps-to-a-file). Main gets
-// the flattened bytes once, on Done (saveEditedImage), and keeps them as a new private file; the
-// original file is never written.
+// there (createImageBitmap, off the page's thread), and a canvas's PNG or JPEG is encoded from
+// its pixels alone: a canvas holds no metadata of the image drawn on it, so no location, camera
+// serial or embedded thumbnail of the original can follow; the only metadata the encoder adds is
+// a 96 dpi resolution where the format has a field for it (MDN, HTMLCanvasElement.toBlob:
+// https://developer.mozilla.org/docs/Web/API/HTMLCanvasElement/toBlob). The renderer test asks
+// exiftool what the received file holds. A main-side library (sharp, jimp) would need the whole
+// image sent to main and decoded a second time there, for the same pixels the page already has.
+// Main gets the flattened bytes once, on Done (saveEditedImage), and keeps them as a new private
+// file; the original file is never written.
 //
 // Shapes are kept in the image's own pixels, so a shape lands where the pointer was whatever the
 // screen's pixel ratio: a pointer position is mapped through the canvas's CSS box to the image,
