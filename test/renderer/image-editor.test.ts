@@ -180,30 +180,52 @@ describe('images in the share sheet', () => {
   it('a dropped PNG and JPEG show their thumbnails, as a capture does', async () => {
     const { page, problems } = await openApp(browser, harness);
     await page.setViewportSize({ width: 360, height: 520 });
+    // A phone's photo stored sideways, with the EXIF orientation that turns it upright.
+    const dir = await mkdtemp(join(tmpdir(), 'turned-'));
+    await writeFile(join(dir, 'turned.jpg'), await quarters(page, 240, 320, 'image/jpeg'));
+    await run('exiftool', [
+      '-q',
+      '-overwrite_original',
+      '-n',
+      '-Orientation=6',
+      join(dir, 'turned.jpg'),
+    ]);
     await dropImages(page, [
       { name: 'chart.png', bytes: png, type: 'image/png' },
       { name: 'photo.jpg', bytes: jpg, type: 'image/jpeg' },
+      {
+        name: 'diagram.webp',
+        bytes: await quarters(page, 400, 300, 'image/webp'),
+        type: 'image/webp',
+      },
+      { name: 'turned.jpg', bytes: await readFile(join(dir, 'turned.jpg')), type: 'image/jpeg' },
     ]);
-    await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
-    for (const [name, size] of [
-      ['chart.png', ['85px', '64px']],
-      ['photo.jpg', ['85px', '64px']],
+    await page.getByRole('heading', { name: 'Share 4 files' }).waitFor();
+    for (const [name, size, corner] of [
+      ['chart.png', ['85px', '64px'], 'top'],
+      ['photo.jpg', ['85px', '64px'], 'top'],
+      ['diagram.webp', ['85px', '64px'], 'top'],
+      // 240×320 stored, 320×240 upright: as wide as the others, not squeezed, and turned (its
+      // dark quarter, stored at the top right, is at the bottom right once upright).
+      ['turned.jpg', ['85px', '64px'], 'bottom'],
     ] as const) {
       const thumb = page.getByRole('img', { name: `Preview of ${name}` });
       await page.locator(`canvas[aria-label="Preview of ${name}"][data-drawn="true"]`).waitFor();
       expect(
         await thumb.evaluate((c: HTMLCanvasElement) => [c.style.width, c.style.height]),
       ).toEqual(size);
-      // The picture itself: the dark quarter at the top right.
-      const [r, g, b] = await thumb.evaluate((c: HTMLCanvasElement) => [
-        ...c.getContext('2d')!.getImageData(c.width - 4, 4, 1, 1).data,
-      ]);
-      for (const [got, want] of [
-        [r, 0x1d],
-        [g, 0x1d],
-        [b, 0x1f],
-      ])
-        expect(Math.abs(got! - want!)).toBeLessThan(8);
+      // The picture itself: the dark quarter.
+      const [r, g, b] = await thumb.evaluate(
+        (c: HTMLCanvasElement, at) => [
+          ...c.getContext('2d')!.getImageData(c.width - 4, at === 'top' ? 4 : c.height - 4, 1, 1)
+            .data,
+        ],
+        corner,
+      );
+      expect(
+        [r, g, b].map((v, k) => Math.abs(v! - [0x1d, 0x1d, 0x1f][k]!) < 12),
+        name,
+      ).toEqual([true, true, true]);
     }
     expect(problems).toEqual([]);
     await page.context().close();
