@@ -177,7 +177,7 @@ describe('images in the share sheet', () => {
     await harness?.close();
   });
 
-  it('a dropped PNG and JPEG show their thumbnails, as a capture does', async () => {
+  it('a dropped PNG, JPEG or WebP shows its thumbnail as a capture does, a sideways-stored photo upright', async () => {
     const { page, problems } = await openApp(browser, harness);
     await page.setViewportSize({ width: 360, height: 520 });
     // A phone's photo stored sideways, with the EXIF orientation that turns it upright.
