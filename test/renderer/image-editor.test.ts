@@ -447,4 +447,31 @@ describe.skipIf(process.platform !== 'linux')('editing a capture, by keyboard al
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('Crop keeps only the box dragged: the channel gets exactly those pixels', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    portal.answer({ kind: 'file', png });
+    await harness.capture(portalCapturer(portal.address));
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    const name = (await page.locator('.file-list__name').textContent())!;
+    await openEditor(page, name);
+    await page.getByRole('button', { name: 'Crop' }).click();
+    await dragOnImage(page, 800, [300, 150], [700, 400]);
+    await page.getByRole('button', { name: 'Done' }).click();
+    const edited = name.replace(/\.png$/, ' (edited).png');
+    await page.getByText(edited).waitFor();
+    const before = harness.reference.uploads().length;
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const sent = PNG.sync.read(await received(harness, edited, before));
+    const original = PNG.sync.read(png);
+    expect([sent.width, sent.height]).toEqual([400, 250]);
+    let differ = 0;
+    for (let y = 0; y < sent.height; y++)
+      for (let x = 0; x < sent.width; x++)
+        if (pixel(sent, x, y).join() !== pixel(original, x + 300, y + 150).join()) differ++;
+    expect(differ).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -61,12 +61,16 @@ export const SEND_SMALLER_EDGE = 2560;
 
 const isMac = () => /Mac/.test(navigator.platform);
 
-/** A box with its width and height made positive, on whole pixels, inside the image. */
-function normal(r: Rect, width: number, height: number): Rect {
-  const x0 = Math.max(0, Math.floor(Math.min(r.x, r.x + r.w)));
-  const y0 = Math.max(0, Math.floor(Math.min(r.y, r.y + r.h)));
-  const x1 = Math.min(width, Math.ceil(Math.max(r.x, r.x + r.w)));
-  const y1 = Math.min(height, Math.ceil(Math.max(r.y, r.y + r.h)));
+/**
+ * A box with its width and height made positive, on whole pixels, inside the image. A redaction
+ * grows to every pixel it touches (nothing half covered stays readable); a crop takes the nearest.
+ */
+function normal(r: Rect, width: number, height: number, nearest = false): Rect {
+  const [down, up] = nearest ? [Math.round, Math.round] : [Math.floor, Math.ceil];
+  const x0 = Math.max(0, down(Math.min(r.x, r.x + r.w)));
+  const y0 = Math.max(0, down(Math.min(r.y, r.y + r.h)));
+  const x1 = Math.min(width, up(Math.max(r.x, r.x + r.w)));
+  const y1 = Math.min(height, up(Math.max(r.y, r.y + r.h)));
   return { x: x0, y: y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) };
 }
 
@@ -314,7 +318,7 @@ export function ImageEditor(props: {
   const place = (r: Rect, from: Doc = doc) => {
     if (!bitmap) return;
     if (tool === 'crop') {
-      const crop = normal(r, bitmap.width, bitmap.height);
+      const crop = normal(r, bitmap.width, bitmap.height, true);
       if (crop.w >= 2 && crop.h >= 2) change({ ...from, crop }, from);
       return;
     }
