@@ -73,6 +73,8 @@ export function debianPackages(mode, osRelease = '') {
     'fonts-dejavu-core',
     'desktop-file-utils',
     'libglib2.0-bin',
+    // exiftool: the image editor's test asks it what an edited photo still holds.
+    'libimage-exiftool-perl',
   ];
 }
 
