@@ -63,6 +63,11 @@ export const methodArgs = { ...coreMethodArgs, ...shellMethodArgs, ...updateMeth
 export type MethodName = keyof typeof methodArgs;
 export const methodNames = Object.keys(methodArgs) as MethodName[];
 export const channelOf = (method: MethodName): string => `trayshare:${method}`;
+/**
+ * The preload tells main the paths of files the person dropped (pathForFile), so the share sheet
+ * may show the images among them; not a method, so the page itself cannot name a path here.
+ */
+export const GIVEN_PATHS_CHANNEL = 'trayshare:person-gave-paths';
 
 /** Events from main to the renderer, with their payloads. */
 export interface TrayshareEvents {

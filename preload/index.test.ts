@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { methodNames, type TrayshareBridge } from './contract';
+import { GIVEN_PATHS_CHANNEL, methodNames, type TrayshareBridge } from './contract';
 
 // The preload runs against a stand-in for Electron's renderer-side modules: it records what
 // is exposed to the page and what goes over IPC.
@@ -86,7 +86,11 @@ describe('preload bridge', () => {
     expect(() => bridge.on('nope' as never, () => undefined)).toThrow(/Unknown event/);
   });
 
-  it("resolves a dropped file's path through webUtils", () => {
+  it("resolves a dropped file's path through webUtils, and tells main the person handed it over", () => {
     expect(bridge.pathForFile({ name: 'a b.png' } as File)).toBe('/dropped/a b.png');
+    expect(fake.invoked.at(-1)).toEqual({
+      channel: GIVEN_PATHS_CHANNEL,
+      args: [['/dropped/a b.png']],
+    });
   });
 });

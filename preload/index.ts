@@ -9,6 +9,7 @@ import {
   type EventName,
   eventChannelOf,
   eventNames,
+  GIVEN_PATHS_CHANNEL,
   type MethodName,
   methodNames,
   type TrayshareBridge,
@@ -47,7 +48,12 @@ export function createBridge(
         ipc.removeListener(channel, wrapped);
       };
     },
-    pathForFile: (file: File) => getPathForFile(file),
+    pathForFile: (file: File) => {
+      const path = getPathForFile(file);
+      // Only a File the person dropped or picked has a path: main learns it was handed over.
+      if (path !== '') ipc.invoke(GIVEN_PATHS_CHANNEL, [path]).catch(() => undefined);
+      return path;
+    },
   };
 }
 

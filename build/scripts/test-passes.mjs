@@ -34,7 +34,9 @@ function run(pass, buffered) {
       const seconds = Math.round((Date.now() - started) / 1000);
       if (buffered) process.stdout.write(Buffer.concat(chunks));
       const ok = code === 0;
-      console.log(`\ntest-passes: ${pass.name} ${ok ? 'passed' : `failed (${code ?? signal})`} in ${seconds} s\n`);
+      console.log(
+        `\ntest-passes: ${pass.name} ${ok ? 'passed' : `failed (${code ?? signal})`} in ${seconds} s\n`,
+      );
       resolve(ok);
     });
   });
@@ -45,7 +47,9 @@ let ok = true;
 if (serial) {
   for (const pass of passes) ok = (await run(pass, false)) && ok;
 } else {
-  console.log(`test-passes: ${passes.map((p) => p.name).join(' and ')} run together; each prints when it ends`);
+  console.log(
+    `test-passes: ${passes.map((p) => p.name).join(' and ')} run together; each prints when it ends`,
+  );
   const results = await Promise.all(passes.map((pass) => run(pass, true)));
   ok = results.every(Boolean);
 }

@@ -2,6 +2,7 @@
 // outside: IPC, the CLI, the browser harness) and the result types. preload/contract.ts maps
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
+import { imageTypeOf, MAX_EDITED_IMAGE_BYTES, type SheetImageType } from '../portable/image-bytes';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { Same } from '../portable/same-type';
 import type { CaptureSource } from './capture/outcome';
@@ -53,6 +54,8 @@ const preferencesPatch = z
     fileManagerIntegration: z.boolean().optional(),
     copyLinkOnDelivery: z.boolean().optional(),
     detailedLogs: z.boolean().optional(),
+    openCapturesInEditor: z.boolean().optional(),
+    sendSmallerEdge: z.number().int().min(320).max(16_384).optional(),
   })
   .strict();
 const shareTarget = z.union([
@@ -98,6 +101,21 @@ const signInRequest = z
 const signOutOptions = z.object({ evenIfWaiting: z.boolean().optional() }).strict();
 
 /** A pasted PNG travels as base64: the same text over Electron's IPC and the browser harness. */
+// An image edited in the share sheet: bytes (IPC's structured clone carries them as they are),
+// bounded, and a PNG or JPEG by signature, checked before main writes anything.
+const editedImage = z
+  .instanceof(Uint8Array)
+  .refine((bytes) => bytes.length <= MAX_EDITED_IMAGE_BYTES, {
+    message: `larger than ${MAX_EDITED_IMAGE_BYTES} bytes`,
+  })
+  .refine(
+    (bytes) => {
+      const type = imageTypeOf(bytes);
+      return type === 'image/png' || type === 'image/jpeg';
+    },
+    { message: 'not a PNG or JPEG image' },
+  );
+
 const pastedPng = z.base64().max(Math.ceil(MAX_PASTED_IMAGE_BYTES / 3) * 4);
 
 /** Argument schemas of the core methods, one tuple per method. */
@@ -132,6 +150,8 @@ export const coreMethodArgs = {
   listConversations: z.tuple([id, conversationsQuery]),
   savePastedImage: z.tuple([pastedPng]),
   readCapture: z.tuple([path]),
+  readImage: z.tuple([path]),
+  saveEditedImage: z.tuple([editedImage, path]),
   discardCapture: z.tuple([path]),
   signInWithSlack: z.tuple([signInRequest]),
   confirmSignIn: z.tuple([id, z.boolean()]),
@@ -357,7 +377,22 @@ export interface CoreApi {
    * its PNG as base64; null for any path that is not one (the page reads no other file).
    */
   readCapture(path: string): Promise<CapturePreview | null>;
-  /** The share sheet was cancelled with this capture in it: the file goes (a queued one stays). */
+  /**
+   * An image in the share sheet (a capture, a pasted or edited image, or a PNG, JPEG or WebP the
+   * person handed the app) as bytes, for its thumbnail and the image editor; null for any other
+   * path, a file over the size bound, or another format (the page reads no other file).
+   */
+  readImage(path: string): Promise<SheetImage | null>;
+  /**
+   * Keeps an image edited in the share sheet (PNG or JPEG bytes) as a new private file named
+   * after `original`, which is left as it is; returns its path to share in the original's place.
+   * The file goes once its share ends, or when the sheet is cancelled (discardCapture).
+   */
+  saveEditedImage(bytes: Uint8Array<ArrayBuffer>, original: string): Promise<string>;
+  /**
+   * The share sheet was cancelled with this capture or edited image in it: the file goes (a
+   * queued one stays).
+   */
   discardCapture(path: string): Promise<void>;
   /**
    * Sign in with Slack (OAuth 2.0 with PKCE through a loopback redirect): opens the browser on
@@ -391,6 +426,11 @@ export interface CapturePreview {
   png: Uint8Array;
 }
 
+interface SheetImage {
+  type: SheetImageType;
+  bytes: Uint8Array;
+}
+
 export type CoreMethodName = keyof typeof coreMethodArgs;
 
 // Compile-time check that every core method has an argument schema and vice versa.
@@ -419,6 +459,11 @@ export interface AppService extends CoreApi {
    * for a new token or for the pause to be lifted (the CLI waits for this).
    */
   settled(): Promise<void>;
+  /**
+   * Paths the person handed the app (the tray, the file manager, the file picker, a drop in the
+   * window): the images among them may be read back for the share sheet (readImage).
+   */
+  offerImages(paths: readonly string[]): void;
   /** savePastedImage for bytes the main process read itself (the clipboard, for the shortcut). */
   savePastedBytes(png: Uint8Array): Promise<string>;
   /**

@@ -60,6 +60,10 @@ export interface Preferences {
   copyLinkOnDelivery: boolean;
   /** File names in the log (else only their kind and size); off unless the person turns it on. */
   detailedLogs: boolean;
+  /** A screen capture opens in the share sheet's image editor straight away. */
+  openCapturesInEditor: boolean;
+  /** The image editor offers "Send smaller" for an image whose long edge is over this (pixels). */
+  sendSmallerEdge: number;
 }
 
 /** Why an upload did not (or may not have) reach the service. `code` is stable, `message` is for people. */

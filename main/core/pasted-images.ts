@@ -8,10 +8,11 @@
 // files 0600): a screenshot may show anything on the screen.
 
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { formatOverLimit } from '../portable/format-bytes';
+import { imageTypeOf, MAX_EDITED_IMAGE_BYTES, type SheetImageType } from '../portable/image-bytes';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { CaptureSource } from './capture/outcome';
 import type { QueueItem } from './model';
@@ -67,7 +68,23 @@ export interface PastedImages {
    * tool made one, else the capture itself); null for any other path.
    */
   readCapture(path: string): Promise<{ source: CaptureSource; png: Uint8Array } | null>;
-  /** Removes a capture the queue never took (its share sheet was cancelled). */
+  /**
+   * Paths the person handed the app (dropped, picked, right-clicked, sent by the tray): only
+   * these, and the images kept here, can be read back as pictures by the page (readImage).
+   */
+  offer(paths: readonly string[]): void;
+  /**
+   * The bytes of a PNG, JPEG or WebP image that is in the share sheet (offered, or kept here),
+   * up to MAX_EDITED_IMAGE_BYTES; null for any other path, a larger file or another format.
+   */
+  readImage(path: string): Promise<{ type: SheetImageType; bytes: Uint8Array } | null>;
+  /**
+   * Writes an image edited in the share sheet as a new private file named after the original
+   * ("photo (edited).jpg"), which goes like a capture: once its share ends, or with discard.
+   * The original is never touched. Refuses what is not a PNG or JPEG, or is too large.
+   */
+  saveEdited(bytes: Uint8Array, original: string): Promise<string>;
+  /** Removes a capture or edited image the queue never took (its share sheet was cancelled). */
   discard(path: string): void;
   /**
    * The images of this run that may still be in a queue row: saved now, or kept at start. While
@@ -88,14 +105,14 @@ const PRIVATE_NEW = { flags: 'wx', flag: 'wx', mode: 0o600 } as const;
 /** Writes a new file named for `at` in `dir` (made private first); returns its path. */
 async function writeNew(
   dir: string,
-  at: Date,
+  named: (copy: number) => string,
   write: (path: string) => Promise<unknown>,
 ): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   // A folder made by an older version kept the default mode.
   if (process.platform !== 'win32') await chmod(dir, 0o700);
   for (let copy = 1; ; copy++) {
-    const path = join(dir, pastedImageName(at, copy));
+    const path = join(dir, named(copy));
     try {
       await write(path);
       return path;
@@ -108,16 +125,64 @@ async function writeNew(
   }
 }
 
+/** How many handed-over paths are remembered (a drop of a folder's worth of photos, and more). */
+const MAX_OFFERED = 10_000;
+
+/** "photo.jpg" edited: "photo (edited).jpg"; a second edit of it, "photo (edited 2).jpg". */
+function editedName(original: string, type: 'image/png' | 'image/jpeg', copy: number): string {
+  const name = basename(original);
+  const stem = name.slice(0, name.length - extname(name).length).replace(/ \(edited( \d+)?\)$/, '');
+  const ext = type === 'image/png' ? '.png' : '.jpg';
+  return `${stem} (edited${copy > 1 ? ` ${copy}` : ''})${ext}`;
+}
+
+/**
+ * The file's bytes when it is a PNG, JPEG or WebP no larger than the bound. Read through one
+ * handle, so the size checked is the size read even if the file is replaced meanwhile.
+ */
+async function readBoundedImage(
+  path: string,
+): Promise<{ type: SheetImageType; bytes: Uint8Array } | null> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, 'r');
+    const { size, isFile } = await handle
+      .stat()
+      .then((s) => ({ size: s.size, isFile: s.isFile() }));
+    if (!isFile || size === 0 || size > MAX_EDITED_IMAGE_BYTES) return null;
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    const read = bytes.subarray(0, at);
+    const type = imageTypeOf(read);
+    return type ? { type, bytes: read } : null;
+  } catch {
+    // Gone, unreadable or a folder: the row shows the name alone.
+    return null;
+  } finally {
+    await handle?.close();
+  }
+}
+
 export function openPastedImages(dir: string): PastedImages {
   const tracked = new Set<string>();
   // Images the queue has taken: once no row keeps one, it goes. An image saved but not shared
   // yet (the share sheet is open) is not here, so it stays until it is shared or the next start.
   const queued = new Set<string>();
   const captures = new Map<string, { source: CaptureSource; thumbnail?: Uint8Array }>();
+  // Edited images not yet in the queue: a cancelled sheet discards them, as it does captures.
+  const edited = new Set<string>();
+  // Handed over by the person this run. Bounded: the oldest go first (their thumbnails with them).
+  const offered = new Set<string>();
   let chain: Promise<void> = Promise.resolve();
   const remove = (path: string) => {
     tracked.delete(path);
     captures.delete(path);
+    edited.delete(path);
     chain = chain.then(() => rm(path, { force: true }).catch(() => undefined));
   };
 
@@ -133,13 +198,19 @@ export function openPastedImages(dir: string): PastedImages {
       if (!isPng(bytes)) {
         throw new RefusedError('The pasted data is not a PNG image, so it was not shared.');
       }
-      const path = await writeNew(dir, at, (to) => writeFile(to, bytes, PRIVATE_NEW));
+      const path = await writeNew(
+        dir,
+        (copy) => pastedImageName(at, copy),
+        (to) => writeFile(to, bytes, PRIVATE_NEW),
+      );
       tracked.add(path);
       return path;
     },
     async keep(from, source, { at = new Date(), thumbnail } = {}) {
-      const path = await writeNew(dir, at, (to) =>
-        pipeline(createReadStream(from), createWriteStream(to, PRIVATE_NEW)),
+      const path = await writeNew(
+        dir,
+        (copy) => pastedImageName(at, copy),
+        (to) => pipeline(createReadStream(from), createWriteStream(to, PRIVATE_NEW)),
       );
       tracked.add(path);
       captures.set(path, thumbnail ? { source, thumbnail } : { source });
@@ -150,8 +221,42 @@ export function openPastedImages(dir: string): PastedImages {
       if (!capture) return null;
       return { source: capture.source, png: capture.thumbnail ?? (await readFile(path)) };
     },
+    offer(paths) {
+      for (const path of paths) {
+        offered.delete(path);
+        offered.add(path);
+      }
+      for (const path of offered) {
+        if (offered.size <= MAX_OFFERED) break;
+        offered.delete(path);
+      }
+    },
+    async readImage(path) {
+      if (!offered.has(path) && !tracked.has(path)) return null;
+      return readBoundedImage(path);
+    },
+    async saveEdited(bytes, original) {
+      const type = imageTypeOf(bytes);
+      if (type !== 'image/png' && type !== 'image/jpeg') {
+        throw new RefusedError('The edited image is not a PNG or JPEG, so it was not kept.');
+      }
+      if (bytes.length > MAX_EDITED_IMAGE_BYTES) {
+        const over = formatOverLimit(bytes.length, MAX_EDITED_IMAGE_BYTES);
+        throw new RefusedError(
+          `The edited image is ${over.size}; Trayshare keeps edited images up to ${over.limit}. Crop it or send it smaller.`,
+        );
+      }
+      const path = await writeNew(
+        dir,
+        (copy) => editedName(original, type, copy),
+        (to) => writeFile(to, bytes, PRIVATE_NEW),
+      );
+      tracked.add(path);
+      edited.add(path);
+      return path;
+    },
     discard(path) {
-      if (captures.has(path) && !queued.has(path)) remove(path);
+      if ((captures.has(path) || edited.has(path)) && !queued.has(path)) remove(path);
     },
     update(items) {
       const kept = new Set<string>();

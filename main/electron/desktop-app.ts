@@ -149,7 +149,7 @@ function osApi<Image, Menu>(
   routing: ShareRouting,
   setupLinks: SetupLinkRouting,
 ): ShellApi {
-  return createShellApi({
+  const shell = createShellApi({
     platform: deps.platform,
     showOpenDialog: deps.showOpenDialog,
     writeClipboardText: (text) => deps.clipboard.writeText(text),
@@ -160,6 +160,14 @@ function osApi<Image, Menu>(
     takeSetupLink: setupLinks.take,
     logs: deps.logs ?? NO_LOG,
   });
+  return {
+    ...shell,
+    async pickFiles() {
+      const paths = await shell.pickFiles();
+      deps.service.offerImages(paths);
+      return paths;
+    },
+  };
 }
 
 /** A run without a log file (some tests): the About buttons say so. */
@@ -180,6 +188,7 @@ function bindWindowApi<Image, Menu>(deps: DesktopAppDeps<Image, Menu>, api: Tray
     isOwnWebContents: (id) => windows.isOwnWebContents(id),
     describeSender,
     log: deps.log,
+    personGave: (paths) => deps.service.offerImages(paths),
     afterCall: (method, senderId) => {
       // A drop window that is not pinned goes away once its files are shared.
       if (method === 'share' && windows.isDropWindow(senderId)) windows.hideDropWindow();

@@ -3,9 +3,10 @@
 // arguments must match the method's schema; only then does the implementation run.
 // Refusals are logged with the method and the sender's origin, never with the arguments
 // (setToken's argument is a token).
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   channelOf,
+  GIVEN_PATHS_CHANNEL,
   type MethodName,
   methodArgs,
   methodNames,
@@ -32,6 +33,11 @@ export interface IpcDeps {
   isOwnWebContents(id: number): boolean;
   describeSender(url: string | undefined): string;
   log(message: string): void;
+  /**
+   * Paths of files the person dropped in a window, told by the preload (webUtils gives a path
+   * only for a File the person handed the page), so main knows they were handed over.
+   */
+  personGave?(paths: string[]): void;
   /** Runs after a call succeeded (the desktop app reacts to some, e.g. a share from the drop window). */
   afterCall?(method: MethodName, senderId: number): void;
 }
@@ -51,25 +57,40 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/** Throws unless the call came from the app's own page, top frame, in one of its windows. */
+function checkSender(deps: IpcDeps, event: InvokeEvent, method: string): void {
+  const frame = event.senderFrame;
+  if (
+    !frame ||
+    frame.parent !== null ||
+    !deps.isRendererUrl(frame.url) ||
+    !deps.isOwnWebContents(event.sender.id)
+  ) {
+    deps.log(`Refused ${method}: the call came from ${deps.describeSender(frame?.url)}.`);
+    throw new IpcRefusedError(
+      `Refused ${method}: the call did not come from Trayshare's own window.`,
+    );
+  }
+}
+
+const givenPaths = z.tuple([z.array(z.string().min(1).max(4096)).max(10_000)]);
+
 /** Binds all methods; returns a function that unbinds them. */
 export function bindIpc(deps: IpcDeps): () => void {
+  // Not a contract method: the page cannot call it, only the preload's pathForFile does. Handled
+  // at once (no await before it), so a readImage the page sends next finds the paths known.
+  deps.ipcMain.handle(GIVEN_PATHS_CHANNEL, (event, ...args) => {
+    checkSender(deps, event, 'personGave');
+    const parsed = givenPaths.safeParse(args);
+    if (!parsed.success) throw new IpcRefusedError('Refused personGave: malformed arguments.');
+    deps.personGave?.(parsed.data[0]);
+  });
   for (const method of methodNames) {
     const channel = channelOf(method);
     const schema = methodArgs[method] as unknown as z.ZodType<unknown[]>;
     const implementation = deps.api[method] as (...args: unknown[]) => Promise<unknown>;
     deps.ipcMain.handle(channel, async (event, ...args) => {
-      const frame = event.senderFrame;
-      if (
-        !frame ||
-        frame.parent !== null ||
-        !deps.isRendererUrl(frame.url) ||
-        !deps.isOwnWebContents(event.sender.id)
-      ) {
-        deps.log(`Refused ${method}: the call came from ${deps.describeSender(frame?.url)}.`);
-        throw new IpcRefusedError(
-          `Refused ${method}: the call did not come from Trayshare's own window.`,
-        );
-      }
+      checkSender(deps, event, method);
       const parsed = schema.safeParse(args);
       if (!parsed.success) {
         deps.log(`Refused ${method}: malformed arguments.`);
@@ -81,6 +102,7 @@ export function bindIpc(deps: IpcDeps): () => void {
     });
   }
   return () => {
+    deps.ipcMain.removeHandler(GIVEN_PATHS_CHANNEL);
     for (const method of methodNames) deps.ipcMain.removeHandler(channelOf(method));
   };
 }

@@ -18,7 +18,7 @@ export interface ShareRouting {
 }
 
 export function createShareRouting(deps: {
-  service: Pick<AppService, 'share'>;
+  service: Pick<AppService, 'share' | 'offerImages'>;
   windows: Pick<Windows, 'showMain' | 'sendToMain'>;
   notify(content: NotificationContent): void;
 }): ShareRouting {
@@ -26,6 +26,8 @@ export function createShareRouting(deps: {
   let pending: string[] = [];
 
   const requestShare = (paths: string[]) => {
+    // Handed over by the person (tray, file manager, clipboard, a capture): the sheet may show them.
+    service.offerImages(paths);
     const seen = new Set(pending);
     pending = [...pending, ...paths.filter((p) => !seen.has(p) && seen.add(p))];
     windows.showMain('share');

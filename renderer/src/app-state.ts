@@ -7,6 +7,7 @@ import { api, plainError } from './bridge';
 import { useKeptDraft } from './kept-draft';
 import type { Redirect } from './redirect';
 import { discardCaptures } from './views/capture-preview';
+import { editedOriginal, markEdited } from './views/edited-images';
 import type { SheetDraft } from './views/share-sheet';
 
 export function useAppState(startView: View, compact: boolean) {
@@ -60,8 +61,16 @@ export function useAppState(startView: View, compact: boolean) {
   }, [addPaths]);
 
   const removePath = (path: string) => {
-    discardCaptures([path]);
+    // An edited capture takes its original with it.
+    discardCaptures([path, ...(editedOriginal(path) ?? [])]);
     setPaths((current) => current.filter((p) => p !== path));
+  };
+
+  /** An edited image takes its original's place; an earlier edit of it goes. */
+  const replaceEdited = (original: string, edited: string) => {
+    markEdited(edited, original);
+    if (editedOriginal(original) !== undefined) discardCaptures([original]);
+    setPaths((current) => current.map((p) => (p === original ? edited : p)));
   };
 
   const closeSheet = (next: View, kept?: SheetDraft, shareId?: string) => {
@@ -70,6 +79,8 @@ export function useAppState(startView: View, compact: boolean) {
       show(next);
       return;
     }
+    // A capture that was edited is not shared itself: it goes with the sheet.
+    discardCaptures(paths.flatMap((p) => editedOriginal(p) ?? []));
     setPaths([]);
     // The 240×240 drop window has no room for a queue: it says the share is on its
     // way and is ready for the next drop.
@@ -97,6 +108,7 @@ export function useAppState(startView: View, compact: boolean) {
     changeDestination,
     pickFiles,
     removePath,
+    replaceEdited,
     closeSheet,
   };
 }

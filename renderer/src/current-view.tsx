@@ -69,6 +69,7 @@ export function CurrentView(props: {
           paths={app.paths}
           onPick={app.pickFiles}
           onRemove={app.removePath}
+          onEdited={app.replaceEdited}
           draft={app.drafts.sheet}
           offer={
             <DraftOffer

@@ -58,7 +58,7 @@ async function call(method: MethodName, args: unknown[]): Promise<unknown> {
   const response = await fetch('/rpc', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ method, args }),
+    body: JSON.stringify({ method, args: args.map(asJson) }),
   });
   if (response.headers.get('content-type') === 'application/octet-stream') {
     return withBytes(
@@ -74,6 +74,16 @@ async function call(method: MethodName, args: unknown[]): Promise<unknown> {
     );
   }
   return answer.result;
+}
+
+/** Bytes as base64 (server.ts turns them back into a Uint8Array, as Electron's IPC gives main). */
+function asJson(arg: unknown): unknown {
+  if (!(arg instanceof Uint8Array)) return arg;
+  let binary = '';
+  for (let i = 0; i < arg.length; i += 0x8000) {
+    binary += String.fromCharCode(...arg.subarray(i, i + 0x8000));
+  }
+  return { $base64: btoa(binary) };
 }
 
 /** An answer whose bytes came as the response's body (server.ts, sendResult). */

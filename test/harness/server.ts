@@ -259,7 +259,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const opened: string[] = [];
   const openedFolders: string[] = [];
   const shell: ShellApi = {
-    pickFiles: async () => pickQueue.shift() ?? [],
+    // As the shell does (desktop-app.ts): what the person picked may be shown as a picture.
+    pickFiles: async () => {
+      const paths = pickQueue.shift() ?? [];
+      app.offerImages(paths);
+      return paths;
+    },
     copyText: async (text) => {
       copied.push(text);
     },
@@ -271,6 +276,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     takePendingPaths: async () => {
       const taken = pending;
       pending = [];
+      app.offerImages(taken);
       return taken;
     },
     desktopNotes: async () => [...(options.desktopNotes ?? [])],
@@ -323,10 +329,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   async function rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Large enough for a pasted image as base64 (savePastedImage).
-    const { method, args } = JSON.parse(await readBody(req, 100 * 1024 * 1024)) as {
+    const { method, args: sent } = JSON.parse(await readBody(req, 200 * 1024 * 1024)) as {
       method: string;
       args: unknown;
     };
+    // Bytes come as base64 in JSON (bridge.ts); Electron's IPC hands main a Uint8Array.
+    const args = Array.isArray(sent)
+      ? sent.map((a: unknown) =>
+          a && typeof a === 'object' && '$base64' in a
+            ? new Uint8Array(Buffer.from(String(a.$base64), 'base64'))
+            : a,
+        )
+      : sent;
     const schema = Object.hasOwn(methodArgs, method) ? methodArgs[method as MethodName] : undefined;
     if (!schema) return sendJson(res, 404, { error: `No method called ${method}.` });
     // Validated exactly as main validates IPC arguments before a handler runs.
@@ -357,6 +371,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const dir = join(filesDir, id);
     await mkdir(dir, { recursive: true });
     await pipeline(req, createWriteStream(join(dir, name)));
+    // What the preload tells main of a dropped file (GIVEN_PATHS_CHANNEL): the person handed it.
+    app.offerImages([join(dir, name)]);
     sendJson(res, 200, { path: join(dir, name) });
   }
 
@@ -434,6 +450,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
             event: string;
             payload: unknown;
           };
+          // Main hands these paths over itself (share-routing.ts).
+          if (event === 'share-requested') app.offerImages((payload as { paths: string[] }).paths);
           emit(event, payload);
           return sendJson(res, 200, {});
         }
@@ -455,7 +473,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     createCapture({
       service: app,
       windows: { hideForCapture: () => ({ hidden: 0, restore: () => undefined }) },
-      routing: { requestShare: (paths) => emit('share-requested', { paths }) },
+      routing: {
+        requestShare: (paths) => {
+          app.offerImages(paths);
+          emit('share-requested', { paths });
+        },
+      },
       capturer,
       notify: (content) => notified.push({ title: content.title, body: content.body }),
       log: (line) => log.info(line),
@@ -484,7 +507,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       openBrowser = open;
     },
     browserOpened,
-    emit: (event, payload) => emit(event, payload),
+    emit: (event, payload) => {
+      if (event === 'share-requested') app.offerImages((payload as { paths: string[] }).paths);
+      emit(event, payload);
+    },
     capture: (capturer, source) => captureWith(capturer).start(source),
     notified,
     setThrottle: (bytesPerSecond) => {

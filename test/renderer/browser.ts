@@ -95,12 +95,15 @@ export async function openApp(
     reducedMotion?: 'reduce' | 'no-preference';
     /** navigator.platform as the page sees it ("MacIntel" for a Mac), for what the OS names. */
     platform?: string;
+    /** Device pixels per CSS pixel (2 for a HiDPI screen). */
+    deviceScaleFactor?: number;
   } = {},
 ): Promise<OpenPage> {
   const context = await browser.newContext({
     viewport: { width: 800, height: 600 },
     colorScheme: opts.scheme ?? 'light',
     reducedMotion: opts.reducedMotion ?? 'no-preference',
+    ...(opts.deviceScaleFactor ? { deviceScaleFactor: opts.deviceScaleFactor } : {}),
   });
   if (opts.platform) {
     await context.addInitScript((platform) => {

@@ -75,6 +75,8 @@ describe('settings file round trip', () => {
       fileManagerIntegration: false,
       copyLinkOnDelivery: true,
       detailedLogs: false,
+      openCapturesInEditor: false,
+      sendSmallerEdge: 2560,
     });
     expect(second.path).toBe(join(fx.dir, 'config.json'));
     expect(JSON.parse(await fx.configText())).toMatchObject({ version: 2 });

@@ -385,6 +385,8 @@ describe('preferences and channel checks', () => {
         fileManagerIntegration: false,
         copyLinkOnDelivery: false,
         detailedLogs: false,
+        openCapturesInEditor: false,
+        sendSmallerEdge: 2560,
       },
     });
     await expect(settings.setPreferences({ concurrency: 9 })).rejects.toMatchObject({

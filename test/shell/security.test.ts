@@ -1,6 +1,8 @@
 // What the shell enforces at the boundary with web content: hardened windows, IPC only from the
 // app's own page and only with well-formed arguments, no token readable, https-only links,
 // navigation/new windows/permissions denied, a strict CSP.
+
+import { writeFile } from 'node:fs/promises';
 import type { OnHeadersReceivedListenerDetails } from 'electron';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShareResult } from '../../main/core/api';
@@ -8,7 +10,7 @@ import { isRendererUrl, type RendererLocation } from '../../main/electron/render
 import { contentSecurityPolicy, hardenSession } from '../../main/electron/session-security';
 import { checkExternalUrl } from '../../main/electron/shell-api';
 import { hardenedWebPreferences } from '../../main/electron/windows';
-import { type MethodName, methodNames } from '../../preload/contract';
+import { GIVEN_PATHS_CHANNEL, type MethodName, methodNames } from '../../preload/contract';
 import { DEMO_TOKEN } from '../harness/seed';
 import { eventFrom } from './fake-electron';
 import { PRELOAD, RENDERER, type ShellHarness, startShellHarness } from './shell-harness';
@@ -74,11 +76,27 @@ describe('IPC', () => {
     await h?.close();
   });
 
-  it('binds exactly the contract methods', async () => {
+  it("binds exactly the contract methods, and the preload's own report of dropped paths", async () => {
     h = await startShellHarness();
     expect([...h.ipc.handlers.keys()].sort()).toEqual(
-      methodNames.map((m) => `trayshare:${m}`).sort(),
+      [...methodNames.map((m) => `trayshare:${m}`), GIVEN_PATHS_CHANNEL].sort(),
     );
+  });
+
+  it("shows the page an image only once the person handed it over, and only from the app's page", async () => {
+    h = await startShellHarness();
+    h.shell.activate();
+    const main = h.windows.open()[0]!;
+    const [image] = await h.files('dropped.png');
+    await writeFile(image!, Buffer.from(PNG_1X1, 'base64'));
+    expect(await h.call(main, 'readImage', image)).toBeNull();
+    const foreign = eventFrom(main, { url: 'https://evil.example/steal' });
+    await expect(h.ipc.invoke(foreign, GIVEN_PATHS_CHANNEL, [image])).rejects.toThrow(
+      /Refused personGave/,
+    );
+    expect(await h.call(main, 'readImage', image)).toBeNull();
+    await h.ipc.invoke(eventFrom(main, {}), GIVEN_PATHS_CHANNEL, [image]);
+    expect(await h.call(main, 'readImage', image)).toMatchObject({ type: 'image/png' });
   });
 
   it('refuses a call from a page that is not the app, logging the origin but never the arguments', async () => {
@@ -144,6 +162,20 @@ describe('IPC', () => {
     ['prepareShare', ['w', 0], /Refused prepareShare/],
     ['prepareShare', ['w', 2.5], /Refused prepareShare/],
     ['prepareShare', [{ id: 'w' }, 3], /Refused prepareShare/],
+    ['saveEditedImage', [new Uint8Array([1, 2, 3, 4, 5]), '/a'], /not a PNG or JPEG image/],
+    ['saveEditedImage', ['iVBORw0KGgo=', '/a'], /Refused saveEditedImage/],
+    [
+      'saveEditedImage',
+      [
+        (() => {
+          const big = new Uint8Array(64 * 1024 ** 2 + 1);
+          big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+          return big;
+        })(),
+        '/a',
+      ],
+      /larger than/,
+    ],
   ])('refuses %s with malformed arguments %#', async (method, args, message) => {
     h = await startShellHarness();
     h.shell.activate();
@@ -181,6 +213,7 @@ describe('IPC', () => {
         `trayshare://setup?base_url=${encodeURIComponent(h.reference.url)}&client_id=1.2&name=Acme`,
       ],
       readCapture: () => [x],
+      readImage: () => [x],
       getUpdates: () => [],
       checkUpdatesNow: () => [],
       cancelRestart: () => [],
@@ -198,6 +231,7 @@ describe('IPC', () => {
       clearFinished: () => [],
       setPaused: () => [false],
       savePastedImage: () => [PNG_1X1],
+      saveEditedImage: () => [new Uint8Array(Buffer.from(PNG_1X1, 'base64')), x],
       discardCapture: () => [x],
       addPreset: () => [
         { name: 'Extra', workspaceId: ws, channels: [{ id: 'C0GENERAL' }], comment: '' },

@@ -12,7 +12,14 @@ export function captureMethods(parts: {
   queued(path: string): boolean;
 }): Pick<
   AppService,
-  'savePastedImage' | 'savePastedBytes' | 'takeCapture' | 'readCapture' | 'discardCapture'
+  | 'savePastedImage'
+  | 'savePastedBytes'
+  | 'takeCapture'
+  | 'readCapture'
+  | 'readImage'
+  | 'saveEditedImage'
+  | 'offerImages'
+  | 'discardCapture'
 > {
   const { pasted } = parts;
   return {
@@ -25,6 +32,12 @@ export function captureMethods(parts: {
       // A copy of exactly the file's bytes: IPC would clone a view's whole backing buffer.
       return capture && { source: capture.source, png: new Uint8Array(capture.png) };
     },
+    readImage: async (path) => {
+      const image = await pasted.readImage(path);
+      return image && { type: image.type, bytes: image.bytes };
+    },
+    saveEditedImage: (bytes, original) => pasted.saveEdited(bytes, original),
+    offerImages: (paths) => pasted.offer(paths),
     // A capture the queue holds stays: its share goes on (the queue's own rules delete it).
     discardCapture: async (path) => {
       if (!parts.queued(path)) pasted.discard(path);

@@ -39,6 +39,8 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   fileManagerIntegration: false,
   copyLinkOnDelivery: false,
   detailedLogs: false,
+  openCapturesInEditor: false,
+  sendSmallerEdge: 2560,
 });
 
 const id = z.string().trim().min(1).max(200);
@@ -115,6 +117,8 @@ export const preferenceSchemas = {
   fileManagerIntegration: z.boolean(),
   copyLinkOnDelivery: z.boolean(),
   detailedLogs: z.boolean(),
+  openCapturesInEditor: z.boolean(),
+  sendSmallerEdge: z.number().int().min(320).max(16_384),
 } satisfies { [K in keyof Preferences]: z.ZodType<Preferences[K]> };
 
 const preferencesSchema = z.object(preferenceSchemas);

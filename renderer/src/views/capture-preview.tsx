@@ -1,6 +1,7 @@
-// A screen capture in the share sheet: a thumbnail and how it was taken, beside its name. Main
-// gives the page a capture's bytes (readCapture, as bytes: no base64 either way) and no other
-// file's; they are asked for as soon as main says the share is coming, and decoded already
+// An image in the share sheet: a thumbnail (and for a screen capture, how it was taken) beside
+// its name. Main gives the page a capture's bytes (readCapture, as bytes: no base64 either way),
+// and those of a PNG, JPEG or WebP the person handed the app (readImage), and no other file's;
+// they are asked for as soon as main says the share is coming, and decoded already
 // scaled (createImageBitmap's resize), so a 4K screenshot costs a small bitmap, drawn on a
 // canvas (the page's CSP allows no blob: images). Blink decodes a PNG for createImageBitmap on
 // a background thread, not the page's ("Image Decoding in Blink", Chrome team:
@@ -9,9 +10,12 @@
 // a full decode, a resize in createImageBitmap, or a full decode drawn down onto the thumbnail
 // cost the same within noise; halving step by step on canvases cost half as much again.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { SheetImageType } from '../../../main/portable/image-bytes';
 import type { CapturePreview } from '../../../preload/contract';
 import { api } from '../bridge';
 import { baseName } from '../format';
+import { imageSize, type Size } from '../image-size';
+import { editedOriginal } from './edited-images';
 
 /** The names main gives captures and pasted images (main/core/pasted-images.ts). */
 const CAPTURE_NAME = /^Screenshot \d{4}-\d\d-\d\d at \d\d\.\d\d\.\d\d( \(\d+\))?\.png$/;
@@ -19,11 +23,20 @@ const CAPTURE_NAME = /^Screenshot \d{4}-\d\d-\d\d at \d\d\.\d\d\.\d\d( \(\d+\))?
 /** Paths that may be captures: only these are asked about (and dropped with a cancelled sheet). */
 export const mayBeCapture = (path: string) => CAPTURE_NAME.test(baseName(path));
 
+/** Names of the images the sheet shows and edits (main checks the bytes' signature itself). */
+const IMAGE_NAME = /\.(png|jpe?g|webp)$/i;
+
+/** Paths that may be images: only these are asked for (main answers null for anything else). */
+export const mayBeImage = (path: string) => IMAGE_NAME.test(baseName(path));
+
 const THUMB = { width: 96, height: 64 };
 
-/** A capture the person took out of the sheet, or cancelled with it, is deleted (main keeps a queued one). */
+/**
+ * A capture or edited image the person took out of the sheet, or cancelled with it, is deleted
+ * (main keeps a queued one, and refuses any other file).
+ */
 export function discardCaptures(paths: readonly string[]): void {
-  for (const path of paths.filter(mayBeCapture)) {
+  for (const path of paths.filter((p) => mayBeCapture(p) || editedOriginal(p) !== undefined)) {
     api()
       .discardCapture(path)
       .catch(() => undefined);
@@ -36,22 +49,16 @@ const SOURCE_WORDS: Record<CapturePreview['source'], string> = {
   screen: 'Screenshot of the screen',
 };
 
-/** A capture ready to show: how it was taken, and its thumbnail decoded at the size it is drawn. */
+/** An image ready to show: its thumbnail decoded at the size it is drawn (and how a capture was taken). */
 export interface CaptureShown {
-  source: CapturePreview['source'];
+  source?: CapturePreview['source'];
   /** Null when the bytes could not be decoded: the row then shows the words alone. */
   bitmap: ImageBitmap | null;
   /** CSS pixels; the bitmap has the device's pixels. */
   size: { width: number; height: number };
 }
 
-/** The PNG's size from its IHDR chunk (bytes 16-23), to decode it straight at thumbnail size. */
-function pngSize(bytes: Uint8Array): { width: number; height: number } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
-}
-
-function thumbSize(size: { width: number; height: number }) {
+function thumbSize(size: Size) {
   const scale = Math.min(THUMB.width / size.width, THUMB.height / size.height, 1);
   return {
     width: Math.max(1, Math.round(size.width * scale)),
@@ -59,21 +66,59 @@ function thumbSize(size: { width: number; height: number }) {
   };
 }
 
-async function decode(preview: CapturePreview): Promise<CaptureShown> {
-  const bytes = preview.png as Uint8Array<ArrayBuffer>;
+async function decode(
+  image: { bytes: Uint8Array; type: SheetImageType },
+  source?: CapturePreview['source'],
+): Promise<CaptureShown> {
+  const bytes = image.bytes as Uint8Array<ArrayBuffer>;
   const ratio = window.devicePixelRatio || 1;
+  const about = source ? { source } : {};
   try {
-    const size = thumbSize(pngSize(bytes));
-    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }), {
+    const header = imageSize(bytes, image.type);
+    if (!header) throw new Error('no size in the header');
+    const size = thumbSize(header);
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: image.type }), {
       resizeWidth: Math.round(size.width * ratio),
       resizeHeight: Math.round(size.height * ratio),
       resizeQuality: 'medium',
     });
-    return { source: preview.source, bitmap, size };
+    return { ...about, bitmap, size };
   } catch {
-    // Not a PNG the page can read (cut short, damaged): the words alone, the file still shared.
-    return { source: preview.source, bitmap: null, size: THUMB };
+    // Not an image the page can read (cut short, damaged): the words alone, the file still shared.
+    return { ...about, bitmap: null, size: THUMB };
   }
+}
+
+/** A capture's own preview (its thumbnail where the tool made one), else the image's bytes. */
+async function readPreview(path: string): Promise<CaptureShown | null> {
+  if (mayBeCapture(path)) {
+    const capture = await api().readCapture(path);
+    performance.mark('capture-preview:read');
+    if (capture) return decode({ bytes: capture.png, type: 'image/png' }, capture.source);
+  }
+  const image = await api().readImage(path);
+  if (!image) return null;
+  // Kept for the editor (Edit…), so its image is already in the page. As a Blob, which Chromium
+  // holds outside the page's heap (and may page to disk), and within a bound: a drop of many
+  // photos keeps the first ones' bytes, the others are read again if edited.
+  if (shownByPath.has(path) && keptBytes + image.bytes.length <= KEPT_BYTES_LIMIT) {
+    keptBytes += image.bytes.length;
+    blobByPath.set(path, new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.type }));
+  }
+  return decode(image);
+}
+
+const KEPT_BYTES_LIMIT = 128 * 1024 ** 2;
+let keptBytes = 0;
+const blobByPath = new Map<string, Blob>();
+
+/** An image in the sheet as a Blob: as read for its thumbnail, else read now; null when main has none. */
+export async function imageBlob(path: string): Promise<Blob | null> {
+  await shownByPath.get(path);
+  const kept = blobByPath.get(path);
+  if (kept) return kept;
+  const image = await api().readImage(path);
+  return image && new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.type });
 }
 
 // Asked for when main says a share is coming (use-shell.ts), before the sheet renders: the
@@ -81,32 +126,33 @@ async function decode(preview: CapturePreview): Promise<CaptureShown> {
 // render instead of starting after it. Keyed by path; a path is asked for once per sheet.
 const shownByPath = new Map<string, Promise<CaptureShown | null>>();
 
-/** Starts reading and decoding the captures among `paths`; the sheet picks them up when it shows. */
+/** Starts reading and decoding the images among `paths`; the sheet picks them up when it shows. */
 export function prepareCaptures(paths: readonly string[]): void {
   for (const path of paths) {
-    if (!mayBeCapture(path) || shownByPath.has(path)) continue;
+    if (!mayBeImage(path) || shownByPath.has(path)) continue;
     // Marks for the profiler and bench/capture.ts: bytes asked, bytes here, thumbnail drawn.
     performance.mark('capture-preview:asked');
-    const shown = api()
-      .readCapture(path)
-      .then((preview) => {
-        performance.mark('capture-preview:read');
-        return preview ? decode(preview) : null;
-      })
-      .catch(() => null);
-    shownByPath.set(path, shown);
+    shownByPath.set(
+      path,
+      readPreview(path).catch(() => null),
+    );
   }
 }
 
 /** Forgets prepared captures that left the sheet, so the same path is read afresh next time. */
 function forgetCaptures(keep: ReadonlySet<string>): void {
-  for (const path of shownByPath.keys()) if (!keep.has(path)) shownByPath.delete(path);
+  for (const path of shownByPath.keys()) {
+    if (keep.has(path)) continue;
+    shownByPath.delete(path);
+    keptBytes -= blobByPath.get(path)?.size ?? 0;
+    blobByPath.delete(path);
+  }
 }
 
-/** The captures among `paths`, once each is read and decoded. */
+/** The images among `paths`, once each is read and decoded. */
 export function useCapturePreviews(paths: readonly string[]): Map<string, CaptureShown> {
   const [previews, setPreviews] = useState(() => new Map<string, CaptureShown>());
-  const key = paths.filter(mayBeCapture).join('\n');
+  const key = paths.filter(mayBeImage).join('\n');
   useEffect(() => {
     let live = true;
     const asked = key === '' ? [] : key.split('\n');
@@ -149,7 +195,7 @@ export function CaptureThumb(props: { preview: CaptureShown; name: string }) {
   useEffect(() => {
     if (canvas.current && !failed) draw(canvas.current, props.preview);
   }, [props.preview, failed]);
-  const words = SOURCE_WORDS[props.preview.source];
+  const words = props.preview.source ? SOURCE_WORDS[props.preview.source] : null;
   return (
     <span class="capture-preview">
       {failed ? null : (
@@ -160,7 +206,7 @@ export function CaptureThumb(props: { preview: CaptureShown; name: string }) {
           aria-label={`Preview of ${props.name}`}
         />
       )}
-      <span class="capture-preview__source">{words}</span>
+      {words ? <span class="capture-preview__source">{words}</span> : null}
     </span>
   );
 }

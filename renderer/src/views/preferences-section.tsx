@@ -109,6 +109,30 @@ function PreferenceChecks(props: {
       <label class="check">
         <input
           type="checkbox"
+          checked={prefs.openCapturesInEditor}
+          onChange={(e) => void set({ openCapturesInEditor: e.currentTarget.checked })}
+        />
+        <span>Open captures in the editor</span>
+      </label>
+      <label class="field">
+        <span class="field__label">Offer “Send smaller” for images longer than</span>
+        <select
+          class="input"
+          value={String(prefs.sendSmallerEdge)}
+          onChange={(e) => void set({ sendSmallerEdge: Number(e.currentTarget.value) })}
+        >
+          {[...new Set([1280, 1920, 2560, 3840, prefs.sendSmallerEdge])]
+            .sort((a, b) => a - b)
+            .map((edge) => (
+              <option key={edge} value={String(edge)}>
+                {edge} px
+              </option>
+            ))}
+        </select>
+      </label>
+      <label class="check">
+        <input
+          type="checkbox"
           checked={prefs.detailedLogs}
           aria-describedby="pref-detailed-logs-help"
           onChange={(e) => void set({ detailedLogs: e.currentTarget.checked })}

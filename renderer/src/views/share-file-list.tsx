@@ -1,10 +1,18 @@
 // The sheet's Files group: each path with what it would send (or why it is refused), the total,
 // the question about empty files, and Add files. The files are one Tab stop: arrow keys move
 // between them, Delete removes the one in focus.
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PathDescription } from '../../../preload/contract';
 import { baseName, countFiles, formatBytes } from '../format';
-import { type CaptureShown, CaptureThumb, useCapturePreviews } from './capture-preview';
+import {
+  type CaptureShown,
+  CaptureThumb,
+  mayBeCapture,
+  mayBeImage,
+  useCapturePreviews,
+} from './capture-preview';
+import { editedOriginal } from './edited-images';
+import { ImageEditor, SEND_SMALLER_EDGE } from './image-editor';
 import type { Descriptions } from './path-descriptions';
 
 export function FilesGroup(props: {
@@ -13,6 +21,12 @@ export function FilesGroup(props: {
   empties: string[];
   emptyQuestion: string | null;
   onRemove: (path: string) => void;
+  /** An image edited in the editor: the new file takes the original's place. */
+  onEdited: (original: string, edited: string) => void;
+  /** The long edge past which the editor offers "Send smaller". */
+  smallerEdge?: number;
+  /** A capture that joins the sheet opens in the editor straight away. */
+  openCaptures?: boolean;
   onPick: () => void;
   onSendEmpty: () => void;
 }) {
@@ -23,7 +37,14 @@ export function FilesGroup(props: {
       {paths.length === 0 ? (
         <p class="muted">No files yet.</p>
       ) : (
-        <FileList paths={paths} described={described} onRemove={props.onRemove} />
+        <FileList
+          paths={paths}
+          described={described}
+          onRemove={props.onRemove}
+          onEdited={props.onEdited}
+          smallerEdge={props.smallerEdge ?? SEND_SMALLER_EDGE}
+          openCaptures={props.openCaptures ?? false}
+        />
       )}
       {described && paths.length > 0 ? (
         <p class="file-total" aria-live="polite">
@@ -63,18 +84,32 @@ function movedTo(key: string, at: number, last: number): number | null {
   return null;
 }
 
+/** Captures the editor has opened by itself ("Open captures in the editor"), for this page's life. */
+const autoOpened = new Set<string>();
+
 function FileList(props: {
   paths: string[];
   described: Descriptions | null;
   onRemove: (path: string) => void;
+  onEdited: (original: string, edited: string) => void;
+  smallerEdge: number;
+  openCaptures: boolean;
 }) {
   const [current, setCurrent] = useState(0);
+  const [editing, setEditing] = useState<string | null>(null);
+  // Each capture opens by itself once (not again when a kept draft shows it).
+  const newCapture = props.paths.find((p) => mayBeCapture(p) && !autoOpened.has(p));
+  useEffect(() => {
+    if (!newCapture || editing) return;
+    autoOpened.add(newCapture);
+    if (props.openCaptures) setEditing(newCapture);
+  }, [newCapture, props.openCaptures, editing]);
   const list = useRef<HTMLUListElement>(null);
   const previews = useCapturePreviews(props.paths);
   const at = Math.min(current, props.paths.length - 1);
   const focusAt = (index: number) => {
     setCurrent(index);
-    list.current?.querySelectorAll<HTMLButtonElement>('button')[index]?.focus();
+    list.current?.querySelectorAll<HTMLButtonElement>('.file-list__remove')[index]?.focus();
   };
   const remove = (index: number) => {
     const group = list.current?.closest('fieldset');
@@ -89,7 +124,15 @@ function FileList(props: {
       else group?.querySelector<HTMLButtonElement>('button')?.focus();
     }, 0);
   };
+  // Back from the editor, focus returns to the row's Edit button (the edited file's, after Done).
+  const backTo = (path: string) =>
+    setTimeout(() => {
+      const rows = list.current?.querySelectorAll('li') ?? [];
+      const index = props.paths.indexOf(path);
+      rows[index < 0 ? at : index]?.querySelector<HTMLButtonElement>('.file-list__edit')?.focus();
+    }, 0);
   const onKeyDown = (e: KeyboardEvent) => {
+    if (editing) return;
     const next = movedTo(e.key, at, props.paths.length - 1);
     if (next !== null) {
       e.preventDefault();
@@ -100,19 +143,37 @@ function FileList(props: {
     }
   };
   return (
-    <ul class="file-list" ref={list} aria-label="Files to share" onKeyDown={onKeyDown}>
-      {props.paths.map((path, index) => (
-        <FileRow
-          key={path}
-          path={path}
-          about={props.described?.get(path)}
-          preview={previews.get(path)}
-          tabbable={index === at}
-          onFocus={() => setCurrent(index)}
-          onRemove={() => remove(index)}
+    <>
+      <ul class="file-list" ref={list} aria-label="Files to share" onKeyDown={onKeyDown}>
+        {props.paths.map((path, index) => (
+          <FileRow
+            key={path}
+            path={path}
+            about={props.described?.get(path)}
+            preview={previews.get(path)}
+            tabbable={index === at}
+            onFocus={() => setCurrent(index)}
+            onRemove={() => remove(index)}
+            onEdit={() => setEditing(path)}
+          />
+        ))}
+      </ul>
+      {editing ? (
+        <ImageEditor
+          path={editing}
+          smallerEdge={props.smallerEdge}
+          onCancel={() => {
+            setEditing(null);
+            backTo(editing);
+          }}
+          onDone={(edited) => {
+            setEditing(null);
+            props.onEdited(editing, edited);
+            backTo(edited);
+          }}
         />
-      ))}
-    </ul>
+      ) : null}
+    </>
   );
 }
 
@@ -125,12 +186,15 @@ function FileRow(props: {
   tabbable: boolean;
   onFocus: () => void;
   onRemove: () => void;
+  onEdit: () => void;
 }) {
   const { path, about } = props;
+  const edited = editedOriginal(path) !== undefined;
   return (
     <li class={`file-list__item${about?.refused ? ' file-list__item--refused' : ''}`}>
       {props.preview ? <CaptureThumb preview={props.preview} name={baseName(path)} /> : null}
       <span class="file-list__name">{baseName(path)}</span>
+      {edited ? <span class="file-list__edited">edited</span> : null}
       {about ? <span class="file-list__size">{describeOne(about)}</span> : null}
       <span class="file-list__dir" title={path}>
         {parentOf(path)}
@@ -142,9 +206,21 @@ function FileRow(props: {
           {`${about.skipped.length === 1 ? '1 file inside is' : `${about.skipped.length} files inside are`} left out${about.skipped.length === 1 ? '' : ', the first'}: ${baseName(about.skipped[0].path)}: ${about.skipped[0].reason}`}
         </span>
       ) : null}
+      {mayBeImage(path) && !about?.refused ? (
+        <button
+          type="button"
+          class="button button--small button--quiet file-list__edit"
+          aria-label={`Edit ${baseName(path)}`}
+          tabIndex={props.tabbable ? 0 : -1}
+          onFocus={props.onFocus}
+          onClick={props.onEdit}
+        >
+          Edit…
+        </button>
+      ) : null}
       <button
         type="button"
-        class="button button--small button--quiet"
+        class="button button--small button--quiet file-list__remove"
         aria-label={`Remove ${baseName(path)}`}
         tabIndex={props.tabbable ? 0 : -1}
         onFocus={props.onFocus}

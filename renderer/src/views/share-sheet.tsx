@@ -18,6 +18,8 @@ export function ShareSheet(props: {
   paths: string[];
   onPick: () => void;
   onRemove: (path: string) => void;
+  /** An image edited in the editor: the new file takes the original's place. */
+  onEdited: (original: string, edited: string) => void;
   /**
    * Closed: by Share or Cancel (the files go), or by Esc with `draft` (the files and what was
    * set stay, and the sheet opens with them again). Shared, `shareId` is the share just sent.
@@ -73,6 +75,9 @@ export function ShareSheet(props: {
           empties={sent.empties}
           emptyQuestion={sheet.question}
           onRemove={props.onRemove}
+          onEdited={props.onEdited}
+          smallerEdge={snapshot.preferences.sendSmallerEdge}
+          openCaptures={snapshot.preferences.openCapturesInEditor}
           onPick={props.onPick}
           onSendEmpty={sheet.sendAnyway}
         />
