@@ -22,7 +22,8 @@ import { preconnect, shareOrigins } from '../core/upload/preconnect';
 import { recallUploadHosts, UPLOAD_HOSTS_FILE } from '../core/upload/upload-hosts';
 import { capOptimizer, LONG_FILE_BYTES } from './optimizer-cap';
 
-/** Options of `send` that take a value: their values are not files. */
+/** Options of `send` that take a value: their values are not files (flags such as --json and
+ * --keep-metadata take none, so they are skipped as options). */
 const VALUE_OPTIONS = new Set([
   '--base-url',
   '--channels',

@@ -52,6 +52,7 @@ const preferencesPatch = z
     fileManagerIntegration: z.boolean().optional(),
     copyLinkOnDelivery: z.boolean().optional(),
     detailedLogs: z.boolean().optional(),
+    keepMetadata: z.boolean().optional(),
   })
   .strict();
 const shareTarget = z.union([
@@ -65,6 +66,8 @@ const shareRequest = z
     /** A message link or ts: reply in that thread (one channel). */
     thread: text(2000).optional(),
     paths: z.array(path).min(1).max(1000),
+    /** This share's photos and videos go as they are (else the keepMetadata preference decides). */
+    keepMetadata: z.boolean().optional(),
   })
   .strict();
 const conversationsQuery = z

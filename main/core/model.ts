@@ -60,6 +60,11 @@ export interface Preferences {
   copyLinkOnDelivery: boolean;
   /** File names in the log (else only their kind and size); off unless the person turns it on. */
   detailedLogs: boolean;
+  /**
+   * Send photos and videos as they are, location and all. Off: their location, serial numbers,
+   * owner names, thumbnails, XMP and IPTC are removed on the way out (main/core/metadata).
+   */
+  keepMetadata: boolean;
 }
 
 /** Why an upload did not (or may not have) reach the service. `code` is stable, `message` is for people. */
@@ -124,6 +129,11 @@ export interface QueueItem {
   name: string;
   size: number;
   mtimeMs: number;
+  /**
+   * Sent without its location and other hidden details (main/core/metadata): what was found
+   * when it was queued, and the length that is sent. Absent: sent as it is.
+   */
+  stripped?: StrippedFile;
   state: ItemState;
   /** Bytes of the file sent in the current attempt. */
   sent: number;
@@ -134,6 +144,13 @@ export interface QueueItem {
   retryAt?: number;
   error?: FailureReason;
   file?: ServiceFile;
+}
+
+export interface StrippedFile {
+  /** What the file held that does not leave ("location", "thumbnail"…); may be empty. */
+  removed: string[];
+  /** The bytes sent, from the plan: a send that would send another length is refused. */
+  size: number;
 }
 
 export interface HistoryEntry {
@@ -155,4 +172,6 @@ export interface HistoryEntry {
   error?: FailureReason;
   permalink?: string;
   fileId?: string;
+  /** It was sent without its location and other hidden details: what was removed. */
+  stripped?: string[];
 }

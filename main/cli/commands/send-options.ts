@@ -15,6 +15,8 @@ export interface SendOptions {
   protocol?: string;
   json?: boolean;
   maxWait?: string;
+  /** Send photos and videos as they are, location and all (else the keepMetadata preference). */
+  keepMetadata?: boolean;
 }
 
 /** How long a send may wait for a service that asked to be left alone (Retry-After). */

@@ -39,6 +39,10 @@ export function registerSend(program: Command): void {
     .option('--filename <name>', 'file name for standard input (-)')
     .option('--json', 'one JSON line per file on stdout')
     .option(
+      '--keep-metadata',
+      'send photos and videos as they are, with their location, serial numbers and thumbnails (by default these are removed)',
+    )
+    .option(
       '--max-wait <seconds>',
       `the longest to wait when the service asks to (Retry-After); default ${DEFAULT_MAX_WAIT_S}`,
     )

@@ -8,7 +8,7 @@
 // whole PNG as chunks in memory; mp4box.js: parses, writes whole boxes). None gives what an
 // upload needs: the exact sent length before the first byte, the pixel and media bytes copied
 // from disk untouched, and memory flat whatever the size.
-import type { FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { isobmffKind, planIsobmff } from './isobmff';
 import { planJpeg } from './jpeg';
 import { HeaderReader, type StripPlan } from './plan';
@@ -38,6 +38,16 @@ export async function planStrip(
   }
   const kind = await isobmffKind(r, name);
   return kind ? planIsobmff(r, kind) : undefined;
+}
+
+/** planStrip for a file not yet open (its size read from the open file). */
+export async function planFile(path: string, name: string): Promise<StripPlan | undefined> {
+  const handle = await open(path, 'r');
+  try {
+    return await planStrip(handle, (await handle.stat()).size, name);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A sentence for a person: "location, serial number and thumbnail". */

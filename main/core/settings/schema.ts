@@ -38,6 +38,7 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   fileManagerIntegration: false,
   copyLinkOnDelivery: false,
   detailedLogs: false,
+  keepMetadata: false,
 });
 
 const id = z.string().trim().min(1).max(200);
@@ -114,6 +115,7 @@ export const preferenceSchemas = {
   fileManagerIntegration: z.boolean(),
   copyLinkOnDelivery: z.boolean(),
   detailedLogs: z.boolean(),
+  keepMetadata: z.boolean(),
 } satisfies { [K in keyof Preferences]: z.ZodType<Preferences[K]> };
 
 const preferencesSchema = z.object(preferenceSchemas);
