@@ -63,6 +63,8 @@ export function debianPackages(mode, osRelease = '') {
     // gnome-keyring + dbus: a real Secret Service for keytar; chromium + xvfb: renderer tests;
     // curl: the reference service is checked against a client nobody here wrote;
     // desktop-file-utils + libglib2.0-bin: generated file-manager entries are checked for real.
+    // libimage-exiftool-perl: ExifTool writes the photo and video samples and judges what of
+    // their location and other hidden details left (main/core/metadata).
     'gnome-keyring',
     'dbus',
     'dbus-x11',
@@ -73,6 +75,7 @@ export function debianPackages(mode, osRelease = '') {
     'fonts-dejavu-core',
     'desktop-file-utils',
     'libglib2.0-bin',
+    'libimage-exiftool-perl',
   ];
 }
 
