@@ -56,6 +56,12 @@ export async function withStripPlans(
   return { files, refused };
 }
 
+/** How many of the files hold a location (a file that cannot be read counts for none here). */
+async function locatedCount(files: readonly CheckedFile[]): Promise<number> {
+  const planned = await withStripPlans({ files: [...files], refused: [] });
+  return planned.files.filter((f) => f.stripped?.removed.includes('location')).length;
+}
+
 export interface CheckedPaths {
   files: CheckedFile[];
   refused: ({ path: string } & Refusal)[];
@@ -247,12 +253,14 @@ export async function describePaths(
       });
       continue;
     }
+    const located = await locatedCount(files);
     described.push({
       path,
       kind,
       files: files.length,
       bytes,
       ...(refused.length > 0 ? { skipped: refused } : {}),
+      ...(located > 0 ? { located } : {}),
     });
   }
   return described;

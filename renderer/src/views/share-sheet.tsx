@@ -7,6 +7,7 @@ import { discardCaptures, mayBeCapture } from './capture-preview';
 import type { SheetDraft } from './share-draft';
 import { CommentField, NoTokenNotice, SendToGroup, ThreadField } from './share-fields';
 import { FilesGroup } from './share-file-list';
+import { PhotoDetails } from './photo-details';
 import { ShareFooter } from './share-footer';
 import { ShareOutcome } from './share-outcome';
 import { useShareSheet } from './use-share-sheet';
@@ -57,6 +58,11 @@ export function ShareSheet(props: {
           onRemove={props.onRemove}
           onPick={props.onPick}
           onSendEmpty={sheet.sendAnyway}
+        />
+        <PhotoDetails
+          located={sent.located}
+          keep={sheet.keepDetails}
+          onKeep={sheet.setKeepDetails}
         />
         <SendToGroup
           snapshot={snapshot}
