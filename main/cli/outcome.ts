@@ -110,7 +110,7 @@ function strippedWords(r: FileResult): string {
 }
 
 /** A photo or video whose details could not be removed safely was not sent: exit 2. */
-export const EXIT_METADATA_UNREADABLE = 2;
+const EXIT_METADATA_UNREADABLE = 2;
 
 export function report(results: FileResult[], json: boolean): number {
   for (const r of results) {

@@ -36,7 +36,10 @@ it('killed while its bytes are unanswered, a stripped video is delivered once by
   const video = videoSample(dir, 'crash.mov', 256 * 1024);
   const original = await readFile(video);
   // The bytes' answer is held, so the kill comes while the send is under way.
-  service.injectFault({ fault: { kind: 'gather', count: 99, maxWaitMs: 30_000 }, method: 'upload' });
+  service.injectFault({
+    fault: { kind: 'gather', count: 99, maxWaitMs: 30_000 },
+    method: 'upload',
+  });
   const uploadsBefore = service.traffic().countOf.upload ?? 0;
   const messagesBefore = service.messages().length;
   const child = spawn(
@@ -45,7 +48,10 @@ it('killed while its bytes are unanswered, a stripped video is delivered once by
     { env: { ...process.env, TRAYSHARE_TOKEN: '', ...env }, stdio: 'ignore' },
   );
   const exited = new Promise((resolve) => child.on('close', resolve));
-  await until('the bytes on their way', () => (service.traffic().countOf.upload ?? 0) > uploadsBefore);
+  await until(
+    'the bytes on their way',
+    () => (service.traffic().countOf.upload ?? 0) > uploadsBefore,
+  );
   child.kill('SIGKILL');
   await exited;
   service.clearFaults();

@@ -25,7 +25,17 @@ const received = (id: unknown) => readFile(acme.service.storedPath(String(id)));
 
 function direct(protocol: 'files.upload' | 'external', ...args: string[]) {
   return runCli(
-    ['send', '--base-url', acme.service.url, '--protocol', protocol, '--channels', 'C0GENERAL', '--json', ...args],
+    [
+      'send',
+      '--base-url',
+      acme.service.url,
+      '--protocol',
+      protocol,
+      '--channels',
+      'C0GENERAL',
+      '--json',
+      ...args,
+    ],
     { env: { ...acme.env, TRAYSHARE_TOKEN: TOKEN }, timeoutMs: 60_000 },
   );
 }
@@ -40,15 +50,22 @@ describe('trayshare send: photos and videos leave without their location', () =>
       const run = await direct(protocol, photo, video, text);
       expect(run.code).toBe(0);
       const [p, v, t] = jsonLines(run.stdout);
-      expect(p).toMatchObject({ outcome: 'delivered', removed: expect.arrayContaining(['location', 'serial number', 'owner name', 'thumbnail']) });
-      expect(v).toMatchObject({ outcome: 'delivered', removed: expect.arrayContaining(['location']) });
+      expect(p).toMatchObject({
+        outcome: 'delivered',
+        removed: expect.arrayContaining(['location', 'serial number', 'owner name', 'thumbnail']),
+      });
+      expect(v).toMatchObject({
+        outcome: 'delivered',
+        removed: expect.arrayContaining(['location']),
+      });
       expect(t).not.toHaveProperty('removed');
 
       const gotPhoto = join(acme.dir, `got-${protocol}.jpg`);
       await writeFile(gotPhoto, await received(p?.id));
       expect(privateTags(gotPhoto)).toEqual([]);
       expect(tagsOf(gotPhoto)['IFD0:Orientation']).toBe('6');
-      const pixels = async (path: string) => Buffer.from(jpeg.decode(await readFile(path), { useTArray: true }).data);
+      const pixels = async (path: string) =>
+        Buffer.from(jpeg.decode(await readFile(path), { useTArray: true }).data);
       expect((await pixels(gotPhoto)).equals(await pixels(photo))).toBe(true);
 
       const gotVideo = join(acme.dir, `got-${protocol}.mov`);
@@ -82,7 +99,9 @@ describe('trayshare send: photos and videos leave without their location', () =>
       expect(run.code).toBe(2);
       const [line] = jsonLines(run.stdout);
       expect(line).toMatchObject({ outcome: 'failed', error: 'metadata_unreadable' });
-      expect(String(line?.message)).toMatch(/damaged\.jpg looks damaged .* cannot be removed safely/);
+      expect(String(line?.message)).toMatch(
+        /damaged\.jpg looks damaged .* cannot be removed safely/,
+      );
     }
     expect(acme.service.uploads().length).toBe(before);
     const kept = await direct('files.upload', '--keep-metadata', photo);
@@ -98,7 +117,10 @@ describe('trayshare send: photos and videos leave without their location', () =>
     );
     expect(run.code).toBe(0);
     const [line] = jsonLines(run.stdout);
-    expect(line).toMatchObject({ outcome: 'delivered', removed: expect.arrayContaining(['location']) });
+    expect(line).toMatchObject({
+      outcome: 'delivered',
+      removed: expect.arrayContaining(['location']),
+    });
     const got = join(acme.dir, 'got-queued.jpg');
     await writeFile(got, await received(line?.id));
     expect(privateTags(got)).toEqual([]);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 
-export function exiftool(args: string[]): string {
+function exiftool(args: string[]): string {
   return execFileSync('exiftool', args, { encoding: 'utf8' });
 }
 
@@ -31,7 +31,7 @@ export function privateTags(path: string): string[] {
 }
 
 /** RGBA pixels of a w×h gradient. */
-export function pixels(w: number, h: number): Buffer {
+function pixels(w: number, h: number): Buffer {
   const data = Buffer.alloc(w * h * 4);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -64,7 +64,15 @@ const DETAILS = [
 function withDetails(dir: string, path: string, extra: string[] = []): string {
   const thumb = join(dir, 'thumb-source.jpg');
   writeFileSync(thumb, jpeg.encode({ data: pixels(8, 8), width: 8, height: 8 }, 90).data);
-  exiftool(['-q', '-q', '-overwrite_original', ...DETAILS, `-ThumbnailImage<=${thumb}`, ...extra, path]);
+  exiftool([
+    '-q',
+    '-q',
+    '-overwrite_original',
+    ...DETAILS,
+    `-ThumbnailImage<=${thumb}`,
+    ...extra,
+    path,
+  ]);
   return path;
 }
 
@@ -102,7 +110,7 @@ function box(type: string, ...parts: Buffer[]): Buffer {
 const zeros = (n: number) => Buffer.alloc(n);
 const u32 = (...values: number[]) => {
   const b = Buffer.alloc(values.length * 4);
-  values.forEach((v, i) => b.writeUInt32BE(v, i * 4));
+  for (const [i, v] of values.entries()) b.writeUInt32BE(v, i * 4);
   return b;
 };
 
@@ -117,14 +125,40 @@ export function videoSample(
   mediaBytes = 64 * 1024,
   brand: 'qt  ' | 'isom' = 'qt  ',
 ): string {
-  const ftyp = box('ftyp', Buffer.from(brand, 'latin1'), u32(0), Buffer.from(`${brand}isom`, 'latin1'));
+  const ftyp = box(
+    'ftyp',
+    Buffer.from(brand, 'latin1'),
+    u32(0),
+    Buffer.from(`${brand}isom`, 'latin1'),
+  );
   const mdat = box('mdat', randomBytes(mediaBytes));
   const mdatData = ftyp.length + 8;
   const matrix = u32(0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000);
-  const mvhd = box('mvhd', u32(0, 0, 0, 600, 600, 0x10000), Buffer.from([1, 0]), zeros(10), matrix, zeros(24), u32(2));
-  const tkhd = box('tkhd', u32(3, 0, 0, 1, 0, 600), zeros(8), Buffer.from([0, 0, 0, 0, 1, 0, 0, 0]), matrix, u32(64 << 16, 48 << 16));
+  const mvhd = box(
+    'mvhd',
+    u32(0, 0, 0, 600, 600, 0x10000),
+    Buffer.from([1, 0]),
+    zeros(10),
+    matrix,
+    zeros(24),
+    u32(2),
+  );
+  const tkhd = box(
+    'tkhd',
+    u32(3, 0, 0, 1, 0, 600),
+    zeros(8),
+    Buffer.from([0, 0, 0, 0, 1, 0, 0, 0]),
+    matrix,
+    u32(64 << 16, 48 << 16),
+  );
   const mdhd = box('mdhd', u32(0, 0, 0, 600, 600), Buffer.from([0x55, 0xc4, 0, 0]));
-  const hdlr = box('hdlr', u32(0, 0), Buffer.from('vide', 'latin1'), zeros(12), Buffer.from('Video\0', 'latin1'));
+  const hdlr = box(
+    'hdlr',
+    u32(0, 0),
+    Buffer.from('vide', 'latin1'),
+    zeros(12),
+    Buffer.from('Video\0', 'latin1'),
+  );
   // One visual sample entry (ISO/IEC 14496-12 12.1.3) whose data reference is this file.
   const sampleEntry = box(
     'avc1',
@@ -145,7 +179,12 @@ export function videoSample(
     box('stsz', u32(0, mediaBytes, 1)),
     box('stco', u32(0, 1, mdatData)),
   );
-  const minf = box('minf', box('vmhd', u32(1), zeros(8)), box('dinf', box('dref', u32(0, 1), box('url ', u32(1)))), stbl);
+  const minf = box(
+    'minf',
+    box('vmhd', u32(1), zeros(8)),
+    box('dinf', box('dref', u32(0, 1), box('url ', u32(1)))),
+    stbl,
+  );
   const moov = box('moov', mvhd, box('trak', tkhd, box('mdia', mdhd, hdlr, minf)));
   const path = join(dir, name);
   writeFileSync(path, Buffer.concat([ftyp, mdat, moov]));
@@ -177,7 +216,8 @@ export function topLevelBox(file: Buffer, type: string): Buffer | undefined {
       header = 16;
     }
     if (size === 0) size = file.length - at;
-    if (file.toString('latin1', at + 4, at + 8) === type) return file.subarray(at + header, at + size);
+    if (file.toString('latin1', at + 4, at + 8) === type)
+      return file.subarray(at + header, at + size);
     if (size < 8) return undefined;
     at += size;
   }

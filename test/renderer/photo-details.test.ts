@@ -38,14 +38,18 @@ async function dropBytes(page: Page, files: { name: string; bytes: Buffer }[]): 
       data.items.add(new File([bytes], f.name, { type: 'image/jpeg' }));
     }
     for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }));
+      target.dispatchEvent(
+        new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }),
+      );
     }
   }, list);
 }
 
 async function received(name: string): Promise<Buffer> {
   await expect
-    .poll(() => harness.reference.uploads().filter((u) => u.name === name).length, { timeout: 15_000 })
+    .poll(() => harness.reference.uploads().filter((u) => u.name === name).length, {
+      timeout: 15_000,
+    })
     .toBe(1);
   const upload = harness.reference.uploads().find((u) => u.name === name);
   return readFile(harness.reference.storedPath(upload?.id ?? ''));

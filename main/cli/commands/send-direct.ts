@@ -250,7 +250,11 @@ async function sendEachFile(run: DirectRun): Promise<SendOutcome> {
   if (paths.length > 0) await sendOne(0);
   await eachAtMost(paths.length - 1, concurrency, (i) => sendOne(i + 1));
   const results = paths.map((path, i) =>
-    withRemoved(run, path, fromAttempt(display(path), tooLongAWait(retired(attempts[i]!), options))),
+    withRemoved(
+      run,
+      path,
+      fromAttempt(display(path), tooLongAWait(retired(attempts[i]!), options)),
+    ),
   );
   return directOutcome(results, attempts);
 }

@@ -61,7 +61,8 @@ export function readExif(tiff: Uint8Array): ExifFacts | undefined {
     if (tag === EXIF_IFD) {
       for (const sub of entries(value)) {
         if (sub.tag === OWNER_NAME) removed.add('owner name');
-        if (sub.tag === SERIAL_NUMBER || sub.tag === LENS_SERIAL_NUMBER) removed.add('serial number');
+        if (sub.tag === SERIAL_NUMBER || sub.tag === LENS_SERIAL_NUMBER)
+          removed.add('serial number');
         if (sub.tag === MAKER_NOTE) removed.add('camera details');
       }
     }

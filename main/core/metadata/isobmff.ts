@@ -17,7 +17,18 @@ import { type HeaderReader, PlanBuilder, type RemovedDetail, type StripPlan } fr
 const XMP_UUID = 'be7acfcb97a942e89c71999491e3afac';
 // Boxes read whole to be rewritten or described; larger ones are refused as unusual.
 const MAX_META_BYTES = 16 * 1024 * 1024;
-const HEIF_BRANDS = new Set(['mif1', 'msf1', 'heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'avif', 'avis']);
+const HEIF_BRANDS = new Set([
+  'mif1',
+  'msf1',
+  'heic',
+  'heix',
+  'heim',
+  'heis',
+  'hevc',
+  'hevx',
+  'avif',
+  'avis',
+]);
 const TOP_LEVEL = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot', 'meta']);
 
 interface Box {
@@ -251,7 +262,8 @@ function emptyExifItem(length: number): Buffer {
 
 /** An XMP packet that says nothing, padded with spaces (XMP allows padding) to the length. */
 function emptyXmp(length: number): Buffer {
-  const head = '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/>';
+  const head =
+    '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/>';
   const tail = '<?xpacket end="w"?>';
   const out = Buffer.alloc(length, 0x20);
   if (length >= head.length + tail.length) {

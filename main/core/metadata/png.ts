@@ -53,7 +53,8 @@ async function describe(
   let text: Buffer;
   try {
     if (type === 'tEXt') text = data.subarray(nul + 1);
-    else if (type === 'zTXt') text = inflateSync(data.subarray(nul + 2), { maxOutputLength: 1 << 24 });
+    else if (type === 'zTXt')
+      text = inflateSync(data.subarray(nul + 2), { maxOutputLength: 1 << 24 });
     else {
       // iTXt: keyword, compression flag and method, language tag, translated keyword, text.
       const compressed = data[nul + 1] === 1;

@@ -51,7 +51,14 @@ describe('photos and videos leave without location, serials, owner names and thu
     );
     const plan = await planFile(path, 'photo.jpg');
     expect(plan?.removed).toEqual(
-      expect.arrayContaining(['location', 'serial number', 'owner name', 'thumbnail', 'XMP', 'IPTC']),
+      expect.arrayContaining([
+        'location',
+        'serial number',
+        'owner name',
+        'thumbnail',
+        'XMP',
+        'IPTC',
+      ]),
     );
     const { out, bytes } = await sent(path, 'photo.jpg');
     expect(privateTags(out)).toEqual([]);
@@ -90,9 +97,9 @@ describe('photos and videos leave without location, serials, owner names and thu
     const { out, bytes } = await sent(path, 'clip.mov');
     expect(privateTags(out)).toEqual([]);
     expect(bytes.length).toBe(original.length);
-    expect(topLevelBox(bytes, 'mdat')?.equals(topLevelBox(original, 'mdat') ?? Buffer.alloc(0))).toBe(
-      true,
-    );
+    expect(
+      topLevelBox(bytes, 'mdat')?.equals(topLevelBox(original, 'mdat') ?? Buffer.alloc(0)),
+    ).toBe(true);
     // Still a movie ExifTool reads through: its track is there, and no error.
     const tags = tagsOf(out);
     expect(tags['Track1:CompressorID']).toBe('avc1');
@@ -124,7 +131,9 @@ describe('photos and videos leave without location, serials, owner names and thu
     const refused = await openForUpload({ path, name: 'cut.jpg', strip: {} }).catch((e) => e);
     expect(refused).toBeInstanceOf(FileProblem);
     expect(refused.code).toBe('metadata_unreadable');
-    expect(refused.message).toMatch(/^cut\.jpg looks damaged \(.+\), so its location .* cannot be removed safely\.$/);
+    expect(refused.message).toMatch(
+      /^cut\.jpg looks damaged \(.+\), so its location .* cannot be removed safely\.$/,
+    );
   });
 
   it('a video whose box runs past the end of the file is refused', async () => {

@@ -15,7 +15,7 @@ import { HeaderReader, type StripPlan } from './plan';
 import { planPng } from './png';
 import { planWebp } from './webp';
 
-export type { PlanPiece, RemovedDetail, StripPlan } from './plan';
+export type { PlanPiece, StripPlan } from './plan';
 export { MetadataProblem } from './plan';
 
 /**
@@ -48,11 +48,4 @@ export async function planFile(path: string, name: string): Promise<StripPlan | 
   } finally {
     await handle.close();
   }
-}
-
-/** A sentence for a person: "location, serial number and thumbnail". */
-export function removedWords(plan: Pick<StripPlan, 'removed'>): string {
-  const words = plan.removed.length > 0 ? [...plan.removed] : ['nothing'];
-  if (words.length === 1) return words[0] ?? '';
-  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }

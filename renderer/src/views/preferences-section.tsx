@@ -116,9 +116,8 @@ function PreferenceChecks(props: {
         <span>Keep photo details</span>
       </label>
       <p id="pref-keep-metadata-help" class="field__help">
-        Off: photos and videos leave without where they were taken, the camera’s serial number,
-        the owner’s name and hidden thumbnails. On: they leave as they are. Each share can still
-        choose.
+        Off: photos and videos leave without where they were taken, the camera’s serial number, the
+        owner’s name and hidden thumbnails. On: they leave as they are. Each share can still choose.
       </p>
       <label class="check">
         <input

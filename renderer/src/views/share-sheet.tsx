@@ -4,10 +4,10 @@
 import type { Snapshot, View } from '../../../preload/contract';
 import { countFiles } from '../format';
 import { discardCaptures, mayBeCapture } from './capture-preview';
+import { PhotoDetails } from './photo-details';
 import type { SheetDraft } from './share-draft';
 import { CommentField, NoTokenNotice, SendToGroup, ThreadField } from './share-fields';
 import { FilesGroup } from './share-file-list';
-import { PhotoDetails } from './photo-details';
 import { ShareFooter } from './share-footer';
 import { ShareOutcome } from './share-outcome';
 import { useShareSheet } from './use-share-sheet';
