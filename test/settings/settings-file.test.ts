@@ -75,6 +75,7 @@ describe('settings file round trip', () => {
       fileManagerIntegration: false,
       copyLinkOnDelivery: true,
       detailedLogs: false,
+      keepMetadata: false,
     });
     expect(second.path).toBe(join(fx.dir, 'config.json'));
     expect(JSON.parse(await fx.configText())).toMatchObject({ version: 2 });

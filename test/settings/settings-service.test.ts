@@ -385,6 +385,7 @@ describe('preferences and channel checks', () => {
         fileManagerIntegration: false,
         copyLinkOnDelivery: false,
         detailedLogs: false,
+        keepMetadata: false,
       },
     });
     await expect(settings.setPreferences({ concurrency: 9 })).rejects.toMatchObject({
