@@ -223,3 +223,83 @@ export function topLevelBox(file: Buffer, type: string): Buffer | undefined {
   }
   return undefined;
 }
+
+function fullBox(type: string, version: number, ...parts: Buffer[]): Buffer {
+  return box(type, Buffer.from([version, 0, 0, 0]), ...parts);
+}
+
+const u16 = (...values: number[]) => {
+  const b = Buffer.alloc(values.length * 2);
+  for (const [i, v] of values.entries()) b.writeUInt16BE(v, i * 2);
+  return b;
+};
+
+/**
+ * A small HEIC (ISO/IEC 23008-12) a reader accepts, written box by box: one 'hvc1' image item
+ * (`imageBytes` of stand-in coded data), an Exif item with the JPEG sample's EXIF (location,
+ * serial, owner, thumbnail) and an XMP item, their bytes in mdat where iloc says.
+ */
+export function heicSample(dir: string, name = 'photo.heic', imageBytes = 4096): string {
+  const source = jpegSample(dir, `${name}-source.jpg`);
+  let tiff = execFileSync('exiftool', ['-b', '-EXIF', source]);
+  if (tiff.subarray(0, 6).toString('latin1') === 'Exif\0\0') tiff = tiff.subarray(6);
+  const xmp = execFileSync('exiftool', ['-b', '-XMP', source]);
+  const exif = Buffer.concat([u32(0), tiff]);
+  const image = randomBytes(imageBytes);
+  const items = [
+    { id: 1, type: 'hvc1', data: image },
+    { id: 2, type: 'Exif', data: exif },
+    { id: 3, type: 'mime', data: xmp },
+  ];
+  const ftyp = box(
+    'ftyp',
+    Buffer.from('heic', 'latin1'),
+    u32(0),
+    Buffer.from('mif1heic', 'latin1'),
+  );
+  const meta = (mdatData: number) => {
+    let at = mdatData;
+    const locations = items.map((item) => {
+      const entry = Buffer.concat([u16(item.id, 0, 1), u32(at, item.data.length)]);
+      at += item.data.length;
+      return entry;
+    });
+    const infes = items.map((item) =>
+      fullBox(
+        'infe',
+        2,
+        u16(item.id, 0),
+        Buffer.from(item.type, 'latin1'),
+        Buffer.from('\0', 'latin1'),
+        item.type === 'mime' ? Buffer.from('application/rdf+xml\0', 'latin1') : Buffer.alloc(0),
+      ),
+    );
+    return fullBox(
+      'meta',
+      0,
+      fullBox(
+        'hdlr',
+        0,
+        u32(0),
+        Buffer.from('pict', 'latin1'),
+        zeros(12),
+        Buffer.from('\0', 'latin1'),
+      ),
+      fullBox('pitm', 0, u16(1)),
+      fullBox('iloc', 0, Buffer.from([0x44, 0x00]), u16(items.length), ...locations),
+      fullBox('iinf', 0, u16(items.length), ...infes),
+      box('iref', Buffer.from([0, 0, 0, 0]), box('cdsc', u16(2, 1, 1)), box('cdsc', u16(3, 1, 1))),
+      box(
+        'iprp',
+        box('ipco', fullBox('ispe', 0, u32(64, 48))),
+        fullBox('ipma', 0, u32(1), u16(1), Buffer.from([1, 0x81])),
+      ),
+    );
+  };
+  const metaLength = meta(0).length;
+  const mdatData = ftyp.length + metaLength + 8;
+  const mdat = box('mdat', ...items.map((i) => i.data));
+  const path = join(dir, name);
+  writeFileSync(path, Buffer.concat([ftyp, meta(mdatData), mdat]));
+  return path;
+}

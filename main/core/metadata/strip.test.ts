@@ -8,6 +8,7 @@ import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  heicSample,
   jpegSample,
   pngSample,
   privateTags,
@@ -110,6 +111,27 @@ describe('photos and videos leave without location, serials, owner names and thu
     const path = videoSample(dir, 'clip.mp4', 32 * 1024, 'isom');
     const { out } = await sent(path, 'clip.mp4');
     expect(privateTags(out)).toEqual([]);
+  });
+
+  it('HEIC: the Exif and XMP items are emptied in place; the image item, its properties and the length are unchanged', async () => {
+    const path = heicSample(dir);
+    expect(privateTags(path)).toEqual(
+      expect.arrayContaining(['GPS:GPSLatitude', 'IFD1:ThumbnailImage']),
+    );
+    const plan = await planFile(path, 'photo.heic');
+    expect(plan?.removed).toEqual(
+      expect.arrayContaining(['location', 'serial number', 'thumbnail', 'XMP']),
+    );
+    const original = await readFile(path);
+    const { out, bytes } = await sent(path, 'photo.heic');
+    expect(privateTags(out)).toEqual([]);
+    expect(bytes.length).toBe(original.length);
+    // The image item (the first 4096 bytes of mdat) and everything before mdat are as they were.
+    const start = original.indexOf('mdat') + 4;
+    expect(bytes.subarray(0, start + 4096).equals(original.subarray(0, start + 4096))).toBe(true);
+    const tags = tagsOf(out);
+    expect(tags['QuickTime:ImageWidth'] ?? tags['Composite:ImageSize']).toBeDefined();
+    expect(tags['ExifTool:Error']).toBeUndefined();
   });
 
   it('the same file always gives the same bytes (a resumed send sends what the first try sent)', async () => {
