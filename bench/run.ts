@@ -26,6 +26,7 @@ import {
   runOneFile,
   runSmallFiles,
 } from './scenarios';
+import { runPhotoDetails } from './photo-details';
 import { runManySmallFiles } from './small-files';
 import { runAppPath, runStartUp } from './start-up';
 import { sizeLabel } from './stats';
@@ -148,6 +149,8 @@ async function measure(ctx: BenchContext): Promise<Extras> {
   if (multiFile) extras.multiFile = multiFile;
   const linkShare = await runLinkShare(ctx);
   if (linkShare) extras.linkShare = linkShare;
+  // Printed only: what removing photo and video details costs against sending as they are.
+  await runPhotoDetails(ctx);
   return extras;
 }
 

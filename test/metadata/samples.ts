@@ -3,13 +3,13 @@
 // same tool then judges what left). Needs Debian's libimage-exiftool-perl.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 
 function exiftool(args: string[]): string {
-  return execFileSync('exiftool', args, { encoding: 'utf8' });
+  return execFileSync('exiftool', args, { encoding: 'utf8', maxBuffer: 64 << 20 });
 }
 
 /** Every tag ExifTool reads, as "Group:Name" → value (duplicates: the first). */
@@ -131,7 +131,7 @@ export function videoSample(
     u32(0),
     Buffer.from(`${brand}isom`, 'latin1'),
   );
-  const mdat = box('mdat', randomBytes(mediaBytes));
+  const mdatHead = u32(8 + mediaBytes);
   const mdatData = ftyp.length + 8;
   const matrix = u32(0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000);
   const mvhd = box(
@@ -187,7 +187,17 @@ export function videoSample(
   );
   const moov = box('moov', mvhd, box('trak', tkhd, box('mdia', mdhd, hdlr, minf)));
   const path = join(dir, name);
-  writeFileSync(path, Buffer.concat([ftyp, mdat, moov]));
+  // The media data are written a piece at a time: a bench's video is hundreds of megabytes.
+  const fd = openSync(path, 'w');
+  try {
+    writeSync(fd, Buffer.concat([ftyp, mdatHead, Buffer.from('mdat', 'latin1')]));
+    for (let left = mediaBytes; left > 0; left -= 16 << 20) {
+      writeSync(fd, randomBytes(Math.min(left, 16 << 20)));
+    }
+    writeSync(fd, moov);
+  } finally {
+    closeSync(fd);
+  }
   exiftool([
     '-q',
     '-q',
