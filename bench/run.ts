@@ -16,6 +16,7 @@ import { killRunning, TIME_BIN, useScratchDir } from './measure';
 import { runMultiFile } from './multi-file';
 import { type BenchOptions, parseOptions, USAGE } from './options';
 import { buildPairs } from './pairs';
+import { runPhotoDetails } from './photo-details';
 import { chartsFor, renderSvg } from './plot';
 import { machineLine, markdownReport, textReport } from './report';
 import { type Extras, type Results, summarise } from './results';
@@ -26,7 +27,6 @@ import {
   runOneFile,
   runSmallFiles,
 } from './scenarios';
-import { runPhotoDetails } from './photo-details';
 import { runManySmallFiles } from './small-files';
 import { runAppPath, runStartUp } from './start-up';
 import { sizeLabel } from './stats';
