@@ -55,6 +55,25 @@ it('killed while its bytes are unanswered, a stripped video is delivered once by
   child.kill('SIGKILL');
   await exited;
   service.clearFaults();
+  // The journal says the file goes without its details, and at what length.
+  const journal = await readFile(
+    join(String(env.TRAYSHARE_DATA_DIR), 'cli-state', 'queue', 'queue.jsonl'),
+    'utf8',
+  );
+  const added = journal
+    .split('\n')
+    .filter((line) => line.includes('"t":"add"'))
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          item: { name: string; stripped?: { size: number; removed: string[] } };
+        },
+    )
+    .find((r) => r.item.name === 'crash.mov');
+  expect(added?.item.stripped).toEqual({
+    size: original.length,
+    removed: expect.arrayContaining(['location']),
+  });
 
   const run = await runCli(['queue', '--run'], { env, timeoutMs: 60_000 });
   expect(run.code).toBe(0);

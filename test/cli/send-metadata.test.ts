@@ -138,13 +138,17 @@ describe('trayshare send: photos and videos leave without their location', () =>
   }, 120_000);
 
   it('the keepMetadata preference turns the default off for the queue and --base-url alike', async () => {
+    const photo = jpegSample(acme.dir, 'preference.jpg');
+    // Without the preference the same photo leaves without its details.
+    const before = await direct('files.upload', photo);
+    const stripped = jsonLines(before.stdout)[0];
+    expect(sha256(await received(stripped?.id))).not.toBe(sha256(await readFile(photo)));
     const config = join(String(acme.env.TRAYSHARE_DATA_DIR), 'config.json');
     const saved = await readFile(config, 'utf8');
     const settings = JSON.parse(saved);
     settings.preferences = { ...settings.preferences, keepMetadata: true };
     await writeFile(config, JSON.stringify(settings));
     try {
-      const photo = jpegSample(acme.dir, 'preference.jpg');
       const queued = await runCli(
         ['send', '--workspace', 'Acme', '--channels', 'C0GENERAL', '--json', photo],
         { env: acme.env, timeoutMs: 60_000 },
