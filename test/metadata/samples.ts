@@ -313,3 +313,46 @@ export function heicSample(dir: string, name = 'photo.heic', imageBytes = 4096):
   writeFileSync(path, Buffer.concat([ftyp, meta(mdatData), mdat]));
   return path;
 }
+
+/**
+ * A JPEG as many phones write it: the picture, then a second, smaller JPEG (a preview) after its
+ * end marker, found through an APP2 MPF index (CIPA DC-007: MP entries of 16 bytes, the first
+ * image's size, the second's offset from the index's TIFF header).
+ */
+export function mpfSample(dir: string, name = 'phone.jpg'): string {
+  const main = jpeg.encode({ data: pixels(64, 48), width: 64, height: 48 }, 90).data;
+  const preview = jpeg.encode({ data: pixels(16, 12), width: 16, height: 12 }, 90).data;
+  const ifd = Buffer.concat([
+    u16(3),
+    u16(0xb000, 7),
+    u32(4),
+    Buffer.from('0100', 'latin1'),
+    u16(0xb001, 4),
+    u32(1, 2),
+    u16(0xb002, 7),
+    u32(32, 8 + 2 + 3 * 12 + 4),
+    u32(0),
+  ]);
+  const tiffHead = Buffer.from('4d4d002a00000008', 'hex');
+  const entriesLength = 32;
+  const segmentLength = 2 + 4 + tiffHead.length + ifd.length + entriesLength;
+  const firstSize = main.length + 2 + segmentLength;
+  const tiffStart = 2 + 2 + 2 + 4; // SOI, marker, length, "MPF\0"
+  const entries = Buffer.concat([
+    u32(0x20030000, firstSize, 0),
+    u16(0, 0),
+    u32(0x00010001, preview.length, firstSize - tiffStart),
+    u16(0, 0),
+  ]);
+  const segment = Buffer.concat([
+    Buffer.from([0xff, 0xe2]),
+    u16(segmentLength),
+    Buffer.from('MPF\0', 'latin1'),
+    tiffHead,
+    ifd,
+    entries,
+  ]);
+  const path = join(dir, name);
+  writeFileSync(path, Buffer.concat([main.subarray(0, 2), segment, main.subarray(2), preview]));
+  return path;
+}

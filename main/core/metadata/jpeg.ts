@@ -42,7 +42,13 @@ export async function planJpeg(r: HeaderReader): Promise<StripPlan> {
     if (marker === SOS) {
       // From here on the image data: copied as it is, up to the end of the first image when an
       // MPF index says where the preview images after it start.
-      const last = firstImageEnd !== undefined && firstImageEnd > pos ? firstImageEnd : r.size;
+      let last = r.size;
+      // Cut only where the index is right: the first image must end with its end marker there,
+      // or a wrong index would cut the picture itself.
+      if (firstImageEnd !== undefined && firstImageEnd > pos + 2 && firstImageEnd < r.size) {
+        const end = await r.bytes(firstImageEnd - 2, 2, 'the end of the first image');
+        if (end[0] === 0xff && end[1] === EOI) last = firstImageEnd;
+      }
       if (last < r.size) plan.remove('thumbnail');
       plan.copy(pos, last - pos);
       return plan.done('JPEG');

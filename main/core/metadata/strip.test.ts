@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   heicSample,
   jpegSample,
+  mpfSample,
   pngSample,
   privateTags,
   tagsOf,
@@ -65,6 +66,16 @@ describe('photos and videos leave without location, serials, owner names and thu
     expect(privateTags(out)).toEqual([]);
     expect(tagsOf(out)['IFD0:Orientation']).toBe('6');
     expect(bytes.length).toBe(plan?.size);
+    const before = jpeg.decode(await readFile(path), { useTArray: true });
+    const after = jpeg.decode(bytes, { useTArray: true });
+    expect(Buffer.from(after.data).equals(Buffer.from(before.data))).toBe(true);
+  });
+
+  it('JPEG with an MPF preview image after the picture: the preview is cut off, the picture kept', async () => {
+    const path = mpfSample(dir);
+    expect(Object.keys(tagsOf(path))).toEqual(expect.arrayContaining(['MPImage2:PreviewImage']));
+    const { out, bytes } = await sent(path, 'phone.jpg');
+    expect(Object.keys(tagsOf(out)).filter((k) => /^MPF|MPImage|PreviewImage/.test(k))).toEqual([]);
     const before = jpeg.decode(await readFile(path), { useTArray: true });
     const after = jpeg.decode(bytes, { useTArray: true });
     expect(Buffer.from(after.data).equals(Buffer.from(before.data))).toBe(true);
