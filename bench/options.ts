@@ -14,6 +14,7 @@ const SCENARIOS = [
   'core',
   'startup',
   'app-path',
+  'photo-details',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

@@ -34,6 +34,8 @@ const SCENARIO_TITLES: Record<ScenarioName, string> = {
   core: "The core's resting cost (createAppService, a stand-in for the tray app's main process)",
   startup: START_UP_TITLE,
   'app-path': APP_PATH_TITLE,
+  'photo-details':
+    'Photo and video details removed vs sent as they are, trayshare send to the sink',
 };
 
 function runsCell(s: SeriesSummary): string {

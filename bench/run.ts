@@ -18,6 +18,7 @@ import { killRunning, TIME_BIN, useScratchDir } from './measure';
 import { runMultiFile } from './multi-file';
 import { type BenchOptions, parseOptions, USAGE } from './options';
 import { buildPairs } from './pairs';
+import { runPhotoDetails } from './photo-details';
 import { chartsFor, renderSvg } from './plot';
 import { machineLine, markdownReport, textReport } from './report';
 import { type Extras, type Results, summarise } from './results';
@@ -150,6 +151,8 @@ async function measure(ctx: BenchContext): Promise<Extras> {
   if (multiFile) extras.multiFile = multiFile;
   const linkShare = await runLinkShare(ctx);
   if (linkShare) extras.linkShare = linkShare;
+  // Printed only: what removing photo and video details costs against sending as they are.
+  await runPhotoDetails(ctx);
   return extras;
 }
 

@@ -63,6 +63,8 @@ export function debianPackages(mode, osRelease = '') {
     // gnome-keyring + dbus: a real Secret Service for keytar; chromium + xvfb: renderer tests;
     // curl: the reference service is checked against a client nobody here wrote;
     // desktop-file-utils + libglib2.0-bin: generated file-manager entries are checked for real.
+    // libimage-exiftool-perl: ExifTool writes the photo and video samples and judges what of
+    // their location and other hidden details left (main/core/metadata).
     'gnome-keyring',
     'dbus',
     'dbus-x11',
@@ -78,7 +80,8 @@ export function debianPackages(mode, osRelease = '') {
     'appstream',
     'flatpak-builder',
     'ruby',
-    // exiftool: the image editor's test asks it what an edited photo still holds.
+    // exiftool: the judge of what a photo still holds after the image editor or the metadata
+    // removal (test/renderer/image-editor.test.ts, main/core/metadata/strip.test.ts).
     'libimage-exiftool-perl',
   ];
 }

@@ -11,6 +11,8 @@ export interface FileResult {
   permalink: string | null;
   error: string | null;
   message?: string;
+  /** Sent without its hidden details: what was removed ("location", "thumbnail"…). */
+  removed?: string[];
 }
 
 function result(
@@ -49,6 +51,11 @@ export function fromAttempt(file: string, attempt: AttemptResult): FileResult {
 }
 
 export function fromItem(file: string, item: QueueItem): FileResult {
+  const line = fromItemState(file, item);
+  return item.stripped ? { ...line, removed: [...item.stripped.removed] } : line;
+}
+
+function fromItemState(file: string, item: QueueItem): FileResult {
   switch (item.state) {
     case 'delivered':
       return result(file, 'delivered', item.file);
@@ -78,7 +85,7 @@ function describe(r: FileResult): string {
   const why = printable(r.message ?? r.error ?? '');
   switch (r.outcome) {
     case 'delivered':
-      return `✓ ${file} delivered${r.permalink ? `: ${printable(r.permalink)}` : ''}`;
+      return `✓ ${file} delivered${r.permalink ? `: ${printable(r.permalink)}` : ''}${strippedWords(r)}`;
     case 'unknown':
       // Most reasons for "unknown" already say to check the channel; say it once.
       return /check the channel/i.test(why)
@@ -91,6 +98,20 @@ function describe(r: FileResult): string {
   }
 }
 
+/** ", without its location and thumbnail", when the file held any of them. */
+function strippedWords(r: FileResult): string {
+  const removed = r.removed ?? [];
+  if (removed.length === 0) return '';
+  const words =
+    removed.length === 1
+      ? removed[0]
+      : `${removed.slice(0, -1).join(', ')} and ${removed[removed.length - 1]}`;
+  return ` (without its ${words})`;
+}
+
+/** A photo or video whose details could not be removed safely was not sent: exit 2. */
+const EXIT_METADATA_UNREADABLE = 2;
+
 export function report(results: FileResult[], json: boolean): number {
   for (const r of results) {
     if (json) {
@@ -100,5 +121,6 @@ export function report(results: FileResult[], json: boolean): number {
       process.stderr.write(`${describe(r)}\n`);
     }
   }
+  if (results.some((r) => r.error === 'metadata_unreadable')) return EXIT_METADATA_UNREADABLE;
   return results.every((r) => r.outcome === 'delivered') ? 0 : 1;
 }

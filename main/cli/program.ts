@@ -21,7 +21,9 @@ Exit codes:
   0  every file was delivered (or the command did what it was asked)
   1  a file was not delivered (failed, may have been delivered, or still queued), or
      something else stopped the command (a full disk, the queue held by another process)
-  2  the command was called wrongly (an option, a name or a channel to fix)
+  2  the command was called wrongly (an option, a name or a channel to fix), or a photo
+     or video looks damaged, so its location cannot be removed safely: it was not sent
+     (send it with --keep-metadata to send it as it is)
   3  the keychain could not be used (locked, or never set up)
   4  the service refused the token (or it was removed after the files were queued):
      run \`trayshare login\` with a new one (with --base-url, set TRAYSHARE_TOKEN)`;

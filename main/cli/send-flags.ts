@@ -36,6 +36,10 @@ export const SEND_FLAGS = [
   { flag: '--filename <name>', help: 'file name for standard input (-)' },
   { flag: '--json', help: 'one JSON line per file on stdout' },
   {
+    flag: '--keep-metadata',
+    help: 'send photos and videos as they are, with their location, serial numbers and thumbnails (by default these are removed)',
+  },
+  {
     flag: '--max-wait <seconds>',
     help: `the longest to wait when the service asks to (Retry-After); default ${DEFAULT_MAX_WAIT_S}`,
   },

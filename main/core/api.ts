@@ -56,6 +56,7 @@ const preferencesPatch = z
     detailedLogs: z.boolean().optional(),
     openCapturesInEditor: z.boolean().optional(),
     sendSmallerEdge: z.number().int().min(320).max(16_384).optional(),
+    keepMetadata: z.boolean().optional(),
   })
   .strict();
 const shareTarget = z.union([
@@ -69,6 +70,8 @@ const shareRequest = z
     /** A message link or ts: reply in that thread (one channel). */
     thread: text(2000).optional(),
     paths: z.array(path).min(1).max(1000),
+    /** This share's photos and videos go as they are (else the keepMetadata preference decides). */
+    keepMetadata: z.boolean().optional(),
   })
   .strict();
 const conversationsQuery = z

@@ -64,6 +64,11 @@ export interface Preferences {
   openCapturesInEditor: boolean;
   /** The image editor offers "Send smaller" for an image whose long edge is over this (pixels). */
   sendSmallerEdge: number;
+  /**
+   * Send photos and videos as they are, location and all. Off: their location, serial numbers,
+   * owner names, thumbnails, XMP and IPTC are removed on the way out (main/core/metadata).
+   */
+  keepMetadata: boolean;
 }
 
 /** Why an upload did not (or may not have) reach the service. `code` is stable, `message` is for people. */
@@ -133,6 +138,11 @@ export interface QueueItem {
   name: string;
   size: number;
   mtimeMs: number;
+  /**
+   * Sent without its location and other hidden details (main/core/metadata): what was found
+   * when it was queued, and the length that is sent. Absent: sent as it is.
+   */
+  stripped?: StrippedFile;
   state: ItemState;
   /** Bytes of the file sent in the current attempt. */
   sent: number;
@@ -143,6 +153,13 @@ export interface QueueItem {
   retryAt?: number;
   error?: FailureReason;
   file?: ServiceFile;
+}
+
+export interface StrippedFile {
+  /** What the file held that does not leave ("location", "thumbnail"…); may be empty. */
+  removed: string[];
+  /** The bytes sent, from the plan: a send that would send another length is refused. */
+  size: number;
 }
 
 export interface HistoryEntry {
@@ -164,4 +181,6 @@ export interface HistoryEntry {
   error?: FailureReason;
   permalink?: string;
   fileId?: string;
+  /** It was sent without its location and other hidden details: what was removed. */
+  stripped?: string[];
 }

@@ -33,6 +33,8 @@ export interface PathDescription {
   refused?: Refusal;
   /** Files inside a folder that would be left out, with why (the rest is sent). */
   skipped?: ({ path: string } & Refusal)[];
+  /** Photos and videos of it that hold a location, removed unless the share keeps their details. */
+  located?: number;
 }
 
 /** Why a workspace's list could not be fetched. */

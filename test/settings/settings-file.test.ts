@@ -77,6 +77,7 @@ describe('settings file round trip', () => {
       detailedLogs: false,
       openCapturesInEditor: false,
       sendSmallerEdge: 2560,
+      keepMetadata: false,
     });
     expect(second.path).toBe(join(fx.dir, 'config.json'));
     expect(JSON.parse(await fx.configText())).toMatchObject({ version: 2 });

@@ -387,6 +387,7 @@ describe('preferences and channel checks', () => {
         detailedLogs: false,
         openCapturesInEditor: false,
         sendSmallerEdge: 2560,
+        keepMetadata: false,
       },
     });
     await expect(settings.setPreferences({ concurrency: 9 })).rejects.toMatchObject({

@@ -7,10 +7,11 @@ import { listConversations } from '../../core/conversations/conversations-list';
 import { parseThread } from '../../core/conversations/thread-link';
 import { listUsers } from '../../core/conversations/users-list';
 import { loggedTransport } from '../../core/log/logged-parts';
+import { MetadataProblem, planFile } from '../../core/metadata/strip';
 import type { Protocol } from '../../core/model';
 import { defaultUserDataDir } from '../../core/paths';
-import { savedConcurrency } from '../../core/settings/saved-concurrency';
-import type { AttemptResult } from '../../core/upload/attempt';
+import { savedConcurrency, savedKeepMetadata } from '../../core/settings/saved-concurrency';
+import type { AttemptResult, UploadJob } from '../../core/upload/attempt';
 import { uploadWithRetries } from '../../core/upload/engine';
 import { byteBudget } from '../../core/upload/external/byte-budget';
 import { LINKS_NEED_FILES_READ } from '../../core/upload/file-links';
@@ -50,6 +51,10 @@ export async function sendDirect(
 ): Promise<SendOutcome> {
   const { protocol, ...target } = await directTarget(options);
   await capOptimizerFor(paths);
+  const strips =
+    options.keepMetadata || savedKeepMetadata(defaultUserDataDir())
+      ? new Map<string, DirectStrip>()
+      : await stripPlans(paths, display);
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
@@ -60,6 +65,7 @@ export async function sendDirect(
       paths,
       options,
       display,
+      strips,
       signal: abort.signal,
       progress,
       // One line for the whole send: Slack's limit is the token's, so a 429 pauses every file,
@@ -87,7 +93,48 @@ interface DirectTarget {
   transport: ReturnType<typeof createNodeTransport>;
 }
 
+/** A file sent without its hidden details: the length sent and what was removed. */
+interface DirectStrip {
+  size?: number;
+  removed: string[];
+}
+
+/**
+ * Each photo and video's plan, worked out before anything is sent. One whose structure cannot
+ * be read gets no length: its attempt then refuses it, saying why, and sends nothing.
+ */
+async function stripPlans(
+  paths: string[],
+  display: (path: string) => string,
+): Promise<Map<string, DirectStrip>> {
+  const strips = new Map<string, DirectStrip>();
+  for (const path of paths) {
+    try {
+      const plan = await planFile(path, basename(display(path)));
+      if (plan) strips.set(path, { size: plan.size, removed: plan.removed });
+    } catch (error) {
+      if (error instanceof MetadataProblem) strips.set(path, { removed: [] });
+      // Anything else (a missing file) the attempt finds and says.
+    }
+  }
+  return strips;
+}
+
+/** The job's file, with what its plan says. */
+function jobFile(run: DirectRun, path: string, name: string): UploadJob['file'] {
+  const strip = run.strips.get(path);
+  if (!strip) return { path, name };
+  return { path, name, strip: strip.size !== undefined ? { size: strip.size } : {} };
+}
+
+/** The result line, with what was removed when the file was delivered without it. */
+function withRemoved(run: DirectRun, path: string, line: FileResult): FileResult {
+  const strip = run.strips.get(path);
+  return strip?.size !== undefined ? { ...line, removed: strip.removed } : line;
+}
+
 interface DirectRun extends Omit<DirectTarget, 'protocol'> {
+  strips: Map<string, DirectStrip>;
   paths: string[];
   options: SendOptions;
   display: (path: string) => string;
@@ -164,7 +211,7 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
     channels: run.ids,
     comment: options.comment,
     ...(threadTs ? { threadTs } : {}),
-    file: { path, name: basename(display(path)) },
+    file: jobFile(run, path, basename(display(path))),
   }));
   let linksNoted = false;
   const outcomes = await uploadExternalGroup(jobs, {
@@ -198,7 +245,9 @@ async function sendAsGroups(run: DirectRun): Promise<SendOutcome> {
   // The upload host this send learnt, for the next send's connections (send-early.ts).
   keepUploadHosts(join(defaultUserDataDir(), UPLOAD_HOSTS_FILE));
   return directOutcome(
-    paths.map((path, i) => fromAttempt(display(path), tooLongAWait(outcomes[i]!, options))),
+    paths.map((path, i) =>
+      withRemoved(run, path, fromAttempt(display(path), tooLongAWait(outcomes[i]!, options))),
+    ),
     outcomes,
   );
 }
@@ -224,7 +273,11 @@ async function sendEachFile(run: DirectRun): Promise<SendOutcome> {
     paths.slice(1).map(async (path, i) => bytes(sizeOf(path), () => sendOne(i + 1))),
   );
   const results = paths.map((path, i) =>
-    fromAttempt(display(path), tooLongAWait(retired(attempts[i]!), options)),
+    withRemoved(
+      run,
+      path,
+      fromAttempt(display(path), tooLongAWait(retired(attempts[i]!), options)),
+    ),
   );
   return directOutcome(results, attempts);
 }
@@ -241,7 +294,7 @@ function uploadOneFile(run: DirectRun, index: number): Promise<AttemptResult> {
       // One message per file: the comment goes with the first file only.
       comment: index === 0 ? options.comment : undefined,
       ...(threadTs ? { threadTs } : {}),
-      file: { path, name },
+      file: jobFile(run, path, name),
     },
     {
       transport: run.transport,

@@ -125,6 +125,8 @@ async function shareAsAsked(
     comment: options.comment,
     paths,
     ...(options.thread !== undefined ? { thread: options.thread } : {}),
+    // Only when asked: without it, the keepMetadata preference decides.
+    ...(options.keepMetadata ? { keepMetadata: true } : {}),
   };
 }
 

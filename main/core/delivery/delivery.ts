@@ -350,6 +350,7 @@ export function uploadJobFor(item: QueueItem, baseUrl: string, token: string): U
       name: item.name,
       expectedSize: item.size,
       expectedMtimeMs: item.mtimeMs,
+      ...(item.stripped ? { strip: { size: item.stripped.size } } : {}),
     },
   };
 }

@@ -8,6 +8,8 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { errorMessage } from '../../portable/error-message';
 import { formatBytes, formatOverLimit } from '../../portable/format-bytes';
+import { MetadataProblem, planStrip } from '../metadata/strip';
+import type { StrippedFile } from '../model';
 import type { PathDescription, Refusal } from '../views';
 
 export { formatBytes };
@@ -19,6 +21,45 @@ export interface CheckedFile {
   name: string;
   size: number;
   mtimeMs: number;
+  /** Sent without its hidden details (withStripPlans). */
+  stripped?: StrippedFile;
+}
+
+/**
+ * Each photo and video with what removing its hidden details takes out and the length then sent
+ * (other files as they are). A file whose structure cannot be read is refused, saying so: it is
+ * not sent silently as it is, and the person can send it again keeping its details.
+ */
+export async function withStripPlans(checked: CheckedPaths): Promise<CheckedPaths> {
+  const files: CheckedFile[] = [];
+  const refused = [...checked.refused];
+  for (const file of checked.files) {
+    let handle: Awaited<ReturnType<typeof open>> | undefined;
+    try {
+      handle = await open(file.path, OPEN_FLAGS);
+      const plan = await planStrip(handle, file.size, file.name);
+      files.push(plan ? { ...file, stripped: { removed: plan.removed, size: plan.size } } : file);
+    } catch (error) {
+      if (error instanceof MetadataProblem) {
+        refused.push({
+          path: file.path,
+          code: error.code,
+          reason: `${error.message} Send it again keeping its details (it then leaves as it is, location included), or leave it out.`,
+        });
+      } else {
+        refused.push({ path: file.path, ...errnoReason(error) });
+      }
+    } finally {
+      await handle?.close().catch(() => undefined);
+    }
+  }
+  return { files, refused };
+}
+
+/** How many of the files hold a location (a file that cannot be read counts for none here). */
+async function locatedCount(files: readonly CheckedFile[]): Promise<number> {
+  const planned = await withStripPlans({ files: [...files], refused: [] });
+  return planned.files.filter((f) => f.stripped?.removed.includes('location')).length;
 }
 
 export interface CheckedPaths {
@@ -212,12 +253,14 @@ export async function describePaths(
       });
       continue;
     }
+    const located = await locatedCount(files);
     described.push({
       path,
       kind,
       files: files.length,
       bytes,
       ...(refused.length > 0 ? { skipped: refused } : {}),
+      ...(located > 0 ? { located } : {}),
     });
   }
   return described;

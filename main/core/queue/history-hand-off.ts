@@ -109,6 +109,7 @@ export function historyRecord(
     outcome: item.state as FinishedState,
     ...(item.error ? { error: structuredClone(item.error) } : {}),
     ...(item.file?.permalink ? { permalink: item.file.permalink } : {}),
+    ...(item.stripped ? { stripped: item.stripped.removed } : {}),
     ...(item.file?.id ? { fileId: item.file.id } : {}),
   };
 }

@@ -394,5 +394,6 @@ export function copyItem(item: QueueItem): QueueItem {
   if (item.labels) copy.labels = { ...item.labels };
   if (item.error) copy.error = copyReason(item.error);
   if (item.file) copy.file = copyServiceFile(item.file);
+  if (item.stripped) copy.stripped = { ...item.stripped, removed: [...item.stripped.removed] };
   return copy;
 }

@@ -101,6 +101,8 @@ export interface EnqueueRequest {
   workspaceName?: string;
   /** The destination's names as intake knew them (QueueItem.labels). */
   labels?: Record<string, string>;
+  /** Send photos and videos without their location and other hidden details (QueueItem.stripped). */
+  stripMetadata?: boolean;
 }
 
 export interface EnqueueResult {

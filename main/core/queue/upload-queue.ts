@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { isActiveState, isFinishedState } from '../../portable/item-states';
 import type { QueueItem } from '../model';
-import { checkFile, checkPaths } from './file-checks';
+import { checkFile, checkPaths, withStripPlans } from './file-checks';
 import { ItemLifecycle } from './item-lifecycle';
 import type { Entry } from './item-store';
 import { type ItemMeta, newMeta } from './journal';
@@ -81,7 +81,8 @@ class Queue extends ItemLifecycle implements UploadQueue {
     this.assertOpen();
     const shareId = randomUUID();
     const limit = req.maxFileBytes ?? this.deps.maxFileBytes(req.workspaceId);
-    const { files, refused } = await checkPaths(req.paths, limit);
+    const checked = await checkPaths(req.paths, limit);
+    const { files, refused } = req.stripMetadata ? await withStripPlans(checked) : checked;
     this.assertOpen();
     const now = this.now();
     const added: Entry[] = files.map((file, i) => ({
@@ -99,6 +100,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
         name: file.name,
         size: file.size,
         mtimeMs: file.mtimeMs,
+        ...(file.stripped ? { stripped: file.stripped } : {}),
         state: 'queued',
         sent: 0,
         attempts: 0,
@@ -147,7 +149,13 @@ class Queue extends ItemLifecycle implements UploadQueue {
     await this.marks.flush();
     const { item } = entry;
     // The person asks to send the file as it is now: check it again and take its new size.
-    const file = await checkFile(item.path, this.deps.maxFileBytes(item.workspaceId));
+    const checked = await checkFile(item.path, this.deps.maxFileBytes(item.workspaceId));
+    // Sent without its hidden details before: so again, planned on the file as it is now.
+    const planned =
+      item.stripped && !('code' in checked)
+        ? await withStripPlans({ files: [checked], refused: [] })
+        : undefined;
+    const file = planned ? (planned.files[0] ?? planned.refused[0] ?? checked) : checked;
     if (!isFinishedState(item.state)) return;
     if ('code' in file) {
       await this.finish(entry, 'failed', {
@@ -169,6 +177,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
         sent: 0,
         size: file.size,
         mtimeMs: file.mtimeMs,
+        ...(item.stripped ? { stripped: file.stripped ?? null } : {}),
         error: null,
         retryAt: null,
         file: null,

@@ -26,3 +26,15 @@ export function savedConcurrency(dir: string): number {
     ? value
     : DEFAULT_CONCURRENCY;
 }
+
+/** The keepMetadata preference read the same way, for `send --base-url`; unreadable: off. */
+export function savedKeepMetadata(dir: string): boolean {
+  try {
+    const settings = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+      preferences?: { keepMetadata?: unknown };
+    };
+    return settings?.preferences?.keepMetadata === true;
+  } catch {
+    return false;
+  }
+}

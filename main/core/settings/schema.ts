@@ -41,6 +41,7 @@ export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   detailedLogs: false,
   openCapturesInEditor: false,
   sendSmallerEdge: 2560,
+  keepMetadata: false,
 });
 
 const id = z.string().trim().min(1).max(200);
@@ -119,6 +120,7 @@ export const preferenceSchemas = {
   detailedLogs: z.boolean(),
   openCapturesInEditor: z.boolean(),
   sendSmallerEdge: z.number().int().min(320).max(16_384),
+  keepMetadata: z.boolean(),
 } satisfies { [K in keyof Preferences]: z.ZodType<Preferences[K]> };
 
 const preferencesSchema = z.object(preferenceSchemas);

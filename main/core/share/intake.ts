@@ -24,7 +24,7 @@ import type { SettingsService } from '../settings/settings-service';
 import { presetDestination } from '../settings/target';
 
 export interface IntakeDeps {
-  settings: Pick<SettingsService, 'workspace' | 'preset'>;
+  settings: Pick<SettingsService, 'workspace' | 'preset' | 'preferences'>;
   token(workspace: Workspace): Promise<string | null>;
   conversations: ConversationCache;
   people: PeopleCache;
@@ -174,6 +174,8 @@ async function take(deps: IntakeDeps, request: ShareRequest): Promise<EnqueueReq
     // The limit as the share's one read of the settings found it (the queue need not read again).
     maxFileBytes: workspace.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     workspaceName: workspace.name,
+    // Hidden details stay home unless this share or the preference says to keep them.
+    stripMetadata: !(request.keepMetadata ?? deps.settings.preferences().keepMetadata),
     ...labelsOf(deps, workspace.id, ids),
   };
 }

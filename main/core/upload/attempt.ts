@@ -7,6 +7,7 @@ import { checkBaseUrl, checkToken } from '../../portable/credentials';
 import type { FailureReason, ServiceFile } from '../model';
 import { defaultSleep, type Sleep } from '../sleep';
 import { MAY_BE_DELIVERED } from './error-messages';
+import type { ExpectedFile } from './file-source';
 import type { RateLimitLine, Turn } from './rate-limit-line';
 import { isRateLimit, type RetryPolicy, retryDelayMs, retryPolicy } from './retry';
 import type { Transport } from './transport';
@@ -18,7 +19,7 @@ export interface UploadJob {
   comment?: string;
   /** Reply in this thread (the parent message's ts); the job then has exactly one channel. */
   threadTs?: string;
-  file: { path: string; name: string; expectedSize?: number; expectedMtimeMs?: number };
+  file: ExpectedFile;
 }
 
 export interface AttemptOptions {

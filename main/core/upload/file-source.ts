@@ -2,6 +2,7 @@
 // chunks so memory stays flat whatever the size.
 import { fstatSync, readSync, type Stats, statSync } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
+import { MetadataProblem, type PlanPiece, planStrip, type StripPlan } from '../metadata/strip';
 
 // 256 KiB chunks: a chunk read from the page cache is still in the core's L2 cache (512 KiB on
 // the bench machine, more on most) when the socket copies it out, where a 1 MiB chunk has been
@@ -13,7 +14,12 @@ import { type FileHandle, open, stat } from 'node:fs/promises';
 // chosen against 256 KiB read-then-send, without a read ahead.
 export const FILE_CHUNK_BYTES = 256 * 1024;
 
-export type FileProblemCode = 'file_missing' | 'not_a_file' | 'file_unreadable' | 'file_changed';
+export type FileProblemCode =
+  | 'file_missing'
+  | 'not_a_file'
+  | 'file_unreadable'
+  | 'file_changed'
+  | 'metadata_unreadable';
 
 /** The file cannot be sent as it was queued; `code` is one of the contract's input codes. */
 export class FileProblem extends Error {
@@ -30,12 +36,23 @@ export interface ExpectedFile {
   name: string;
   expectedSize?: number;
   expectedMtimeMs?: number;
+  /**
+   * Send it without its location and other hidden details (core/metadata), at the length the
+   * queue recorded for it, when it recorded one: the same file bytes give the same plan, so a
+   * resumed or repeated send sends identical bytes.
+   */
+  strip?: { size?: number };
 }
 
 export interface OpenedFile {
   handle: FileHandle;
+  /** What is sent: the file's size, or its plan's when its details are removed. */
   size: number;
+  /** The file's own size on disk, for the change checks. */
+  diskSize: number;
   mtimeMs: number;
+  /** The ranges and replacements sent instead of the whole file (undefined: the whole file). */
+  plan?: StripPlan;
 }
 
 function errno(error: unknown): string | undefined {
@@ -115,11 +132,29 @@ export async function openForUpload(
     if (!st.isFile() || st.ino !== before.ino || changedSince(file, st)) {
       throw new FileProblem('file_changed', changedMessage(file.name));
     }
-    return { handle, size: st.size, mtimeMs: st.mtimeMs };
+    const opened: OpenedFile = { handle, size: st.size, diskSize: st.size, mtimeMs: st.mtimeMs };
+    if (file.strip) await withPlan(opened, file);
+    return opened;
   } catch (error) {
     await handle.close();
     throw error instanceof FileProblem ? error : fromFsError(error, file.name);
   }
+}
+
+async function withPlan(opened: OpenedFile, file: ExpectedFile): Promise<void> {
+  let plan: StripPlan | undefined;
+  try {
+    plan = await planStrip(opened.handle, opened.diskSize, file.name);
+  } catch (error) {
+    if (error instanceof MetadataProblem) throw new FileProblem(error.code, error.message);
+    throw error;
+  }
+  // A plan of another length than the queue recorded means other bytes than it checked.
+  if (!plan || (file.strip?.size !== undefined && plan.size !== file.strip.size)) {
+    throw new FileProblem('file_changed', changedMessage(file.name));
+  }
+  opened.plan = plan;
+  opened.size = plan.size;
 }
 
 /** Throws file_changed when the open file no longer has the size and mtime it had when opened. */
@@ -134,7 +169,7 @@ export async function assertUnchanged(
   } catch (error) {
     throw fromFsError(error, name);
   }
-  if (st.size !== opened.size || !sameMtime(st.mtimeMs, opened.mtimeMs)) {
+  if (st.size !== opened.diskSize || !sameMtime(st.mtimeMs, opened.mtimeMs)) {
     throw new FileProblem('file_changed', `${name} changed while it was being sent.`);
   }
 }
@@ -209,13 +244,15 @@ export async function* readFileChunks(
   ring: ChunkRing = new ChunkRing(FILE_CHUNK_BYTES, 0),
   options: ReadOptions = {},
 ): AsyncGenerator<Uint8Array> {
+  // The whole file is one range; a plan (core/metadata) is ranges with replacements between.
+  const pieces: PlanPiece[] = opened.plan?.pieces ?? [{ at: 0, length: opened.diskSize }];
   if (options.blocking) {
-    yield* readChunksBlocking(opened, name, ring);
+    yield* readChunksBlocking(opened, name, ring, pieces);
     return;
   }
   const chunkBytes = ring.chunkBytes;
-  const readAt = async (position: number): Promise<Uint8Array> => {
-    const want = Math.min(chunkBytes, opened.size - position);
+  const readAt = async (position: number, end: number): Promise<Uint8Array> => {
+    const want = Math.min(chunkBytes, end - position);
     const buffer = ring.take();
     let bytesRead: number;
     try {
@@ -232,19 +269,27 @@ export async function* readFileChunks(
   // shorter) while the caller is still waiting for the socket, nobody awaits it yet: mark it
   // handled so Node does not end the process, and the failure still reaches the caller at its
   // next await.
-  const readAhead = (position: number): Promise<Uint8Array> => {
-    const read = readAt(position);
+  const readAhead = (position: number, end: number): Promise<Uint8Array> => {
+    const read = readAt(position, end);
     read.catch(() => undefined);
     return read;
   };
-  let position = 0;
-  let next = opened.size > 0 ? readAhead(0) : undefined;
+  let next: Promise<Uint8Array> | undefined;
   try {
-    while (next) {
-      const chunk = await next;
-      position += chunk.length;
-      next = position < opened.size ? readAhead(position) : undefined;
-      yield chunk;
+    for (const piece of pieces) {
+      if (!('at' in piece)) {
+        yield piece.data;
+        continue;
+      }
+      const end = piece.at + piece.length;
+      let position = piece.at;
+      next = position < end ? readAhead(position, end) : undefined;
+      while (next) {
+        const chunk = await next;
+        position += chunk.length;
+        next = position < end ? readAhead(position, end) : undefined;
+        yield chunk;
+      }
     }
   } finally {
     // Stopped early (cancel, an early answer): let the read in flight finish before the
@@ -258,11 +303,25 @@ async function* readChunksBlocking(
   opened: OpenedFile,
   name: string,
   ring: ChunkRing,
+  pieces: readonly PlanPiece[],
 ): AsyncGenerator<Uint8Array> {
   const fd = opened.handle.fd;
-  let position = 0;
-  while (position < opened.size) {
-    const want = Math.min(ring.chunkBytes, opened.size - position);
+  for (const piece of pieces) {
+    if ('at' in piece) yield* readRangeBlocking(fd, name, ring, piece.at, piece.at + piece.length);
+    else yield piece.data;
+  }
+}
+
+function* readRangeBlocking(
+  fd: number,
+  name: string,
+  ring: ChunkRing,
+  from: number,
+  end: number,
+): Generator<Uint8Array> {
+  let position = from;
+  while (position < end) {
+    const want = Math.min(ring.chunkBytes, end - position);
     const buffer = ring.take();
     let bytesRead: number;
     try {

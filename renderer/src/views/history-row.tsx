@@ -67,6 +67,13 @@ export function HistoryRow(props: {
         <DestinationList labels={labels(entry.workspaceId, entry.channels, entry.labels)} max={3} />
         {` in ${props.workspace}`}
       </p>
+      {entry.stripped ? (
+        <p class="item__detail">
+          {entry.stripped.length > 0
+            ? `Sent without its ${entry.stripped.join(', ')}`
+            : 'Sent without photo details (it held none)'}
+        </p>
+      ) : null}
       {entry.comment && !props.inShare ? <p class="item__comment">“{entry.comment}”</p> : null}
       {entry.error && entry.outcome !== 'delivered' ? (
         <p class={`item__error${entry.outcome === 'unknown' ? ' item__error--unsure' : ''}`}>

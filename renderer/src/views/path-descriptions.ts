@@ -43,6 +43,8 @@ export interface Sendable {
   leftOut: number;
   /** Files of 0 bytes, which Slack refuses. */
   empties: string[];
+  /** Photos and videos that hold a location (removed unless the share keeps their details). */
+  located: number;
 }
 
 export function whatIsSent(paths: string[], described: Descriptions | null): Sendable {
@@ -57,5 +59,8 @@ export function whatIsSent(paths: string[], described: Descriptions | null): Sen
         return about?.kind === 'file' && about.bytes === 0;
       })
     : [];
-  return { paths: sendable, files, leftOut: paths.length - sendable.length, empties };
+  const located = described
+    ? sendable.reduce((sum, p) => sum + (described.get(p)?.located ?? 0), 0)
+    : 0;
+  return { paths: sendable, files, leftOut: paths.length - sendable.length, empties, located };
 }

@@ -133,6 +133,19 @@ function PreferenceChecks(props: {
       <label class="check">
         <input
           type="checkbox"
+          checked={prefs.keepMetadata}
+          aria-describedby="pref-keep-metadata-help"
+          onChange={(e) => void set({ keepMetadata: e.currentTarget.checked })}
+        />
+        <span>Keep photo details</span>
+      </label>
+      <p id="pref-keep-metadata-help" class="field__help">
+        Off: photos and videos leave without where they were taken, the camera’s serial number, the
+        owner’s name and hidden thumbnails. On: they leave as they are. Each share can still choose.
+      </p>
+      <label class="check">
+        <input
+          type="checkbox"
           checked={prefs.detailedLogs}
           aria-describedby="pref-detailed-logs-help"
           onChange={(e) => void set({ detailedLogs: e.currentTarget.checked })}

@@ -4,6 +4,7 @@
 import type { Snapshot, View } from '../../../preload/contract';
 import { countFiles } from '../format';
 import { discardCaptures, mayBeCapture } from './capture-preview';
+import { PhotoDetails } from './photo-details';
 import type { SheetDraft } from './share-draft';
 import { CommentField, NoTokenNotice, SendToGroup, ThreadField } from './share-fields';
 import { FilesGroup } from './share-file-list';
@@ -80,6 +81,11 @@ export function ShareSheet(props: {
           openCaptures={snapshot.preferences.openCapturesInEditor}
           onPick={props.onPick}
           onSendEmpty={sheet.sendAnyway}
+        />
+        <PhotoDetails
+          located={sent.located}
+          keep={sheet.keepDetails}
+          onKeep={sheet.setKeepDetails}
         />
         <NoTokenNotice workspace={workspace} onShow={props.onShow} />
         <ShareFooter

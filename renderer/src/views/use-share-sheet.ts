@@ -57,6 +57,8 @@ export function useShareSheet(props: {
   const sent = whatIsSent(paths, described);
   useWarmConnections(workspace?.hasToken ? workspace.id : undefined, sent.files, channels.length);
   const [sendEmpty, setSendEmpty] = useState(false);
+  // "Keep photo details", for this share only; it starts as the preference says.
+  const [keepDetails, setKeepDetails] = useState(snapshot.preferences.keepMetadata);
   const question = emptyQuestion(sent.empties, sendEmpty);
   const problem = shareProblem({
     mode,
@@ -89,6 +91,7 @@ export function useShareSheet(props: {
         // Paths the sheet shows as refused stay behind: the person has seen why.
         paths: sent.paths,
         ...(thread.trim() !== '' ? { thread: thread.trim() } : {}),
+        keepMetadata: keepDetails,
       }),
     );
     if (!shared) return;
@@ -122,6 +125,8 @@ export function useShareSheet(props: {
     problem,
     submit,
     sendAnyway: () => setSendEmpty(true),
+    keepDetails,
+    setKeepDetails,
     chooseThreadChannel: threadClash ? () => edit.chooseThreadChannel(preset, named) : null,
   };
 }

@@ -213,7 +213,9 @@ export async function askAhead(
 ): Promise<UploadTicket | AttemptResult | undefined> {
   const a = attemptOf(job, opts);
   if ('kind' in a) return undefined;
-  let size = job.file.expectedSize;
+  // A file sent without its hidden details is asked for at the length that is sent.
+  if (job.file.strip && job.file.strip.size === undefined) return undefined;
+  let size = job.file.strip?.size ?? job.file.expectedSize;
   if (size === undefined) {
     try {
       // blockingReads: this process only uploads, and a stat on the main thread is microseconds
