@@ -41,6 +41,7 @@ describe('parseOptions', () => {
       'core',
       'startup',
       'app-path',
+      'photo-details',
     ]);
   });
   it('quick mode takes smaller sizes and fewer runs unless told otherwise', () => {

@@ -4,7 +4,9 @@
 // data, so its total is the exact length sent, known before the first byte, and the pixel and
 // media bytes are copied from disk as they are. The same file bytes always give the same plan:
 // a resumed or repeated send sends identical bytes.
+
 import type { FileHandle } from 'node:fs/promises';
+import { METADATA_UNREADABLE } from '../../portable/metadata-refusal';
 
 export type PlanPiece = { at: number; length: number } | { data: Uint8Array };
 
@@ -30,7 +32,7 @@ export interface StripPlan {
 
 /** The file's structure cannot be read safely: it is damaged, truncated or not what it claims. */
 export class MetadataProblem extends Error {
-  readonly code = 'metadata_unreadable';
+  readonly code = METADATA_UNREADABLE;
   constructor(message: string) {
     super(message);
     this.name = 'MetadataProblem';

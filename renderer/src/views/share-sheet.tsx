@@ -36,7 +36,16 @@ export function ShareSheet(props: {
   const { edit, draft, sent, workspace, channels, action } = sheet;
   const commented = draft.comment.trim() !== '';
 
-  if (sheet.result) return <ShareOutcome result={sheet.result} onClose={props.onClose} />;
+  if (sheet.result) {
+    return (
+      <ShareOutcome
+        result={sheet.result}
+        onClose={props.onClose}
+        onSendKeeping={() => void sheet.sendKeepingDetails()}
+        busy={sheet.action.busy}
+      />
+    );
+  }
 
   return (
     <section class="view" aria-labelledby="share-title">

@@ -1,6 +1,7 @@
 // The share sheet's state and its one action: the draft, what the paths would send, what stops
 // Share, and the Share call itself. Kept apart from the markup so each reads in one go.
 import { useEffect, useState } from 'preact/hooks';
+import { METADATA_UNREADABLE } from '../../../main/portable/metadata-refusal';
 import type { ShareResult, Snapshot, View } from '../../../preload/contract';
 import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
@@ -80,28 +81,49 @@ export function useShareSheet(props: {
       document.getElementById('share-no-token')?.focus();
       return;
     }
-    const target =
-      mode === 'preset' && preset
-        ? { presetId: preset.id }
-        : { workspaceId: workspace.id, channels: channels.map((c) => c.id) };
-    const shared = await action.run(() =>
-      api().share({
-        target,
-        comment: comment.trim() === '' ? undefined : comment,
-        // Paths the sheet shows as refused stay behind: the person has seen why.
-        paths: sent.paths,
-        ...(thread.trim() !== '' ? { thread: thread.trim() } : {}),
-        keepMetadata: keepDetails,
-      }),
-    );
+    // Paths the sheet shows as refused stay behind: the person has seen why.
+    const shared = await shareNow(sent.paths, keepDetails, true);
     if (!shared) return;
     rememberDestination(
       mode === 'preset' && preset
         ? { mode: 'preset', presetId: preset.id }
         : { mode: 'channels', workspaceId: workspace.id, picked: channels },
     );
+    ended(shared);
+  };
+
+  const shareNow = (sharePaths: string[], keepMetadata: boolean, withComment: boolean) => {
+    if (!workspace) return Promise.resolve(undefined);
+    const target =
+      mode === 'preset' && preset
+        ? { presetId: preset.id }
+        : { workspaceId: workspace.id, channels: channels.map((c) => c.id) };
+    return action.run(() =>
+      api().share({
+        target,
+        comment: !withComment || comment.trim() === '' ? undefined : comment,
+        paths: sharePaths,
+        ...(thread.trim() !== '' ? { thread: thread.trim() } : {}),
+        keepMetadata,
+      }),
+    );
+  };
+
+  const ended = (shared: ShareResult) => {
     if (shared.refused.length === 0) props.onClose('queue', undefined, shared.shareId);
     else setResult(shared);
+  };
+
+  /**
+   * The files refused because their hidden details could not be removed safely (damaged), sent
+   * as they are once the person chose so on the outcome; the comment goes with them only if
+   * nothing of the share was queued before.
+   */
+  const sendKeepingDetails = async () => {
+    if (!result) return;
+    const damaged = result.refused.filter((r) => r.code === METADATA_UNREADABLE).map((r) => r.path);
+    const again = await shareNow(damaged, true, result.items.length === 0);
+    if (again) ended({ ...again, items: [...result.items, ...again.items] });
   };
 
   // Esc keeps a draft (files or a comment); Cancel throws it away.
@@ -127,6 +149,7 @@ export function useShareSheet(props: {
     sendAnyway: () => setSendEmpty(true),
     keepDetails,
     setKeepDetails,
+    sendKeepingDetails,
     chooseThreadChannel: threadClash ? () => edit.chooseThreadChannel(preset, named) : null,
   };
 }
