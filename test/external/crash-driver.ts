@@ -4,10 +4,16 @@
 //   node --import tsx test/external/crash-driver.ts <config.json>
 // config: { dataDir, baseUrl, channels, paths, killAt, concurrency? }; killAt is
 // 'before-step-3', 'after-step-3', or 'second-upload' (just before the second file's bytes go,
-// while the files after the first wait for a slot with their upload URLs asked for); the token
-// is the test token (helpers.ts), never in argv.
+// once the first file's step 2 was answered and its checkpoint journaled, the files after it
+// having asked for their upload URLs); the token is the test token (helpers.ts), never in argv.
+// 'second-upload' waits for the first file's checkpoint rather than assuming it: the queue's
+// byte budget lets small files go ten to a slot, so the second file's bytes may set out while
+// the first file's are still on the way, and the kill is meant for the moment after the
+// first file's step 2 (when files went one at a time, that moment came first by itself).
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CLI_STATE } from '../../main/cli/context';
+import { JOURNAL_FILE } from '../../main/core/queue/journal';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { Transport } from '../../main/core/upload/transport';
 import { openApp } from './helpers';
@@ -27,16 +33,38 @@ function die(): never {
   throw new Error('unreachable');
 }
 
-/** The real transport, and a kill at step 3: before its first byte, or once it was answered. */
-function killingTransport(killAt: DriverConfig['killAt']): Transport {
+/** True once the queue's journal holds a checkpoint (an item's `resume`, set after step 2). */
+async function checkpointJournaled(dataDir: string): Promise<boolean> {
+  const text = await readFile(join(dataDir, CLI_STATE, 'queue', JOURNAL_FILE), 'utf8').catch(
+    () => '',
+  );
+  return /"resume":\{/.test(text);
+}
+
+/**
+ * The real transport, and a kill at step 3 (before its first byte, or once it was answered), or
+ * before the second file's bytes: those, and any after them, are held and never sent.
+ */
+function killingTransport(killAt: DriverConfig['killAt'], dataDir: string): Transport {
   const inner = createNodeTransport();
   let uploads = 0;
+  let firstUpload: Promise<unknown> | undefined;
   return {
     async request(req) {
       if (killAt === 'second-upload') {
         if (!req.url.includes('/_upload/')) return inner.request(req);
         uploads += 1;
-        return uploads === 2 ? die() : inner.request(req);
+        if (uploads === 1) {
+          const answer = inner.request(req);
+          firstUpload = answer.catch(() => {});
+          return answer;
+        }
+        if (uploads > 2) return new Promise<never>(() => {});
+        await firstUpload;
+        while (!(await checkpointJournaled(dataDir))) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        return die();
       }
       if (!req.url.endsWith('/api/files.completeUploadExternal')) return inner.request(req);
       if (killAt === 'before-step-3') die();
@@ -53,7 +81,7 @@ async function main(): Promise<void> {
   const app = await openApp({
     dataDir: config.dataDir,
     stateName: CLI_STATE,
-    transport: killingTransport(config.killAt),
+    transport: killingTransport(config.killAt, config.dataDir),
   });
   if (config.concurrency !== undefined)
     await app.setPreferences({ concurrency: config.concurrency });

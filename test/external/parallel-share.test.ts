@@ -41,10 +41,10 @@ beforeEach(() => {
   service.resetTraffic();
 });
 
-async function tenFiles(prefix: string, count = 10): Promise<TestFile[]> {
+async function tenFiles(prefix: string, count = 10, size = 20_000): Promise<TestFile[]> {
   const made: TestFile[] = [];
   for (let i = 0; i < count; i += 1) {
-    made.push(await makeFile(join(dir, prefix), `shot-${i}.png`, 20_000 + i));
+    made.push(await makeFile(join(dir, prefix), `shot-${i}.png`, size + i));
   }
   return made;
 }
@@ -243,7 +243,9 @@ async function waitFor(app: AppService, check: (items: QueueItem[]) => boolean):
 
 describe('a share of ten files through the queue (the app)', () => {
   it('keeps its byte uploads to the concurrency setting, asks for every upload URL up front, and posts one message with all ten, once', async () => {
-    const files = await tenFiles('queue-two');
+    // Files of a whole slot each (8 MiB): the concurrency setting's byte budget then lets two
+    // go at once at 2, where small files would all go together (ten to a slot).
+    const files = await tenFiles('queue-two', 10, SLOT_BYTES);
     const app = await openApp({ dataDir: join(dir, 'queue-two-data') });
     try {
       await app.setPreferences({ concurrency: 2 });

@@ -1,7 +1,7 @@
 // The queue's unit tests' kit: a queue on a fresh folder whose attempts the test answers one by
 // one, and a sleep/clock pair the test advances, so scheduling is checked without real delays.
 // (test/queue/helpers.ts wires the real engine instead, for tests over HTTP.)
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
@@ -14,6 +14,7 @@ import {
   type UploadQueue,
 } from '../../main/core/queue/upload-queue';
 import type { AttemptResult } from '../../main/core/upload/attempt';
+import { SLOT_BYTES } from '../../main/core/upload/external/byte-budget';
 
 export { allFinished, workspacesNeedingToken } from './finished';
 
@@ -40,11 +41,15 @@ export function useQueueTestDirs(prefix: string): QueueTestDirs {
   return dirs;
 }
 
-/** `count` small files `<prefix>-<i>.txt` in the test's folder, each holding its own name. */
+/**
+ * `count` files `<prefix>-<i>.txt` in the test's folder, each holding its own name: small, or
+ * `size` bytes long (sparse, so a large one costs no disk).
+ */
 export async function queueFiles(
   dirs: QueueTestDirs,
   count: number,
   prefix = 'file',
+  size?: number,
 ): Promise<string[]> {
   const dir = join(dirs.root, 'files');
   await mkdir(dir, { recursive: true });
@@ -52,10 +57,21 @@ export async function queueFiles(
   for (let i = 0; i < count; i++) {
     const path = join(dir, `${prefix}-${i}.txt`);
     await writeFile(path, `${prefix} ${i}\n`);
+    if (size !== undefined) await truncate(path, size);
     paths.push(path);
   }
   return paths;
 }
+
+/**
+ * `count` files of a whole slot of the byte budget (8 MiB): the concurrency setting's N of them
+ * go at once, and at 1 each goes strictly alone. A queue sending them needs `LARGE_FILE_LIMIT`.
+ */
+export const largeQueueFiles = (dirs: QueueTestDirs, count: number, prefix = 'large') =>
+  queueFiles(dirs, count, prefix, SLOT_BYTES);
+
+/** A maxFileBytes that lets largeQueueFiles in. */
+export const LARGE_FILE_LIMIT = () => 2 * SLOT_BYTES;
 
 export interface FakeQueue {
   queue: UploadQueue;

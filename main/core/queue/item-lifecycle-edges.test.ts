@@ -13,6 +13,8 @@ import {
   failure,
   fakeAttempts,
   fakeClock,
+  LARGE_FILE_LIMIT,
+  largeQueueFiles,
   openFakeQueue,
   queueFiles,
   useQueueTestDirs,
@@ -35,6 +37,18 @@ const share = async (queue: UploadQueue, count: number, prefix?: string) =>
     })
   ).items;
 
+/** A share of large files (a whole slot each): at 1, each goes strictly alone. */
+const largeShare = async (queue: UploadQueue, count: number, prefix = 'file') =>
+  (
+    await queue.enqueue({
+      workspaceId: 'W1',
+      channels: ['C1'],
+      comment: '',
+      paths: await largeQueueFiles(dirs, count, prefix),
+    })
+  ).items;
+const large = { maxFileBytes: LARGE_FILE_LIMIT };
+
 const itemOf = (queue: UploadQueue, id: string): QueueItem => {
   const item = queue.list().find((i) => i.id === id);
   if (!item) throw new Error(`no item ${id}`);
@@ -52,15 +66,15 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 describe('quitting while files are being sent', () => {
   it('a file cut off mid-body is sent again on the next start, not cancelled; nothing starts after the quit', async () => {
-    const first = await openFakeQueue(dirs);
-    const items = await share(first.queue, 2);
+    const first = await openFakeQueue(dirs, large);
+    const items = await largeShare(first.queue, 2);
     await first.fake.attempt(0);
     await first.queue.close();
-    // The second file was waiting for the slot: the quit does not start it.
+    // The second file (large, as the first) was waiting for the slot: the quit does not start it.
     expect(first.fake.started).toHaveLength(1);
     expect(first.history.list()).toEqual([]);
 
-    const second = await openFakeQueue(dirs, { dir: await restartCopy(first.dir) });
+    const second = await openFakeQueue(dirs, { ...large, dir: await restartCopy(first.dir) });
     const again = await second.fake.attempt(0);
     expect(again.item.id).toBe(items[0]!.id);
     expect(itemOf(second.queue, items[0]!.id).state).toBe('sending');
@@ -79,8 +93,8 @@ describe('quitting while files are being sent', () => {
   });
 
   it('a file whose answer comes during the quit is delivered, and frees no slot for the next file', async () => {
-    const first = await openFakeQueue(dirs);
-    await share(first.queue, 2);
+    const first = await openFakeQueue(dirs, large);
+    await largeShare(first.queue, 2);
     const sending = await first.fake.attempt(0);
     await sending.completeBody();
     const closed = first.queue.close();
@@ -91,7 +105,7 @@ describe('quitting while files are being sent', () => {
       ['file-0.txt', 'delivered'],
     ]);
 
-    const second = await openFakeQueue(dirs, { dir: await restartCopy(first.dir) });
+    const second = await openFakeQueue(dirs, { ...large, dir: await restartCopy(first.dir) });
     (await second.fake.attempt(0)).answer(delivered('F2'));
     await allFinished(second.queue);
     expect(second.fake.started.map((a) => a.item.name)).toEqual(['file-1.txt']);
@@ -271,14 +285,16 @@ describe('which files complete together', () => {
 
   it('a share of two is prepared ahead for its waiting file', async () => {
     const prepared: string[] = [];
+    // Large files: at 1, the second waits for the slot while the first goes.
     const { queue, fake } = await openFakeQueue(dirs, {
+      ...large,
       concurrency: () => 1,
       completeShare: async (items: QueueItem[]) => items.map(() => delivered()),
       prepare: (item) => {
         prepared.push(item.name);
       },
     });
-    await share(queue, 2, 'pair');
+    await largeShare(queue, 2, 'pair');
     await fake.attempt(0);
     await pause();
     expect(prepared).toEqual(['pair-1.txt']);

@@ -3,9 +3,12 @@
 // slots and not the length of the queue (scheduler.ts). What people see must not change: files
 // still go first in, first out, a workspace behind a long line of another's files still gets
 // its slots, and a share's waiting files are asked ahead of their slot, the next ten at a time.
+// The files are large (a whole slot of the byte budget each), so the setting's N go at once.
 import { describe, expect, it } from 'vitest';
 import {
   delivered,
+  LARGE_FILE_LIMIT,
+  largeQueueFiles,
   openFakeQueue,
   queueFiles,
   useQueueTestDirs,
@@ -18,12 +21,15 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('a long queue', () => {
   it("a workspace behind a long line of another's files gets its slots at once", async () => {
-    const { queue, fake } = await openFakeQueue(dirs, { concurrency: () => 2 });
+    const { queue, fake } = await openFakeQueue(dirs, {
+      concurrency: () => 2,
+      maxFileBytes: LARGE_FILE_LIMIT,
+    });
     const long = await queue.enqueue({
       workspaceId: 'W1',
       channels: ['C1'],
       comment: '',
-      paths: await queueFiles(dirs, 40, 'long'),
+      paths: await largeQueueFiles(dirs, 40, 'long'),
     });
     const other = await queue.enqueue({
       workspaceId: 'W2',
@@ -38,7 +44,7 @@ describe('a long queue', () => {
       long.items[1]!.id,
       other.items[0]!.id,
     ]);
-    // First in, first out, two at a time, to the end of the line.
+    // First in, first out, two large files at a time, to the end of the line.
     for (let n = 0; n < 41; n++) (await fake.attempt(n)).answer(delivered(`F${n}`));
     await waitFor(() => queue.list().every((i) => i.state === 'delivered'), 'all delivered');
     const w1 = fake.started.map((a) => a.item.id).filter((id) => id !== other.items[0]!.id);
@@ -49,6 +55,7 @@ describe('a long queue', () => {
     const prepared: string[] = [];
     const { queue, fake } = await openFakeQueue(dirs, {
       concurrency: () => 1,
+      maxFileBytes: LARGE_FILE_LIMIT,
       completeShare: async (items: QueueItem[]) => items.map(() => delivered()),
       prepare: (item) => {
         prepared.push(item.name);
@@ -58,7 +65,7 @@ describe('a long queue', () => {
       workspaceId: 'W1',
       channels: ['C1'],
       comment: '',
-      paths: await queueFiles(dirs, 25, 'shot'),
+      paths: await largeQueueFiles(dirs, 25, 'shot'),
     });
     await fake.attempt(0);
     await pause();

@@ -1,5 +1,10 @@
-// Which queued items start now, and when to look again. FIFO; at most `limit` items in flight
-// per workspace; an item waiting out a backoff starts at its retryAt; a rate-limited workspace
+// Which queued items start now, and when to look again. First in first out, within a budget of
+// bytes in flight per workspace: the concurrency setting N is N slots of 8 MiB, a file takes its
+// size's share of a slot (at least a tenth), so small files go up to 10 x N at once while large
+// files go N at a time, and at 1 a large file goes strictly alone (the CLI's rule, one
+// implementation: upload/external/byte-budget.ts). A file that does not fit waits, and those
+// behind it in its workspace wait too, so a large file is never passed over by smaller ones.
+// An item waiting out a backoff starts at its retryAt; a rate-limited workspace
 // starts nothing until its pause ends, then one request goes first (a probe) and the rest once
 // it passes; a workspace whose token was refused starts nothing until a new token is given;
 // the tray's pause starts nothing at all. Items that could start but for a free slot are named
@@ -12,6 +17,7 @@
 // item that frees a slot runs a pass, which then arms it.
 import type { QueueItem } from '../model';
 import type { Sleep } from '../sleep';
+import { fitsBudget, type InFlight, slotsFor } from '../upload/external/byte-budget';
 
 /**
  * Items named ahead per workspace beyond its free slots: the most step-1 requests a share has
@@ -21,7 +27,8 @@ const NAMED_AHEAD = 10;
 
 export interface Pick {
   now: number;
-  /** Items in flight at once per workspace; asked only when an item could start. */
+  /** The concurrency setting: slots of bytes in flight per workspace; asked only when an item
+   * could start. */
   limit: () => number;
   /** The tray's pause. */
   paused: boolean;
@@ -53,10 +60,13 @@ export class Scheduler {
    * arms the wake-up for the next one that waits.
    */
   pick<E extends { item: QueueItem }>(entries: Iterable<E>, p: Pick): E[] {
-    const running = new Map<string, number>();
+    const running = new Map<string, InFlight>();
     for (const item of p.sending) {
       if (!p.holdsNoSlot(item)) {
-        running.set(item.workspaceId, (running.get(item.workspaceId) ?? 0) + 1);
+        const ws = running.get(item.workspaceId) ?? { files: 0, slots: 0 };
+        ws.files++;
+        ws.slots += slotsFor(item.size);
+        running.set(item.workspaceId, ws);
       }
     }
     const start: E[] = [];
@@ -66,6 +76,9 @@ export class Scheduler {
     // Workspaces of which nothing more can start in this pass, and how many each has named.
     const done = new Set<string>();
     const named = new Map<string, number>();
+    // Workspaces where a file did not fit: the files behind it wait their turn (first in, first
+    // out), even a smaller one that would fit.
+    const full = new Set<string>();
     for (const entry of entries) {
       if (done.size >= p.workspaces) break;
       const { item } = entry;
@@ -96,10 +109,15 @@ export class Scheduler {
         done.add(ws);
         continue;
       }
-      const inFlight = running.get(ws) ?? 0;
+      const inFlight = running.get(ws) ?? { files: 0, slots: 0 };
       limit ??= p.limit();
       const probing = this.probing.has(ws);
-      if (inFlight >= (probing ? 1 : limit)) {
+      const weight = slotsFor(item.size);
+      // A probe goes alone, whatever its size.
+      const fits =
+        !full.has(ws) && (probing ? inFlight.files === 0 : fitsBudget(inFlight, weight, limit));
+      if (!fits) {
+        full.add(ws);
         const ahead = named.get(ws) ?? 0;
         if (probing || !p.noSlot || ahead >= NAMED_AHEAD) done.add(ws);
         else {
@@ -108,7 +126,7 @@ export class Scheduler {
         }
         continue;
       }
-      running.set(ws, inFlight + 1);
+      running.set(ws, { files: inFlight.files + 1, slots: inFlight.slots + weight });
       start.push(entry);
     }
     this.scheduleWake(p.paused ? Number.POSITIVE_INFINITY : nextWake, p.now);

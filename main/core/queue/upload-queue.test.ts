@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,26 +14,37 @@ import {
 } from '../../../test/queue/kit';
 import { parseJsonl } from '../history/jsonl-file';
 import type { QueueItem } from '../model';
+import { SLOT_BYTES } from '../upload/external/byte-budget';
 import { JOURNAL_FILE } from './journal';
 import { QueueLockedError } from './queue-lock';
 import { openUploadQueue, type UploadQueue } from './upload-queue';
 
 const dirs = useQueueTestDirs('trayshare-queue-');
 
-async function files(count: number, prefix = 'file'): Promise<string[]> {
+/** Small files, or files of `size` bytes (sparse: a slot's worth costs no disk). */
+async function files(count: number, prefix = 'file', size?: number): Promise<string[]> {
   const dir = join(dirs.root, 'files');
   await mkdir(dir, { recursive: true });
   const paths: string[] = [];
   for (let i = 0; i < count; i++) {
     const path = join(dir, `${prefix}-${String(i).padStart(2, '0')}.txt`);
     await writeFile(path, `contents of ${prefix} ${i}\n`);
+    if (size !== undefined) await truncate(path, size);
     paths.push(path);
   }
   return paths;
 }
 
+/** Files of a whole slot (8 MiB): the concurrency setting's N of them go at once. */
+const largeFiles = (count: number, prefix = 'large') => files(count, prefix, SLOT_BYTES);
+
 const setup = (opts: FakeQueueOptions = {}): Promise<FakeQueue> =>
-  openFakeQueue(dirs, { concurrency: () => 3, workspaceName: (id) => `Team ${id}`, ...opts });
+  openFakeQueue(dirs, {
+    concurrency: () => 3,
+    maxFileBytes: () => 2 * SLOT_BYTES,
+    workspaceName: (id) => `Team ${id}`,
+    ...opts,
+  });
 
 const stateOf = (queue: UploadQueue, id: string) => queue.list().find((i) => i.id === id)?.state;
 const itemOf = (queue: UploadQueue, id: string): QueueItem => {
@@ -72,10 +83,10 @@ describe('upload queue: scheduling', () => {
     });
   });
 
-  it('runs items first in, first out, at most `concurrency` at once per workspace', async () => {
+  it('runs items first in, first out, within the byte budget per workspace: large files N at once, small ones at most 10 x N', async () => {
     const { queue, fake } = await setup({ concurrency: () => 2 });
-    const paths = await files(5);
-    const other = await files(2, 'other');
+    const paths = await largeFiles(5);
+    const other = await files(25, 'other');
     const { items } = await queue.enqueue({
       workspaceId: 'W1',
       channels: ['C1'],
@@ -89,24 +100,59 @@ describe('upload queue: scheduling', () => {
       paths: other,
     });
 
-    // Two of W1 and both of W2: the bound is per workspace.
-    expect(fake.inFlight().map((a) => a.item.id)).toEqual([
-      items[0]!.id,
-      items[1]!.id,
-      otherItems[0]!.id,
-      otherItems[1]!.id,
-    ]);
+    // Two slots: two of W1's large files, and twenty of W2's small ones (a tenth of a slot each,
+    // ten to a slot): the budget is per workspace.
+    const inFlightOf = (ws: string) =>
+      fake
+        .inFlight()
+        .filter((a) => a.item.workspaceId === ws)
+        .map((a) => a.item.id);
+    expect(inFlightOf('W1')).toEqual([items[0]!.id, items[1]!.id]);
+    expect(inFlightOf('W2')).toEqual(otherItems.slice(0, 20).map((i) => i.id));
+    const bytesInFlight = (ws: string) =>
+      fake
+        .inFlight()
+        .filter((a) => a.item.workspaceId === ws)
+        .reduce((sum, a) => sum + a.item.size, 0);
+    expect(bytesInFlight('W1')).toBe(2 * SLOT_BYTES);
     fake.started[1]!.answer(delivered('F2'));
-    await fake.attempt(4);
-    expect(fake.started[4]!.item.id).toBe(items[2]!.id);
-    const w1InFlight = () => fake.inFlight().filter((a) => a.item.workspaceId === 'W1').length;
-    expect(w1InFlight()).toBe(2);
+    await waitFor(() => inFlightOf('W1').length === 2, 'the next large file');
+    expect(inFlightOf('W1')).toEqual([items[0]!.id, items[2]!.id]);
+    expect(bytesInFlight('W1')).toBeLessThanOrEqual(2 * SLOT_BYTES);
 
-    for (let n = 0; n < 7; n++) (await fake.attempt(n)).answer(delivered(`F${n}`));
+    for (let n = 0; n < 30; n++) (await fake.attempt(n)).answer(delivered(`F${n}`));
     await allFinished(queue);
-    expect(
-      fake.started.map((a) => a.item.id).filter((id) => items.some((i) => i.id === id)),
-    ).toEqual(items.map((i) => i.id));
+    // First in, first out by start, in each workspace.
+    const startOrder = (list: { id: string }[]) =>
+      fake.started.map((a) => a.item.id).filter((id) => list.some((i) => i.id === id));
+    expect(startOrder(items)).toEqual(items.map((i) => i.id));
+    expect(startOrder(otherItems)).toEqual(otherItems.map((i) => i.id));
+    expect(queue.list().every((i) => i.state === 'delivered')).toBe(true);
+  });
+
+  it('at 1 a large file goes strictly alone, and small files behind it wait their turn', async () => {
+    const { queue, fake } = await setup({ concurrency: () => 1 });
+    const [small] = await files(1, 'first');
+    const [large] = await largeFiles(1);
+    const after = await files(3, 'after');
+    const { items } = await queue.enqueue({
+      workspaceId: 'W1',
+      channels: ['C1'],
+      comment: '',
+      paths: [small!, large!, ...after],
+    });
+    const ids = () => fake.inFlight().map((a) => a.item.id);
+    // The small file takes a tenth of the slot; the large file does not fit beside it, and the
+    // small files behind the large one do not pass it.
+    expect(ids()).toEqual([items[0]!.id]);
+    fake.started[0]!.answer(delivered('F0'));
+    await waitFor(() => ids()[0] === items[1]!.id, 'the large file');
+    expect(ids()).toEqual([items[1]!.id]);
+    fake.started[1]!.answer(delivered('F1'));
+    await waitFor(() => ids().length === 3, 'the small files after it');
+    expect(ids()).toEqual(items.slice(2).map((i) => i.id));
+    for (let n = 2; n < 5; n++) (await fake.attempt(n)).answer(delivered(`F${n}`));
+    await allFinished(queue);
     expect(queue.list().every((i) => i.state === 'delivered')).toBe(true);
   });
 
@@ -148,7 +194,8 @@ describe('upload queue: scheduling', () => {
 
   it('pauses the whole workspace on a rate limit until Retry-After; other workspaces go on', async () => {
     const { queue, fake, clock } = await setup({ concurrency: () => 1 });
-    const paths = await files(2);
+    // Large files: at 1, each goes strictly alone, so the second one waits for the first.
+    const paths = await largeFiles(2);
     const [otherPath] = await files(1, 'other');
     const { items } = await queue.enqueue({
       workspaceId: 'W1',
@@ -186,7 +233,8 @@ describe('upload queue: scheduling', () => {
 
   it('stops a workspace whose token is refused, asks once, and resumes with resumeWorkspace', async () => {
     const { queue, fake } = await setup({ concurrency: () => 2 });
-    const paths = await files(4);
+    // Large files: two slots take two of them.
+    const paths = await largeFiles(4);
     const asked: { workspaceId: string; message: string }[] = [];
     queue.onNeedsToken((e) => asked.push(e));
     const { items } = await queue.enqueue({
@@ -294,7 +342,8 @@ describe('upload queue: scheduling', () => {
 describe('upload queue: the person’s actions', () => {
   it('cancels a queued item at once', async () => {
     const { queue, fake, history } = await setup({ concurrency: () => 1 });
-    const [a, b] = await files(2);
+    // Large files: at 1, the second waits while the first goes.
+    const [a, b] = await largeFiles(2);
     const { items } = await queue.enqueue({
       workspaceId: 'W1',
       channels: ['C1'],
@@ -404,7 +453,8 @@ describe('upload queue: the person’s actions', () => {
 
   it('retries unknown and cancelled items too, and takes the file as it is now', async () => {
     const { queue, fake } = await setup({ concurrency: () => 1 });
-    const [a, b] = await files(2);
+    // Large files: at 1, the second waits while the first goes.
+    const [a, b] = await largeFiles(2);
     const { items } = await queue.enqueue({
       workspaceId: 'W1',
       channels: ['C1'],

@@ -20,17 +20,17 @@ export function slotsFor(bytes: number): number {
 }
 
 /** What a workspace or a share has sending now: files, and the slots they take. */
-interface InFlight {
+export interface InFlight {
   files: number;
   slots: number;
 }
 
 /**
  * Whether a file of `weight` slots may start beside what is in flight, within `slots` slots and
- * `mostFiles` files: the one rule of the CLI's direct sends, either protocol.
- * Nothing in flight: it goes, however large.
+ * `mostFiles` files: the one rule of the CLI's direct sends, either protocol, and of the app's
+ * queue (queue/scheduler.ts). Nothing in flight: it goes, however large.
  */
-function fitsBudget(
+export function fitsBudget(
   inFlight: InFlight,
   weight: number,
   slots: number,
