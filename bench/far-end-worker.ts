@@ -9,7 +9,7 @@ import {
   type ReferenceService,
   type StartOptions,
   startReferenceService,
-} from '../test/service/server';
+} from '../test/reference-service/server';
 import type { FarEndReply, FarEndRequest } from './far-end';
 
 const port = parentPort;

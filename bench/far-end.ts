@@ -3,7 +3,7 @@
 // `tsx` command line, reach the worker through the execArgv it inherits, so the worker runs
 // the service's TypeScript as the bench does.
 import { Worker } from 'node:worker_threads';
-import type { StartOptions } from '../test/service/server';
+import type { StartOptions } from '../test/reference-service/server';
 
 /** What the worker's service takes: everything but the functions, which cannot cross threads. */
 type FarEndOptions = Omit<StartOptions, 'log' | 'now'>;

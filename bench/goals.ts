@@ -1,7 +1,7 @@
 // The issue's targets, checked against the medians and stated plainly: pass, fail (by how
 // much), or not measured in this run. A figure from a case whose load before it was high is
 // marked "noisy", so nobody reads a busy run as a regression.
-import { issue25Goals } from './goals-issue25';
+import { feltSpeedGoals } from './goals-felt-speed';
 import { linkShareGoals } from './link-share';
 import { multiFileGoal, multiFileParallelGoal } from './multi-file';
 import type { Extras, ProgressCost, RestingCore, SeriesSummary } from './results';
@@ -236,5 +236,5 @@ export function evaluateGoals(summaries: SeriesSummary[], extras: Extras = {}): 
     progressGoal(extras.progress),
     coreGoal(extras.core),
   ];
-  return [...goals, ...issue25Goals(summaries, extras, goals)];
+  return [...goals, ...feltSpeedGoals(summaries, extras, goals)];
 }

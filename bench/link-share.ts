@@ -35,7 +35,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { TEST_CERT_PATH, testTls } from '../test/service/tls';
+import { TEST_CERT_PATH, testTls } from '../test/reference-service/tls';
 import { type FarEnd, type ServiceSummary, startFarEnd } from './far-end';
 import { writeTestFiles } from './files';
 import { type LatencyProxy, startLatencyProxy } from './latency-proxy';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createAppService } from '../main/core/app-service';
 import { createNodeTransport } from '../main/core/upload/node-transport';
 import { createMemorySecretStore } from '../test/harness/memory-secrets';
-import { startReferenceService } from '../test/service/server';
+import { startReferenceService } from '../test/reference-service/server';
 import { writeTestFiles } from './files';
 import { startLatencyProxy } from './latency-proxy';
 import type { Goal } from './samples';

@@ -2,7 +2,7 @@
 import { TOOL_LABELS } from './clients';
 import { LINK_SHARE_TITLE, linkShareTable } from './link-share';
 import type { ScenarioName } from './options';
-import { APP_PATH_TITLE, issue25Tables, START_UP_TITLE } from './report-issue25';
+import { APP_PATH_TITLE, feltSpeedTables, START_UP_TITLE } from './report-felt-speed';
 import {
   type Extras,
   NOISY_LOAD_PER_CORE,
@@ -186,7 +186,7 @@ function extrasTables(extras: Extras | undefined): Table[] {
       ],
     });
   }
-  out.push(...issue25Tables(extras));
+  out.push(...feltSpeedTables(extras));
   out.push(...linkShareTable(extras?.linkShare));
   return out;
 }

@@ -3,7 +3,7 @@
 // target confirms the bytes arrived: a client that says "ok" but sent nothing does not count.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ReferenceService, startReferenceService } from '../test/service/server';
+import { type ReferenceService, startReferenceService } from '../test/reference-service/server';
 import { type Sink, type SinkRequest, startSink } from './sink';
 
 export type TargetName = 'sink' | 'service' | 'link';

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const { createAppService } = await import('../main/core/app-service');
   const { createNodeTransport } = await import('../main/core/upload/node-transport');
   const { createMemorySecretStore } = await import('../test/harness/memory-secrets');
-  const { startReferenceService } = await import('../test/service/server');
+  const { startReferenceService } = await import('../test/reference-service/server');
   const dir = await mkdtemp(join(tmpdir(), 'trayshare-trace-'));
   const service = await startReferenceService({ dataDir: join(dir, 'service') });
   const app = await createAppService({

@@ -16,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FACTS_PATH = join(root, 'test', 'conformance', 'slack-facts.json');
 
 /**
- * The methods: what main/ calls (apiUrl) and test/service/server.ts routes, plus
+ * The methods: what main/ calls (apiUrl) and test/reference-service/server.ts routes, plus
  * oauth.v2.access, the exchange of Slack's PKCE pair (docs.slack.dev/authentication/using-pkce).
  * test/conformance/facts.test.ts fails when a method is called or served and missing here.
  */

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { imageTypeOf, MAX_EDITED_IMAGE_BYTES, type SheetImageType } from '../portable/image-bytes';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { Same } from '../portable/same-type';
-import type { CaptureSource } from './capture/outcome';
+import type { CaptureSource } from './capture/capture-outcome';
 import type { CaptureResult, Capturer } from './capture/take-capture';
 import type { HistoryEntry, Preferences, Preset, QueueItem, Workspace } from './model';
 import type { UpdateView } from './updates/update-policy';

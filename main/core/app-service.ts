@@ -14,7 +14,8 @@ import {
   historyNames,
   openDirectory,
 } from './conversations/directory';
-import { type DeliveryDeps, openDelivery, tokenLookup } from './delivery/delivery';
+import { type DeliveryDeps, openDelivery } from './delivery/delivery';
+import { tokenLookup } from './delivery/sending-as';
 import { type HistoryStore, openHistoryStore } from './history/history-store';
 import { OnceNotices } from './once-notices';
 import { openPastedImages } from './pasted-images';
@@ -22,7 +23,7 @@ import { pauseMarker } from './pause-marker';
 import { openUploadQueue, type UploadQueue } from './queue/upload-queue';
 import type { SecretStore } from './secrets/secret-store';
 import { captureMethods } from './service/capture-methods';
-import { CoreEventHub, relayEvents } from './service/core-events';
+import { CoreEventHub, relayEvents } from './service/event-relays';
 import { settingsMethods } from './service/settings-methods';
 import { openTokenStatus } from './service/token-status';
 import {

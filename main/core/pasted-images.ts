@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import { formatOverLimit } from '../portable/format-bytes';
 import { imageTypeOf, MAX_EDITED_IMAGE_BYTES, type SheetImageType } from '../portable/image-bytes';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
-import type { CaptureSource } from './capture/outcome';
+import type { CaptureSource } from './capture/capture-outcome';
 import type { QueueItem } from './model';
 import { RefusedError } from './refused-error';
 

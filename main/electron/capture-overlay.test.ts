@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OVERLAY_CHANNELS } from '../../preload/overlay-contract';
-import type { CaptureOutcome } from '../core/capture/outcome';
+import type { CaptureOutcome } from '../core/capture/capture-outcome';
 import type { DisplayLike, Rect } from '../core/capture/overlay-selection';
 import { createOverlayCapturer, type ImageLike, type OverlayElectron } from './capture-overlay';
 import type { InvokeEvent } from './ipc';

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import type { BrowserWindowConstructorOptions } from 'electron';
 import { z } from 'zod';
 import { OVERLAY_CHANNELS, type OverlayImage } from '../../preload/overlay-contract';
-import type { CaptureOutcome } from '../core/capture/outcome';
+import type { CaptureOutcome } from '../core/capture/capture-outcome';
 import {
   captureBox,
   type DisplayLike,

@@ -2,8 +2,8 @@
 // capture UI (or Windows' overlay) takes the image, and the image opens in the share sheet like
 // a pasted screenshot. A cancel puts the windows back and says nothing; a failure says what to do.
 import type { AppService } from '../../preload/contract';
+import type { CaptureSource } from '../core/capture/capture-outcome';
 import { SCREEN_RECORDING_HELP } from '../core/capture/macos';
-import type { CaptureSource } from '../core/capture/outcome';
 import type { Capturer } from '../core/capture/take-capture';
 import type { NotificationContent } from './notifications';
 import type { ShareRouting } from './share-routing';

@@ -5,14 +5,15 @@
 
 import type { OpenDialogOptions } from 'electron';
 import type { AppService, ShellApi, TrayshareApi } from '../../preload/contract';
-import type { CaptureSource } from '../core/capture/outcome';
+import type { CaptureSource } from '../core/capture/capture-outcome';
 import type { Capturer } from '../core/capture/take-capture';
 import { errorMessage } from '../portable/error-message';
 import { type Capture, createCapture } from './capture-wiring';
 import type { ClipboardLike } from './clipboard-paths';
 import { type ClipboardShare, createClipboardShare } from './clipboard-share';
-import { fanOutCoreEvents } from './core-events';
 import { type DesktopState, RECENT_LIMIT } from './desktop-state';
+import { fanOutCoreEvents } from './event-fan-out';
+import { createShortcutManager, type GlobalShortcutLike } from './global-shortcut';
 import { bindIpc, type IpcMainLike } from './ipc';
 import { wireNotifications } from './notification-wiring';
 import type { NotificationContent, NotifierDeps } from './notifications';
@@ -21,7 +22,6 @@ import { describeSender, isRendererUrl, type RendererLocation } from './renderer
 import { createSetupLinkRouting, type SetupLinkRouting } from './setup-link-routing';
 import { createShareRouting, type ShareRouting } from './share-routing';
 import { createShellApi, type LogsDeps } from './shell-api';
-import { createShortcutManager, type GlobalShortcutLike } from './shortcut';
 import type { TrayDeps } from './tray';
 import { createTrayWiring } from './tray-wiring';
 import { createDesktopUpdates, type DesktopUpdatesDeps } from './updates-wiring';

@@ -1,5 +1,5 @@
 // What the running app knows of the core between its events: the tray, the notifications and
-// the window routing read it; only the core event fan-out (core-events.ts) and the token
+// the window routing read it; only the core event fan-out (event-fan-out.ts) and the token
 // methods of the window's API change it.
 import type { HistoryEntry, QueueItem, Snapshot } from '../../preload/contract';
 

@@ -3,7 +3,7 @@
 // a drop on the Dock icon; it can fire before `ready`). Paths close together become one share;
 // shares wait until the desktop app is up. A team's trayshare://setup link comes the same ways
 // (on the command line on Windows and Linux, as macOS's `open-url`) and waits the same way.
-import { setupLinkFromArgv } from '../core/setup-link';
+import { setupLinkFromArgv } from '../core/setup-link-check';
 import { type HandOffData, pathsFromSecondInstance, sharePathsFromArgv } from './share-argv';
 
 export interface PathBatcherOptions {

@@ -96,7 +96,7 @@ async function openBrowser(url: string): Promise<void> {
  */
 function registerSetupScheme(): void {
   if (!app.isPackaged) return;
-  const registered = app.setAsDefaultProtocolClient(SETUP_SCHEME); // eng-disable PROTOCOL_HANDLER_JS_CHECK (links checked whole in main/core/setup-link.ts)
+  const registered = app.setAsDefaultProtocolClient(SETUP_SCHEME); // eng-disable PROTOCOL_HANDLER_JS_CHECK (links checked whole in main/core/setup-link-check.ts)
   if (!registered) log('The desktop did not take Trayshare as the handler of trayshare: links.');
 }
 

@@ -10,8 +10,8 @@ import type {
 } from '../../preload/contract';
 import { errorMessage } from '../portable/error-message';
 import { shortcutLabel } from '../portable/shortcut-label';
+import type { ShortcutManager } from './global-shortcut';
 import type { NotificationContent } from './notifications';
-import type { ShortcutManager } from './shortcut';
 import type { Windows } from './windows';
 
 interface PreferencesSync {

@@ -1,8 +1,8 @@
 // Where a team's set-up link goes once the OS hands it over (hand-off.ts): checked whole
-// (main/core/setup-link.ts), then the window shows Sign in with Slack filled in from it. A
+// (main/core/setup-link-check.ts), then the window shows Sign in with Slack filled in from it. A
 // refused link is said in a notification and nothing of it is used. The link is never logged:
 // it names the team's service, which is nobody else's business.
-import { parseSetupLink } from '../core/setup-link';
+import { parseSetupLink } from '../core/setup-link-check';
 import type { SetupLink } from '../portable/setup-link';
 import type { NotificationContent } from './notifications';
 import type { Windows } from './windows';

@@ -2,7 +2,7 @@
 // starts it, read from this process's argv or from the argv a second launch hands over.
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isSetupLink } from '../core/setup-link';
+import { isSetupLink } from '../core/setup-link-check';
 
 const SHARE_FLAG = '--share';
 

@@ -1,7 +1,7 @@
 // The contract methods that need OS user-interface APIs (ShellApi in preload/contract.ts).
 import type { OpenDialogOptions } from 'electron';
 import type { SetupLink, ShellApi } from '../../preload/contract';
-import { parseSetupLink } from '../core/setup-link';
+import { parseSetupLink } from '../core/setup-link-check';
 import { isLoopbackHost } from '../portable/credentials';
 
 type LinkCheck = { ok: true; url: string } | { ok: false; error: string };

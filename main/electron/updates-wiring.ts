@@ -30,7 +30,7 @@ export function createDesktopUpdates(deps: {
 }): Updates {
   const { service, state } = deps;
   const { log, ...build } = deps.updates ?? NO_SELF_UPDATE;
-  // Its own copy: this subscribes before the core-events fan-out updates `state.items`.
+  // Its own copy: this subscribes before the core event fan-out (event-fan-out.ts) updates `state.items`.
   let items = state.items;
   const updates = createUpdates({
     ...build,

@@ -1,7 +1,7 @@
 // The team's set-up link: what an admin shares so each person only has to sign in. It carries
 // the service address, the Slack app's client ID and a name for the workspace: all public (a
 // client ID is not a secret), never a token. Built in the window, read by the shell
-// (main/core/setup-link.ts checks every field before anything is pre-filled).
+// (main/core/setup-link-check.ts checks every field before anything is pre-filled).
 
 export const SETUP_SCHEME = 'trayshare';
 /** trayshare://setup?base_url=…&client_id=…&name=… */

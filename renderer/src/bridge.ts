@@ -1,5 +1,5 @@
 // The renderer's only way out of its sandbox: window.trayshare, exposed by the preload in the
-// app and by test/harness/bridge.ts in the browser harness. Types only from the contract, so
+// app and by test/harness/browser-bridge.ts in the browser harness. Types only from the contract, so
 // zod and the rest of main never reach the bundle.
 import type { TrayshareBridge } from '../../preload/contract';
 

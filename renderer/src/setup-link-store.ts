@@ -1,4 +1,4 @@
-// A team's set-up link handed to the app (main checked it; see main/core/setup-link.ts) may
+// A team's set-up link handed to the app (main checked it; see main/core/setup-link-check.ts) may
 // arrive before Settings is showing; it is kept here until the sign-in form takes it.
 import { useEffect, useState } from 'preact/hooks';
 import type { SetupLink } from '../../preload/contract';

@@ -10,8 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
-import { type ConsentOutcome, consent, visit } from '../service/consent-client';
-import type { ReferenceService } from '../service/server';
+import { type ConsentOutcome, consent, visit } from '../reference-service/consent-client';
+import type { ReferenceService } from '../reference-service/server';
 import { DEFAULT_CLIENT_ID, freePort, openApp, serviceFor, signInAndKeep } from './sign-in-helpers';
 
 /** Why this machine cannot take a listener on ::1, or undefined when it can. */

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
 import { accessAccount, refreshAccount } from '../../main/core/secrets/workspace-secrets';
 import { createMemorySecretStore } from '../harness/memory-secrets';
-import type { ReferenceService } from '../service/server';
+import type { ReferenceService } from '../reference-service/server';
 import {
   browser,
   DEFAULT_CLIENT_ID,

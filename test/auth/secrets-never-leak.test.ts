@@ -15,7 +15,11 @@ import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { filesUnder } from '../cli/run-cli';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { watchWrites } from '../helpers/written-files';
-import { defaultTestConfig, type ReferenceService, startReferenceService } from '../service/server';
+import {
+  defaultTestConfig,
+  type ReferenceService,
+  startReferenceService,
+} from '../reference-service/server';
 import { browser, DEFAULT_CLIENT_ID, freePort, openApp, signInAndKeep } from './sign-in-helpers';
 
 let root: string;

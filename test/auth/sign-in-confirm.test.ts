@@ -10,8 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
 import type { SecretStore } from '../../main/core/secrets/secret-store';
 import { createMemorySecretStore } from '../harness/memory-secrets';
-import { defaultOAuthConfig } from '../service/oauth-config';
-import type { ReferenceService } from '../service/server';
+import { defaultOAuthConfig } from '../reference-service/oauth-config';
+import type { ReferenceService } from '../reference-service/server';
 import {
   browser,
   DEFAULT_CLIENT_ID,

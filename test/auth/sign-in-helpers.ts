@@ -9,9 +9,17 @@ import { createAppService } from '../../main/core/app-service';
 import type { SecretStore } from '../../main/core/secrets/secret-store';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
-import { type ConsentChoice, type ConsentOutcome, consent } from '../service/consent-client';
-import { DEFAULT_CLIENT_ID, type OAuthConfig } from '../service/oauth-config';
-import { defaultTestConfig, type ReferenceService, startReferenceService } from '../service/server';
+import {
+  type ConsentChoice,
+  type ConsentOutcome,
+  consent,
+} from '../reference-service/consent-client';
+import { DEFAULT_CLIENT_ID, type OAuthConfig } from '../reference-service/oauth-config';
+import {
+  defaultTestConfig,
+  type ReferenceService,
+  startReferenceService,
+} from '../reference-service/server';
 
 export { DEFAULT_CLIENT_ID };
 

@@ -11,8 +11,8 @@ import type { AppService } from '../../main/core/api';
 import { accessAccount, refreshAccount } from '../../main/core/secrets/workspace-secrets';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
-import { consent, visit } from '../service/consent-client';
-import type { ReferenceService } from '../service/server';
+import { consent, visit } from '../reference-service/consent-client';
+import type { ReferenceService } from '../reference-service/server';
 import {
   browser,
   DEFAULT_CLIENT_ID,

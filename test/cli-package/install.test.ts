@@ -10,11 +10,11 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
-// The token the reference service accepts by default (test/service/config.ts).
+// The token the reference service accepts by default (test/reference-service/config.ts).
 const TOKEN = 'xoxb-test-token';
 const win = process.platform === 'win32';
 

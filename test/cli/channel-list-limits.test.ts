@@ -6,7 +6,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defaultTestConfig, type ReferenceService, startReferenceService } from '../service/server';
+import {
+  defaultTestConfig,
+  type ReferenceService,
+  startReferenceService,
+} from '../reference-service/server';
 import { jsonLines, runCli } from './run-cli';
 
 const FULL = 'xoxb-test-token';

@@ -5,7 +5,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultTestConfig, type ReferenceService, startReferenceService } from '../service/server';
+import {
+  defaultTestConfig,
+  type ReferenceService,
+  startReferenceService,
+} from '../reference-service/server';
 import { jsonLines, runCli } from './run-cli';
 
 const TOKEN = 'xoxb-test-token';

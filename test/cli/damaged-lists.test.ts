@@ -4,7 +4,7 @@
 import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReferenceService } from '../service/server';
+import type { ReferenceService } from '../reference-service/server';
 import { closeAcme, loggedInAcme } from './acme-workspace';
 import { runCli } from './run-cli';
 

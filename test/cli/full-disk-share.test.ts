@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Tmpfs, tmpfsOrSkipReason } from '../queue/tmpfs';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { CLI, jsonLines, runCli } from './run-cli';
 
 let dir: string;

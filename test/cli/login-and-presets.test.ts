@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { filesUnder, jsonLines, runCli } from './run-cli';
 
 const TOKEN = 'xoxb-test-token';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoneOf, readLogs } from '../logs/grep-logs';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { jsonLines, runCli } from './run-cli';
 
 const TOKEN = `xoxb-cli-logs-${randomUUID().slice(0, 8)}`;

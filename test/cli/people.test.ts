@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { jsonLines, runCli } from './run-cli';
 
 const TOKEN = 'xoxb-test-token';

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReferenceService } from '../service/server';
+import type { ReferenceService } from '../reference-service/server';
 import { closeAcme, loggedInAcme } from './acme-workspace';
 import { jsonLines, runCli } from './run-cli';
 

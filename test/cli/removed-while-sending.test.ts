@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import { openSettingsService } from '../../main/core/settings/settings-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { jsonLines, runCli } from './run-cli';
 
 let service: ReferenceService;

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, issuedTokens, serviceFor } from '../auth/sign-in-helpers';
-import { consent } from '../service/consent-client';
-import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
-import type { ReferenceService } from '../service/server';
+import { consent } from '../reference-service/consent-client';
+import { DEFAULT_CLIENT_ID } from '../reference-service/oauth-config';
+import type { ReferenceService } from '../reference-service/server';
 import { CLI, runCli } from './run-cli';
 import { loginWith } from './slack-login-run';
 

@@ -1,10 +1,10 @@
 // `trayshare login --slack --no-browser` as a person runs it: the CLI prints the consent link,
-// and (unless the person is away) test/service/consent-client.ts plays the person at the
+// and (unless the person is away) test/reference-service/consent-client.ts plays the person at the
 // browser: it opens the link, clicks Allow or Deny, and follows the redirect to the CLI's
 // loopback listener.
 import { spawn } from 'node:child_process';
-import { type ConsentChoice, consent } from '../service/consent-client';
-import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
+import { type ConsentChoice, consent } from '../reference-service/consent-client';
+import { DEFAULT_CLIENT_ID } from '../reference-service/oauth-config';
 import { CLI, type CliRun } from './run-cli';
 
 export interface LoginRun extends CliRun {

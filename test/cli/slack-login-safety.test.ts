@@ -12,8 +12,8 @@ import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import { accessAccount, refreshAccount } from '../../main/core/secrets/workspace-secrets';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { freePorts, serviceFor } from '../auth/sign-in-helpers';
-import { consent } from '../service/consent-client';
-import type { ReferenceService } from '../service/server';
+import { consent } from '../reference-service/consent-client';
+import type { ReferenceService } from '../reference-service/server';
 import { runCli } from './run-cli';
 import { loginWith } from './slack-login-run';
 

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import { accessAccount, refreshAccount } from '../../main/core/secrets/workspace-secrets';
 import { freePort, serviceFor } from '../auth/sign-in-helpers';
-import type { ConsentChoice } from '../service/consent-client';
-import type { ReferenceService } from '../service/server';
+import type { ConsentChoice } from '../reference-service/consent-client';
+import type { ReferenceService } from '../reference-service/server';
 import { filesUnder, runCli } from './run-cli';
 import { type LoginRun, loginWith as login } from './slack-login-run';
 

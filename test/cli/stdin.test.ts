@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { CLI, type CliRun, runCli } from './run-cli';
 
 const TOKEN = 'xoxb-test-token';

@@ -16,8 +16,8 @@ import { uploadOnce } from '../../main/core/upload/engine';
 import { uploadExternal } from '../../main/core/upload/external/send-file';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { probeProtocol } from '../../main/core/upload/protocol-probe';
-import { callApi, multipart, send, upload } from '../service/raw-client';
-import type { ReferenceService, ServiceConfig } from '../service/server';
+import { callApi, multipart, send, upload } from '../reference-service/raw-client';
+import type { ReferenceService, ServiceConfig } from '../reference-service/server';
 
 const TOKEN = 'xoxb-test-token';
 /** A token with files:write only: no files:read, channels:read… or users:read. */

@@ -13,10 +13,14 @@ import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { freePort, signInAndKeep } from '../auth/sign-in-helpers';
 import { createMemorySecretStore } from '../harness/memory-secrets';
-import { consent } from '../service/consent-client';
-import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
-import { callApi } from '../service/raw-client';
-import { defaultTestConfig, type RecordedRequest, startReferenceService } from '../service/server';
+import { consent } from '../reference-service/consent-client';
+import { DEFAULT_CLIENT_ID } from '../reference-service/oauth-config';
+import { callApi } from '../reference-service/raw-client';
+import {
+  defaultTestConfig,
+  type RecordedRequest,
+  startReferenceService,
+} from '../reference-service/server';
 import { clientRun, provokeRefusals, RUN_CONFIG } from './client-run';
 import {
   DOUBLE_ONLY_ERRORS,
@@ -134,7 +138,7 @@ describe('the double against Slack’s reference, over a run of the client', () 
   it('the refusals seen are every refusal the service has (none is left unchecked)', () => {
     // Codes written in the service's handlers; Sign in with Slack's (api-oauth.ts,
     // oauth-grants.ts, oauth-consent.ts) are checked in its own part below.
-    const serviceDir = join(import.meta.dirname, '..', 'service');
+    const serviceDir = join(import.meta.dirname, '..', 'reference-service');
     const written = new Set<string>();
     for (const name of readdirSync(serviceDir)) {
       if (!/^(api-(?!oauth).*|direct-messages)\.ts$/.test(name) || name.endsWith('.test.ts')) {

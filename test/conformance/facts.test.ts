@@ -48,7 +48,7 @@ describe("Slack's facts", () => {
       ];
       for (const pattern of named) for (const m of text.matchAll(pattern)) called.add(m[1]!);
     }
-    const server = readFileSync(join(root, 'test', 'service', 'server.ts'), 'utf8');
+    const server = readFileSync(join(root, 'test', 'reference-service', 'server.ts'), 'utf8');
     const served = [...server.matchAll(/case '([a-zA-Z]+\.[a-zA-Z0-9.]+)':/g)].map((m) => m[1]!);
     expect([...called].sort()).toEqual(
       expect.arrayContaining([

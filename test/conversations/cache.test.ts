@@ -14,7 +14,7 @@ import {
   type ReferenceService,
   type ServiceConfig,
   startReferenceService,
-} from '../service/server';
+} from '../reference-service/server';
 
 let dir: string;
 let service: ReferenceService;

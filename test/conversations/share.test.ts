@@ -11,7 +11,7 @@ import type { QueueItem } from '../../main/core/model';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { openApp, TOKEN } from '../external/helpers';
 import { createMemorySecretStore } from '../harness/memory-secrets';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 
 let dir: string;
 let service: ReferenceService;

@@ -10,12 +10,12 @@ import { createAppService } from '../../main/core/app-service';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import { accessAccount } from '../../main/core/secrets/workspace-secrets';
 import { confStoreFactory } from '../../main/core/settings/settings-service';
-import { parseSetupLink } from '../../main/core/setup-link';
+import { parseSetupLink } from '../../main/core/setup-link-check';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { SLACK_USER_SCOPES, slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { DEMO_TOKEN } from '../harness/seed';
-import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
+import { DEFAULT_CLIENT_ID } from '../reference-service/oauth-config';
 import { prepareDemo } from './launch-demo';
 
 async function allFiles(dir: string): Promise<string[]> {

@@ -21,8 +21,8 @@ import { confStoreFactory } from '../../main/core/settings/settings-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { setupLinkFor } from '../../main/portable/setup-link';
 import { type DemoIds, seedDemo } from '../harness/seed';
-import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { DEFAULT_CLIENT_ID } from '../reference-service/oauth-config';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 
 const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 

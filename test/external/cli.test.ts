@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueItem } from '../../main/core/model';
 import { filesUnder, jsonLines, runCli } from '../cli/run-cli';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { CHANNELS, calls, makeFile, sharedCounts, type TestFile, TOKEN } from './helpers';
 
 let dir: string;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueItem } from '../../main/core/model';
 import { runCli } from '../cli/run-cli';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { CHANNELS, calls, makeFile, sharedCounts, type TestFile, TOKEN } from './helpers';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
 import type { QueueItem, Workspace } from '../../main/core/model';
-import { type Fault, type ReferenceService, startReferenceService } from '../service/server';
+import {
+  type Fault,
+  type ReferenceService,
+  startReferenceService,
+} from '../reference-service/server';
 import { CHANNELS, calls, makeFile, openApp, sharedCounts, type TestFile } from './helpers';
 
 // Short enough that a slow answer is given up on quickly, long enough for a loaded machine.

@@ -9,7 +9,7 @@ import { createAppService } from '../../main/core/app-service';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { Transport } from '../../main/core/upload/transport';
-import type { RecordedUpload } from '../service/server';
+import type { RecordedUpload } from '../reference-service/server';
 
 export const TOKEN = 'xoxb-test-token';
 export const CHANNELS = ['C0GENERAL', 'C0DESIGN', 'C0RANDOM'];

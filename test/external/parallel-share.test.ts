@@ -15,7 +15,7 @@ import type { AppService } from '../../main/core/api';
 import type { QueueItem } from '../../main/core/model';
 import { SLOT_BYTES } from '../../main/core/upload/external/byte-budget';
 import { jsonLines, runCli } from '../cli/run-cli';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { calls, makeFile, openApp, sharedCounts, type TestFile, TOKEN } from './helpers';
 
 let dir: string;

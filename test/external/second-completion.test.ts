@@ -13,7 +13,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
 import type { Workspace } from '../../main/core/model';
-import { type Fault, type ReferenceService, startReferenceService } from '../service/server';
+import {
+  type Fault,
+  type ReferenceService,
+  startReferenceService,
+} from '../reference-service/server';
 import { CHANNELS, makeFile, openApp, sharedCounts } from './helpers';
 
 const WINDOW_MS = 300;

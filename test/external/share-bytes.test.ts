@@ -11,7 +11,7 @@ import { SLOT_BYTES } from '../../main/core/upload/external/byte-budget';
 import { completeExternalShare } from '../../main/core/upload/external/complete';
 import { type BytesIn, uploadShareBytes } from '../../main/core/upload/external/share-bytes';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { makeFile, sharedCounts, type TestFile, TOKEN } from './helpers';
 
 const STEP_ONE = 'files.getUploadURLExternal';

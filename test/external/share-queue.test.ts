@@ -12,7 +12,7 @@ import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import { openSettingsService } from '../../main/core/settings/settings-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { Transport } from '../../main/core/upload/transport';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { calls, makeFile, openApp, sharedCounts, type TestFile } from './helpers';
 
 let dir: string;

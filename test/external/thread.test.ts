@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { Transport } from '../../main/core/upload/transport';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { makeFile, openApp } from './helpers';
 
 let dir: string;

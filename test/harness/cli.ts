@@ -2,7 +2,7 @@
 // Serves the renderer in a plain browser, bound to the real core over a local transport.
 // The first stdout line is exactly "harness http://127.0.0.1:PORT" (scripts wait for it).
 import { parseArgs } from 'node:util';
-import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
+import { DEFAULT_CLIENT_ID } from '../reference-service/oauth-config';
 import { startHarness } from './server';
 
 const { values } = parseArgs({

@@ -12,16 +12,16 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { build as esbuild } from 'esbuild';
 import type { AppService } from '../../main/core/api';
-import type { CaptureSource } from '../../main/core/capture/outcome';
+import type { CaptureSource } from '../../main/core/capture/capture-outcome';
 import type { Capturer } from '../../main/core/capture/take-capture';
 import { diagnosticsText } from '../../main/core/log/about';
 import { type FileLog, openFileLog } from '../../main/core/log/file-log';
 import { createLoggedAppService } from '../../main/core/log/logged-service';
-import { parseSetupLink } from '../../main/core/setup-link';
+import { parseSetupLink } from '../../main/core/setup-link-check';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import type { RetryPolicy } from '../../main/core/upload/retry';
 import { createCapture } from '../../main/electron/capture-wiring';
-import { shortcutRefusedMessage } from '../../main/electron/shortcut';
+import { shortcutRefusedMessage } from '../../main/electron/global-shortcut';
 import { createUpdates, type Updates } from '../../main/electron/updates';
 import type { DesktopUpdatesDeps } from '../../main/electron/updates-wiring';
 import { errorMessage } from '../../main/portable/error-message';
@@ -39,7 +39,7 @@ import {
   type ReferenceService,
   type ServiceConfig,
   startReferenceService,
-} from '../service/server';
+} from '../reference-service/server';
 import { buildRenderer } from './build-renderer';
 import { createMemorySecretStore } from './memory-secrets';
 import { type DemoIds, seedDemo } from './seed';

@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { freePort, signInAndKeep } from '../auth/sign-in-helpers';
-import { defaultOAuthConfig, type OAuthSigner } from '../service/oauth-config';
+import { defaultOAuthConfig, type OAuthSigner } from '../reference-service/oauth-config';
 import { type Harness, startHarness } from './server';
 
 export async function startSignInHarness(opts: {

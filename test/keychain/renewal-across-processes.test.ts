@@ -20,7 +20,7 @@ import {
   signInAndKeep,
 } from '../auth/sign-in-helpers';
 import { runCli } from '../cli/run-cli';
-import type { ReferenceService } from '../service/server';
+import type { ReferenceService } from '../reference-service/server';
 
 const RACER = resolve('test/auth/renew-driver.ts');
 const keychain = createKeychainStore();

@@ -19,7 +19,7 @@ import {
   serviceFor,
   signInAndKeep,
 } from '../auth/sign-in-helpers';
-import type { ReferenceService } from '../service/server';
+import type { ReferenceService } from '../reference-service/server';
 
 const SERVICE_NAME = `Trayshare-test-renewal-${process.pid}`;
 let root: string;

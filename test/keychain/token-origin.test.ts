@@ -22,10 +22,10 @@ import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { DEFAULT_CLIENT_ID, freePort, serviceFor, signInAndKeep } from '../auth/sign-in-helpers';
 import { runCli } from '../cli/run-cli';
 import { type HeldOrigin, heldOrigin } from '../helpers/held-origin';
-import { consent } from '../service/consent-client';
-import type { ReferenceService } from '../service/server';
+import { consent } from '../reference-service/consent-client';
+import type { ReferenceService } from '../reference-service/server';
 
-// The reference service's two configured tokens (test/service/config.ts): U0TEST's and U0OTHER's.
+// The reference service's two configured tokens (test/reference-service/config.ts): U0TEST's and U0OTHER's.
 const CHECKED_AT_A = 'xoxb-test-token';
 const SAVED_FOR_B = 'xoxb-other-token';
 /** The one channel U0OTHER is a member of. */

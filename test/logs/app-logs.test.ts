@@ -16,7 +16,7 @@ import { createLoggedAppService } from '../../main/core/log/logged-service';
 import { createKeychainStore } from '../../main/core/secrets/keychain-store';
 import { KeychainError, type SecretStore } from '../../main/core/secrets/secret-store';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { expectNoneOf, readLogs } from './grep-logs';
 
 // Token-shaped, as Slack's are; the refused one is another.

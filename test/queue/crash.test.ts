@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../main/core/history/history-store';
 import type { QueueItem } from '../../main/core/model';
 import { JOURNAL_FILE, replayJournal } from '../../main/core/queue/journal';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { expectNoneLost } from './after-crash';
 import { byPath, makeFiles, postedCounts, TEST_TOKEN } from './helpers';
 

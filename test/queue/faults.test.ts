@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QueueItem } from '../../main/core/model';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { allFinished } from './finished';
 import {
   byPath,

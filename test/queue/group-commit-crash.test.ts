@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../main/core/history/history-store';
 import type { QueueItem } from '../../main/core/model';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { expectNoneLost } from './after-crash';
 import { type DriverExit, driverProcesses } from './driver-process';
 import { byPath, makeFiles, postedCounts, type TestFile } from './helpers';

@@ -11,7 +11,7 @@ import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { TINY_PNG } from '../harness/tiny-png';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 
 let root: string;
 let service: ReferenceService;

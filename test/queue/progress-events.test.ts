@@ -8,7 +8,7 @@ import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { throttleTransport } from '../harness/throttle';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 
 let dir: string;
 let service: ReferenceService;

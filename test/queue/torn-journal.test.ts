@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonl } from '../../main/core/history/jsonl-file';
 import { JOURNAL_FILE } from '../../main/core/queue/journal';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import { allFinished } from './finished';
 import { byPath, makeFiles, openRealQueue, postedCounts } from './helpers';
 

@@ -183,7 +183,10 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
     await page.keyboard.press('Enter');
     // Damaged, so its hidden details cannot be removed safely: it is not sent as it is unasked
     // (docs/how-uploads-behave.md); the person is told, and chooses to send it as it is.
-    await page.getByText(/looks damaged/).first().waitFor();
+    await page
+      .getByText(/looks damaged/)
+      .first()
+      .waitFor();
     expect(harness.reference.uploads().slice(before)).toEqual([]);
     await page.getByRole('button', { name: 'Send it as it is' }).click();
     await expect

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { defaultTestConfig } from '../service/server';
+import { defaultTestConfig } from '../reference-service/server';
 import { axeViolations, openApp, screenshot, showView } from './browser';
 import { testBrowser } from './shared-browser';
 

@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { defaultTestConfig } from '../service/server';
+import { defaultTestConfig } from '../reference-service/server';
 import { axeViolations, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 

@@ -2,10 +2,10 @@
 // that is not slack.com shows that host, large and plain, before anything opens; a Slack-shaped
 // client ID sent to another host is warned about; an international look-alike host shows in
 // the ASCII form the browser will use. The link arrives as main hands it over (parsed by
-// main/core/setup-link.ts).
+// main/core/setup-link-check.ts).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSetupLink } from '../../main/core/setup-link';
+import { parseSetupLink } from '../../main/core/setup-link-check';
 import { type SetupLink, setupLinkFor } from '../../main/portable/setup-link';
 import { type Harness, startHarness } from '../harness/server';
 import { axeViolations, openApp, showView } from './browser';

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSetupLink } from '../../main/core/setup-link';
+import { parseSetupLink } from '../../main/core/setup-link-check';
 import { setupLinkFor } from '../../main/portable/setup-link';
 import { CREATE_SLACK_APP_URL } from '../../renderer/src/views/slack-team-setup';
 import { signInAndKeep } from '../auth/sign-in-helpers';

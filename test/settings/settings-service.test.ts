@@ -9,7 +9,7 @@ import { addPresetFromText, login, logout } from '../../main/cli/settings-by-nam
 import { KeychainError, type SecretStore } from '../../main/core/secrets/secret-store';
 import { accessAccount } from '../../main/core/secrets/workspace-secrets';
 import type { SettingsService } from '../../main/core/settings/settings-service';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 import {
   type Fixture,
   savedDefaultPreset,

@@ -9,7 +9,7 @@ import type { AppService } from '../../main/core/api';
 import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { createMemorySecretStore } from '../harness/memory-secrets';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 
 let root: string;
 let service: ReferenceService;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startReferenceService } from '../service/server';
+import { startReferenceService } from '../reference-service/server';
 import { type ShellHarness, startShellHarness } from './shell-harness';
 
 describe('links through the external protocol', () => {

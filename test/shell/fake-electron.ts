@@ -5,9 +5,9 @@
 import { EventEmitter } from 'node:events';
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from 'electron';
 import type { ClipboardItemLike, ClipboardLike } from '../../main/electron/clipboard-paths';
+import type { GlobalShortcutLike } from '../../main/electron/global-shortcut';
 import type { InvokeEvent, IpcMainLike } from '../../main/electron/ipc';
 import type { NotificationLike } from '../../main/electron/notifications';
-import type { GlobalShortcutLike } from '../../main/electron/shortcut';
 import type { TrayLike } from '../../main/electron/tray';
 import type { WindowLike } from '../../main/electron/windows';
 

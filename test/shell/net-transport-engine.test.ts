@@ -18,7 +18,7 @@ import {
   type NetModule,
   type NetRequest,
 } from '../../main/electron/net-transport';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 
 /** Electron's ClientRequest semantics over a real Node request. */
 class NodeBackedNetRequest extends EventEmitter {

@@ -18,13 +18,13 @@ import { createWindows } from '../../main/electron/windows';
 import { slackRedirectUri } from '../../main/portable/slack-sign-in';
 import { createMemorySecretStore } from '../harness/memory-secrets';
 import { type DemoIds, seedDemo } from '../harness/seed';
-import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
+import { DEFAULT_CLIENT_ID } from '../reference-service/oauth-config';
 import {
   defaultTestConfig,
   type ReferenceService,
   type ServiceConfig,
   startReferenceService,
-} from '../service/server';
+} from '../reference-service/server';
 import {
   eventFrom,
   FakeClipboard,

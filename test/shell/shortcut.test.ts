@@ -2,7 +2,7 @@
 // pick another, the previous working one kept; launch at login and the file-manager
 // integration applied from the preferences.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createShortcutManager } from '../../main/electron/shortcut';
+import { createShortcutManager } from '../../main/electron/global-shortcut';
 import type { PreferencesResult } from '../../preload/contract';
 import { FakeGlobalShortcut } from './fake-electron';
 import { type ShellHarness, startShellHarness } from './shell-harness';

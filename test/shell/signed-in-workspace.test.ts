@@ -4,8 +4,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SignInEnd, SignInResult } from '../../preload/contract';
 import { freePort } from '../auth/sign-in-helpers';
-import { consent } from '../service/consent-client';
-import { DEFAULT_CLIENT_ID } from '../service/oauth-config';
+import { consent } from '../reference-service/consent-client';
+import { DEFAULT_CLIENT_ID } from '../reference-service/oauth-config';
 import { eventFrom } from './fake-electron';
 import { type ShellHarness, startShellHarness } from './shell-harness';
 

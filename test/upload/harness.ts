@@ -14,7 +14,7 @@ import {
   type ReferenceService,
   type ServiceConfig,
   startReferenceService,
-} from '../service/server';
+} from '../reference-service/server';
 
 export const TOKEN = 'xoxb-test-token';
 export const OTHER_TOKEN = 'xoxb-other-token';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../cli/run-cli';
 import { makeFile, openApp, sharedCounts, type TestFile, TOKEN } from '../external/helpers';
-import { type ReferenceService, startReferenceService } from '../service/server';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
 
 let dir: string;
 let service: ReferenceService;

@@ -13,8 +13,8 @@ import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { preconnect } from '../../main/core/upload/preconnect';
 import { TransportError } from '../../main/core/upload/transport';
 import { TOKEN } from '../external/helpers';
-import { type ReferenceService, startReferenceService } from '../service/server';
-import { testTls } from '../service/tls';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
+import { testTls } from '../reference-service/tls';
 
 // Node 22.19+ (https://nodejs.org/api/tls.html#tlssetdefaultcacertificatescerts), as in
 // tls-reuse.test.ts: the process trusts the test certificate as it trusts Slack's.

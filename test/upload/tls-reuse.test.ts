@@ -11,8 +11,8 @@ import * as tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../cli/run-cli';
 import { makeFile, openApp, sharedCounts, type TestFile, TOKEN } from '../external/helpers';
-import { type ReferenceService, startReferenceService } from '../service/server';
-import { TEST_CERT_PATH, testTls } from '../service/tls';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
+import { TEST_CERT_PATH, testTls } from '../reference-service/tls';
 
 // Node 22.19+ (https://nodejs.org/api/tls.html#tlssetdefaultcacertificatescerts); the
 // installed @types/node predates them.

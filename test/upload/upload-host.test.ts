@@ -18,8 +18,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AppService } from '../../main/core/api';
 import { jsonLines, runCli } from '../cli/run-cli';
 import { makeFile, openApp, sharedCounts, type TestFile, TOKEN } from '../external/helpers';
-import { type ReferenceService, startReferenceService } from '../service/server';
-import { TEST_CERT_PATH, testTls } from '../service/tls';
+import { type ReferenceService, startReferenceService } from '../reference-service/server';
+import { TEST_CERT_PATH, testTls } from '../reference-service/tls';
 
 // Node 22.19+ (https://nodejs.org/api/tls.html#tlssetdefaultcacertificatescerts), as in
 // tls-reuse.test.ts: the process trusts the test certificate as it trusts Slack's.

@@ -7,9 +7,9 @@
 // and the CLI, like the NSIS-installed app, has none. The app's own overlay is the way there.
 // A cancelled capture prints nothing and exits 0: the person chose not to share.
 import type { Command } from 'commander';
+import type { CaptureSource } from '../../core/capture/capture-outcome';
 import { capturerFor } from '../../core/capture/capturers';
-import type { CaptureSource } from '../../core/capture/outcome';
-import { report } from '../outcome';
+import { report } from '../result-lines';
 import { sendFlag } from '../send-flags';
 import { say } from '../terminal';
 import { UsageError } from '../usage-error';

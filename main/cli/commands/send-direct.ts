@@ -25,7 +25,7 @@ import { looksLikeUserId } from '../../portable/people-names';
 import { cliLog } from '../cli-log';
 import { uploadExternalGroup } from '../external-group';
 import { capOptimizerFor } from '../optimizer-cap';
-import { type FileResult, fromAttempt } from '../outcome';
+import { type FileResult, fromAttempt } from '../result-lines';
 import { createProgressLine, formatBytes, say } from '../terminal';
 import { EXIT_TOKEN_REFUSED, waitsForToken } from '../token-words';
 import { envToken, UsageError } from '../usage-error';

@@ -1,7 +1,7 @@
 // What `trayshare send` is given and what it answers with, shared by its two modes
 // (send-direct.ts, send-queued.ts).
 import { type ShareTarget, targetByName } from '../../core/settings/target';
-import type { FileResult } from '../outcome';
+import type { FileResult } from '../result-lines';
 import { DEFAULT_MAX_WAIT_S, type SendOptions } from '../send-flags';
 import { UsageError } from '../usage-error';
 

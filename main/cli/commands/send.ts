@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_MAX_FILE_BYTES } from '../../core/settings/defaults';
 import { logDirectOutcome } from '../cli-log';
-import { report } from '../outcome';
+import { report } from '../result-lines';
 import { SEND_FLAGS } from '../send-flags';
 import { checkStdinFilename, type Spooled, spoolStdin } from '../stdin-spool';
 import { say } from '../terminal';

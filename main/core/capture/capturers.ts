@@ -7,8 +7,8 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { MAC_PROGRAMS, type ProgramPath } from '../system-programs';
+import type { CaptureOutcome } from './capture-outcome';
 import { screencaptureArgs, screencaptureOutcome } from './macos';
-import type { CaptureOutcome } from './outcome';
 import { takePortalFile } from './portal-file';
 import type { Capturer } from './take-capture';
 

@@ -5,7 +5,7 @@
 //   -o  in window capture mode, do not capture the shadow of the window
 //   -x  do not play sounds;  -m  only capture the main monitor (non-interactive)
 // Esc leaves no file: that, with nothing on stderr, is a cancel.
-import type { CaptureOutcome, CaptureSource } from './outcome';
+import type { CaptureOutcome, CaptureSource } from './capture-outcome';
 
 /** How to start: an area (Space switches to a window), a window, or the main screen at once. */
 export type CaptureMode = CaptureSource;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { isPng } from '../pasted-images';
-import type { CaptureOutcome } from './outcome';
+import type { CaptureOutcome } from './capture-outcome';
 
 const refused = (path: string, why: string, then: string): CaptureOutcome => ({
   kind: 'failed',

@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import dbus from 'dbus-next';
-import type { CaptureOutcome } from './outcome';
+import type { CaptureOutcome } from './capture-outcome';
 
 const PORTAL = 'org.freedesktop.portal.Desktop';
 const PORTAL_PATH = '/org/freedesktop/portal/desktop';

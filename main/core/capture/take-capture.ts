@@ -6,7 +6,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '../../portable/error-message';
-import type { CaptureOutcome, CaptureSource } from './outcome';
+import type { CaptureOutcome, CaptureSource } from './capture-outcome';
 
 /** Takes the image: `scratch` is a private path a tool may write to. */
 export type Capturer = (source: CaptureSource, scratch: string) => Promise<CaptureOutcome>;

@@ -10,6 +10,16 @@ import { posix } from 'node:path';
 import { errorMessage } from '../../portable/error-message';
 import { windowsProgram } from '../system-programs';
 import { execFileRunner } from './exec-runner';
+import {
+  parseRegQueryValue,
+  regAddArgs,
+  regDeleteArgs,
+  regQueryKeyArgs,
+  regQuerySignatureArgs,
+  SIGNATURE_VALUE,
+  windowsDirs,
+  windowsEntries,
+} from './explorer-menu';
 import { linuxDirs, linuxEntries } from './linux';
 import {
   EMPTY_UCA,
@@ -30,16 +40,6 @@ import type {
   ShortcutDetails,
   UcaActionEntry,
 } from './types';
-import {
-  parseRegQueryValue,
-  regAddArgs,
-  regDeleteArgs,
-  regQueryKeyArgs,
-  regQuerySignatureArgs,
-  SIGNATURE_VALUE,
-  windowsDirs,
-  windowsEntries,
-} from './windows';
 
 export interface IntegrationDeps {
   platform: NodeJS.Platform;

@@ -6,7 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ReferenceService, startReferenceService } from '../../../test/service/server';
+import {
+  type ReferenceService,
+  startReferenceService,
+} from '../../../test/reference-service/server';
 import type { Workspace } from '../model';
 import { RefusedError } from '../refused-error';
 import { createNodeTransport } from '../upload/node-transport';

@@ -11,7 +11,7 @@ import type { AppService, ShareRequest } from '../api';
 import { looksLikeId, resolveChannelNames } from '../conversations/channel-names';
 import type { ConversationCache, PeopleCache } from '../conversations/named-lists';
 import { parseThread } from '../conversations/thread-link';
-import { protocolOf } from '../delivery/delivery';
+import { protocolOf } from '../delivery/protocols';
 import type { Workspace } from '../model';
 import type { EnqueueRequest } from '../queue/queue-api';
 import { refusedTogether, sendToOthers } from '../queue/send-to-others';

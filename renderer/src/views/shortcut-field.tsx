@@ -3,9 +3,9 @@
 // one another app holds, which is said under the field.
 import { useEffect, useState } from 'preact/hooks';
 import { acceleratorFromLabel, shortcutLabel } from '../../../main/portable/shortcut-label';
+import { acceleratorFromKey } from '../accelerator-keys';
 import { api } from '../bridge';
 import { isMac } from '../platform';
-import { acceleratorFromKey } from '../shortcut';
 import { ActionError } from '../ui/notice';
 import { useAction } from '../use-action';
 

@@ -1,4 +1,4 @@
-// The start-up and app's-path tables of the report (issue 25), beside the other extras.
+// The start-up and app's-path tables of the report, beside the other extras.
 import type { Extras } from './results';
 import type { Table } from './table';
 
@@ -16,7 +16,7 @@ export const START_UP_TITLE =
 export const APP_PATH_TITLE =
   "The app's path: a share handed to the running core until its first byte reaches the sink";
 
-export function issue25Tables(extras: Extras | undefined): Table[] {
+export function feltSpeedTables(extras: Extras | undefined): Table[] {
   const out: Table[] = [];
   const s = extras?.startup;
   if (s) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appPathGoal, fixedOverheadGoal, issue25Goals, startUpGoals } from './goals-issue25';
+import { appPathGoal, feltSpeedGoals, fixedOverheadGoal, startUpGoals } from './goals-felt-speed';
 import { summarise } from './results';
 import type { Series } from './samples';
 
@@ -62,7 +62,7 @@ describe('the start-up and per-share overhead targets', () => {
   });
 
   it('lists the many-files and multi-file targets as not measured until their goals exist', () => {
-    const rows = issue25Goals([], {}, []);
+    const rows = feltSpeedGoals([], {}, []);
     const ids = rows.map((g) => g.id);
     expect(ids).toEqual([
       'startup-version',
@@ -74,7 +74,7 @@ describe('the start-up and per-share overhead targets', () => {
       'multi-file-parallel',
     ]);
     expect(rows.every((g) => g.pass === undefined)).toBe(true);
-    const withTheirs = issue25Goals([], {}, [
+    const withTheirs = feltSpeedGoals([], {}, [
       { id: 'small-next-rate', target: 'x', measured: 'y', pass: true },
     ]);
     expect(withTheirs.map((g) => g.id)).not.toContain('small-next-rate');

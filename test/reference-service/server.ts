@@ -86,7 +86,7 @@ export interface StartOptions {
   /** Keep a record of every Web API request (request-log.ts); off unless asked for. */
   recordRequests?: boolean;
   /**
-   * Serve https with this key and certificate (test/service/tls.ts has a self-signed one for
+   * Serve https with this key and certificate (test/reference-service/tls.ts has a self-signed one for
    * 127.0.0.1): what a client pays for TLS, and whether it reuses connections, shows here.
    */
   tls?: { key: string | Buffer; cert: string | Buffer };

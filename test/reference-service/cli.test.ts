@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { json, response, send, upload } from './raw-client';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const cliPath = 'test/service/cli.ts';
+const cliPath = 'test/reference-service/cli.ts';
 
 let dir: string;
 let children: ChildProcess[] = [];
@@ -65,7 +65,7 @@ function collect(stream: NodeJS.ReadableStream | null | undefined): () => string
   return () => text;
 }
 
-describe('npm run service (test/service/cli.ts)', () => {
+describe('npm run service (test/reference-service/cli.ts)', () => {
   it('prints where it listens first, then serves with the config file applied', async () => {
     const config = join(dir, 'service.json');
     await writeFile(

@@ -2,7 +2,7 @@
 // else handed to the app as a trayshare: link is refused whole, with a sentence saying why.
 import { describe, expect, it } from 'vitest';
 import { setupLinkFor } from '../portable/setup-link';
-import { isSetupLink, parseSetupLink, setupLinkFromArgv } from './setup-link';
+import { isSetupLink, parseSetupLink, setupLinkFromArgv } from './setup-link-check';
 
 const good = { baseUrl: 'https://slack.com', clientId: '1234567890.1234567890123', name: 'Acme' };
 

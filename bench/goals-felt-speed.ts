@@ -1,5 +1,5 @@
-// Issue 25's targets ("Fast where people feel it"), judged from one run against their
-// yardsticks. Start-up and the fixed overhead are paired run by run (bench/paired.ts); a target
+// The targets of speed where people feel it (start-up, the app's path, a share's fixed
+// overhead), judged from one run against their yardsticks. Start-up and the fixed overhead are paired run by run (bench/paired.ts); a target
 // whose figures this run did not make is listed as "not measured", never left out.
 import { pairedFigures } from './paired';
 import type { AppPath, SeriesSummary, StartUp } from './results';
@@ -131,7 +131,7 @@ const OTHER_ISSUE_25_TARGETS: { id: string; target: string }[] = [
   },
 ];
 
-export function issue25Goals(
+export function feltSpeedGoals(
   summaries: SeriesSummary[],
   extras: { startup?: StartUp; appPath?: AppPath },
   existing: Goal[],

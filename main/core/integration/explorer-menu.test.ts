@@ -2,9 +2,9 @@
 // the argument arrays reg.exe accepts for add/delete/query (and fails on anything else), and
 // the .lnk writer by a recorder, as Electron's shell.writeShortcutLink would be passed in.
 import { describe, expect, it } from 'vitest';
+import { regAddArgs, windowsDirs, windowsEntries } from './explorer-menu';
 import { createFileManagerIntegration } from './integration';
 import type { CommandResult, IntegrationFs, ShortcutDetails } from './types';
-import { regAddArgs, windowsDirs, windowsEntries } from './windows';
 
 const HOME = 'C:\\Users\\Zoë O’Neil';
 const APPDATA = `${HOME}\\AppData\\Roaming`;

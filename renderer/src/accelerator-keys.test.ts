@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceleratorFromKey } from './shortcut';
+import { acceleratorFromKey } from './accelerator-keys';
 
 const press = (
   key: string,

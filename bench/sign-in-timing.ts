@@ -1,4 +1,4 @@
-// `npx tsx bench/sign-in.ts`: how long Sign in with Slack and a token renewal take against the
+// `npx tsx bench/sign-in-timing.ts`: how long Sign in with Slack and a token renewal take against the
 // reference service on loopback, the person's click included as an immediate fetch (so the
 // figures are Trayshare's own work: listener, exchange, auth.test, keychain, settings). Printed
 // as figures, never asserted (speed goes here, not in tests). Keychain: in memory.
