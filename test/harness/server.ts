@@ -141,7 +141,7 @@ const require = createRequire(import.meta.url);
 
 async function bundleBridge(filesDir: string): Promise<string> {
   const result = await esbuild({
-    entryPoints: [resolve(import.meta.dirname, 'bridge.ts')],
+    entryPoints: [resolve(import.meta.dirname, 'browser-bridge.ts')],
     bundle: true,
     write: false,
     format: 'iife',
@@ -241,7 +241,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       retry: options.retry,
       openBrowser: async (url) => {
         browserOpened.push(url);
-        // No test follows it: the page shows the consent page as a link (bridge.ts), so a
+        // No test follows it: the page shows the consent page as a link (browser-bridge.ts), so a
         // person trying the interface in a browser can finish Sign in with Slack.
         if (openBrowser) await openBrowser(url);
         else emit('harness-consent', { url });
@@ -333,7 +333,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       method: string;
       args: unknown;
     };
-    // Bytes come as base64 in JSON (bridge.ts); Electron's IPC hands main a Uint8Array.
+    // Bytes come as base64 in JSON (browser-bridge.ts); Electron's IPC hands main a Uint8Array.
     const args = Array.isArray(sent)
       ? sent.map((a: unknown) =>
           a && typeof a === 'object' && '$base64' in a
