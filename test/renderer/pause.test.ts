@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLOT_BYTES } from '../../main/core/upload/external/byte-budget';
 import { type Harness, startHarness } from '../harness/server';
 import { openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
@@ -16,7 +17,7 @@ let dir: string;
 beforeAll(async () => {
   [harness, browser] = await Promise.all([startHarness(), testBrowser()]);
   dir = await mkdtemp(join(tmpdir(), 'trayshare-pause-test-'));
-  // One upload at a time, so one file sends while the others wait.
+  // One slot, so one whole-slot file sends while the others wait.
   await harness.app.setPreferences({ concurrency: 1 });
 });
 
@@ -36,7 +37,9 @@ describe('Pause all', () => {
       const paths: string[] = [];
       for (const n of [1, 2, 3]) {
         const path = join(dir, `part-${width}-${n}.bin`);
-        await writeFile(path, Buffer.alloc(300_000, n));
+        // A whole slot each (8 MiB): at one slot one sends while the others wait; smaller files
+        // would go together, ten to a slot (the byte budget, upload/external/byte-budget.ts).
+        await writeFile(path, Buffer.alloc(SLOT_BYTES, n));
         paths.push(path);
       }
       const mine = async () => (await app.listQueue()).filter((i) => paths.includes(i.path));

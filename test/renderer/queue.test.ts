@@ -202,9 +202,13 @@ describe('what the queue says of itself', () => {
     await expect.poll(() => queueFact.textContent()).toBe('1 failed');
 
     // Twelve files on a slow link: the top bar and the share's own row agree on how far it is.
+    // Small files all go at once (ten to a slot), sharing the link, so they are of different
+    // sizes (16 to 192 KiB) to end one after another rather than together.
     harness.setThrottle(256 * 1024);
     const paths = [];
-    for (let i = 0; i < 12; i++) paths.push(await file(`part-${i}.txt`, 'x'.repeat(64 * 1024)));
+    for (let i = 0; i < 12; i++) {
+      paths.push(await file(`part-${i}.txt`, 'x'.repeat((i + 1) * 16 * 1024)));
+    }
     await app.share({ target: { workspaceId: demo.workspaceId, channels: ['C0GENERAL'] }, paths });
     await expect
       .poll(() => queueFact.textContent())
