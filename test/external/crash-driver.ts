@@ -3,14 +3,16 @@
 // where it died.
 //   node --import tsx test/external/crash-driver.ts <config.json>
 // config: { dataDir, baseUrl, channels, paths, killAt, concurrency? }; killAt is
-// 'before-step-3', 'after-step-3', or 'second-upload' (just before the second file's bytes go,
+// 'before-step-3', 'after-step-3', 'after-completing-mark' (at the first journal write after the
+// fsync of the journal write that marked the share "completing": whatever the process does
+// between its mark and its completion request is cut there), or 'second-upload' (just before the second file's bytes go,
 // once the first file's step 2 was answered and its checkpoint journaled, the files after it
 // having asked for their upload URLs); the token is the test token (helpers.ts), never in argv.
 // 'second-upload' waits for the first file's checkpoint rather than assuming it: the queue's
 // byte budget lets small files go ten to a slot, so the second file's bytes may set out while
 // the first file's are still on the way, and the kill is meant for the moment after the
 // first file's step 2 (when files went one at a time, that moment came first by itself).
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CLI_STATE } from '../../main/cli/context';
 import { JOURNAL_FILE } from '../../main/core/queue/journal';
@@ -23,7 +25,7 @@ interface DriverConfig {
   baseUrl: string;
   channels: string[];
   paths: string[];
-  killAt: 'before-step-3' | 'after-step-3' | 'second-upload';
+  killAt: 'before-step-3' | 'after-step-3' | 'after-completing-mark' | 'second-upload';
   /** The concurrency setting to share with (the app's default otherwise). */
   concurrency?: number;
 }
@@ -66,6 +68,7 @@ function killingTransport(killAt: DriverConfig['killAt'], dataDir: string): Tran
         }
         return die();
       }
+      if (killAt === 'after-completing-mark') return inner.request(req);
       if (!req.url.endsWith('/api/files.completeUploadExternal')) return inner.request(req);
       if (killAt === 'before-step-3') die();
       await inner.request(req);
@@ -74,10 +77,40 @@ function killingTransport(killAt: DriverConfig['killAt'], dataDir: string): Tran
   };
 }
 
+interface FileHandleMethods {
+  appendFile: (this: object, data: unknown, opts?: unknown) => Promise<void>;
+  sync: (this: object) => Promise<void>;
+}
+
+/**
+ * 'after-completing-mark': wraps the FileHandle prototype's appendFile and sync (the journal's
+ * only writes, jsonl-file.ts). Once a journal write holding `"completing":true` has been
+ * fsynced, the next journal write kills the process before it reaches the file.
+ */
+async function killAfterCompletingMark(): Promise<void> {
+  const probe = await open(process.execPath, 'r');
+  const proto = Object.getPrototypeOf(probe) as FileHandleMethods;
+  await probe.close();
+  const { appendFile, sync } = proto;
+  const marked = new WeakSet<object>();
+  let markSynced = false;
+  proto.appendFile = async function (data, opts) {
+    const journal = typeof data === 'string' && data.startsWith('{"t":');
+    if (journal && markSynced) return die();
+    if (journal && (data as string).includes('"completing":true')) marked.add(this);
+    return appendFile.call(this, data, opts);
+  };
+  proto.sync = async function () {
+    await sync.call(this);
+    if (marked.has(this)) markSynced = true;
+  };
+}
+
 async function main(): Promise<void> {
   const configPath = process.argv[2];
   if (!configPath) throw new Error('usage: crash-driver.ts <config.json>');
   const config = JSON.parse(await readFile(configPath, 'utf8')) as DriverConfig;
+  if (config.killAt === 'after-completing-mark') await killAfterCompletingMark();
   const app = await openApp({
     dataDir: config.dataDir,
     stateName: CLI_STATE,

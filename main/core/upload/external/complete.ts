@@ -69,7 +69,9 @@ export async function complete(
 
   const cp: ExternalCheckpoint = { ...start, completing: true };
   // Journaled just before the request's body goes: a crash before that point certainly sent
-  // nothing, and the file goes on at step 3 without asking first.
+  // nothing, and the file goes on at step 3 without asking first. A crash after it leaves the
+  // file "may have been delivered" even when the request never left, so the time between the
+  // mark and the body is kept to the mark's own write and fsync (see markThenSend).
   let completingSaved = start.completing;
   const notCompleting = () => a.save({ ...cp, completing: false });
   const lookedFor = async (last?: FailureReason) => {
@@ -81,9 +83,8 @@ export async function complete(
   if (start.completing) return lookedFor();
   const state = { bodyComplete: false };
   const body = formBody(form, state, async () => {
-    if (!completingSaved) await a.save(cp);
+    await markThenSend(completingSaved ? undefined : () => a.save(cp), a.opts.beforeBodyComplete);
     completingSaved = true;
-    await a.opts.beforeBodyComplete?.();
   });
   const sent = await send(a, url, apiHeaders(a), body.body, body.length, state);
   const ctx = { channels: a.channels, url, bodyComplete: sent.bodyComplete };
@@ -104,6 +105,21 @@ export async function complete(
 }
 
 const COMPLETE_METHOD = 'files.completeUploadExternal';
+
+/**
+ * The "completing" mark and the "body complete" record, asked for in the same turn so the
+ * queue's journal takes them in one write and one fsync (its group commit), rather than one
+ * write and fsync after the other: the connection is already up when the body is pulled
+ * (transport.ts), so once both are on disk the request's first byte follows at once. Nothing of
+ * the body goes until both are durable; a crash between them finds at most one of the two, and
+ * either way the request has not left.
+ */
+async function markThenSend(
+  mark: (() => Promise<void>) | undefined,
+  bodyComplete: (() => void | Promise<void>) | undefined,
+): Promise<void> {
+  await Promise.all([mark?.(), bodyComplete?.()]);
+}
 
 /** Step 3's form: the files, where they go, and the comment when this message carries it. */
 function completionForm(
@@ -205,9 +221,11 @@ export async function completeExternalShare(
     opts: {
       ...first.opts,
       beforeBodyComplete: async () => {
-        if (!completingSaved) await saveAll(true);
+        await markThenSend(
+          completingSaved ? undefined : () => saveAll(true),
+          opts.beforeBodyComplete,
+        );
         completingSaved = true;
-        await opts.beforeBodyComplete?.();
       },
     },
     name: jobs.length === 1 ? first.name : `${jobs.length} files`,
