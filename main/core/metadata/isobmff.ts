@@ -12,7 +12,13 @@
 //   ('mime', application/rdf+xml) with an empty XMP packet, both padded to the same length; the
 //   image items, their rotation (irot) and colour profile (colr) are untouched.
 import { readExif, readXmp } from './exif';
-import { type HeaderReader, PlanBuilder, type RemovedDetail, type StripPlan } from './plan';
+import {
+  type HeaderReader,
+  ISOBMFF_TOP_LEVEL,
+  PlanBuilder,
+  type RemovedDetail,
+  type StripPlan,
+} from './plan';
 
 const XMP_UUID = 'be7acfcb97a942e89c71999491e3afac';
 // Boxes read whole to be rewritten or described; larger ones are refused as unusual.
@@ -29,7 +35,6 @@ const HEIF_BRANDS = new Set([
   'avif',
   'avis',
 ]);
-const TOP_LEVEL = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot', 'meta']);
 
 interface Box {
   at: number;
@@ -51,7 +56,7 @@ export async function isobmffKind(
   if (r.size < 8) return undefined;
   const head = await r.bytes(0, Math.min(r.size, 64), 'the first box');
   const type = head.toString('latin1', 4, 8);
-  if (!TOP_LEVEL.has(type)) return undefined;
+  if (!ISOBMFF_TOP_LEVEL.has(type)) return undefined;
   if (type === 'ftyp') {
     const size = head.readUInt32BE(0);
     const brands: string[] = [];

@@ -30,6 +30,21 @@ export interface StripPlan {
   removed: RemovedDetail[];
 }
 
+/**
+ * The box types an ISO base media file (MP4, MOV, HEIC, AVIF) may start with: only a file whose
+ * first box is one of them is read as one (isobmff.ts).
+ */
+export const ISOBMFF_TOP_LEVEL: ReadonlySet<string> = new Set([
+  'ftyp',
+  'moov',
+  'mdat',
+  'free',
+  'skip',
+  'wide',
+  'pnot',
+  'meta',
+]);
+
 /** The file's structure cannot be read safely: it is damaged, truncated or not what it claims. */
 export class MetadataProblem extends Error {
   readonly code = METADATA_UNREADABLE;

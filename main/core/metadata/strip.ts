@@ -8,12 +8,12 @@
 // whole PNG as chunks in memory; mp4box.js: parses, writes whole boxes). None gives what an
 // upload needs: the exact sent length before the first byte, the pixel and media bytes copied
 // from disk untouched, and memory flat whatever the size.
+//
+// Each format's reader is loaded only when a file's first bytes name that format: most files a
+// person sends (logs, archives, documents) are none of them, and a plain `trayshare send`
+// then loads, compiles and runs none of the readers' code.
 import { type FileHandle, open } from 'node:fs/promises';
-import { isobmffKind, planIsobmff } from './isobmff';
-import { planJpeg } from './jpeg';
-import { HeaderReader, type StripPlan } from './plan';
-import { planPng } from './png';
-import { planWebp } from './webp';
+import { HeaderReader, ISOBMFF_TOP_LEVEL, type StripPlan } from './plan';
 
 export type { PlanPiece, StripPlan } from './plan';
 export { MetadataProblem } from './plan';
@@ -31,11 +31,17 @@ export async function planStrip(
   const r = new HeaderReader(handle, size, name);
   if (size < 12) return undefined;
   const head = await r.bytes(0, 12, 'the first bytes');
-  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return planJpeg(r);
-  if (head.toString('latin1', 0, 8) === '\x89PNG\r\n\x1a\n') return planPng(r);
-  if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') {
-    return planWebp(r);
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) {
+    return (await import('./jpeg')).planJpeg(r);
   }
+  if (head.toString('latin1', 0, 8) === '\x89PNG\r\n\x1a\n') {
+    return (await import('./png')).planPng(r);
+  }
+  if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') {
+    return (await import('./webp')).planWebp(r);
+  }
+  if (!ISOBMFF_TOP_LEVEL.has(head.toString('latin1', 4, 8))) return undefined;
+  const { isobmffKind, planIsobmff } = await import('./isobmff');
   const kind = await isobmffKind(r, name);
   return kind ? planIsobmff(r, kind) : undefined;
 }
