@@ -37,23 +37,35 @@ export async function withStripPlans(checked: CheckedPaths): Promise<CheckedPath
     let handle: Awaited<ReturnType<typeof open>> | undefined;
     try {
       handle = await open(file.path, OPEN_FLAGS);
-      const plan = await planStrip(handle, file.size, file.name);
-      files.push(plan ? { ...file, stripped: { removed: plan.removed, size: plan.size } } : file);
+      const planned = await planOpenFile(handle, file);
+      if ('code' in planned) refused.push({ path: file.path, ...planned });
+      else files.push(planned);
     } catch (error) {
-      if (error instanceof MetadataProblem) {
-        refused.push({
-          path: file.path,
-          code: error.code,
-          reason: `${error.message} Send it again keeping its details (it then leaves as it is, location included), or leave it out.`,
-        });
-      } else {
-        refused.push({ path: file.path, ...errnoReason(error) });
-      }
+      refused.push({ path: file.path, ...errnoReason(error) });
     } finally {
       await handle?.close().catch(() => undefined);
     }
   }
   return { files, refused };
+}
+
+/** The plan for a file already open: the file with what leaves, or why it is refused. */
+async function planOpenFile(
+  handle: Awaited<ReturnType<typeof open>>,
+  file: CheckedFile,
+): Promise<CheckedFile | Refusal> {
+  try {
+    const plan = await planStrip(handle, file.size, file.name);
+    return plan ? { ...file, stripped: { removed: plan.removed, size: plan.size } } : file;
+  } catch (error) {
+    if (error instanceof MetadataProblem) {
+      return {
+        code: error.code,
+        reason: `${error.message} Send it again keeping its details (it then leaves as it is, location included), or leave it out.`,
+      };
+    }
+    return errnoReason(error);
+  }
 }
 
 /** How many of the files hold a location (a file that cannot be read counts for none here). */
@@ -101,28 +113,38 @@ const NOT_REGULAR: Refusal = {
 // and cannot see every refusal a file system makes.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-/** One path that must be a readable regular file within `maxBytes`; a Refusal says why not. */
-export async function checkFile(path: string, maxBytes: number): Promise<CheckedFile | Refusal> {
+/**
+ * One path that must be a readable regular file within `maxBytes`; a Refusal says why not.
+ * `known`: what a stat of the path just gave (not asked again). `strip`: the file is planned
+ * without its hidden details (withStripPlans) through the same open handle, so a queued file
+ * is opened once here, not twice (a share of many small files paid an open, a read and a
+ * close more per file).
+ */
+export async function checkFile(
+  path: string,
+  maxBytes: number,
+  opts: { known?: Stats; strip?: boolean } = {},
+): Promise<CheckedFile | Refusal> {
   let fh: Awaited<ReturnType<typeof open>> | undefined;
-  let st: Stats;
   try {
-    if (!(await stat(path)).isFile()) return NOT_REGULAR;
+    if (!(opts.known ?? (await stat(path))).isFile()) return NOT_REGULAR;
     fh = await open(path, OPEN_FLAGS);
-    st = await fh.stat();
+    const st = await fh.stat();
+    if (!st.isFile()) return NOT_REGULAR;
+    if (st.size > maxBytes) {
+      const shown = formatOverLimit(st.size, maxBytes);
+      return {
+        code: 'too_large',
+        reason: `Too large: ${shown.size}; this workspace accepts files up to ${shown.limit}.`,
+      };
+    }
+    const file = { path, name: basename(path), size: st.size, mtimeMs: st.mtimeMs };
+    return opts.strip ? await planOpenFile(fh, file) : file;
   } catch (err) {
     return errnoReason(err);
   } finally {
     await fh?.close().catch(() => {});
   }
-  if (!st.isFile()) return NOT_REGULAR;
-  if (st.size > maxBytes) {
-    const shown = formatOverLimit(st.size, maxBytes);
-    return {
-      code: 'too_large',
-      reason: `Too large: ${shown.size}; this workspace accepts files up to ${shown.limit}.`,
-    };
-  }
-  return { path, name: basename(path), size: st.size, mtimeMs: st.mtimeMs };
 }
 
 const isHidden = (entry: Dirent) => entry.name.startsWith('.');
@@ -157,18 +179,26 @@ async function listFolder(
   return { files, unreadable };
 }
 
-/** Checks and expands the paths of one share request; repeats are queued once. */
+/**
+ * Checks and expands the paths of one share request; repeats are queued once. `strip`: each
+ * file is planned without its hidden details as withStripPlans does, while it is open for its
+ * check.
+ */
 export async function checkPaths(
   paths: readonly string[],
   maxBytes: number,
+  opts: { strip?: boolean } = {},
 ): Promise<CheckedPaths> {
   const files: CheckedFile[] = [];
   const refused: ({ path: string } & Refusal)[] = [];
   const seen = new Set<string>();
-  const add = async (path: string, shown: string) => {
+  const add = async (path: string, shown: string, known?: Stats) => {
     if (seen.has(path)) return;
     seen.add(path);
-    const checked = await checkFile(path, maxBytes);
+    const checked = await checkFile(path, maxBytes, {
+      ...(known ? { known } : {}),
+      ...(opts.strip ? { strip: true } : {}),
+    });
     if ('code' in checked) refused.push({ path: shown, ...checked });
     else files.push(checked);
   };
@@ -183,7 +213,7 @@ export async function checkPaths(
       continue;
     }
     if (!st.isDirectory()) {
-      await add(path, given);
+      await add(path, given, st);
       continue;
     }
     const listing = await listFolder(path, MAX_FOLDER_FILES);

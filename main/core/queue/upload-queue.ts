@@ -81,8 +81,9 @@ class Queue extends ItemLifecycle implements UploadQueue {
     this.assertOpen();
     const shareId = randomUUID();
     const limit = req.maxFileBytes ?? this.deps.maxFileBytes(req.workspaceId);
-    const checked = await checkPaths(req.paths, limit);
-    const { files, refused } = req.stripMetadata ? await withStripPlans(checked) : checked;
+    const { files, refused } = await checkPaths(req.paths, limit, {
+      strip: req.stripMetadata === true,
+    });
     this.assertOpen();
     const now = this.now();
     const added: Entry[] = files.map((file, i) => ({
