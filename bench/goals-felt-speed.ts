@@ -117,7 +117,7 @@ const OTHER_ISSUE_25_TARGETS: { id: string; target: string }[] = [
   {
     id: 'small-next-rate',
     target:
-      "many small files: trayshare send at least half of `curl --next`'s per-file rate (keep-alive, sink)",
+      "many small files: trayshare send at least 0.8× `curl --next`'s per-file rate (keep-alive, sink)",
   },
   {
     id: 'multi-file-time',

@@ -6,7 +6,9 @@
 //
 //   TRAYSHARE_TOKEN=… node small-queue.mjs <dataDir> <base URL> <channel> FILE…
 //
-// Prints one JSON line per file ({"outcome"}), as `trayshare send --json` does.
+// Prints one JSON line per file ({"outcome"}), as `trayshare send --json` does, and on stderr
+// `share-ms N`: from the share to its last file's outcome, what a person at the running app
+// waits (the process's start and the core's opening left out).
 import { createAppService } from '../../main/core/app-service';
 import { createNodeTransport } from '../../main/core/upload/node-transport';
 import { createMemorySecretStore } from '../../test/harness/memory-secrets';
@@ -32,6 +34,7 @@ try {
     finished.set(item.id, item.state);
     wake();
   });
+  const shared = performance.now();
   const { items } = await app.share({ target: { workspaceId: ws.id, channels: [channel] }, paths });
   while (!items.every((i) => finished.has(i.id))) {
     await new Promise<void>((resolve) => {
@@ -39,6 +42,7 @@ try {
     });
   }
   stop();
+  process.stderr.write(`share-ms ${(performance.now() - shared).toFixed(1)}\n`);
   for (const i of items)
     process.stdout.write(`${JSON.stringify({ outcome: finished.get(i.id) })}\n`);
 } finally {
