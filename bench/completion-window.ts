@@ -11,7 +11,7 @@
 // traced with its time. For each completion request (a socket write that starts
 // "POST /api/files.completeUploadExternal"), the window runs from the end of the last journal
 // write before it that holds `"completing":true`.
-//   npx tsx bench/completion-window.ts [--shares 20] [--files 10] [--runs 1]
+//   npm run bench:completion-window -- [--shares 20] [--files 10] [--runs 1]
 // Linux only (strace); prints the windows' median, p90 and max in ms, and the fsyncs inside.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -92,13 +92,13 @@ function parseTrace(text: string): Traced[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-export interface Windows {
+interface Windows {
   windowsMs: number[];
   /** fsyncs that ended inside a window (the mark's own, and any other). */
   fsyncsInside: number[];
 }
 
-export function completionWindows(calls: readonly Traced[]): Windows {
+function completionWindows(calls: readonly Traced[]): Windows {
   const windowsMs: number[] = [];
   const fsyncsInside: number[] = [];
   // Shares complete side by side, so a completion is matched to its mark by its first file_id
@@ -175,7 +175,7 @@ async function main(): Promise<void> {
           '-ttt',
           '-T',
           '-s',
-          '600',
+          '8192',
           '-e',
           'trace=write,pwrite64,writev,fsync,fdatasync',
           '-o',
