@@ -30,6 +30,7 @@ import {
   type EventName,
   type MethodName,
   methodArgs,
+  methodNames,
   type QueueItem,
   type SetupLink,
   type ShellApi,
@@ -147,7 +148,10 @@ async function bundleBridge(filesDir: string): Promise<string> {
     format: 'iife',
     platform: 'browser',
     target: 'chrome120',
-    define: { __HARNESS_FILES_DIR__: JSON.stringify(filesDir) },
+    define: {
+      __HARNESS_FILES_DIR__: JSON.stringify(filesDir),
+      __HARNESS_METHOD_NAMES__: JSON.stringify(methodNames),
+    },
     logLevel: 'warning',
   });
   return result.outputFiles[0]!.text;
