@@ -118,7 +118,8 @@ function subscribe(event: EventName): void {
 }
 
 const methods = {} as Record<MethodName, (...args: unknown[]) => Promise<unknown>>;
-for (const name of __HARNESS_METHOD_NAMES__) methods[name] = (...args: unknown[]) => call(name, args);
+for (const name of __HARNESS_METHOD_NAMES__)
+  methods[name] = (...args: unknown[]) => call(name, args);
 
 const bridge = {
   ...methods,
