@@ -37,3 +37,24 @@ export async function axeAtSizes(page: Page): Promise<string[]> {
 
 /** For a `describe.each` whose tests are all of behaviour: the small size alone. */
 export const SMALL_ONLY = [SIZES[0]] as const;
+
+/** Every control that sticks out of the window, or is clipped by a box it sits in. */
+export async function cutOff(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? (el as HTMLInputElement).id).trim().slice(0, 30)}"`;
+    for (const el of document.querySelectorAll('button, input, select, textarea, a, h1')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || el.closest('.visually-hidden')) continue;
+      if (r.left < -0.5 || r.right > width + 0.5)
+        out.push(`${name(el)} spans ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
+    }
+    for (const box of document.querySelectorAll('.app__main, .nav, .nav__list, .card, .group')) {
+      if (box.scrollWidth > box.clientWidth + 1)
+        out.push(`${box.className} scrolls sideways (${box.scrollWidth} > ${box.clientWidth})`);
+    }
+    return out;
+  });
+}
