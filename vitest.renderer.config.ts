@@ -12,5 +12,11 @@ export default defineConfig({
     include: ['test/renderer/**/*.test.ts'],
     globalSetup: ['test/renderer/global-setup.ts'],
     fileParallelism: false,
+    // The files share one worker's loaded modules (the core, the harness, Playwright) instead of
+    // each loading them again: on two cores that loading took longer than many files' tests.
+    // Nothing is shared between files but code: each starts its own harness (its own core,
+    // reference service, folders and port) and its own browser contexts, and no renderer test
+    // mocks a module or changes the environment, which a shared worker would carry over.
+    isolate: false,
   },
 });

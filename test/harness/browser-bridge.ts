@@ -2,16 +2,21 @@
 // carried over HTTP to the harness (test/harness/server.ts), which calls the real core app
 // service. Same origin as the page, so the renderer's CSP (`script-src 'self'`,
 // `connect-src 'self'`) holds unchanged. Bundled by esbuild when the harness starts.
-import {
-  type EventName,
-  type MethodName,
-  methodNames,
-  type TrayshareBridge,
-  type TrayshareEvents,
+import type {
+  EventName,
+  MethodName,
+  TrayshareBridge,
+  TrayshareEvents,
 } from '../../preload/contract';
 
 /** Where the harness saves dropped files; set by esbuild's `define`. */
 declare const __HARNESS_FILES_DIR__: string;
+/**
+ * The contract's method names, set by esbuild's `define` from the harness's own list: importing
+ * them from preload/contract.ts would bring zod and every schema into this script, four times
+ * the size of the app's own bundle, parsed and run before the page's first paint on every load.
+ */
+declare const __HARNESS_METHOD_NAMES__: readonly MethodName[];
 
 // A File dropped in a browser has no path. Electron's preload asks webUtils.getPathForFile;
 // here the bytes are uploaded to the harness, which saves them under a known folder, so the
@@ -113,7 +118,8 @@ function subscribe(event: EventName): void {
 }
 
 const methods = {} as Record<MethodName, (...args: unknown[]) => Promise<unknown>>;
-for (const name of methodNames) methods[name] = (...args: unknown[]) => call(name, args);
+for (const name of __HARNESS_METHOD_NAMES__)
+  methods[name] = (...args: unknown[]) => call(name, args);
 
 const bridge = {
   ...methods,

@@ -30,6 +30,7 @@ import {
   type EventName,
   type MethodName,
   methodArgs,
+  methodNames,
   type QueueItem,
   type SetupLink,
   type ShellApi,
@@ -65,6 +66,12 @@ export interface HarnessOptions {
   desktopNotes?: string[];
   /** The reference service's config, over its test defaults (e.g. a token's scopes). */
   serviceConfig?: Partial<ServiceConfig>;
+  /**
+   * The reference service's clock (default: the real one). A test that needs a token to run out
+   * moves this clock on instead of waiting the lifetime out; the app keeps the real clock and
+   * learns of it from the service's answers, as it would from Slack's.
+   */
+  serviceNow?: () => number;
   /** False for a Wayland desktop, where no window stays on top (default true). */
   keepsDropWindowOnTop?: boolean;
   /** The loopback port Sign in with Slack listens on (the service's app must list it). */
@@ -147,7 +154,10 @@ async function bundleBridge(filesDir: string): Promise<string> {
     format: 'iife',
     platform: 'browser',
     target: 'chrome120',
-    define: { __HARNESS_FILES_DIR__: JSON.stringify(filesDir) },
+    define: {
+      __HARNESS_FILES_DIR__: JSON.stringify(filesDir),
+      __HARNESS_METHOD_NAMES__: JSON.stringify(methodNames),
+    },
     logLevel: 'warning',
   });
   return result.outputFiles[0]!.text;
@@ -228,6 +238,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const reference = await startReferenceService({
     dataDir: join(root, 'service'),
     ...(options.serviceConfig ? { config: options.serviceConfig } : {}),
+    ...(options.serviceNow ? { now: options.serviceNow } : {}),
   });
   let throttle = options.throttleBytesPerSecond ?? null;
   const browserOpened: string[] = [];

@@ -14,10 +14,13 @@ export async function startSignInHarness(opts: {
   signer: OAuthSigner;
   /** The build's default client ID (issue 36's two first-run builds); none when left out. */
   slackClientId?: string;
+  /** The reference service's clock (HarnessOptions.serviceNow). */
+  serviceNow?: () => number;
 }): Promise<Harness> {
   const port = await freePort();
   return startHarness({
     signInPort: port,
+    ...(opts.serviceNow ? { serviceNow: opts.serviceNow } : {}),
     ...(opts.slackClientId === undefined ? {} : { slackClientId: opts.slackClientId }),
     serviceConfig: {
       oauth: {

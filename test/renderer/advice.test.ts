@@ -9,8 +9,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../harness/server';
 import { signInThroughConsentPage, startSignInHarness } from '../harness/sign-in-harness';
-import { axeViolations, dropFiles, openApp, showView } from './browser';
+import { dropFiles, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
+import { axeAtSizes, SMALL_ONLY } from './sizes';
 
 const CLIENT_ID = '5555555555.6666666666';
 
@@ -48,10 +49,7 @@ async function file(name: string): Promise<string> {
 
 let alice = '';
 
-describe.each([
-  [360, 520],
-  [480, 640],
-])('advice at %i×%i', (width, height) => {
+describe.each(SMALL_ONLY)('advice at %i×%i', (width, height) => {
   it('a signed-in person not in #random is told its name and to join it, with no Retry', async () => {
     alice ||= await signInThroughConsentPage(harness, browser, CLIENT_ID);
     const channels = harness.reference.config.oauth.signers[0]!.channels;
@@ -85,7 +83,7 @@ describe.each([
       expect(await row.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
     }
     expect(await page.getByRole('button', { name: /^Retry all failed/ }).count()).toBe(0);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
 
     await harness.app.clearFinished();
     await expect.poll(async () => (await harness.app.listQueue()).length).toBe(0);
@@ -120,7 +118,7 @@ describe.each([
       .poll(() => page.locator('#share-channels-help').textContent())
       .toBe('You are not in #random: join it in Slack first.');
     expect(await page.locator('form.sheet').innerText()).not.toMatch(/invite/i);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
     expect(problems).toEqual([]);
     await page.context().close();
   }, 60_000);
@@ -150,7 +148,7 @@ describe.each([
     // Said once: the picker's help line leaves it to the notice with the way out.
     expect(sheet.match(/no token/gi)).toHaveLength(1);
     expect(sheet).not.toMatch(/trayshare login/);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
     expect(problems).toEqual([]);
     await harness.app.removeWorkspace(bare.id);
     await page.context().close();

@@ -12,6 +12,7 @@ import { type Harness, startHarness } from '../harness/server';
 import { defaultTestConfig } from '../reference-service/server';
 import { axeViolations, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
+import { axeAtSizes, itOnce, SIZES } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -52,13 +53,10 @@ async function files(prefix: string, count: number): Promise<string[]> {
   return paths;
 }
 
-const SIZES = [
-  [360, 520],
-  [480, 640],
-] as const;
-
 describe.each(SIZES)('at %i×%i', (width, height) => {
-  it('shows channel names, not IDs, where a name is known: drop view, Presets, the sheet', async () => {
+  // `test`: behaviour, run at 360×520 only; `it`: layout, at both sizes (sizes.ts).
+  const test = itOnce(width);
+  test('shows channel names, not IDs, where a name is known: drop view, Presets, the sheet', async () => {
     const { page, problems } = await openApp(browser, harness);
     await page.setViewportSize({ width, height });
     const preset = page.locator('.facts__row').filter({ hasText: 'Default preset' }).locator('dd');
@@ -92,7 +90,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
-  it('lists recent shares, not files: a 12-file share is one line', async () => {
+  test('lists recent shares, not files: a 12-file share is one line', async () => {
     const { app, demo } = harness;
     await app.share({
       target: { presetId: demo.randomPresetId },
@@ -124,7 +122,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
-  it("History finds a workspace's uploads by the workspace's name", async () => {
+  test("History finds a workspace's uploads by the workspace's name", async () => {
     const globex = await harness.app.addWorkspace({
       name: `Globex ${width}`,
       baseUrl: harness.reference.url,
@@ -199,7 +197,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
-  it('states the 1 GiB limit as 1.07 GB, below a 1.1 GB file it refuses', async () => {
+  test('states the 1 GiB limit as 1.07 GB, below a 1.1 GB file it refuses', async () => {
     const path = join(dir, `film-${width}.mov`);
     // Sparse: the sheet only asks its size.
     const handle = await open(path, 'w');
@@ -218,7 +216,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
-  it('asks about an empty file before Share, since Slack refuses empty files', async () => {
+  test('asks about an empty file before Share, since Slack refuses empty files', async () => {
     const empty = join(dir, `empty-${width}.txt`);
     await writeFile(empty, '');
     const [full] = await files(`full-${width}`, 1);
@@ -231,7 +229,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await expect
       .poll(() => ask.locator('.confirm__question').textContent())
       .toBe(`empty-${width}.txt is empty (0 bytes), and Slack refuses empty files.`);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
 
     // Share is held until the question is answered, and says why.
     await page.getByRole('button', { name: 'Share', exact: true }).click();
@@ -268,7 +266,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
-  it("a preset of two channels plus a thread leads to choosing the thread's channel in the sheet", async () => {
+  test("a preset of two channels plus a thread leads to choosing the thread's channel in the sheet", async () => {
     const [path] = await files(`thread-${width}`, 1);
     harness.pick([path!]);
     const { page, problems } = await openApp(browser, harness);
@@ -300,7 +298,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
-  it('removing a workspace with files waiting says so, and cancels them with that reason', async () => {
+  test('removing a workspace with files waiting says so, and cancels them with that reason', async () => {
     const temp = await harness.app.addWorkspace({
       name: `Temp ${width}`,
       baseUrl: harness.reference.url,
@@ -349,7 +347,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
-  it('a file queued during a rate limit says what it waits for, with the time left', async () => {
+  test('a file queued during a rate limit says what it waits for, with the time left', async () => {
     harness.reference.injectFault({
       method: 'files.upload',
       fault: { kind: 'ratelimit', retryAfter: 30 },
@@ -386,7 +384,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.context().close();
   });
 
-  it("puts the service's code in small print after the sentence, not in it", async () => {
+  test("puts the service's code in small print after the sentence, not in it", async () => {
     harness.reference.injectFault({ fault: { kind: 'error', error: 'method_deprecated' } });
     const [path] = await files(`retired-${width}`, 1);
     await harness.app.share({ target: { presetId: harness.demo.randomPresetId }, paths: [path!] });
@@ -406,7 +404,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     );
     expect(sentence).toMatch(/no longer offers files\.upload\. Switching the workspace/);
     expect(sentence).not.toContain('method_deprecated');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
     expect(problems).toEqual([]);
     await page.context().close();
   });

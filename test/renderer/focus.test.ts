@@ -8,8 +8,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, openApp, showView } from './browser';
+import { openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
+import { axeAtSizes, SMALL_ONLY } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -52,10 +53,7 @@ const focused = (page: Page) =>
     return el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.id;
   });
 
-describe.each([
-  [360, 520],
-  [480, 640],
-])('at %i×%i', (width, height) => {
+describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
   it('the queue: Cancel, Retry, Pause all and Cancel all leave focus on a control', async () => {
     harness.setThrottle(256 * 1024);
     const name = `slow-${width}.bin`;
@@ -109,7 +107,7 @@ describe.each([
     const name = page.getByLabel('Name', { exact: true });
     expect(await name.inputValue()).toBe('Random (unsaved)');
     await page.getByText('Your unsaved changes to this preset are back').waitFor();
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
     await page.getByRole('button', { name: 'Discard changes' }).click();
     await expect.poll(() => name.inputValue()).toBe('Random');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('preset-name');
@@ -199,7 +197,7 @@ describe.each([
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
       .toMatch(/Connected as u0test in .+\. Token saved\./);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
 
     // Replacing the token asks first, focused on the safe answer; Esc answers it.
     await card.getByLabel(/^Token/).fill(DEMO_TOKEN);
@@ -257,7 +255,7 @@ describe.each([
           .join(' ');
       }),
     ).toBe('Give the workspace a name.');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
     expect((await harness.app.getSnapshot()).workspaces.map((w) => w.name)).toContain('Acme');
     expect(problems).toEqual([]);
     await page.context().close();

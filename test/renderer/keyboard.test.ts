@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { openApp } from './browser';
 import { testBrowser } from './shared-browser';
+import { SMALL_ONLY } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -38,10 +39,7 @@ const focused = (page: Page) =>
     return el?.getAttribute('aria-label') || el?.id || el?.textContent?.trim() || '';
   });
 
-describe.each([
-  [360, 520],
-  [480, 640],
-])('at %i×%i', (width, height) => {
+describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
   it('goes from Choose files to the queue by keyboard alone', async () => {
     const { page } = await openApp(browser, harness);
     await page.setViewportSize({ width, height });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
+import { cutOff } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -29,27 +30,6 @@ async function file(name: string, content: string): Promise<string> {
   const path = join(dir, name);
   await writeFile(path, content);
   return path;
-}
-
-/** Every control that sticks out of the window, or is clipped by a box it sits in. */
-async function cutOff(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const out: string[] = [];
-    const name = (el: Element) =>
-      `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? (el as HTMLInputElement).id).trim().slice(0, 30)}"`;
-    for (const el of document.querySelectorAll('button, input, select, textarea, a, h1')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0 || el.closest('.visually-hidden')) continue;
-      if (r.left < -0.5 || r.right > width + 0.5)
-        out.push(`${name(el)} spans ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
-    }
-    for (const box of document.querySelectorAll('.app__main, .nav, .nav__list, .card, .group')) {
-      if (box.scrollWidth > box.clientWidth + 1)
-        out.push(`${box.className} scrolls sideways (${box.scrollWidth} > ${box.clientWidth})`);
-    }
-    return out;
-  });
 }
 
 describe.each([

@@ -7,8 +7,9 @@ import { basename, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, dropFiles, openApp } from './browser';
+import { dropFiles, openApp } from './browser';
 import { testBrowser } from './shared-browser';
+import { axeAtSizes, SMALL_ONLY } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -35,10 +36,7 @@ async function keepDraft(page: Page, tag: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Drop files' }).waitFor();
 }
 
-describe.each([
-  [360, 520],
-  [480, 640],
-])('a kept draft at %i×%i', (width, height) => {
+describe.each(SMALL_ONLY)('a kept draft at %i×%i', (width, height) => {
   it('takes new files while fresh; after ten minutes it is offered, not merged', async () => {
     const { page, problems } = await openApp(browser, harness);
     await page.setViewportSize({ width, height });
@@ -58,7 +56,7 @@ describe.each([
     expect(await names(page)).toEqual([`later-${width}.txt`]);
     const offer = page.getByText(/^An earlier draft of 13 files, kept 11 minutes ago/);
     expect(await offer.isVisible()).toBe(true);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
     await page.getByRole('button', { name: 'Add its 13 files' }).click();
     await page.getByRole('heading', { name: 'Share 14 files' }).waitFor();
     expect(await offer.count()).toBe(0);

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { axeViolations, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
+import { axeAtSizes, itOnce, SIZES } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -49,11 +50,10 @@ async function bigFile(name: string): Promise<string> {
   return path;
 }
 
-describe.each([
-  [360, 520],
-  [480, 640],
-])('at %i×%i', (width, height) => {
-  it('opens at the top after Share, the new share first as one row with its files', async () => {
+describe.each(SIZES)('at %i×%i', (width, height) => {
+  // `test`: behaviour, run at 360×520 only; `it`: layout, at both sizes (sizes.ts).
+  const test = itOnce(width);
+  test('opens at the top after Share, the new share first as one row with its files', async () => {
     const { app, demo } = harness;
     // Old, finished uploads and one failure fill the queue before the new share.
     for (let i = 0; i < 6; i++)
@@ -127,7 +127,7 @@ describe.each([
     await page.close();
   }, 60_000);
 
-  it('shows the share just sent first, above rows that need attention, even once delivered', async () => {
+  test('shows the share just sent first, above rows that need attention, even once delivered', async () => {
     const { app, demo } = harness;
     // Three failures fill the top of a tray-sized window.
     for (let i = 0; i < 3; i++) {
@@ -155,7 +155,7 @@ describe.each([
       return box.top >= main.top && box.bottom <= main.bottom;
     });
     expect(inView).toBe(true);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
     // Elsewhere and back, the queue is in its usual order again: the failures first.
     await showView(page, 'history');
     await showView(page, 'queue');

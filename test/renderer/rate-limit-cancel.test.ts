@@ -9,8 +9,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, openApp, showView } from './browser';
+import { openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
+import { axeAtSizes, SMALL_ONLY } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -27,10 +28,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe.each([
-  [360, 520],
-  [480, 640],
-])('at %i×%i', (width, height) => {
+describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
   it('the file after a cancelled rate-limited one says what it waits for', async () => {
     harness.reference.injectFault({
       method: 'files.upload',
@@ -75,7 +73,7 @@ describe.each([
       Number((await row.locator('.item__detail').textContent())?.match(/in (\d+) s\.$/)?.[1]);
     const before = await seconds();
     await expect.poll(seconds, { timeout: 5_000 }).toBeLessThan(before);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
     for (const item of await harness.app.listQueue())
       if (item.state === 'queued' || item.state === 'waiting')
         await harness.app.cancelItem(item.id);

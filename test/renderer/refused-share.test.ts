@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, openApp, showView } from './browser';
+import { openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
+import { axeAtSizes, SMALL_ONLY } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -59,10 +60,7 @@ const focused = (page: Page) =>
     return el?.getAttribute('aria-label') ?? el?.id ?? el?.textContent ?? '';
   });
 
-describe.each([
-  [360, 520],
-  [480, 640],
-])('a refused share at %i×%i', (width, height) => {
+describe.each(SMALL_ONLY)('a refused share at %i×%i', (width, height) => {
   it('"Send to the others" in the queue posts once to #general, and focus stays in the row', async () => {
     const name = `others-${width}.txt`;
     await refusedShare([name]);
@@ -78,7 +76,7 @@ describe.each([
     expect(
       await row.getByRole('button', { name: `Change destination… for ${name}` }).isVisible(),
     ).toBe(true);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
 
     await send.focus();
     await page.keyboard.press('Enter');
@@ -111,7 +109,7 @@ describe.each([
     expect(await chips.allTextContents()).toEqual(['#general×']);
     // Focus is where the change is made.
     await expect.poll(() => focused(page)).toBe('redirect-channels');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
 
     // Esc closes the open list first, as in any combobox; then it leaves as Cancel does: back
     // to the queue, nothing sent.

@@ -14,6 +14,7 @@ import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
 import { axeViolations, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
+import { axeAtSizes, itOnce, SIZES } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -53,11 +54,10 @@ async function opened(width: number, height: number): Promise<{ page: Page; prob
   return app;
 }
 
-describe.each([
-  [360, 520],
-  [480, 640],
-])('at %i×%i', (width, height) => {
-  it('History says a share’s comment once, and its badge matches the queue’s', async () => {
+describe.each(SIZES)('at %i×%i', (width, height) => {
+  // `test`: behaviour, run at 360×520 only; `it`: layout, at both sizes (sizes.ts).
+  const test = itOnce(width);
+  test('History says a share’s comment once, and its badge matches the queue’s', async () => {
     const external = await harness.app.addWorkspace({
       name: `Ext ${width}`,
       baseUrl: harness.reference.url,
@@ -114,7 +114,7 @@ describe.each([
         ),
       ),
     );
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
     expect(problems).toEqual([]);
     await harness.app.clearFinished();
     await page.context().close();
@@ -165,7 +165,7 @@ describe.each([
     await page.context().close();
   });
 
-  it('a name in a preset’s channel ID field is said to be a name; an empty name field says what it shows', async () => {
+  test('a name in a preset’s channel ID field is said to be a name; an empty name field says what it shows', async () => {
     const { page, problems } = await opened(width, height);
     await showView(page, 'presets');
     await page.getByRole('button', { name: 'New preset…' }).click();
@@ -186,7 +186,7 @@ describe.each([
     expect(await page.locator(`[id="${help}"]`).textContent()).toBe(
       'Empty: Slack’s name, #design-review',
     );
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
     expect(problems).toEqual([]);
     await page.context().close();
   });

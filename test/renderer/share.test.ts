@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { dropFiles, openApp } from './browser';
 import { testBrowser } from './shared-browser';
+import { itOnce } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -235,6 +236,8 @@ describe.each([
   [360, 520],
   [480, 640],
 ])('what the sheet says about the files before Share, at %i×%i', (width, height) => {
+  // `test`: behaviour, run at 360×520 only; `it`: layout, at both sizes (sizes.ts).
+  const test = itOnce(width);
   it("shows each file's size, a folder's file count, a total, and refuses an empty folder and a missing file in place", async () => {
     const root = await mkdtemp(join(dir, `sizes-${width}-`));
     const report = join(root, 'quarterly-report.pdf');
@@ -300,7 +303,7 @@ describe.each([
     await page.close();
   }, 60_000);
 
-  it('keeps Share off when nothing picked can be sent, and says why', async () => {
+  test('keeps Share off when nothing picked can be sent, and says why', async () => {
     const root = await mkdtemp(join(dir, `nothing-${width}-`));
     const empty = join(root, 'empty-folder');
     await mkdir(empty);
@@ -324,7 +327,7 @@ describe.each([
     await page.close();
   });
 
-  it("refuses a file over the workspace's size limit in place, in the same units as its size", async () => {
+  test("refuses a file over the workspace's size limit in place, in the same units as its size", async () => {
     const root = await mkdtemp(join(dir, `limit-${width}-`));
     const big = join(root, 'too-big.mov');
     await writeFile(big, 'm'.repeat(1500));

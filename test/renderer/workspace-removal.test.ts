@@ -11,6 +11,7 @@ import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
 import { axeViolations, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
+import { axeAtSizes, SIZES, SMALL_ONLY } from './sizes';
 
 let harness: Harness;
 let browser: Browser;
@@ -45,10 +46,7 @@ function spill(card: Locator): Promise<string[]> {
   });
 }
 
-describe.each([
-  [360, 520],
-  [480, 640],
-])('removing a workspace at %i×%i', (width, height) => {
+describe.each(SIZES)('removing a workspace at %i×%i', (width, height) => {
   it('asks inside the card, and Test connection keeps a button’s size', async () => {
     const temp = await harness.app.addWorkspace({
       name: `Temp ${width}`,
@@ -99,10 +97,7 @@ describe.each([
   }, 60_000);
 });
 
-describe.each([
-  [360, 520],
-  [480, 640],
-])('after a workspace is removed, at %i×%i', (width, height) => {
+describe.each(SMALL_ONLY)('after a workspace is removed, at %i×%i', (width, height) => {
   it('its shares keep their names and offer nothing that can only fail', async () => {
     const gone = await harness.app.addWorkspace({
       name: `Gone ${width}`,
@@ -164,7 +159,7 @@ describe.each([
     );
     expect(await off.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Retry all failed/ }).count()).toBe(0);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
 
     await showView(page, 'history');
     const history = page.getByRole('listitem', {
@@ -181,7 +176,7 @@ describe.each([
     expect(await cancelledRow.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
     const bobRow = page.getByRole('listitem').filter({ hasText: `bob-${width}.txt` });
     expect(await bobRow.locator('.item__detail').textContent()).toContain('→ @Bobby in');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeAtSizes(page)).toEqual([]);
 
     await showView(page, 'drop');
     const recent = page.locator('.recent__list');
