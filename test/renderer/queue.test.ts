@@ -204,7 +204,9 @@ describe('what the queue says of itself', () => {
     // Twelve files on a slow link: the top bar and the share's own row agree on how far it is.
     // Small files all go at once (ten to a slot), sharing the link, so they are of different
     // sizes (16 to 192 KiB) to end one after another rather than together.
-    harness.setThrottle(256 * 1024);
+    // 128 KiB/s keeps the share part-way for about eight seconds (1.2 MiB in all), long enough
+    // for a loaded machine to read the two bars before the last file lands.
+    harness.setThrottle(128 * 1024);
     const paths = [];
     for (let i = 0; i < 12; i++) {
       paths.push(await file(`part-${i}.txt`, 'x'.repeat((i + 1) * 16 * 1024)));
@@ -228,6 +230,7 @@ describe('what the queue says of itself', () => {
     ).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
+    harness.setThrottle(null);
     await page.close();
   }, 60_000);
 });
