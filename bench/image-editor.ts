@@ -83,9 +83,14 @@ for (let round = 0; round <= ROUNDS * 2 + 1; round += 1) {
   await page.locator('canvas.image-editor__canvas').focus();
   await page.keyboard.press('Enter');
   if (settled) {
-    await page.waitForFunction(
-      `performance.getEntriesByName('image-editor:ahead').some((m) => m.startTime > performance.getEntriesByName('image-editor:ready').at(-1).startTime)`,
-    );
+    // The page's CSP forbids eval, so no waitForFunction: a mark observer in the page.
+    await page.evaluate(`new Promise((resolve) => {
+      const after = performance.getEntriesByName('image-editor:ready').at(-1).startTime;
+      const ready = () => performance.getEntriesByName('image-editor:ahead').some((m) => m.startTime > after);
+      if (ready()) return resolve();
+      const observer = new PerformanceObserver(() => { if (ready()) { observer.disconnect(); resolve(); } });
+      observer.observe({ type: 'mark' });
+    })`);
   }
   // Done → the edited file queued: Share is pressed as soon as the edited row is back.
   const queued = new Promise<number>((resolve) => {

@@ -2,7 +2,7 @@
 // editor draws them on its view, and flattens them into the file it sends. Shapes are kept in the
 // image's own pixels.
 
-export type ShapeKind = 'redact' | 'box' | 'arrow' | 'text';
+type ShapeKind = 'redact' | 'box' | 'arrow' | 'text';
 
 /** In image pixels. An arrow goes from (x, y) to (x + w, y + h); the others are boxes. */
 export interface Shape {
@@ -161,10 +161,11 @@ const fourCC = (b: Uint8Array, at: number) => String.fromCharCode(...b.subarray(
 /**
  * What an edited image is sent as, from the original's first bytes: a JPEG photo stays a JPEG; a
  * PNG stays a PNG (a screenshot's text stays sharp). A WebP is sent as what it is closest to, as
- * main takes back only PNG or JPEG: a lossy one (a "VP8 " image chunk, RFC 9649 section 2.5)
- * without transparency is a photo and goes as a JPEG, like a JPEG photo would; a lossless one
- * ("VP8L", section 2.6), or one with an alpha channel (the L flag of its "VP8X" header, section
- * 2.7), goes as a PNG, which loses nothing of it.
+ * main takes back only PNG or JPEG: a lossy one (a "VP8 " image chunk) without transparency is
+ * a photo and goes as a JPEG, like a JPEG photo would; a lossless one ("VP8L"), or one with an
+ * alpha channel (the Alpha (L) flag, 0x10, of its "VP8X" header), goes as a PNG, which loses
+ * nothing of it. The WebP container specification's "Simple File Format (Lossy)", "(Lossless)"
+ * and "Extended File Format": https://developers.google.com/speed/webp/docs/riff_container
  */
 export function sentType(head: Uint8Array, type: string): SentType {
   if (type === 'image/jpeg') return 'image/jpeg';
