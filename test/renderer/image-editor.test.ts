@@ -370,6 +370,10 @@ describe('images in the share sheet', () => {
       page.locator('canvas.image-editor__canvas').getAttribute('aria-label'),
     ).resolves.toMatch(/^board\.png, 1 mark\./);
     await expect(page.getByRole('button', { name: 'Undo' }).isEnabled()).resolves.toBe(true);
+    // Left alone, the editor encodes the file ahead of Done: Done then sends those bytes.
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByName('image-editor:ahead').length))
+      .toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByText('board (edited).png').waitFor();
     expect(await page.getByText('edits not applied').count()).toBe(0);

@@ -375,7 +375,8 @@ export function ImageEditor(props: {
     return bytes;
   };
   useEffect(() => {
-    if (!image || busy) return;
+    // Nothing edited and nothing to scale: Done is unlikely, so no encode is spent on it.
+    if (!image || busy || (past.length === 0 && longEdge === null)) return;
     const timer = setTimeout(() => {
       // The mark tells the bench the file is ready before Done (bench/image-editor.ts).
       if (!drag.current)
