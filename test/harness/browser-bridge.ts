@@ -60,11 +60,28 @@ function pathForFile(file: File): string {
 
 async function call(method: MethodName, args: unknown[]): Promise<unknown> {
   await Promise.all(uploads);
-  const response = await fetch('/rpc', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ method, args: args.map(asJson) }),
-  });
+  const bytes = args.filter((a): a is Uint8Array<ArrayBuffer> => a instanceof Uint8Array);
+  const response = await fetch(
+    '/rpc',
+    bytes.length === 0
+      ? {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ method, args }),
+        }
+      : {
+          // Bytes as the body, the call in a header (server.ts, rpc): no base64, as Electron's
+          // IPC carries a Uint8Array as it is.
+          method: 'POST',
+          headers: {
+            'content-type': 'application/octet-stream',
+            'x-harness-call': encodeURIComponent(
+              JSON.stringify({ method, args: withOffsets(args) }),
+            ),
+          },
+          body: new Blob(bytes),
+        },
+  );
   if (response.headers.get('content-type') === 'application/octet-stream') {
     return withBytes(
       JSON.parse(decodeURIComponent(response.headers.get('x-harness-result') ?? '')),
@@ -81,14 +98,14 @@ async function call(method: MethodName, args: unknown[]): Promise<unknown> {
   return answer.result;
 }
 
-/** Bytes as base64 (server.ts turns them back into a Uint8Array, as Electron's IPC gives main). */
-function asJson(arg: unknown): unknown {
-  if (!(arg instanceof Uint8Array)) return arg;
-  let binary = '';
-  for (let i = 0; i < arg.length; i += 0x8000) {
-    binary += String.fromCharCode(...arg.subarray(i, i + 0x8000));
-  }
-  return { $base64: btoa(binary) };
+/** The call's arguments with each byte array replaced by where it lies in the body. */
+function withOffsets(args: unknown[]): unknown[] {
+  let offset = 0;
+  return args.map((a) => {
+    if (!(a instanceof Uint8Array)) return a;
+    offset += a.byteLength;
+    return { $bytes: [offset - a.byteLength, a.byteLength] };
+  });
 }
 
 /** An answer whose bytes came as the response's body (server.ts, sendResult). */

@@ -164,6 +164,10 @@ async function bundleBridge(filesDir: string): Promise<string> {
 }
 
 function readBody(req: IncomingMessage, limit = 1024 * 1024): Promise<string> {
+  return readBytes(req, limit).then((body) => body.toString('utf8'));
+}
+
+function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -176,7 +180,7 @@ function readBody(req: IncomingMessage, limit = 1024 * 1024): Promise<string> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolveBody(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -339,18 +343,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   unsubscribe.push(() => updates.dispose());
 
   async function rpc(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Large enough for a pasted image as base64 (savePastedImage).
-    const { method, args: sent } = JSON.parse(await readBody(req, 200 * 1024 * 1024)) as {
-      method: string;
-      args: unknown;
-    };
-    // Bytes come as base64 in JSON (browser-bridge.ts); Electron's IPC hands main a Uint8Array.
+    // A call with bytes (savePastedImage, saveEditedImage) comes as binary: the bytes are the
+    // body and the call is JSON in a header (browser-bridge.ts), so they arrive as a Uint8Array
+    // with no base64 on the way, as Electron's IPC hands them to main.
+    const binary = req.headers['content-type'] === 'application/octet-stream';
+    const body = binary ? await readBytes(req, 200 * 1024 * 1024) : null;
+    const { method, args: sent } = JSON.parse(
+      binary
+        ? decodeURIComponent(String(req.headers['x-harness-call'] ?? ''))
+        : await readBody(req, 200 * 1024 * 1024),
+    ) as { method: string; args: unknown };
     const args = Array.isArray(sent)
-      ? sent.map((a: unknown) =>
-          a && typeof a === 'object' && '$base64' in a
-            ? new Uint8Array(Buffer.from(String(a.$base64), 'base64'))
-            : a,
-        )
+      ? sent.map((a: unknown) => {
+          const at = (a as { $bytes?: [number, number] } | null)?.$bytes;
+          return at && body ? new Uint8Array(body.subarray(at[0], at[0] + at[1])) : a;
+        })
       : sent;
     const schema = Object.hasOwn(methodArgs, method) ? methodArgs[method as MethodName] : undefined;
     if (!schema) return sendJson(res, 404, { error: `No method called ${method}.` });

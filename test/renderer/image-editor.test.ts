@@ -349,6 +349,148 @@ describe('images in the share sheet', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+  it('edits left with Esc survive closing the sheet with Esc: the row says so, Edit brings them back with their undo, Done sends them', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    await dropImages(page, [{ name: 'board.png', bytes: png, type: 'image/png' }]);
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await openEditor(page, 'board.png');
+    await dragOnImage(page, 400, [20, 20], [120, 90]);
+    // Esc leaves the editor, not yet applied; a second Esc closes the sheet as a kept draft.
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Edit image' }).waitFor({ state: 'detached' });
+    await page.getByText('edits not applied').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor({ state: 'detached' });
+    await dropImages(page, [{ name: 'notes.png', bytes: png, type: 'image/png' }]);
+    await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
+    await page.getByRole('button', { name: 'Remove notes.png' }).click();
+    await openEditor(page, 'board.png');
+    await expect(
+      page.locator('canvas.image-editor__canvas').getAttribute('aria-label'),
+    ).resolves.toMatch(/^board\.png, 1 mark\./);
+    await expect(page.getByRole('button', { name: 'Undo' }).isEnabled()).resolves.toBe(true);
+    // Left alone, the editor encodes the file ahead of Done: Done then sends those bytes.
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByName('image-editor:ahead').length))
+      .toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByText('board (edited).png').waitFor();
+    expect(await page.getByText('edits not applied').count()).toBe(0);
+    const before = harness.reference.uploads().length;
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const sent = PNG.sync.read(await received(harness, 'board (edited).png', before));
+    expectRedacted(sent, PNG.sync.read(png), [20, 20, 120, 90]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('Cancel drops edits in progress: the next Edit starts clean', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    await dropImages(page, [{ name: 'plan.png', bytes: png, type: 'image/png' }]);
+    await openEditor(page, 'plan.png');
+    await dragOnImage(page, 400, [20, 20], [120, 90]);
+    await page
+      .getByRole('dialog', { name: 'Edit image' })
+      .getByRole('button', { name: 'Cancel' })
+      .click();
+    await page.getByRole('dialog', { name: 'Edit image' }).waitFor({ state: 'detached' });
+    expect(await page.getByText('edits not applied').count()).toBe(0);
+    await openEditor(page, 'plan.png');
+    await expect(
+      page.locator('canvas.image-editor__canvas').getAttribute('aria-label'),
+    ).resolves.toMatch(/^plan\.png, 0 marks\./);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('by keyboard alone, N selects each mark in turn (a screen reader is told which), arrow keys move it, Delete removes it', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    await dropImages(page, [{ name: 'keys.png', bytes: png, type: 'image/png' }]);
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await tabTo(page, 'Edit keys.png', true);
+    await page.keyboard.press('Enter');
+    await page.locator('canvas.image-editor__canvas[data-ready="true"]').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('CANVAS');
+    const told = page.locator('.image-editor [aria-live="polite"]');
+    // A redaction, then a box, both a quarter of the image in its middle (100×75 at 150,113);
+    // the box is moved down out of the way (4 px a step on a 400 px image).
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('b');
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowDown');
+    // N goes round to the first mark: the redaction, which two steps move left by 8 px.
+    await page.keyboard.press('n');
+    await expect(told.textContent()).resolves.toBe(
+      'Redaction, mark 1 of 2, at 150, 113, 100 by 75, selected',
+    );
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    // N again: the box, and Delete takes it away.
+    await page.keyboard.press('n');
+    await expect(told.textContent()).resolves.toBe(
+      'Box, mark 2 of 2, at 150, 233, 100 by 75, selected',
+    );
+    await page.keyboard.press('Delete');
+    await expect(told.textContent()).resolves.toBe('Box removed, 1 mark left.');
+    await tabTo(page, 'Done');
+    await page.keyboard.press('Enter');
+    await page.getByText('keys (edited).png').waitFor();
+    await tabTo(page, 'Share');
+    const before = harness.reference.uploads().length;
+    await page.keyboard.press('Enter');
+    const sent = PNG.sync.read(await received(harness, 'keys (edited).png', before));
+    expectRedacted(sent, PNG.sync.read(png), [142, 113, 242, 188]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('an edited lossy WebP photo is sent as a JPEG, a lossless WebP as a PNG', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    // Chromium's WebP encoder is lossy below quality 1 and lossless at 1.
+    const webp = async (quality: number) =>
+      Buffer.from(
+        await page.evaluate(async (q) => {
+          const canvas = new OffscreenCanvas(200, 150);
+          const g = canvas.getContext('2d')!;
+          g.fillStyle = '#2f5d8a';
+          g.fillRect(0, 0, 200, 150);
+          const blob = await canvas.convertToBlob({ type: 'image/webp', quality: q });
+          return [...new Uint8Array(await blob.arrayBuffer())];
+        }, quality),
+      );
+    // Chromium writes an extended file (VP8X) with an alpha chunk even for an opaque canvas; a
+    // camera's or phone's lossy WebP is the simple kind: the RIFF header and one "VP8 " chunk.
+    const extended = await webp(0.8);
+    const at = extended.indexOf('VP8 ');
+    const chunk = extended.subarray(at, at + 8 + extended.readUInt32LE(at + 4));
+    const lossy = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBP'), chunk]);
+    lossy.writeUInt32LE(lossy.length - 8, 4);
+    const lossless = await webp(1);
+    expect(lossy.subarray(12, 16).toString()).toBe('VP8 ');
+    expect(lossless.includes('VP8L')).toBe(true);
+    for (const [name, bytes, sentName, signature] of [
+      ['beach.webp', lossy, 'beach (edited).jpg', 'ffd8ff'],
+      ['chart.webp', lossless, 'chart (edited).png', '89504e47'],
+    ] as const) {
+      await dropImages(page, [{ name, bytes, type: 'image/webp' }]);
+      await openEditor(page, name);
+      await dragOnImage(page, 200, [10, 10], [60, 60]);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await page.getByText(sentName).waitFor();
+      const before = harness.reference.uploads().length;
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      const got = await received(harness, sentName, before);
+      expect(got.subarray(0, signature.length / 2).toString('hex'), name).toBe(signature);
+      await page.getByRole('heading', { name: 'Queue' }).waitFor();
+      await page.getByRole('navigation').getByRole('button', { name: 'Drop files' }).click();
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });
 
 describe.skipIf(process.platform !== 'linux')('editing a capture, by keyboard alone', () => {

@@ -17,36 +17,22 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, plainError } from '../bridge';
 import { baseName } from '../format';
 import { imageBlob } from './capture-preview';
+import { dropUnconfirmed, keepUnconfirmed, unconfirmedEdits } from './edited-images';
+import {
+  boundsOf,
+  type Doc,
+  drawShape,
+  flatten,
+  inside,
+  normal,
+  type Rect,
+  type SentType,
+  type Shape,
+  sentType,
+  strokeOf,
+} from './image-marks';
 
 type Tool = 'select' | 'redact' | 'box' | 'arrow' | 'text' | 'crop';
-type ShapeKind = 'redact' | 'box' | 'arrow' | 'text';
-
-/** In image pixels. An arrow goes from (x, y) to (x + w, y + h); the others are boxes. */
-interface Shape {
-  kind: ShapeKind;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  text?: string;
-}
-interface Rect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-interface Doc {
-  shapes: Shape[];
-  crop: Rect | null;
-}
-
-/** Solid and opaque: the pixels under a redaction are replaced, not blurred (blur can be undone). */
-const REDACT = '#000000';
-/** Strong on light and dark screenshots: a saturated red inside a white rim. */
-const MARK = '#e0162b';
-const RIM = '#ffffff';
-
 const TOOLS: { tool: Tool; label: string; key: string }[] = [
   { tool: 'select', label: 'Select', key: 'V' },
   { tool: 'redact', label: 'Redact', key: 'R' },
@@ -62,122 +48,24 @@ export const SEND_SMALLER_EDGE = 2560;
 const isMac = () => /Mac/.test(navigator.platform);
 
 /**
- * A box with its width and height made positive, on whole pixels, inside the image. A redaction
- * grows to every pixel it touches (nothing half covered stays readable); a crop takes the nearest.
+ * How long the edits stay still before the file is encoded ahead of Done. Encoding a 4K
+ * screenshot is a few hundred milliseconds of Chromium's PNG encoder; begun while the person
+ * looks the image over, Done usually finds the file ready.
  */
-function normal(r: Rect, width: number, height: number, nearest = false): Rect {
-  const [down, up] = nearest ? [Math.round, Math.round] : [Math.floor, Math.ceil];
-  const x0 = Math.max(0, down(Math.min(r.x, r.x + r.w)));
-  const y0 = Math.max(0, down(Math.min(r.y, r.y + r.h)));
-  const x1 = Math.min(width, up(Math.max(r.x, r.x + r.w)));
-  const y1 = Math.min(height, up(Math.max(r.y, r.y + r.h)));
-  return { x: x0, y: y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) };
-}
+const SETTLE_MS = 200;
 
-/** Line widths and text size grow with the image, so marks read the same on any screenshot. */
-const strokeOf = (image: { width: number; height: number }) =>
-  Math.max(3, Math.round(Math.max(image.width, image.height) / 300));
+const KIND_NAMES: Record<Shape['kind'], string> = {
+  redact: 'Redaction',
+  box: 'Box',
+  arrow: 'Arrow',
+  text: 'Text',
+};
 
-function textBox(g: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, s: Shape) {
-  return { w: Math.ceil(g.measureText(s.text ?? '').width), h: s.h };
-}
-
-function drawShape(
-  g: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D,
-  s: Shape,
-  stroke: number,
-): void {
-  g.lineJoin = 'round';
-  g.lineCap = 'round';
-  if (s.kind === 'redact') {
-    g.fillStyle = REDACT;
-    g.fillRect(s.x, s.y, s.w, s.h);
-    return;
-  }
-  if (s.kind === 'text') {
-    g.font = `bold ${s.h}px system-ui, sans-serif`;
-    g.textBaseline = 'top';
-    g.lineWidth = Math.max(2, s.h / 6);
-    g.strokeStyle = RIM;
-    g.strokeText(s.text ?? '', s.x, s.y);
-    g.fillStyle = MARK;
-    g.fillText(s.text ?? '', s.x, s.y);
-    return;
-  }
-  const path = new Path2D();
-  if (s.kind === 'box') path.rect(s.x, s.y, s.w, s.h);
-  else {
-    const [x1, y1] = [s.x + s.w, s.y + s.h];
-    const angle = Math.atan2(s.h, s.w);
-    const head = stroke * 4;
-    path.moveTo(s.x, s.y);
-    path.lineTo(x1, y1);
-    path.moveTo(x1 - head * Math.cos(angle - 0.5), y1 - head * Math.sin(angle - 0.5));
-    path.lineTo(x1, y1);
-    path.lineTo(x1 - head * Math.cos(angle + 0.5), y1 - head * Math.sin(angle + 0.5));
-  }
-  g.strokeStyle = RIM;
-  g.lineWidth = stroke + 4;
-  g.stroke(path);
-  g.strokeStyle = MARK;
-  g.lineWidth = stroke;
-  g.stroke(path);
-}
-
-/** The box a shape takes, to select it. */
-function boundsOf(g: CanvasRenderingContext2D | null, s: Shape): Rect {
-  if (s.kind === 'text' && g) {
-    g.font = `bold ${s.h}px system-ui, sans-serif`;
-    const { w, h } = textBox(g, s);
-    return { x: s.x, y: s.y, w, h };
-  }
-  return {
-    x: Math.min(s.x, s.x + s.w),
-    y: Math.min(s.y, s.y + s.h),
-    w: Math.abs(s.w),
-    h: Math.abs(s.h),
-  };
-}
-
-const inside = (r: Rect, x: number, y: number, slack: number) =>
-  x >= r.x - slack && x <= r.x + r.w + slack && y >= r.y - slack && y <= r.y + r.h + slack;
-
-/**
- * The edited image as a file: the crop, the shapes burnt into the pixels, scaled down when asked
- * ('high' smoothing: Chromium's best filter for a canvas downscale). PNG for PNG and WebP
- * sources (screenshots keep sharp text), JPEG for JPEG photos.
- */
-async function flatten(
-  image: ImageBitmap,
-  doc: Doc,
-  type: 'image/png' | 'image/jpeg',
-  longEdge: number | null,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const crop = doc.crop ?? { x: 0, y: 0, w: image.width, h: image.height };
-  const full = new OffscreenCanvas(crop.w, crop.h);
-  const g = full.getContext('2d');
-  if (!g) throw new Error('This window cannot draw images (no 2D canvas).');
-  g.translate(-crop.x, -crop.y);
-  g.drawImage(image, 0, 0);
-  const stroke = strokeOf(image);
-  for (const shape of doc.shapes) drawShape(g, shape, stroke);
-  let out = full;
-  const scale = longEdge ? Math.min(1, longEdge / Math.max(crop.w, crop.h)) : 1;
-  if (scale < 1) {
-    out = new OffscreenCanvas(
-      Math.max(1, Math.round(crop.w * scale)),
-      Math.max(1, Math.round(crop.h * scale)),
-    );
-    const small = out.getContext('2d');
-    if (!small) throw new Error('This window cannot draw images (no 2D canvas).');
-    small.imageSmoothingEnabled = true;
-    small.imageSmoothingQuality = 'high';
-    small.drawImage(full, 0, 0, out.width, out.height);
-  }
-  const blob = await out.convertToBlob(
-    type === 'image/jpeg' ? { type, quality: 0.92 } : { type: 'image/png' },
-  );
-  return new Uint8Array(await blob.arrayBuffer());
+/** A mark as a screen reader says it: its kind, then where it is, in the image's pixels. */
+function describe(s: Shape, index: number, count: number): string {
+  const what = s.kind === 'text' ? `Text "${s.text ?? ''}"` : KIND_NAMES[s.kind];
+  const size = s.kind === 'text' ? '' : `, ${Math.abs(s.w)} by ${Math.abs(s.h)}`;
+  return `${what}, mark ${index + 1} of ${count}, at ${Math.round(s.x)}, ${Math.round(s.y)}${size}, selected`;
 }
 
 export function ImageEditor(props: {
@@ -191,11 +79,13 @@ export function ImageEditor(props: {
   const dialog = useRef<HTMLDialogElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const stage = useRef<HTMLDivElement>(null);
-  const [image, setImage] = useState<{ bitmap: ImageBitmap; type: string } | null>(null);
+  const [image, setImage] = useState<{ bitmap: ImageBitmap; type: SentType } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [doc, setDoc] = useState<Doc>({ shapes: [], crop: null });
-  const [past, setPast] = useState<Doc[]>([]);
-  const [future, setFuture] = useState<Doc[]>([]);
+  // Edits left with Esc last time come back, undo history and all.
+  const [kept] = useState(() => unconfirmedEdits(props.path));
+  const [doc, setDoc] = useState<Doc>(kept?.doc ?? { shapes: [], crop: null });
+  const [past, setPast] = useState<Doc[]>(kept?.past ?? []);
+  const [future, setFuture] = useState<Doc[]>(kept?.future ?? []);
   const [tool, setTool] = useState<Tool>('redact');
   const [selected, setSelected] = useState<number | null>(null);
   const [label, setLabel] = useState('Note');
@@ -203,6 +93,8 @@ export function ImageEditor(props: {
   const [busy, setBusy] = useState(false);
   const [view, setView] = useState({ width: 0, height: 0 });
   const drag = useRef<{ mode: 'draw' | 'move'; x: number; y: number; from: Doc } | null>(null);
+  /** What a screen reader is told after a keyboard selection or removal (a polite live region). */
+  const [said, setSaid] = useState('');
 
   useEffect(() => {
     const d = dialog.current;
@@ -213,10 +105,13 @@ export function ImageEditor(props: {
       .then(async (read) => {
         if (!read) throw new Error('This image can no longer be read, so it cannot be edited.');
         performance.mark('image-editor:read');
-        const bitmap = await createImageBitmap(read);
+        const [bitmap, head] = await Promise.all([
+          createImageBitmap(read),
+          read.slice(0, 64 * 1024).arrayBuffer(),
+        ]);
         performance.mark('image-editor:decoded');
         if (!live) return bitmap.close();
-        setImage({ bitmap, type: read.type });
+        setImage({ bitmap, type: sentType(new Uint8Array(head), read.type) });
         // The keyboard starts on the image: Enter places a redaction at once.
         requestAnimationFrame(() => canvas.current?.focus());
       })
@@ -396,9 +291,28 @@ export function ImageEditor(props: {
     place({ x: d.x, y: d.y, w: p.x - d.x, h: p.y - d.y }, d.from);
   };
 
-  /** Arrow keys move the selected shape (Shift: make it larger or smaller); Enter places one. */
+  /**
+   * Arrow keys move the selected shape (Shift: make it larger or smaller); Enter places one; N
+   * selects the next shape (Shift+N the one before), so a keyboard reaches every mark the mouse
+   * can; Delete removes the selected one.
+   */
   const onCanvasKey = (e: KeyboardEvent) => {
     if (!bitmap) return;
+    const count = doc.shapes.length;
+    if (e.key.toLowerCase() === 'n' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      // Handled: the dialog's keys would otherwise see a letter.
+      e.stopPropagation();
+      if (count === 0) {
+        setSaid('No marks to select yet.');
+        return;
+      }
+      const from = selected ?? (e.shiftKey ? 0 : -1);
+      const next = (from + (e.shiftKey ? -1 : 1) + count) % count;
+      setSelected(next);
+      setSaid(describe(doc.shapes[next]!, next, count));
+      return;
+    }
     const step = Math.max(1, Math.round(Math.max(bitmap.width, bitmap.height) / 100));
     const moves: Record<string, [number, number]> = {
       ArrowLeft: [-step, 0],
@@ -429,30 +343,74 @@ export function ImageEditor(props: {
       });
     } else if ((e.key === 'Delete' || e.key === 'Backspace') && selected !== null) {
       e.preventDefault();
+      const gone = doc.shapes[selected]!;
       change({ ...doc, shapes: doc.shapes.filter((_, i) => i !== selected) });
       setSelected(null);
+      setSaid(
+        `${KIND_NAMES[gone.kind]} removed, ${count - 1 === 1 ? '1 mark' : `${count - 1} marks`} left.`,
+      );
     }
   };
 
   const offerSmaller = bitmap
     ? Math.max(doc.crop?.w ?? bitmap.width, doc.crop?.h ?? bitmap.height) > props.smallerEdge
     : false;
+  const longEdge = offerSmaller && smaller ? props.smallerEdge : null;
+
+  // The file for the edits as they stand, encoded ahead once they settle, so Done usually finds
+  // it ready; Done after a fresh edit encodes at once, as before. Chromium encodes a canvas
+  // asynchronously, so the page keeps answering while it runs.
+  const ahead = useRef<{
+    doc: Doc;
+    longEdge: number | null;
+    bytes: Promise<Uint8Array<ArrayBuffer>>;
+  } | null>(null);
+  const encode = (d: Doc, edge: number | null) => {
+    const was = ahead.current;
+    if (was && was.doc === d && was.longEdge === edge) return was.bytes;
+    const bytes = flatten(image!.bitmap, d, image!.type, edge);
+    // A failure is told on Done, where these bytes are awaited.
+    bytes.catch(() => undefined);
+    ahead.current = { doc: d, longEdge: edge, bytes };
+    return bytes;
+  };
+  useEffect(() => {
+    // Nothing edited and nothing to scale: Done is unlikely, so no encode is spent on it.
+    if (!image || busy || (past.length === 0 && longEdge === null)) return;
+    const timer = setTimeout(() => {
+      // The mark tells the bench the file is ready before Done (bench/image-editor.ts).
+      if (!drag.current)
+        encode(doc, longEdge).then(
+          () => performance.mark('image-editor:ahead'),
+          () => undefined,
+        );
+    }, SETTLE_MS);
+    return () => clearTimeout(timer);
+  });
+
   const done = async () => {
     if (!image || busy) return;
     setBusy(true);
     setProblem(null);
     performance.mark('image-editor:done');
     try {
-      const type = image.type === 'image/jpeg' ? 'image/jpeg' : 'image/png';
-      const longEdge = offerSmaller && smaller ? props.smallerEdge : null;
-      const bytes = await flatten(image.bitmap, doc, type, longEdge);
+      const bytes = await encode(doc, longEdge);
       performance.mark('image-editor:encoded');
       const edited = await api().saveEditedImage(bytes, props.path);
+      performance.mark('image-editor:saved');
+      dropUnconfirmed(props.path);
       props.onDone(edited);
     } catch (e) {
+      ahead.current = null;
       setProblem(plainError(e));
       setBusy(false);
     }
+  };
+  /** Cancel drops the edits; Esc keeps them for the next Edit of this image, as a draft. */
+  const leave = (keep: boolean) => {
+    if (keep && past.length + future.length > 0) keepUnconfirmed(props.path, { doc, past, future });
+    else dropUnconfirmed(props.path);
+    props.onCancel();
   };
 
   // Keys anywhere in the dialog: Esc leaves, Ctrl/Cmd+Z undoes, a tool's letter picks it.
@@ -463,7 +421,7 @@ export function ImageEditor(props: {
       // Taken here: the sheet behind must not close (use-escape.ts skips a handled Esc).
       e.preventDefault();
       e.stopPropagation();
-      if (!busy) props.onCancel();
+      if (!busy) leave(true);
     } else if (mod && e.key.toLowerCase() === 'z' && !typing) {
       e.preventDefault();
       if (e.shiftKey) redo();
@@ -555,7 +513,8 @@ export function ImageEditor(props: {
             class="image-editor__canvas"
             role="img"
             tabIndex={0}
-            aria-label={`${name}, ${doc.shapes.length === 1 ? '1 mark' : `${doc.shapes.length} marks`}${doc.crop ? ', cropped' : ''}. ${current.label}: Enter places one; arrow keys move the selected mark, with Shift resize it; Delete removes it.`}
+            aria-keyshortcuts="Enter N Shift+N Delete"
+            aria-label={`${name}, ${doc.shapes.length === 1 ? '1 mark' : `${doc.shapes.length} marks`}${doc.crop ? ', cropped' : ''}. ${current.label}: Enter places one; N selects the next mark, arrow keys move it, with Shift resize it; Delete removes it.`}
             onPointerDown={onPointerDown}
             onPointerMove={onPointerMove}
             onPointerUp={onPointerUp}
@@ -565,9 +524,12 @@ export function ImageEditor(props: {
       </div>
       <p class="image-editor__hint">
         {tool === 'select'
-          ? 'Select: pick a mark to move it; Delete removes it.'
+          ? 'Select: pick a mark to move it, or press N; Delete removes it.'
           : `${current.label}: ${tool === 'text' ? 'click where it goes' : 'drag on the image'}, or press Enter.`}{' '}
-        Arrow keys move a selected mark.
+        N selects the next mark, arrow keys move it.
+      </p>
+      <p class="visually-hidden" aria-live="polite">
+        {said}
       </p>
       {problem ? (
         <p class="image-editor__problem" role="alert">
@@ -585,7 +547,7 @@ export function ImageEditor(props: {
             Send smaller ({props.smallerEdge} px long edge)
           </label>
         ) : null}
-        <button type="button" class="button" disabled={busy} onClick={() => props.onCancel()}>
+        <button type="button" class="button" disabled={busy} onClick={() => leave(false)}>
           Cancel
         </button>
         <button

@@ -11,7 +11,7 @@ import {
   mayBeImage,
   useCapturePreviews,
 } from './capture-preview';
-import { editedOriginal } from './edited-images';
+import { editedOriginal, unconfirmedEdits } from './edited-images';
 import { ImageEditor, SEND_SMALLER_EDGE } from './image-editor';
 import type { Descriptions } from './path-descriptions';
 
@@ -195,6 +195,10 @@ function FileRow(props: {
       {props.preview ? <CaptureThumb preview={props.preview} name={baseName(path)} /> : null}
       <span class="file-list__name">{baseName(path)}</span>
       {edited ? <span class="file-list__edited">edited</span> : null}
+      {/* Edits left with Esc: not in the file until Done, so the row says so. */}
+      {unconfirmedEdits(path) ? (
+        <span class="file-list__unconfirmed">edits not applied</span>
+      ) : null}
       {about ? <span class="file-list__size">{describeOne(about)}</span> : null}
       <span class="file-list__dir" title={path}>
         {parentOf(path)}
