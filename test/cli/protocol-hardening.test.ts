@@ -429,12 +429,11 @@ describe('rate limits in queued mode', () => {
   it('says the limit on a piped stderr, pauses once, and delivers all 10 files once', async () => {
     const http = await import('node:http');
     const { createProxy } = await import('proxy');
-    // The service's clock runs 20 times fast: 3 uploads a minute refill one a real second.
-    const started = Date.now();
+    // The bucket holds 3 uploads and refills at 180 a minute: full again a second after it
+    // empties, and a Retry-After of 1 s (the refill time of one upload).
     const limited = await startReferenceService({
       dataDir: join(dir, 'limited'),
-      config: { uploadsPerMinute: 3 },
-      now: () => started + (Date.now() - started) * 20,
+      config: { uploadsPerMinute: 180, uploadBurst: 3 },
     });
     // The posts are counted on their way through a local proxy.
     const posts: string[] = [];
@@ -466,7 +465,7 @@ describe('rate limits in queued mode', () => {
       // as "next try in 0 s" when it ends.
       const said = run.stderr.match(/rate limited by the service; next try in \d+ s/g) ?? [];
       expect(run.stderr).not.toMatch(/next try in 0 s/);
-      // Every file once. The bucket holds 3 and is full again after each 20 s pause. Ten small
+      // Every file once. The bucket holds 3 and is full again after each 1 s pause. Ten small
       // files fit the default budget at once (three slots, ten small files to a slot), so the
       // first 429s are those of the 7 the bucket did not take; after each pause one request
       // goes first, then the rest of the waiting files: 6 go, 2 pass and 4 meet the 429; then

