@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalCapturer } from '../../main/core/capture/capturers';
 import { startTestPortal, type TestPortal } from '../capture/test-portal';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, openApp, type Scheme, screenshot } from './browser';
+import { axeViolations, openApp, type Scheme, screenshot, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 const run = promisify(execFile);
@@ -401,6 +401,40 @@ describe('images in the share sheet', () => {
     await expect(
       page.locator('canvas.image-editor__canvas').getAttribute('aria-label'),
     ).resolves.toMatch(/^plan\.png, 0 marks\./);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('edits left unapplied end with the share that sent the file, or with Cancel on the sheet: the same file dropped again starts clean', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    const dir = await mkdtemp(join(tmpdir(), 'left-'));
+    const path = join(dir, 'slide.png');
+    await writeFile(path, png);
+    const pickSlide = async () => {
+      await showView(page, 'drop');
+      harness.pick([path]);
+      await page.getByRole('button', { name: 'Choose files…' }).click();
+      await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    };
+    for (const leave of ['Share', 'Cancel']) {
+      await pickSlide();
+      await openEditor(page, 'slide.png');
+      await dragOnImage(page, 400, [20, 20], [120, 90]);
+      await page.keyboard.press('Escape');
+      await page.getByText('edits not applied').waitFor();
+      await page.getByRole('button', { name: leave, exact: true }).click();
+      await page.getByRole('heading', { name: 'Share 1 file' }).waitFor({ state: 'detached' });
+      await pickSlide();
+      expect(await page.getByText('edits not applied').count()).toBe(0);
+      await openEditor(page, 'slide.png');
+      await expect(
+        page.locator('canvas.image-editor__canvas').getAttribute('aria-label'),
+      ).resolves.toMatch(/^slide\.png, 0 marks\./);
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Edit image' }).waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    }
     expect(problems).toEqual([]);
     await page.context().close();
   });

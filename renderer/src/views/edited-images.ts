@@ -17,7 +17,8 @@ export function editedOriginal(path: string): string | undefined {
 /**
  * Edits not yet confirmed with Done, by the image they were drawn on: Esc in the editor (and then
  * Esc on the sheet) keeps them, as the sheet keeps the rest of a draft, so Edit opens with them
- * again, undo history included; Cancel and Done drop them. Only shapes and a crop, no pixels, so
+ * again, undo history included; Cancel and Done drop them, and so do sending the share and
+ * cancelling the sheet. Only shapes and a crop, no pixels, so
  * keeping them for the page's life costs next to nothing.
  */
 const unconfirmed = new Map<string, EditorDraft>();
@@ -27,6 +28,10 @@ export function keepUnconfirmed(path: string, draft: EditorDraft): void {
 }
 export function dropUnconfirmed(path: string): void {
   unconfirmed.delete(path);
+}
+/** A share sent or a sheet cancelled ends its files' drafts: a later drop starts clean. */
+export function forgetUnconfirmed(paths: readonly string[]): void {
+  for (const path of paths) unconfirmed.delete(path);
 }
 export function unconfirmedEdits(path: string): EditorDraft | undefined {
   return unconfirmed.get(path);

@@ -4,6 +4,7 @@
 import type { Snapshot, View } from '../../../preload/contract';
 import { countFiles } from '../format';
 import { discardCaptures, mayBeCapture } from './capture-preview';
+import { forgetUnconfirmed } from './edited-images';
 import { PhotoDetails } from './photo-details';
 import type { SheetDraft } from './share-draft';
 import { CommentField, NoTokenNotice, SendToGroup, ThreadField } from './share-fields';
@@ -112,6 +113,7 @@ export function ShareSheet(props: {
           protocol={workspace?.protocol}
           onCancel={() => {
             discardCaptures(paths);
+            forgetUnconfirmed(paths);
             props.onClose('drop');
           }}
         />

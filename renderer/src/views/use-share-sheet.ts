@@ -7,6 +7,7 @@ import { api } from '../bridge';
 import { useNamedRefs } from '../channel-names';
 import { useEscape } from '../ui/use-escape';
 import { useAction } from '../use-action';
+import { forgetUnconfirmed } from './edited-images';
 import { rememberDestination } from './last-destination';
 import { useDescriptions, whatIsSent } from './path-descriptions';
 import { type SheetDraft, useShareDraft } from './share-draft';
@@ -84,6 +85,7 @@ export function useShareSheet(props: {
     // Paths the sheet shows as refused stay behind: the person has seen why.
     const shared = await shareNow(sent.paths, keepDetails, true);
     if (!shared) return;
+    forgetUnconfirmed(paths);
     rememberDestination(
       mode === 'preset' && preset
         ? { mode: 'preset', presetId: preset.id }
