@@ -85,8 +85,8 @@ export class ItemLifecycle {
   }
 
   /** Settles once the writes under way now are done, whatever their outcome. */
-  async writesDone(): Promise<void> {
-    await Promise.allSettled([...this.writing]);
+  writesDone(): Promise<unknown> {
+    return Promise.allSettled([...this.writing]);
   }
 
   /** Starts the item's attempt (or the record of an outcome the journal could not take yet). */
