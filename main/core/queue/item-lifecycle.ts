@@ -1,117 +1,97 @@
-// The item's lifecycle: an item is started, its attempt runs with hooks into the journal, and
-// its outcome is decided (delivered, waiting to try again, needing a token, or finished) and
-// journaled before anyone hears of it, then handed to History. The queue's public side
-// (upload-queue.ts) builds on it.
-import type { FailureReason, QueueItem } from '../model';
-import { defaultSleep } from '../sleep';
+// An item's lifecycle, from its start to its outcome: its attempt runs with hooks into the
+// journal, and its outcome is decided (delivered, waiting to try again, needing a token, or
+// finished) and journaled before anyone hears of it, then handed to History. The queue
+// (upload-queue.ts) owns one: its scheduling pass (pump) picks the items that start now and
+// calls start(); the lifecycle calls back for another pass as items end or wait.
+import type { FailureReason } from '../model';
 import type { AttemptResult } from '../upload/attempt';
 import { type RetryPolicy, retryPolicy } from '../upload/retry';
 import { cancelNote, decideOnFailure, internalErrorResult } from './failure-policy';
-import { HistoryMarks, historyRecord, writeHistory } from './history-hand-off';
+import { type HistoryMarks, historyRecord, writeHistory } from './history-hand-off';
 import type { Entry, FinishedState, Run } from './item-store';
-import { attemptHooks, copyItem, ItemStore, JournalWriteError, shareHooks } from './item-store';
+import {
+  attemptHooks,
+  copyItem,
+  type ItemStore,
+  JournalWriteError,
+  shareHooks,
+} from './item-store';
 import { hasCheckpoint, type ItemMeta, type ItemPatch } from './journal';
 import type { QueueDeps } from './queue-api';
-import { QueueEvents, SettleWatch } from './queue-events';
-import { Scheduler } from './scheduler';
-import { type CompletionRun, ShareGroups } from './share-groups';
+import type { QueueEvents } from './queue-events';
+import type { Scheduler } from './scheduler';
+import type { CompletionRun, ShareGroups } from './share-groups';
 import { unrecordedReason, unwritableReason } from './unwritable-journal';
 
 /** The longest wait between tries to write a journal that could not be written. */
 const MAX_UNWRITABLE_WAIT_MS = 30_000;
 
-export abstract class ItemLifecycle {
-  protected readonly store: ItemStore<Entry>;
-  protected readonly scheduler: Scheduler;
-  protected readonly events = new QueueEvents(() => this.store.sharedItems());
-  protected readonly groups = new ShareGroups<Entry>({
-    members: (shareId) => this.store.shareItems(shareId),
-    complete: (group, run) => this.completeShare(group, run),
-  });
+/** The queue's parts an item's lifecycle works with: the queue builds them and shares them. */
+export interface LifecycleParts {
+  readonly deps: QueueDeps;
+  /** The items, in memory and in the journal. */
+  readonly store: ItemStore<Entry>;
+  /** Told of rate limits, refused tokens and probes that passed. */
+  readonly scheduler: Scheduler;
+  readonly events: QueueEvents;
+  /** Files of one share completed together. */
+  readonly groups: ShareGroups<Entry>;
   /** Finished items whose History line waits for its fsync to clear their history-pending mark. */
-  protected readonly marks: HistoryMarks;
-  protected readonly policy: RetryPolicy;
-  protected readonly now: () => number;
-  protected globalPause: boolean;
-  protected closing = false;
-  /** Ends the work QueueDeps.prepare started: aborted when the queue closes. */
-  protected readonly preparing = new AbortController();
-  /** Items prepared since they last started (each is prepared once while it waits). */
-  private readonly prepared = new WeakSet<QueueItem>();
+  readonly marks: HistoryMarks;
+  readonly now: () => number;
+}
+
+/** What the lifecycle asks of the queue that owns it, as items end or wait. */
+export interface OwningQueue {
+  /** A scheduling pass: the items that may start now start. */
+  pump(): void;
   /** Scheduling passes run so far (see attempt: a pass while an item settles is its pass). */
-  private passes = 0;
-
-  /** Finishing items whose journal and history writes are still under way. */
-  protected readonly writing = new Set<Promise<void>>();
-  protected readonly watch = new SettleWatch(() => this.checkWaiters());
-
-  constructor(protected readonly deps: QueueDeps) {
-    this.policy = retryPolicy(deps.retry);
-    this.now = deps.now ?? Date.now;
-    this.globalPause = deps.startPaused ?? false;
-    this.scheduler = new Scheduler(deps.sleep ?? defaultSleep, () => this.pump());
-    this.store = new ItemStore<Entry>(
-      deps.dir,
-      this.now,
-      () => this.scheduler.pauses(),
-      deps.compactAfterRecords ?? 1000,
-    );
-    this.marks = new HistoryMarks(deps.history, this.store, () => this.compactIfLarge());
-  }
-
-  list(): QueueItem[] {
-    return [...this.store.values()].map((e) => this.copy(e.item));
-  }
-
+  passes(): number;
   /** Wakes whoever waits for the queue to be settled, when it is. */
-  protected abstract checkWaiters(): void;
+  checkWaiters(): void;
+  /** Compacts the journal once it has grown (not while the queue closes). */
+  compactIfLarge(): Promise<void>;
+}
 
-  // ---- scheduling ----
+export class ItemLifecycle {
+  private readonly deps: QueueDeps;
+  private readonly store: ItemStore<Entry>;
+  private readonly scheduler: Scheduler;
+  private readonly events: QueueEvents;
+  private readonly groups: ShareGroups<Entry>;
+  private readonly marks: HistoryMarks;
+  private readonly now: () => number;
+  private readonly policy: RetryPolicy;
+  /** Finishing items whose journal and history writes are still under way. */
+  private readonly writing = new Set<Promise<void>>();
 
-  protected pump(): void {
-    if (this.closing) return;
-    this.passes++;
-    const noSlot: QueueItem[] = [];
-    const start = this.scheduler.pick(this.startable(), {
-      now: this.now(),
-      limit: () => Math.max(1, Math.floor(this.deps.concurrency())),
-      paused: this.globalPause,
-      // A file waiting for the rest of its share gave its slot back.
-      holdsNoSlot: (item) => this.groups.isWaiting(item),
-      sending: this.sendingNow(),
-      workspaces: this.store.workspacesToStart(),
-      ...(this.deps.prepare ? { noSlot: (item: QueueItem) => noSlot.push(item) } : {}),
-    });
-    for (const entry of start) this.start(entry);
-    this.prepareWaiting(noSlot);
+  constructor(
+    parts: LifecycleParts,
+    private readonly queue: OwningQueue,
+  ) {
+    this.deps = parts.deps;
+    this.store = parts.store;
+    this.scheduler = parts.scheduler;
+    this.events = parts.events;
+    this.groups = parts.groups;
+    this.marks = parts.marks;
+    this.now = parts.now;
+    this.policy = retryPolicy(parts.deps.retry);
   }
 
-  /** Files of shares that complete together, waiting only for a slot (QueueDeps.prepare). */
-  private prepareWaiting(items: QueueItem[]): void {
-    const prepare = this.deps.prepare;
-    // Each pump names every item waiting for a slot; most were prepared by an earlier pump, and
-    // counting the share's files for them again would grow with the queue.
-    const fresh = items.filter((item) => !this.prepared.has(item));
-    if (!prepare || fresh.length === 0) return;
-    for (const item of fresh) {
-      if (this.store.shareSize(item.shareId) < 2) continue;
-      this.prepared.add(item);
-      prepare(this.copy(item), this.preparing.signal);
-    }
+  /** Whether finishing items still have journal or History writes under way. */
+  writesUnderway(): boolean {
+    return this.writing.size > 0;
   }
 
-  protected *startable(): Generator<Entry> {
-    for (const entry of this.store.openItems()) if (!entry.finishing) yield entry;
+  /** Settles once the writes under way now are done, whatever their outcome. */
+  writesDone(): Promise<unknown> {
+    return Promise.allSettled([...this.writing]);
   }
 
-  /** Items sending whose outcome is not being journaled (those hold no slot any more). */
-  private *sendingNow(): Generator<QueueItem> {
-    for (const entry of this.store.sendingItems()) if (!entry.finishing) yield entry.item;
-  }
-
-  protected start(entry: Entry): void {
+  /** Starts the item's attempt (or the record of an outcome the journal could not take yet). */
+  start(entry: Entry): void {
     const { item } = entry;
-    this.prepared.delete(item);
     const controller = new AbortController();
     const run: Run = { controller, cancel: false, closing: false, done: Promise.resolve() };
     entry.run = run;
@@ -121,8 +101,8 @@ export abstract class ItemLifecycle {
       this.store.apply(entry, { state: 'sending', retryAt: null });
       run.done = this.finish(entry, state, { error: null, ...patch }).finally(() => {
         if (entry.run === run) entry.run = undefined;
-        this.pump();
-        this.checkWaiters();
+        this.queue.pump();
+        this.queue.checkWaiters();
       });
       return;
     }
@@ -135,7 +115,7 @@ export abstract class ItemLifecycle {
     run.done = this.attempt(entry, run, marked);
   }
 
-  protected async attempt(entry: Entry, run: Run, marked: Promise<void>): Promise<void> {
+  private async attempt(entry: Entry, run: Run, marked: Promise<void>): Promise<void> {
     let result: AttemptResult;
     if (entry.unwritableTries) {
       // Held because the journal could not be written: no byte goes again before it can take
@@ -147,7 +127,7 @@ export abstract class ItemLifecycle {
         if (err instanceof JournalWriteError) {
           entry.run = undefined;
           this.holdUnwritable(entry, err);
-          this.checkWaiters();
+          this.queue.checkWaiters();
           return;
         }
       }
@@ -156,7 +136,7 @@ export abstract class ItemLifecycle {
     }
     try {
       result = await this.deps.runAttempt(
-        this.copy(entry.item),
+        copyItem(entry.item),
         attemptHooks(entry, run, {
           store: this.store,
           progressed: () => this.events.progressed(),
@@ -164,8 +144,8 @@ export abstract class ItemLifecycle {
             ? {
                 handOver: () => {
                   const result = this.groups.handOver(entry, run.controller.signal);
-                  this.pump();
-                  this.checkWaiters();
+                  this.queue.pump();
+                  this.queue.checkWaiters();
                   return result;
                 },
               }
@@ -182,15 +162,15 @@ export abstract class ItemLifecycle {
           if (run.cancel) await this.finish(entry, 'cancelled', {});
           else if (!run.closing) this.holdUnwritable(entry, err);
         } finally {
-          this.pump();
-          this.checkWaiters();
+          this.queue.pump();
+          this.queue.checkWaiters();
         }
         return;
       }
       result = internalErrorResult(err, entry.meta.bodySent);
     }
     entry.run = undefined;
-    const passes = this.passes;
+    const passes = this.queue.passes();
     try {
       await this.settle(entry, run, result);
     } finally {
@@ -198,12 +178,12 @@ export abstract class ItemLifecycle {
       // applied in memory before anything is awaited): the finish of an outcome runs its own
       // once the outcome is on disk, and a second one here, after History's line, was half the
       // queue's passes with nothing new to start (500 x 10 KiB, bench/small-files.ts).
-      if (this.passes === passes) this.pump();
-      this.checkWaiters();
+      if (this.queue.passes() === passes) this.queue.pump();
+      this.queue.checkWaiters();
     }
   }
 
-  protected async settle(entry: Entry, run: Run, result: AttemptResult): Promise<void> {
+  private async settle(entry: Entry, run: Run, result: AttemptResult): Promise<void> {
     const { item } = entry;
     if (run.closing && result.kind !== 'delivered' && result.kind !== 'unknown') {
       // Left as journaled ('sending'): the next open re-sends it or marks it unknown.
@@ -239,23 +219,23 @@ export abstract class ItemLifecycle {
     }
   }
 
-  protected completesTogether(entry: Entry): boolean {
+  private completesTogether(entry: Entry): boolean {
     if (!this.deps.completeShare) return false;
     // Another file of its share is still in the queue (this one is).
     return this.store.shareSize(entry.item.shareId) > 1;
   }
 
   /** One completion of a group of handed-over files, journaled for all of them at once. */
-  protected completeShare(group: Entry[], run: CompletionRun): Promise<AttemptResult[]> {
+  completeShare(group: Entry[], run: CompletionRun): Promise<AttemptResult[]> {
     const complete = this.deps.completeShare;
     if (!complete) throw new Error('This queue does not complete files together.');
     return complete(
-      group.map((e) => this.copy(e.item)),
+      group.map((e) => copyItem(e.item)),
       shareHooks(group, run, this.store),
     );
   }
 
-  protected async failed(entry: Entry, reason: FailureReason): Promise<void> {
+  private async failed(entry: Entry, reason: FailureReason): Promise<void> {
     const ws = entry.item.workspaceId;
     // One instant for the decision and the item's updatedAt, so retryAt - updatedAt is the wait.
     const now = this.now();
@@ -305,14 +285,14 @@ export abstract class ItemLifecycle {
    * A wait journaled without fsync. If the journal cannot take it, the item still waits: a
    * restart finds it queued or sending, and goes on from there as after any interruption.
    */
-  protected async note(entry: Entry, patch: ItemPatch, meta: Partial<ItemMeta> | undefined) {
+  private async note(entry: Entry, patch: ItemPatch, meta: Partial<ItemMeta> | undefined) {
     await this.update(entry, patch, meta, false).catch((err: unknown) => {
       if (!(err instanceof JournalWriteError)) throw err;
     });
   }
 
   /** Applies a change in memory, tells listeners, and journals it. */
-  protected update(
+  update(
     entry: Entry,
     patch: ItemPatch,
     meta: Partial<ItemMeta> | undefined,
@@ -328,7 +308,7 @@ export abstract class ItemLifecycle {
    * outcome the journal cannot take is held: the item waits and its record is tried again, so
    * nothing reports an outcome that a restart would not find.
    */
-  protected finish(entry: Entry, state: FinishedState, patch: ItemPatch): Promise<void> {
+  finish(entry: Entry, state: FinishedState, patch: ItemPatch): Promise<void> {
     entry.finishing = true;
     const work = (async () => {
       const change: ItemPatch = { ...patch, state, retryAt: null };
@@ -349,12 +329,12 @@ export abstract class ItemLifecycle {
       entry.unwritableTries = 0;
       this.events.changed();
       // The outcome is on disk: the next file starts now, not once History has the line too.
-      this.pump();
+      this.queue.pump();
       // The rest of its share may have been waiting for this one to end.
       this.groups.check(entry.item.shareId);
       // Taken now: the person may retry the item before the writes below are done.
       const record = this.historyRecord(entry);
-      const item = this.copy(entry.item);
+      const item = copyItem(entry.item);
       await this.writeHistory(entry, record);
       this.events.finished(item);
     })();
@@ -362,16 +342,16 @@ export abstract class ItemLifecycle {
     return work.finally(() => {
       entry.finishing = false;
       this.writing.delete(work);
-      this.checkWaiters();
+      this.queue.checkWaiters();
     });
   }
 
   /** The journal cannot be written: the item waits (in memory), and tries again later. */
-  protected holdUnwritable(entry: Entry, err: JournalWriteError): void {
+  private holdUnwritable(entry: Entry, err: JournalWriteError): void {
     this.holdFor(entry, unwritableReason(err));
   }
 
-  protected holdUnrecorded(
+  private holdUnrecorded(
     entry: Entry,
     err: JournalWriteError,
     unrecorded: NonNullable<Entry['unrecorded']>,
@@ -383,33 +363,25 @@ export abstract class ItemLifecycle {
     );
   }
 
-  protected holdFor(entry: Entry, error: FailureReason): void {
+  private holdFor(entry: Entry, error: FailureReason): void {
     const tries = (entry.unwritableTries ?? 0) + 1;
     entry.unwritableTries = tries;
     const wait = Math.min(1000 * 2 ** (tries - 1), MAX_UNWRITABLE_WAIT_MS);
     this.store.apply(entry, { state: 'waiting', retryAt: this.now() + wait, error });
     this.events.changed();
-    this.pump();
+    this.queue.pump();
   }
 
-  protected historyRecord(entry: Entry) {
+  private historyRecord(entry: Entry) {
     return historyRecord(entry, this.deps.workspaceName);
   }
 
-  protected writeHistory(entry: Entry, record: ReturnType<typeof historyRecord>): Promise<void> {
+  /** Writes the finished item's History line (its record taken now, unless given). */
+  writeHistory(entry: Entry, record = this.historyRecord(entry)): Promise<void> {
     return writeHistory(entry, record, {
       history: this.deps.history,
       marks: this.marks,
-      compact: () => this.compactIfLarge(),
+      compact: () => this.queue.compactIfLarge(),
     });
-  }
-
-  protected async compactIfLarge(): Promise<void> {
-    if (this.closing) return;
-    await this.store.compactIfLarge();
-  }
-
-  protected copy(item: QueueItem): QueueItem {
-    return copyItem(item);
   }
 }

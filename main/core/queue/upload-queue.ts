@@ -3,25 +3,30 @@
 // the person, across crashes and restarts. Scheduling: FIFO, at most `concurrency()` items in
 // flight per workspace; transient failures back off and retry; a rate limit pauses the whole
 // workspace; a refused token pauses it until `resumeWorkspace`.
-// This file is the queue's public side: what people and the app ask of it (enqueue, cancel,
-// retry, pause, close). Its parts hold the rest: item-lifecycle.ts (an item's attempts and
-// outcomes, and the hand-off of finished ones to History), item-store.ts (items in memory and
-// in the journal, and the hooks through which an attempt journals), scheduler.ts (which item
-// starts when), share-groups.ts (files of one share completed together), queue-events.ts
-// (listeners, and waiting for the queue to come to rest), queue-api.ts (the interface, hooks
-// and dependencies). What it reads of the settings comes through settingsOncePerTurn
+// This file is the queue: what people and the app ask of it (enqueue, cancel, retry, pause,
+// close), and its scheduling pass (pump), which starts the items scheduler.ts picks. It builds
+// and owns its parts, which hold the rest: item-lifecycle.ts (an item's attempt and outcome,
+// and the hand-off of finished ones to History), item-store.ts (items in memory and in the
+// journal, and the hooks through which an attempt journals), scheduler.ts (which item starts
+// when), share-groups.ts (files of one share completed together), queue-events.ts (listeners,
+// and waiting for the queue to come to rest), queue-api.ts (the interface, hooks and
+// dependencies). What it reads of the settings comes through settingsOncePerTurn
 // (settings/settings-service.ts).
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { isActiveState, isFinishedState } from '../../portable/item-states';
 import type { QueueItem } from '../model';
+import { defaultSleep } from '../sleep';
 import { checkFile, checkPaths, withStripPlans } from './file-checks';
+import { HistoryMarks } from './history-hand-off';
 import { ItemLifecycle } from './item-lifecycle';
-import type { Entry } from './item-store';
+import { copyItem, type Entry, ItemStore } from './item-store';
 import { type ItemMeta, newMeta } from './journal';
 import type { EnqueueRequest, EnqueueResult, QueueDeps, UploadQueue } from './queue-api';
-import { countOpen } from './queue-events';
+import { countOpen, QueueEvents, SettleWatch } from './queue-events';
 import { acquireQueueLock, type QueueLock } from './queue-lock';
+import { Scheduler } from './scheduler';
+import { ShareGroups } from './share-groups';
 
 export type {
   AttemptHooks,
@@ -43,14 +48,61 @@ export async function openUploadQueue(deps: QueueDeps): Promise<UploadQueue> {
   }
 }
 
-class Queue extends ItemLifecycle implements UploadQueue {
+class Queue implements UploadQueue {
+  private readonly store: ItemStore<Entry>;
+  private readonly scheduler: Scheduler;
+  private readonly events = new QueueEvents(() => this.store.sharedItems());
+  private readonly groups = new ShareGroups<Entry>({
+    members: (shareId) => this.store.shareItems(shareId),
+    complete: (group, run) => this.lifecycle.completeShare(group, run),
+  });
+  /** Finished items whose History line waits for its fsync to clear their history-pending mark. */
+  private readonly marks: HistoryMarks;
+  /** Each started item's attempt and outcome. */
+  private readonly lifecycle: ItemLifecycle;
+  private readonly now: () => number;
+  private globalPause: boolean;
+  private closing = false;
   private damageNotice: string | undefined;
+  /** Ends the work QueueDeps.prepare started: aborted when the queue closes. */
+  private readonly preparing = new AbortController();
+  /** Items prepared since they last started (each is prepared once while it waits). */
+  private readonly prepared = new WeakSet<QueueItem>();
+  /** Scheduling passes run so far (the lifecycle reads it: see ItemLifecycle's attempt). */
+  private passes = 0;
+  private readonly watch = new SettleWatch(() => this.checkWaiters());
 
   constructor(
-    deps: QueueDeps,
+    private readonly deps: QueueDeps,
     private readonly lock: QueueLock,
   ) {
-    super(deps);
+    this.now = deps.now ?? Date.now;
+    this.globalPause = deps.startPaused ?? false;
+    this.scheduler = new Scheduler(deps.sleep ?? defaultSleep, () => this.pump());
+    this.store = new ItemStore<Entry>(
+      deps.dir,
+      this.now,
+      () => this.scheduler.pauses(),
+      deps.compactAfterRecords ?? 1000,
+    );
+    this.marks = new HistoryMarks(deps.history, this.store, () => this.compactIfLarge());
+    this.lifecycle = new ItemLifecycle(
+      {
+        deps,
+        store: this.store,
+        scheduler: this.scheduler,
+        events: this.events,
+        groups: this.groups,
+        marks: this.marks,
+        now: this.now,
+      },
+      {
+        pump: () => this.pump(),
+        passes: () => this.passes,
+        checkWaiters: () => this.checkWaiters(),
+        compactIfLarge: () => this.compactIfLarge(),
+      },
+    );
   }
 
   async open(): Promise<void> {
@@ -66,11 +118,66 @@ class Queue extends ItemLifecycle implements UploadQueue {
     for (const entry of this.store.values()) {
       if (entry.meta.historyPending && !finished.includes(entry)) finished.push(entry);
     }
-    for (const entry of finished) await this.writeHistory(entry, this.historyRecord(entry));
+    for (const entry of finished) await this.lifecycle.writeHistory(entry);
     this.pump();
   }
 
+  // ---- scheduling ----
+
+  /**
+   * A scheduling pass: starts the items scheduler.ts picks, and names to QueueDeps.prepare the
+   * files waiting only for a slot. Runs whenever an item may start: one is added, retried or
+   * ends, a pause is lifted, a token is given, or the scheduler's wake-up comes.
+   */
+  private pump(): void {
+    if (this.closing) return;
+    this.passes++;
+    const noSlot: QueueItem[] = [];
+    const start = this.scheduler.pick(this.startable(), {
+      now: this.now(),
+      limit: () => Math.max(1, Math.floor(this.deps.concurrency())),
+      paused: this.globalPause,
+      // A file waiting for the rest of its share gave its slot back.
+      holdsNoSlot: (item) => this.groups.isWaiting(item),
+      sending: this.sendingNow(),
+      workspaces: this.store.workspacesToStart(),
+      ...(this.deps.prepare ? { noSlot: (item: QueueItem) => noSlot.push(item) } : {}),
+    });
+    for (const entry of start) {
+      this.prepared.delete(entry.item);
+      this.lifecycle.start(entry);
+    }
+    this.prepareWaiting(noSlot);
+  }
+
+  /** Files of shares that complete together, waiting only for a slot (QueueDeps.prepare). */
+  private prepareWaiting(items: QueueItem[]): void {
+    const prepare = this.deps.prepare;
+    // Each pump names every item waiting for a slot; most were prepared by an earlier pump, and
+    // counting the share's files for them again would grow with the queue.
+    const fresh = items.filter((item) => !this.prepared.has(item));
+    if (!prepare || fresh.length === 0) return;
+    for (const item of fresh) {
+      if (this.store.shareSize(item.shareId) < 2) continue;
+      this.prepared.add(item);
+      prepare(copyItem(item), this.preparing.signal);
+    }
+  }
+
+  private *startable(): Generator<Entry> {
+    for (const entry of this.store.openItems()) if (!entry.finishing) yield entry;
+  }
+
+  /** Items sending whose outcome is not being journaled (those hold no slot any more). */
+  private *sendingNow(): Generator<QueueItem> {
+    for (const entry of this.store.sendingItems()) if (!entry.finishing) yield entry.item;
+  }
+
   // ---- public API ----
+
+  list(): QueueItem[] {
+    return [...this.store.values()].map((e) => copyItem(e.item));
+  }
 
   /** What opening repaired in the journal (said once: the repaired journal is clean). */
   repairNotice(): string | undefined {
@@ -114,7 +221,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
     await this.store.add(added);
     this.events.changed();
     this.pump();
-    return { shareId, items: added.map((e) => this.copy(e.item)), refused };
+    return { shareId, items: added.map((e) => copyItem(e.item)), refused };
   }
 
   async cancel(id: string): Promise<void> {
@@ -123,7 +230,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
     // Its outcome is known, only not recorded yet: a cancel cannot change it.
     if (entry.unrecorded) return;
     if (state === 'queued' || state === 'waiting') {
-      await this.finish(entry, 'cancelled', {});
+      await this.lifecycle.finish(entry, 'cancelled', {});
       this.pump();
     } else if (state === 'sending' && entry.run) {
       entry.run.cancel = true;
@@ -159,7 +266,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
     const file = planned ? (planned.files[0] ?? planned.refused[0] ?? checked) : checked;
     if (!isFinishedState(item.state)) return;
     if ('code' in file) {
-      await this.finish(entry, 'failed', {
+      await this.lifecycle.finish(entry, 'failed', {
         error: {
           class: 'input',
           code: 'file_unavailable',
@@ -170,7 +277,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
     }
     // A fresh start: what an earlier attempt left is not resumed once the person asks again.
     const meta: ItemMeta = { ...newMeta(), finishes: entry.meta.finishes, resume: null };
-    await this.update(
+    await this.lifecycle.update(
       entry,
       {
         state: 'queued',
@@ -193,7 +300,7 @@ class Queue extends ItemLifecycle implements UploadQueue {
   async clearFinished(): Promise<void> {
     // Items still finishing, or whose History line is written but not yet on disk, are removed
     // too, once they are done and it is.
-    await Promise.allSettled([...this.writing]);
+    await this.lifecycle.writesDone();
     await this.marks.flush();
     const removed = [...this.store.values()].filter(
       (e) => isFinishedState(e.item.state) && !e.meta.historyPending,
@@ -226,7 +333,9 @@ class Queue extends ItemLifecycle implements UploadQueue {
         item.state === 'waiting' &&
         item.retryAt === undefined
       ) {
-        void this.update(entry, { state: 'queued', error: null }, undefined, false).catch(() => {});
+        void this.lifecycle
+          .update(entry, { state: 'queued', error: null }, undefined, false)
+          .catch(() => {});
       }
     }
     this.pump();
@@ -283,17 +392,18 @@ class Queue extends ItemLifecycle implements UploadQueue {
     }
     for (const group of this.groups.runs()) group.controller.abort();
     await Promise.allSettled(runs().map((r) => r.done));
-    await Promise.allSettled([...this.writing]);
+    await this.lifecycle.writesDone();
     await this.marks.flush().catch(() => {});
     await this.store.close();
     await this.lock.release();
     this.events.clear();
   }
 
-  protected checkWaiters(): void {
+  /** Wakes whoever waits for the queue to be settled, when it is. */
+  private checkWaiters(): void {
     // Runs as each item finishes: counting every item only when someone waits keeps a long
     // queue's per-item work from growing with the queue.
-    if (this.writing.size > 0 || !this.watch.waiting) return;
+    if (this.lifecycle.writesUnderway() || !this.watch.waiting) return;
     this.watch.wake(
       countOpen(
         Array.from(this.store.openItems(), (e) => e.item),
@@ -313,6 +423,11 @@ class Queue extends ItemLifecycle implements UploadQueue {
     const entry = this.store.get(id);
     if (!entry) throw new Error(`No upload with id ${id} in the queue.`);
     return entry;
+  }
+
+  private async compactIfLarge(): Promise<void> {
+    if (this.closing) return;
+    await this.store.compactIfLarge();
   }
 
   private assertOpen(): void {
