@@ -117,7 +117,12 @@ async function armHistoryPowerLoss(group: number) {
   /** History handles: their size when their last fsync returned, and their size now. */
   const history = new Map<object, { synced: number; size: number }>();
   const journals = new WeakSet<object>();
+  // Once the power is out, nothing more reaches the disk or returns: a History fsync still under
+  // way must not count its lines as kept while the cut below is being made.
+  let powerOut = false;
+  const never = new Promise<never>(() => {});
   proto.appendFile = async function (data, opts) {
+    if (powerOut) return never;
     const bytes = historyBytes(data);
     if (armed && bytes !== undefined) {
       let h = history.get(this);
@@ -132,18 +137,22 @@ async function armHistoryPowerLoss(group: number) {
     return appendFile.call(this, data, opts);
   };
   proto.sync = async function () {
+    if (powerOut) return never;
     await sync.call(this);
+    if (powerOut) return never;
     const h = history.get(this);
     if (h) h.synced = h.size;
     if (!armed || !journals.has(this)) return;
     const unsynced = [...history].filter(([, v]) => v.size > v.synced);
     if (unsynced.length === 0 || ++syncs < group) return;
     // Power lost now: the journal keeps what this fsync covered; History loses its unsynced lines.
+    powerOut = true;
+    const cuts = unsynced.map(([fh, v]) => ({ fh, to: v.synced, bytes: v.size - v.synced }));
     let lost = 0;
-    for (const [fh, v] of unsynced) {
-      await proto.truncate.call(fh, v.synced);
-      await sync.call(fh);
-      lost += v.size - v.synced;
+    for (const cut of cuts) {
+      await proto.truncate.call(cut.fh, cut.to);
+      await sync.call(cut.fh);
+      lost += cut.bytes;
     }
     process.stderr.write(`history lost ${lost} bytes\n`);
     return die();
