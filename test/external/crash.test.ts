@@ -316,3 +316,51 @@ describe('external protocol: crash and resume', () => {
     }
   });
 });
+
+// Between the journal's "completing" mark and the completion's first byte on the socket, a crash
+// leaves a share "may have been delivered" even when the service never got its completion: the
+// mark forbids sending it again. That window is kept to the mark's own write and fsync. Here the
+// driver is killed at the first journal write after the mark's fsync: whatever it still did
+// between its mark and its request is cut there. The completion went out with the mark's fsync,
+// so the service shared the files and the CLI finds them delivered.
+describe('the completion window', () => {
+  it('killed at the first journal write after the "completing" mark was fsynced: the completion had already gone, so the CLI finds the share delivered, posted once, not "may have been delivered"', async () => {
+    const files = [];
+    for (const n of [1, 2, 3])
+      files.push(await makeFile(join(root, 'window-files'), `m${n}.bin`, 16 * 1024));
+    const dataDir = join(root, 'completion-window');
+    const messagesBefore = service.messages().length;
+    await runDriver(
+      {
+        dataDir,
+        baseUrl: service.url,
+        channels: ['C0DESIGN'],
+        paths: files.map((f) => f.path),
+        killAt: 'after-completing-mark',
+      },
+      'completion-window',
+    );
+
+    const run = await runCli(['queue', '--run', '--json'], {
+      env: { TRAYSHARE_DATA_DIR: dataDir, TRAYSHARE_TOKEN: TOKEN },
+      // Long enough for the CLI's whole share check (30 s) when the share is not found.
+      timeoutMs: 60_000,
+    });
+    expect(run.code).toBe(0);
+    const items = JSON.parse(run.stdout) as QueueItem[];
+    expect(items.map((i) => [i.name, i.state, i.error?.code])).toEqual([
+      ['m1.bin', 'delivered', undefined],
+      ['m2.bin', 'delivered', undefined],
+      ['m3.bin', 'delivered', undefined],
+    ]);
+    expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
+    expect(
+      service
+        .messages()
+        .slice(messagesBefore)
+        .map((m) => m.files.length),
+    ).toEqual([3]);
+    // On the old order (the mark, then "body complete" in a write and fsync of its own) the CLI
+    // looked for shares for its whole window (30 s) before giving up.
+  }, 90_000);
+});
