@@ -16,12 +16,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, plainError } from '../bridge';
 import { baseName } from '../format';
-import { imageBlob } from './capture-preview';
+import { giveBackDecoded, imageBlob, takeDecoded } from './capture-preview';
 import { dropUnconfirmed, keepUnconfirmed, unconfirmedEdits } from './edited-images';
 import {
   boundsOf,
   type Doc,
   drawShape,
+  type Flattened,
   flatten,
   inside,
   normal,
@@ -101,23 +102,33 @@ export function ImageEditor(props: {
     if (d && !d.open) d.showModal();
     performance.mark('image-editor:open');
     let live = true;
-    imageBlob(props.path)
-      .then(async (read) => {
+    let owned: ImageBitmap | null = null;
+    Promise.all([imageBlob(props.path), takeDecoded(props.path)])
+      .then(async ([read, decoded]) => {
+        owned = decoded;
         if (!read) throw new Error('This image can no longer be read, so it cannot be edited.');
         performance.mark('image-editor:read');
+        // The sheet decoded the image for its thumbnail and kept it: then Edit only draws.
         const [bitmap, head] = await Promise.all([
-          createImageBitmap(read),
+          decoded ?? createImageBitmap(read),
           read.slice(0, 64 * 1024).arrayBuffer(),
         ]);
+        owned = bitmap;
         performance.mark('image-editor:decoded');
-        if (!live) return bitmap.close();
+        if (!live) return;
         setImage({ bitmap, type: sentType(new Uint8Array(head), read.type) });
         // The keyboard starts on the image: Enter places a redaction at once.
         requestAnimationFrame(() => canvas.current?.focus());
       })
-      .catch((e: unknown) => live && setProblem(plainError(e)));
+      .catch((e: unknown) => live && setProblem(plainError(e)))
+      .finally(() => {
+        if (!live && owned) giveBackDecoded(props.path, owned);
+      });
     return () => {
       live = false;
+      // Kept for the next Edit while the image is in the sheet (an encode ahead has drawn it).
+      if (owned) giveBackDecoded(props.path, owned);
+      owned = null;
     };
   }, [props.path]);
 
@@ -357,22 +368,36 @@ export function ImageEditor(props: {
     : false;
   const longEdge = offerSmaller && smaller ? props.smallerEdge : null;
 
-  // The file for the edits as they stand, encoded ahead once they settle, so Done usually finds
-  // it ready; Done after a fresh edit encodes at once, as before. Chromium encodes a canvas
-  // asynchronously, so the page keeps answering while it runs.
+  // The file for the edits as they stand, encoded ahead in the page once they settle (Chromium
+  // encodes a canvas off the page's thread, so the page keeps answering), so Done usually finds
+  // a small file ready to hand over. Done before that file is ready does not wait for the page's
+  // slow PNG encoder: a PNG then goes to main as its pixels, and main writes the file.
   const ahead = useRef<{
     doc: Doc;
     longEdge: number | null;
-    bytes: Promise<Uint8Array<ArrayBuffer>>;
+    bytes: Promise<Flattened>;
+    ready: boolean;
   } | null>(null);
-  const encode = (d: Doc, edge: number | null) => {
+  const encodeAhead = (d: Doc, edge: number | null) => {
     const was = ahead.current;
     if (was && was.doc === d && was.longEdge === edge) return was.bytes;
-    const bytes = flatten(image!.bitmap, d, image!.type, edge);
+    const bytes = flatten(image!.bitmap, d, image!.type, edge, 'file');
+    const entry = { doc: d, longEdge: edge, bytes, ready: false };
     // A failure is told on Done, where these bytes are awaited.
-    bytes.catch(() => undefined);
-    ahead.current = { doc: d, longEdge: edge, bytes };
+    bytes.then(
+      () => {
+        entry.ready = true;
+      },
+      () => undefined,
+    );
+    ahead.current = entry;
     return bytes;
+  };
+  /** On Done: the file encoded ahead if it is ready, else the quickest way to have one. */
+  const encodeNow = (d: Doc, edge: number | null) => {
+    const was = ahead.current;
+    if (was && was.doc === d && was.longEdge === edge && was.ready) return was.bytes;
+    return flatten(image!.bitmap, d, image!.type, edge, 'quickest');
   };
   useEffect(() => {
     // Nothing edited and nothing to scale: Done is unlikely, so no encode is spent on it.
@@ -380,7 +405,7 @@ export function ImageEditor(props: {
     const timer = setTimeout(() => {
       // The mark tells the bench the file is ready before Done (bench/image-editor.ts).
       if (!drag.current)
-        encode(doc, longEdge).then(
+        encodeAhead(doc, longEdge).then(
           () => performance.mark('image-editor:ahead'),
           () => undefined,
         );
@@ -394,9 +419,16 @@ export function ImageEditor(props: {
     setProblem(null);
     performance.mark('image-editor:done');
     try {
-      const bytes = await encode(doc, longEdge);
+      const flat = await encodeNow(doc, longEdge);
       performance.mark('image-editor:encoded');
-      const edited = await api().saveEditedImage(bytes, props.path);
+      const edited =
+        flat.kind === 'pixels'
+          ? await api().saveEditedPixels(
+              flat.pixels,
+              { width: flat.width, height: flat.height },
+              props.path,
+            )
+          : await api().saveEditedImage(flat.bytes, props.path);
       performance.mark('image-editor:saved');
       dropUnconfirmed(props.path);
       props.onDone(edited);
