@@ -2,12 +2,11 @@
 // real Chromium through the browser harness, against the real core:
 //   - Edit to editable: the Edit button pressed → the image drawn in the editor, ready for a
 //     shape (the sheet decoded it at full size for its thumbnail and kept it, so this is the
-//     first draw at the window's size; without a kept decode, readImage's bytes and a full
-//     decode come first);
+//     first draw at the window's size; without a kept decode, readImage's bytes over the
+//     harness's HTTP as Electron's IPC carries them, no base64, and a full decode come first);
 //   - Done to share starting: Done pressed (one redaction on the image) → the edited file in the
-//     queue: the flatten in the page and its pixels read back (getImageData), the pixels to main
-//     (saveEditedPixels: one IPC call, ~33 MB, as binary), the PNG written there (zlib) as the
-//     private file, the row back in the sheet, Share pressed at once, intake and the
+//     queue: the flatten and PNG encode in the page, the bytes to main (saveEditedImage), the
+//     private file written, the row back in the sheet, Share pressed at once, intake and the
 //     queue's journal. The upload itself is not in it. Two cases, in alternate rounds so both
 //     see the same load: Done pressed at once after the edit (the editor then encodes on Done),
 //     and Done pressed once the edit has settled and the editor has encoded the file ahead (a
@@ -26,19 +25,6 @@ const [harness, browser] = await Promise.all([startHarness(), launchBrowser()]);
 const { page } = await openApp(browser, harness);
 await page.setViewportSize({ width: 800, height: 600 });
 const png = await sampleScreenshot(page, 3840, 2160);
-// How long main's own part of saveEditedPixels takes (checks, the PNG written with zlib), so the
-// rest of "pixels to main" shows the harness's carriage of ~33 MB: HTTP through Chromium's network
-// stack, which Electron's IPC does not take.
-let lastWrite = 0;
-const writePixels = harness.app.saveEditedPixels.bind(harness.app);
-harness.app.saveEditedPixels = async (...args) => {
-  const start = performance.now();
-  try {
-    return await writePixels(...args);
-  } finally {
-    lastWrite = performance.now() - start;
-  }
-};
 const base64 = png.toString('base64');
 
 /** Drops the screenshot on the drop zone (the harness keeps it as the preload's path would be). */
@@ -82,7 +68,6 @@ const parts = {
   decode: [] as number[],
   encode: [] as number[],
   save: [] as number[],
-  write: [] as number[],
   saveSettled: [] as number[],
 };
 /** The editor's marks (image-editor.tsx) of the last round, relative to the page's clock. */
@@ -141,7 +126,6 @@ for (let round = 0; round <= ROUNDS * 2 + 1; round += 1) {
       parts.decode.push(m.decoded! - m.read!);
       parts.encode.push(m.encoded! - m.done!);
       parts.save.push(m.saved! - m.encoded!);
-      parts.write.push(lastWrite);
     }
   }
   await page.evaluate('performance.clearMarks()');
@@ -154,7 +138,7 @@ const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const pick = (xs: number[], q: number) =>
   sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
 const line = (label: string, xs: number[], target: number) =>
-  `${label.padEnd(40)} median ${pick(xs, 0.5).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9)
+  `${label.padEnd(36)} median ${pick(xs, 0.5).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9)
     .toFixed(1)
     .padStart(6)} ms   max ${Math.max(...xs)
     .toFixed(1)
@@ -170,11 +154,10 @@ console.log(line('Edit to editable 4K screenshot', edit, TARGETS.edit));
 console.log(line('  of which: bytes to the page', parts.bytes, TARGETS.edit));
 console.log(line('  of which: decode (none when kept)', parts.decode, TARGETS.edit));
 console.log(line('Done at once to share starting', done, TARGETS.done));
-console.log(line('  of which: flatten, pixels read back', parts.encode, TARGETS.done));
-console.log(line('  of which: pixels to main, PNG written', parts.save, TARGETS.done));
-console.log(line('    of which: PNG written in main', parts.write, TARGETS.done));
+console.log(line('  of which: flatten and PNG encode', parts.encode, TARGETS.done));
+console.log(line('  of which: bytes to main, file kept', parts.save, TARGETS.done));
 console.log(line('Done once settled to share starting', doneSettled, TARGETS.done));
-console.log(line('  of which: pixels to main, PNG written', parts.saveSettled, TARGETS.done));
+console.log(line('  of which: bytes to main, file kept', parts.saveSettled, TARGETS.done));
 
 await browser.close();
 await harness.close();

@@ -2,13 +2,7 @@
 // outside: IPC, the CLI, the browser harness) and the result types. preload/contract.ts maps
 // these methods to IPC channels; the core app service implements them.
 import { z } from 'zod';
-import {
-  imageTypeOf,
-  MAX_EDITED_EDGE,
-  MAX_EDITED_IMAGE_BYTES,
-  MAX_EDITED_PIXEL_BYTES,
-  type SheetImageType,
-} from '../portable/image-bytes';
+import { imageTypeOf, MAX_EDITED_IMAGE_BYTES, type SheetImageType } from '../portable/image-bytes';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { Same } from '../portable/same-type';
 import type { CaptureSource } from './capture/capture-outcome';
@@ -125,26 +119,6 @@ const editedImage = z
     { message: 'not a PNG or JPEG image' },
   );
 
-// An edited screenshot as its pixels (RGBA, row by row) and their size, for main to write as a
-// PNG: whole sizes within a canvas's largest side, and exactly 4 bytes a pixel, within a bound.
-const pixelSize = z
-  .object({
-    width: z.number().int().min(1).max(MAX_EDITED_EDGE),
-    height: z.number().int().min(1).max(MAX_EDITED_EDGE),
-  })
-  .strict();
-const editedPixels = z
-  .tuple([
-    z.instanceof(Uint8Array).refine((bytes) => bytes.length <= MAX_EDITED_PIXEL_BYTES, {
-      message: `larger than ${MAX_EDITED_PIXEL_BYTES} bytes`,
-    }),
-    pixelSize,
-    path,
-  ])
-  .refine(([pixels, size]) => pixels.length === size.width * size.height * 4, {
-    message: 'not 4 bytes for each pixel of the size given',
-  });
-
 const pastedPng = z.base64().max(Math.ceil(MAX_PASTED_IMAGE_BYTES / 3) * 4);
 
 /** Argument schemas of the core methods, one tuple per method. */
@@ -181,7 +155,6 @@ export const coreMethodArgs = {
   readCapture: z.tuple([path]),
   readImage: z.tuple([path]),
   saveEditedImage: z.tuple([editedImage, path]),
-  saveEditedPixels: editedPixels,
   discardCapture: z.tuple([path]),
   signInWithSlack: z.tuple([signInRequest]),
   confirmSignIn: z.tuple([id, z.boolean()]),
@@ -419,15 +392,6 @@ export interface CoreApi {
    * The file goes once its share ends, or when the sheet is cancelled (discardCapture).
    */
   saveEditedImage(bytes: Uint8Array<ArrayBuffer>, original: string): Promise<string>;
-  /**
-   * The same for an edited screenshot sent as its pixels (RGBA, row by row, 4 bytes each, of
-   * `size`): main writes them as a PNG, much faster than the page's own PNG encoder.
-   */
-  saveEditedPixels(
-    pixels: Uint8Array<ArrayBuffer>,
-    size: { width: number; height: number },
-    original: string,
-  ): Promise<string>;
   /**
    * The share sheet was cancelled with this capture or edited image in it: the file goes (a
    * queued one stays).

@@ -12,16 +12,10 @@ import { chmod, mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { basename, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { formatOverLimit } from '../portable/format-bytes';
-import {
-  imageTypeOf,
-  MAX_EDITED_IMAGE_BYTES,
-  MAX_EDITED_PIXEL_BYTES,
-  type SheetImageType,
-} from '../portable/image-bytes';
+import { imageTypeOf, MAX_EDITED_IMAGE_BYTES, type SheetImageType } from '../portable/image-bytes';
 import { MAX_PASTED_IMAGE_BYTES } from '../portable/pasted-image-limit';
 import type { CaptureSource } from './capture/capture-outcome';
 import type { QueueItem } from './model';
-import { type RgbaImage, writePng } from './png-writer';
 import { RefusedError } from './refused-error';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -90,12 +84,6 @@ export interface PastedImages {
    * The original is never touched. Refuses what is not a PNG or JPEG, or is too large.
    */
   saveEdited(bytes: Uint8Array, original: string): Promise<string>;
-  /**
-   * The same for an edited screenshot handed over as its pixels: main writes them as a PNG
-   * ("screen (edited).png", png-writer.ts), which is far quicker than the page's encoder.
-   * Refuses pixels that do not match the size, or more than MAX_EDITED_PIXEL_BYTES.
-   */
-  saveEditedPixels(image: RgbaImage, original: string): Promise<string>;
   /** Removes a capture or edited image the queue never took (its share sheet was cancelled). */
   discard(path: string): void;
   /**
@@ -262,22 +250,6 @@ export function openPastedImages(dir: string): PastedImages {
         dir,
         (copy) => editedName(original, type, copy),
         (to) => writeFile(to, bytes, PRIVATE_NEW),
-      );
-      tracked.add(path);
-      edited.add(path);
-      return path;
-    },
-    async saveEditedPixels(image, original) {
-      const { width, height, pixels } = image;
-      if (pixels.length > MAX_EDITED_PIXEL_BYTES || pixels.length !== width * height * 4) {
-        throw new RefusedError(
-          `The edited image's pixels (${pixels.length} bytes for ${width} × ${height}) do not make a picture Trayshare can keep, so it was not kept.`,
-        );
-      }
-      const path = await writeNew(
-        dir,
-        (copy) => editedName(original, 'image/png', copy),
-        (to) => writePng(to, image, PRIVATE_NEW),
       );
       tracked.add(path);
       edited.add(path);

@@ -32,12 +32,3 @@ export function imageTypeOf(bytes: Uint8Array): SheetImageType | null {
     return 'image/webp';
   return null;
 }
-
-/**
- * Largest edited image the page hands main as pixels (RGBA, 4 bytes each) for main to write as a
- * PNG: an 8K screenshot (7680 × 4320) fits. A larger one is encoded in the page instead.
- */
-export const MAX_EDITED_PIXEL_BYTES = 128 * 1024 ** 2;
-
-/** Longest side of an edited image handed over as pixels: Chromium's largest canvas side. */
-export const MAX_EDITED_EDGE = 16_384;

@@ -176,18 +176,6 @@ describe('IPC', () => {
       ],
       /larger than/,
     ],
-    [
-      'saveEditedPixels',
-      [new Uint8Array(2 * 2 * 4 - 1), { width: 2, height: 2 }, '/a'],
-      /not 4 bytes for each pixel/,
-    ],
-    ['saveEditedPixels', [new Uint8Array(8), { width: 2.5, height: 1 }, '/a'], /Refused/],
-    ['saveEditedPixels', [new Uint8Array(4), { width: 1, height: 1, x: 1 }, '/a'], /Refused/],
-    [
-      'saveEditedPixels',
-      [new Uint8Array(4 * 16_385), { width: 16_385, height: 1 }, '/a'],
-      /Refused saveEditedPixels/,
-    ],
   ])('refuses %s with malformed arguments %#', async (method, args, message) => {
     h = await startShellHarness();
     h.shell.activate();
@@ -244,7 +232,6 @@ describe('IPC', () => {
       setPaused: () => [false],
       savePastedImage: () => [PNG_1X1],
       saveEditedImage: () => [new Uint8Array(Buffer.from(PNG_1X1, 'base64')), x],
-      saveEditedPixels: () => [new Uint8Array([1, 2, 3, 255]), { width: 1, height: 1 }, x],
       discardCapture: () => [x],
       addPreset: () => [
         { name: 'Extra', workspaceId: ws, channels: [{ id: 'C0GENERAL' }], comment: '' },

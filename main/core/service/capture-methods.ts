@@ -18,7 +18,6 @@ export function captureMethods(parts: {
   | 'readCapture'
   | 'readImage'
   | 'saveEditedImage'
-  | 'saveEditedPixels'
   | 'offerImages'
   | 'discardCapture'
 > {
@@ -38,8 +37,6 @@ export function captureMethods(parts: {
       return image && { type: image.type, bytes: image.bytes };
     },
     saveEditedImage: (bytes, original) => pasted.saveEdited(bytes, original),
-    saveEditedPixels: (pixels, size, original) =>
-      pasted.saveEditedPixels({ ...size, pixels }, original),
     offerImages: (paths) => pasted.offer(paths),
     // A capture the queue holds stays: its share goes on (the queue's own rules delete it).
     discardCapture: async (path) => {

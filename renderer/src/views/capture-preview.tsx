@@ -1,9 +1,11 @@
 // An image in the share sheet: a thumbnail (and for a screen capture, how it was taken) beside
 // its name. Main gives the page a capture's bytes (readCapture, as bytes: no base64 either way),
 // and those of a PNG, JPEG or WebP the person handed the app (readImage), and no other file's;
-// they are asked for as soon as main says the share is coming, and decoded already
-// scaled (createImageBitmap's resize), so a 4K screenshot costs a small bitmap, drawn on a
-// canvas (the page's CSP allows no blob: images). Blink decodes a PNG for createImageBitmap on
+// they are asked for as soon as main says the share is coming, and decoded at full size, then
+// scaled from there for the thumbnail: the two latest full-size decodes are kept for the image
+// editor, the others given back at once (an image over that bound is decoded already scaled,
+// createImageBitmap's resize); a thumbnail is drawn on a canvas (the page's CSP allows no blob:
+// images). Blink decodes a PNG for createImageBitmap on
 // a background thread, not the page's ("Image Decoding in Blink", Chrome team:
 // https://gist.github.com/addyosmani/ffa9706d8d354e5354a33ac9f17e9689), so the sheet renders
 // meanwhile. Measured on the bench's 4K PNG in Chromium, the decode itself is nearly all of it:

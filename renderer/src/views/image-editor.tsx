@@ -8,7 +8,8 @@
 // exiftool what the received file holds. A main-side library (sharp, jimp) would need the whole
 // image sent to main and decoded a second time there, for the same pixels the page already has.
 // Main gets the flattened bytes once, on Done (saveEditedImage), and keeps them as a new private
-// file; the original file is never written.
+// file; the original file is never written. The image itself is usually the one the sheet
+// decoded at full size for its thumbnail (capture-preview.tsx), so Edit only draws it.
 //
 // Shapes are kept in the image's own pixels, so a shape lands where the pointer was whatever the
 // screen's pixel ratio: a pointer position is mapped through the canvas's CSS box to the image,
@@ -22,7 +23,6 @@ import {
   boundsOf,
   type Doc,
   drawShape,
-  type Flattened,
   flatten,
   inside,
   normal,
@@ -368,36 +368,22 @@ export function ImageEditor(props: {
     : false;
   const longEdge = offerSmaller && smaller ? props.smallerEdge : null;
 
-  // The file for the edits as they stand, encoded ahead in the page once they settle (Chromium
-  // encodes a canvas off the page's thread, so the page keeps answering), so Done usually finds
-  // a small file ready to hand over. Done before that file is ready does not wait for the page's
-  // slow PNG encoder: a PNG then goes to main as its pixels, and main writes the file.
+  // The file for the edits as they stand, encoded ahead once they settle, so Done usually finds
+  // it ready; Done after a fresh edit encodes at once, as before. Chromium encodes a canvas
+  // asynchronously, so the page keeps answering while it runs.
   const ahead = useRef<{
     doc: Doc;
     longEdge: number | null;
-    bytes: Promise<Flattened>;
-    ready: boolean;
+    bytes: Promise<Uint8Array<ArrayBuffer>>;
   } | null>(null);
-  const encodeAhead = (d: Doc, edge: number | null) => {
+  const encode = (d: Doc, edge: number | null) => {
     const was = ahead.current;
     if (was && was.doc === d && was.longEdge === edge) return was.bytes;
-    const bytes = flatten(image!.bitmap, d, image!.type, edge, 'file');
-    const entry = { doc: d, longEdge: edge, bytes, ready: false };
+    const bytes = flatten(image!.bitmap, d, image!.type, edge);
     // A failure is told on Done, where these bytes are awaited.
-    bytes.then(
-      () => {
-        entry.ready = true;
-      },
-      () => undefined,
-    );
-    ahead.current = entry;
+    bytes.catch(() => undefined);
+    ahead.current = { doc: d, longEdge: edge, bytes };
     return bytes;
-  };
-  /** On Done: the file encoded ahead if it is ready, else the quickest way to have one. */
-  const encodeNow = (d: Doc, edge: number | null) => {
-    const was = ahead.current;
-    if (was && was.doc === d && was.longEdge === edge && was.ready) return was.bytes;
-    return flatten(image!.bitmap, d, image!.type, edge, 'quickest');
   };
   useEffect(() => {
     // Nothing edited and nothing to scale: Done is unlikely, so no encode is spent on it.
@@ -405,7 +391,7 @@ export function ImageEditor(props: {
     const timer = setTimeout(() => {
       // The mark tells the bench the file is ready before Done (bench/image-editor.ts).
       if (!drag.current)
-        encodeAhead(doc, longEdge).then(
+        encode(doc, longEdge).then(
           () => performance.mark('image-editor:ahead'),
           () => undefined,
         );
@@ -419,16 +405,9 @@ export function ImageEditor(props: {
     setProblem(null);
     performance.mark('image-editor:done');
     try {
-      const flat = await encodeNow(doc, longEdge);
+      const bytes = await encode(doc, longEdge);
       performance.mark('image-editor:encoded');
-      const edited =
-        flat.kind === 'pixels'
-          ? await api().saveEditedPixels(
-              flat.pixels,
-              { width: flat.width, height: flat.height },
-              props.path,
-            )
-          : await api().saveEditedImage(flat.bytes, props.path);
+      const edited = await api().saveEditedImage(bytes, props.path);
       performance.mark('image-editor:saved');
       dropUnconfirmed(props.path);
       props.onDone(edited);

@@ -1,7 +1,6 @@
 // The marks of the image editor (image-editor.tsx) and how they are burnt into the pixels: the
 // editor draws them on its view, and flattens them into the file it sends. Shapes are kept in the
 // image's own pixels.
-import { MAX_EDITED_PIXEL_BYTES } from '../../../main/portable/image-bytes';
 
 type ShapeKind = 'redact' | 'box' | 'arrow' | 'text';
 
@@ -118,27 +117,16 @@ export function boundsOf(g: CanvasRenderingContext2D | null, s: Shape): Rect {
 export const inside = (r: Rect, x: number, y: number, slack: number) =>
   x >= r.x - slack && x <= r.x + r.w + slack && y >= r.y - slack && y <= r.y + r.h + slack;
 
-/** What Done hands main: a file the page encoded (a JPEG), or a screenshot's pixels to write as PNG. */
-export type Flattened =
-  | { kind: 'file'; bytes: Uint8Array<ArrayBuffer> }
-  | { kind: 'pixels'; pixels: Uint8Array<ArrayBuffer>; width: number; height: number };
-
 /**
- * The edited image: the crop, the shapes burnt into the pixels, scaled down when asked ('high'
- * smoothing: Chromium's best filter for a canvas downscale), in the type `sentType` chose, as a
- * file encoded here ('file'), or, asked for the 'quickest', a PNG as its pixels (getImageData:
- * RGBA, not premultiplied, as a PNG stores them), which main writes as the file
- * (saveEditedPixels): Chromium's canvas PNG encoder took over a second for a 4K screenshot, main's
- * zlib at its fastest level under a tenth of that. A JPEG, and a PNG too large to hand over as
- * pixels, is always encoded here (canvas JPEG encoding is quick).
+ * The edited image as a file: the crop, the shapes burnt into the pixels, scaled down when asked
+ * ('high' smoothing: Chromium's best filter for a canvas downscale), in the type `sentType` chose.
  */
 export async function flatten(
   image: ImageBitmap,
   doc: Doc,
   type: SentType,
   longEdge: number | null,
-  want: 'file' | 'quickest',
-): Promise<Flattened> {
+): Promise<Uint8Array<ArrayBuffer>> {
   const crop = doc.crop ?? { x: 0, y: 0, w: image.width, h: image.height };
   const full = new OffscreenCanvas(crop.w, crop.h);
   const g = full.getContext('2d');
@@ -148,7 +136,6 @@ export async function flatten(
   const stroke = strokeOf(image);
   for (const shape of doc.shapes) drawShape(g, shape, stroke);
   let out = full;
-  let ctx = g;
   const scale = longEdge ? Math.min(1, longEdge / Math.max(crop.w, crop.h)) : 1;
   if (scale < 1) {
     out = new OffscreenCanvas(
@@ -160,20 +147,11 @@ export async function flatten(
     small.imageSmoothingEnabled = true;
     small.imageSmoothingQuality = 'high';
     small.drawImage(full, 0, 0, out.width, out.height);
-    ctx = small;
-  }
-  if (
-    want === 'quickest' &&
-    type === 'image/png' &&
-    out.width * out.height * 4 <= MAX_EDITED_PIXEL_BYTES
-  ) {
-    const { data, width, height } = ctx.getImageData(0, 0, out.width, out.height);
-    return { kind: 'pixels', pixels: new Uint8Array(data.buffer), width, height };
   }
   const blob = await out.convertToBlob(
     type === 'image/jpeg' ? { type, quality: 0.92 } : { type: 'image/png' },
   );
-  return { kind: 'file', bytes: new Uint8Array(await blob.arrayBuffer()) };
+  return new Uint8Array(await blob.arrayBuffer());
 }
 
 export type SentType = 'image/png' | 'image/jpeg';
