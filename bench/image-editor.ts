@@ -1,8 +1,9 @@
 // `npm run bench:image-editor [rounds]`: the share sheet's image editor on a 4K screenshot, in
 // real Chromium through the browser harness, against the real core:
 //   - Edit to editable: the Edit button pressed → the image drawn in the editor, ready for a
-//     shape (readImage's bytes over the harness's HTTP as Electron's IPC carries them, no base64;
-//     a full decode; the first draw at the window's size);
+//     shape (the sheet decoded it at full size for its thumbnail and kept it, so this is the
+//     first draw at the window's size; without a kept decode, readImage's bytes over the
+//     harness's HTTP as Electron's IPC carries them, no base64, and a full decode come first);
 //   - Done to share starting: Done pressed (one redaction on the image) → the edited file in the
 //     queue: the flatten and PNG encode in the page, the bytes to main (saveEditedImage), the
 //     private file written, the row back in the sheet, Share pressed at once, intake and the
@@ -151,7 +152,7 @@ console.log(
 );
 console.log(line('Edit to editable 4K screenshot', edit, TARGETS.edit));
 console.log(line('  of which: bytes to the page', parts.bytes, TARGETS.edit));
-console.log(line('  of which: full decode', parts.decode, TARGETS.edit));
+console.log(line('  of which: decode (none when kept)', parts.decode, TARGETS.edit));
 console.log(line('Done at once to share starting', done, TARGETS.done));
 console.log(line('  of which: flatten and PNG encode', parts.encode, TARGETS.done));
 console.log(line('  of which: bytes to main, file kept', parts.save, TARGETS.done));

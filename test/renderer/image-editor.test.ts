@@ -293,6 +293,50 @@ describe('images in the share sheet', () => {
     await page.context().close();
   });
 
+  it('three images dropped at once each open in the editor, again after Cancel, and the one edited arrives redacted', async () => {
+    // The sheet keeps the full-size images it decoded for their thumbnails for the editor, two at
+    // most: Edit on any of the three, and Edit again after Cancel, must show the image all the same.
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    const names = ['one.png', 'two.png', 'three.png'];
+    await dropImages(
+      page,
+      names.map((name) => ({ name, bytes: png, type: 'image/png' })),
+    );
+    await page.getByRole('heading', { name: 'Share 3 files' }).waitFor();
+    await expect
+      .poll(() => page.locator('canvas.capture-preview__thumb[data-drawn="true"]').count())
+      .toBe(3);
+    // The latest two first (kept), each twice (given back on Cancel), then the first (not kept).
+    for (const name of ['three.png', 'three.png', 'two.png', 'one.png', 'one.png', 'three.png']) {
+      await openEditor(page, name);
+      // Drawn: the canvas holds the image's pixels, not a blank.
+      const drawn = await page
+        .locator('canvas.image-editor__canvas')
+        .evaluate((c: HTMLCanvasElement) => {
+          const g = c.getContext('2d')!;
+          return [...g.getImageData(2, 2, 1, 1).data].join();
+        });
+      expect(drawn).toBe('255,255,255,255');
+      const dialog = page.getByRole('dialog', { name: 'Edit image' });
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    }
+    await openEditor(page, 'one.png');
+    await dragOnImage(page, 400, [150, 40], [260, 100]);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByText('one (edited).png').waitFor();
+    for (const name of ['two.png', 'three.png']) {
+      await page.getByRole('button', { name: `Remove ${name}` }).click();
+    }
+    const before = harness.reference.uploads().length;
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const sent = PNG.sync.read(await received(harness, 'one (edited).png', before));
+    expectRedacted(sent, PNG.sync.read(png), [150, 40, 260, 100]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('a JPEG with a location and an embedded thumbnail arrives as a JPEG with neither', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'exif-'));
     const [photo, thumb] = [join(dir, 'photo.jpg'), join(dir, 'thumb.jpg')];

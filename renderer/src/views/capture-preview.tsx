@@ -1,9 +1,11 @@
 // An image in the share sheet: a thumbnail (and for a screen capture, how it was taken) beside
 // its name. Main gives the page a capture's bytes (readCapture, as bytes: no base64 either way),
 // and those of a PNG, JPEG or WebP the person handed the app (readImage), and no other file's;
-// they are asked for as soon as main says the share is coming, and decoded already
-// scaled (createImageBitmap's resize), so a 4K screenshot costs a small bitmap, drawn on a
-// canvas (the page's CSP allows no blob: images). Blink decodes a PNG for createImageBitmap on
+// they are asked for as soon as main says the share is coming, and decoded at full size, then
+// scaled from there for the thumbnail: the two latest full-size decodes are kept for the image
+// editor, the others given back at once (an image over that bound is decoded already scaled,
+// createImageBitmap's resize); a thumbnail is drawn on a canvas (the page's CSP allows no blob:
+// images). Blink decodes a PNG for createImageBitmap on
 // a background thread, not the page's ("Image Decoding in Blink", Chrome team:
 // https://gist.github.com/addyosmani/ffa9706d8d354e5354a33ac9f17e9689), so the sheet renders
 // meanwhile. Measured on the bench's 4K PNG in Chromium, the decode itself is nearly all of it:
@@ -69,6 +71,7 @@ function thumbSize(size: Size) {
 async function decode(
   image: { bytes: Uint8Array; type: SheetImageType },
   source?: CapturePreview['source'],
+  keepFor?: string,
 ): Promise<CaptureShown> {
   const bytes = image.bytes as Uint8Array<ArrayBuffer>;
   const ratio = window.devicePixelRatio || 1;
@@ -77,16 +80,69 @@ async function decode(
     const header = imageSize(bytes, image.type);
     if (!header) throw new Error('no size in the header');
     const size = thumbSize(header);
-    const bitmap = await createImageBitmap(new Blob([bytes], { type: image.type }), {
+    const blob = new Blob([bytes], { type: image.type });
+    const resize = {
       resizeWidth: Math.round(size.width * ratio),
       resizeHeight: Math.round(size.height * ratio),
       resizeQuality: 'medium',
-    });
+    } as const;
+    if (keepFor === undefined || header.width * header.height * 4 > DECODED_KEPT.bytes) {
+      return { ...about, bitmap: await createImageBitmap(blob, resize), size };
+    }
+    // Decoded once at full size, kept for the editor, and scaled from there for the thumbnail:
+    // Edit then only draws (a 4K screenshot's decode is most of a second's tenth or more).
+    const full = await createImageBitmap(blob);
+    const bitmap = await createImageBitmap(full, resize);
+    if (shownByPath.has(keepFor)) keepDecoded(keepFor, full);
+    else full.close();
     return { ...about, bitmap, size };
   } catch {
     // Not an image the page can read (cut short, damaged): the words alone, the file still shared.
     return { ...about, bitmap: null, size: THUMB };
   }
+}
+
+/**
+ * Full-size decoded images kept for the editor, the most recent last, within a bound: the two
+ * latest images, and no more than about 100 MB of pixels (a 4K screenshot is 33 MB), so a drop
+ * of many photos does not hold them all. Dropped, and their memory given back (close), when their
+ * image leaves the sheet, the sheet is shared or cancelled, or newer ones push them out.
+ */
+const DECODED_KEPT = { images: 2, bytes: 100 * 1024 ** 2 };
+const decodedByPath = new Map<string, ImageBitmap>();
+const pixelBytes = (b: ImageBitmap) => b.width * b.height * 4;
+
+function keepDecoded(path: string, bitmap: ImageBitmap): void {
+  const was = decodedByPath.get(path);
+  if (was && was !== bitmap) was.close();
+  decodedByPath.delete(path);
+  decodedByPath.set(path, bitmap);
+  let bytes = 0;
+  for (const b of decodedByPath.values()) bytes += pixelBytes(b);
+  for (const [p, b] of decodedByPath) {
+    if (decodedByPath.size <= DECODED_KEPT.images && bytes <= DECODED_KEPT.bytes) break;
+    if (p === path) break;
+    decodedByPath.delete(p);
+    bytes -= pixelBytes(b);
+    b.close();
+  }
+}
+
+/**
+ * The image decoded at full size for the editor, if the sheet kept one; the editor owns it then,
+ * and hands it back when it closes (giveBackDecoded).
+ */
+export async function takeDecoded(path: string): Promise<ImageBitmap | null> {
+  await shownByPath.get(path);
+  const bitmap = decodedByPath.get(path) ?? null;
+  decodedByPath.delete(path);
+  return bitmap;
+}
+
+/** The editor closed: its decoded image is kept for the next Edit while the image is in the sheet. */
+export function giveBackDecoded(path: string, bitmap: ImageBitmap): void {
+  if (shownByPath.has(path)) keepDecoded(path, bitmap);
+  else bitmap.close();
 }
 
 /** A capture's own preview (its thumbnail where the tool made one), else the image's bytes. */
@@ -105,7 +161,7 @@ async function readPreview(path: string): Promise<CaptureShown | null> {
     keptBytes += image.bytes.length;
     blobByPath.set(path, new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.type }));
   }
-  return decode(image);
+  return decode(image, undefined, path);
 }
 
 const KEPT_BYTES_LIMIT = 128 * 1024 ** 2;
@@ -146,6 +202,8 @@ function forgetCaptures(keep: ReadonlySet<string>): void {
     shownByPath.delete(path);
     keptBytes -= blobByPath.get(path)?.size ?? 0;
     blobByPath.delete(path);
+    decodedByPath.get(path)?.close();
+    decodedByPath.delete(path);
   }
 }
 

@@ -8,7 +8,8 @@
 // exiftool what the received file holds. A main-side library (sharp, jimp) would need the whole
 // image sent to main and decoded a second time there, for the same pixels the page already has.
 // Main gets the flattened bytes once, on Done (saveEditedImage), and keeps them as a new private
-// file; the original file is never written.
+// file; the original file is never written. The image itself is usually the one the sheet
+// decoded at full size for its thumbnail (capture-preview.tsx), so Edit only draws it.
 //
 // Shapes are kept in the image's own pixels, so a shape lands where the pointer was whatever the
 // screen's pixel ratio: a pointer position is mapped through the canvas's CSS box to the image,
@@ -16,7 +17,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, plainError } from '../bridge';
 import { baseName } from '../format';
-import { imageBlob } from './capture-preview';
+import { giveBackDecoded, imageBlob, takeDecoded } from './capture-preview';
 import { dropUnconfirmed, keepUnconfirmed, unconfirmedEdits } from './edited-images';
 import {
   boundsOf,
@@ -101,23 +102,33 @@ export function ImageEditor(props: {
     if (d && !d.open) d.showModal();
     performance.mark('image-editor:open');
     let live = true;
-    imageBlob(props.path)
-      .then(async (read) => {
+    let owned: ImageBitmap | null = null;
+    Promise.all([imageBlob(props.path), takeDecoded(props.path)])
+      .then(async ([read, decoded]) => {
+        owned = decoded;
         if (!read) throw new Error('This image can no longer be read, so it cannot be edited.');
         performance.mark('image-editor:read');
+        // The sheet decoded the image for its thumbnail and kept it: then Edit only draws.
         const [bitmap, head] = await Promise.all([
-          createImageBitmap(read),
+          decoded ?? createImageBitmap(read),
           read.slice(0, 64 * 1024).arrayBuffer(),
         ]);
+        owned = bitmap;
         performance.mark('image-editor:decoded');
-        if (!live) return bitmap.close();
+        if (!live) return;
         setImage({ bitmap, type: sentType(new Uint8Array(head), read.type) });
         // The keyboard starts on the image: Enter places a redaction at once.
         requestAnimationFrame(() => canvas.current?.focus());
       })
-      .catch((e: unknown) => live && setProblem(plainError(e)));
+      .catch((e: unknown) => live && setProblem(plainError(e)))
+      .finally(() => {
+        if (!live && owned) giveBackDecoded(props.path, owned);
+      });
     return () => {
       live = false;
+      // Kept for the next Edit while the image is in the sheet (an encode ahead has drawn it).
+      if (owned) giveBackDecoded(props.path, owned);
+      owned = null;
     };
   }, [props.path]);
 
