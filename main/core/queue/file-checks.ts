@@ -30,7 +30,7 @@ export interface CheckedFile {
  * (other files as they are). A file whose structure cannot be read is refused, saying so: it is
  * not sent silently as it is, and the person can send it again keeping its details.
  */
-export async function withStripPlans(checked: CheckedPaths): Promise<CheckedPaths> {
+async function withStripPlans(checked: CheckedPaths): Promise<CheckedPaths> {
   const files: CheckedFile[] = [];
   const refused = [...checked.refused];
   for (const file of checked.files) {

@@ -17,7 +17,7 @@ import { mkdir } from 'node:fs/promises';
 import { isActiveState, isFinishedState } from '../../portable/item-states';
 import type { QueueItem } from '../model';
 import { defaultSleep } from '../sleep';
-import { checkFile, checkPaths, withStripPlans } from './file-checks';
+import { checkFile, checkPaths } from './file-checks';
 import { HistoryMarks } from './history-hand-off';
 import { ItemLifecycle } from './item-lifecycle';
 import { copyItem, type Entry, ItemStore } from './item-store';
@@ -256,14 +256,11 @@ class Queue implements UploadQueue {
     // The retry's record durably clears the item's history-pending mark: its line must be on disk.
     await this.marks.flush();
     const { item } = entry;
-    // The person asks to send the file as it is now: check it again and take its new size.
-    const checked = await checkFile(item.path, this.deps.maxFileBytes(item.workspaceId));
-    // Sent without its hidden details before: so again, planned on the file as it is now.
-    const planned =
-      item.stripped && !('code' in checked)
-        ? await withStripPlans({ files: [checked], refused: [] })
-        : undefined;
-    const file = planned ? (planned.files[0] ?? planned.refused[0] ?? checked) : checked;
+    // The person asks to send the file as it is now: check it again and take its new size. Sent
+    // without its hidden details before: so again, planned on the file as it is now.
+    const file = await checkFile(item.path, this.deps.maxFileBytes(item.workspaceId), {
+      strip: item.stripped !== undefined,
+    });
     if (!isFinishedState(item.state)) return;
     if ('code' in file) {
       await this.lifecycle.finish(entry, 'failed', {
