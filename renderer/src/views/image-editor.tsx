@@ -370,7 +370,11 @@ export function ImageEditor(props: {
 
   // The file for the edits as they stand, encoded ahead once they settle, so Done usually finds
   // it ready; Done after a fresh edit encodes at once, as before. Chromium encodes a canvas
-  // asynchronously, so the page keeps answering while it runs.
+  // asynchronously, so the page keeps answering while it runs, but on the page's thread it runs
+  // the PNG or JPEG encode in idle periods and starts it unprompted only after 1000 ms on a
+  // desktop (kIdleTaskStartTimeoutDelayMs in Blink's
+  // third_party/blink/renderer/core/html/canvas/canvas_async_blob_creator.cc): the encode ahead
+  // is what spares Done that wait.
   const ahead = useRef<{
     doc: Doc;
     longEdge: number | null;
