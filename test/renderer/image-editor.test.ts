@@ -429,6 +429,34 @@ describe('images in the share sheet', () => {
     await page.context().close();
   });
 
+  it('a PNG with a transparent quarter, encoded ahead with one box, then undone, boxed elsewhere and Done at once: the channel gets only the second box, the transparent quarter still clear', async () => {
+    const { page, problems } = await openApp(browser, harness);
+    await page.setViewportSize({ width: 480, height: 640 });
+    // The editor flattens on the same canvas each time: what it drew before must not show
+    // through the transparent pixels of the next file.
+    const see = PNG.sync.read(png);
+    for (let y = 150; y < 300; y++) see.data.fill(0, (y * 400 + 200) * 4, (y * 400 + 400) * 4);
+    const clear = PNG.sync.write(see);
+    await dropImages(page, [{ name: 'glass.png', bytes: clear, type: 'image/png' }]);
+    await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
+    await openEditor(page, 'glass.png');
+    await dragOnImage(page, 400, [220, 170], [380, 280]);
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByName('image-editor:ahead').length))
+      .toBeGreaterThan(0);
+    await page.keyboard.press('Control+z');
+    await dragOnImage(page, 400, [20, 20], [120, 90]);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByText('glass (edited).png').waitFor();
+    const before = harness.reference.uploads().length;
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const sent = PNG.sync.read(await received(harness, 'glass (edited).png', before));
+    expect(pixel(sent, 300, 225)).toEqual([0, 0, 0, 0]);
+    expectRedacted(sent, see, [20, 20, 120, 90]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('Cancel drops edits in progress: the next Edit starts clean', async () => {
     const { page, problems } = await openApp(browser, harness);
     await page.setViewportSize({ width: 480, height: 640 });

@@ -19,11 +19,11 @@ import { api, plainError } from '../bridge';
 import { baseName } from '../format';
 import { giveBackDecoded, imageBlob, takeDecoded } from './capture-preview';
 import { dropUnconfirmed, keepUnconfirmed, unconfirmedEdits } from './edited-images';
+import { flatten, surfaces } from './image-flatten';
 import {
   boundsOf,
   type Doc,
   drawShape,
-  flatten,
   inside,
   normal,
   type Rect,
@@ -96,6 +96,9 @@ export function ImageEditor(props: {
   const drag = useRef<{ mode: 'draw' | 'move'; x: number; y: number; from: Doc } | null>(null);
   /** What a screen reader is told after a keyboard selection or removal (a polite live region). */
   const [said, setSaid] = useState('');
+  /** The canvases the file is flattened on (image-flatten.ts), made once the image shows. */
+  const surfaced = useRef(surfaces());
+  useEffect(() => () => surfaced.current.release(), []);
 
   useEffect(() => {
     const d = dialog.current;
@@ -185,6 +188,19 @@ export function ImageEditor(props: {
     c.dataset.ready = 'true';
     performance.mark('image-editor:ready');
   }, [bitmap, doc, scale, selected, tool]);
+  // The full-size canvas Done flattens on, made once the image has shown (the frame after it is
+  // drawn) and long before a person can press Done.
+  useEffect(() => {
+    if (!bitmap) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => surfaced.current.warm(bitmap.width, bitmap.height));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [bitmap]);
 
   /** Every change goes through here, so Undo gets the state before it. */
   const change = (next: Doc, from: Doc = doc) => {
@@ -368,26 +384,40 @@ export function ImageEditor(props: {
     : false;
   const longEdge = offerSmaller && smaller ? props.smallerEdge : null;
 
-  // The file for the edits as they stand, encoded ahead once they settle, so Done usually finds
-  // it ready; Done after a fresh edit encodes at once, as before. Chromium encodes a canvas
-  // asynchronously, so the page keeps answering while it runs, but on the page's thread it runs
-  // the PNG or JPEG encode in idle periods and starts it unprompted only after 1000 ms on a
-  // desktop (kIdleTaskStartTimeoutDelayMs in Blink's
-  // third_party/blink/renderer/core/html/canvas/canvas_async_blob_creator.cc): the encode ahead
-  // is what spares Done that wait.
+  // The file for the edits as they stand, encoded ahead once they settle with Chromium's idle
+  // encoder, so the page keeps answering while the person looks the image over. Done takes that
+  // file when it is ready, and otherwise encodes at once (image-flatten.ts's EncodeWhen): the idle
+  // encoder may wait a whole second for an idle period, and by then the person is waiting.
   const ahead = useRef<{
     doc: Doc;
     longEdge: number | null;
     bytes: Promise<Uint8Array<ArrayBuffer>>;
+    ready: boolean;
   } | null>(null);
-  const encode = (d: Doc, edge: number | null) => {
+  const encodeAhead = (d: Doc, edge: number | null) => {
     const was = ahead.current;
     if (was && was.doc === d && was.longEdge === edge) return was.bytes;
-    const bytes = flatten(image!.bitmap, d, image!.type, edge);
-    // A failure is told on Done, where these bytes are awaited.
-    bytes.catch(() => undefined);
-    ahead.current = { doc: d, longEdge: edge, bytes };
-    return bytes;
+    const made = {
+      doc: d,
+      longEdge: edge,
+      bytes: flatten(image!.bitmap, d, image!.type, edge, 'idle', surfaced.current),
+      ready: false,
+    };
+    // A failure is not told here: Done encodes again and tells its own.
+    made.bytes.then(
+      () => {
+        made.ready = true;
+      },
+      () => undefined,
+    );
+    ahead.current = made;
+    return made.bytes;
+  };
+  const encodeForDone = (d: Doc, edge: number | null) => {
+    const was = ahead.current;
+    if (was?.ready && was.doc === d && was.longEdge === edge) return was.bytes;
+    ahead.current = null;
+    return flatten(image!.bitmap, d, image!.type, edge, 'now', surfaced.current);
   };
   useEffect(() => {
     // Nothing edited and nothing to scale: Done is unlikely, so no encode is spent on it.
@@ -395,7 +425,7 @@ export function ImageEditor(props: {
     const timer = setTimeout(() => {
       // The mark tells the bench the file is ready before Done (bench/image-editor.ts).
       if (!drag.current)
-        encode(doc, longEdge).then(
+        encodeAhead(doc, longEdge).then(
           () => performance.mark('image-editor:ahead'),
           () => undefined,
         );
@@ -409,7 +439,7 @@ export function ImageEditor(props: {
     setProblem(null);
     performance.mark('image-editor:done');
     try {
-      const bytes = await encode(doc, longEdge);
+      const bytes = await encodeForDone(doc, longEdge);
       performance.mark('image-editor:encoded');
       const edited = await api().saveEditedImage(bytes, props.path);
       performance.mark('image-editor:saved');

@@ -117,43 +117,6 @@ export function boundsOf(g: CanvasRenderingContext2D | null, s: Shape): Rect {
 export const inside = (r: Rect, x: number, y: number, slack: number) =>
   x >= r.x - slack && x <= r.x + r.w + slack && y >= r.y - slack && y <= r.y + r.h + slack;
 
-/**
- * The edited image as a file: the crop, the shapes burnt into the pixels, scaled down when asked
- * ('high' smoothing: Chromium's best filter for a canvas downscale), in the type `sentType` chose.
- */
-export async function flatten(
-  image: ImageBitmap,
-  doc: Doc,
-  type: SentType,
-  longEdge: number | null,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const crop = doc.crop ?? { x: 0, y: 0, w: image.width, h: image.height };
-  const full = new OffscreenCanvas(crop.w, crop.h);
-  const g = full.getContext('2d');
-  if (!g) throw new Error('This window cannot draw images (no 2D canvas).');
-  g.translate(-crop.x, -crop.y);
-  g.drawImage(image, 0, 0);
-  const stroke = strokeOf(image);
-  for (const shape of doc.shapes) drawShape(g, shape, stroke);
-  let out = full;
-  const scale = longEdge ? Math.min(1, longEdge / Math.max(crop.w, crop.h)) : 1;
-  if (scale < 1) {
-    out = new OffscreenCanvas(
-      Math.max(1, Math.round(crop.w * scale)),
-      Math.max(1, Math.round(crop.h * scale)),
-    );
-    const small = out.getContext('2d');
-    if (!small) throw new Error('This window cannot draw images (no 2D canvas).');
-    small.imageSmoothingEnabled = true;
-    small.imageSmoothingQuality = 'high';
-    small.drawImage(full, 0, 0, out.width, out.height);
-  }
-  const blob = await out.convertToBlob(
-    type === 'image/jpeg' ? { type, quality: 0.92 } : { type: 'image/png' },
-  );
-  return new Uint8Array(await blob.arrayBuffer());
-}
-
 export type SentType = 'image/png' | 'image/jpeg';
 
 const fourCC = (b: Uint8Array, at: number) => String.fromCharCode(...b.subarray(at, at + 4));
