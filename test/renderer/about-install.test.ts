@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installMethod } from '../../main/core/updates/install-method';
 import { updateSource } from '../../main/core/updates/update-source';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let browser: Browser;
@@ -56,7 +56,7 @@ describe('Settings → About says how this copy was installed', () => {
         .poll(() => about.locator('#update-install-note').textContent())
         .toBe('Installed with Homebrew: it updates itself, or run brew upgrade --cask trayshare.');
       await about.getByRole('button', { name: 'Check now' }).waitFor();
-      await page.close();
+      await closeApp(page);
     } finally {
       await harness.close();
     }
@@ -80,7 +80,7 @@ describe('Settings → About says how this copy was installed', () => {
         .toBe('Installed with Flatpak: update it with flatpak update, or in your software centre.');
       expect(await about.getByRole('button', { name: 'Check now' }).count()).toBe(0);
       expect(problems).toEqual([]);
-      await page.close();
+      await closeApp(page);
     } finally {
       await harness.close();
     }

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -38,7 +38,7 @@ describe('Settings → About', () => {
     expect(text).toContain('A line that quotes Authorization: [redacted]');
     expect(text).not.toContain(DEMO_TOKEN);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   it('Open logs folder asks the shell for the folder of the log', async () => {
@@ -50,7 +50,7 @@ describe('Settings → About', () => {
       .click();
     await expect.poll(() => harness.openedFolders).toEqual([harness.log.dir]);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   it('Detailed logs is off by default and saved as it is switched', async () => {
@@ -64,6 +64,6 @@ describe('Settings → About', () => {
     await expect.poll(async () => (await prefs()).detailedLogs).toBe(true);
     await box.uncheck();
     await expect.poll(async () => (await prefs()).detailedLogs).toBe(false);
-    await page.close();
+    await closeApp(page);
   });
 });

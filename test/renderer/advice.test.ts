@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../harness/server';
 import { signInThroughConsentPage, startSignInHarness } from '../harness/sign-in-harness';
-import { dropFiles, openApp, showView } from './browser';
+import { closeApp, dropFiles, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 import { axeAtSizes, SMALL_ONLY } from './sizes';
 
@@ -92,7 +92,7 @@ describe.each(SMALL_ONLY)('advice at %i×%i', (width, height) => {
     await past.first().waitFor();
     expect(await past.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 
   it('the picker tells a signed-in person to join a channel they are not in, not to invite an app', async () => {
@@ -120,7 +120,7 @@ describe.each(SMALL_ONLY)('advice at %i×%i', (width, height) => {
     expect(await page.locator('form.sheet').innerText()).not.toMatch(/invite/i);
     expect(await axeAtSizes(page)).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 
   it('a share to a workspace without a token says so once, in the app’s words', async () => {
@@ -151,6 +151,6 @@ describe.each(SMALL_ONLY)('advice at %i×%i', (width, height) => {
     expect(await axeAtSizes(page)).toEqual([]);
     expect(problems).toEqual([]);
     await harness.app.removeWorkspace(bare.id);
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 });

@@ -85,7 +85,20 @@ export interface OpenPage {
   problems: string[];
 }
 
-/** A fresh 800×600 page on the harness, waiting until the app has loaded the settings. */
+/**
+ * Pages closeApp handed back, per browser connection (one per test file), for the next openApp.
+ * A new context and page cost about 450 ms before the app even loads (Chromium starts a renderer
+ * process for each), against about 20 ms for a page that goes back to about:blank; over the
+ * renderer pass's openApp calls that was the largest single cost (docs/testing.md). What a test
+ * can change of a page is reset before it is used again: its document (a new one is loaded),
+ * local and session storage, the listeners, the viewport, the emulated media and the default
+ * timeout. A page opened with a device scale factor or a platform gets a context of its own and
+ * is never reused, as those are a context's settings.
+ */
+const idle = new WeakMap<Browser, Page[]>();
+const reusable = new WeakSet<Page>();
+
+/** A fresh document of the app at 800×600 on the harness, once the app has loaded the settings. */
 export async function openApp(
   browser: Browser,
   harness: Harness,
@@ -99,18 +112,29 @@ export async function openApp(
     deviceScaleFactor?: number;
   } = {},
 ): Promise<OpenPage> {
-  const context = await browser.newContext({
-    viewport: { width: 800, height: 600 },
+  const media = {
     colorScheme: opts.scheme ?? 'light',
     reducedMotion: opts.reducedMotion ?? 'no-preference',
-    ...(opts.deviceScaleFactor ? { deviceScaleFactor: opts.deviceScaleFactor } : {}),
-  });
-  if (opts.platform) {
-    await context.addInitScript((platform) => {
-      Object.defineProperty(Navigator.prototype, 'platform', { get: () => platform });
-    }, opts.platform);
+  } as const;
+  const plain = !opts.platform && !opts.deviceScaleFactor;
+  let page = plain ? idle.get(browser)?.pop() : undefined;
+  if (page) {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.emulateMedia({ ...media, media: null, forcedColors: null, contrast: null });
+  } else {
+    const context = await browser.newContext({
+      viewport: { width: 800, height: 600 },
+      ...media,
+      ...(opts.deviceScaleFactor ? { deviceScaleFactor: opts.deviceScaleFactor } : {}),
+    });
+    if (opts.platform) {
+      await context.addInitScript((platform) => {
+        Object.defineProperty(Navigator.prototype, 'platform', { get: () => platform });
+      }, opts.platform);
+    }
+    page = await context.newPage();
+    if (plain) reusable.add(page);
   }
-  const page = await context.newPage();
   // Fail at the step that went wrong, well inside the test's own time limit.
   page.setDefaultTimeout(10_000);
   const problems: string[] = [];
@@ -122,6 +146,31 @@ export async function openApp(
   // The app marks its main area busy until the settings are loaded.
   await page.locator('main[aria-busy="false"]').waitFor();
   return { page, problems };
+}
+
+/**
+ * Ends a test's page: a plain one goes back to about:blank, its storage cleared and its listeners
+ * gone, for the next openApp of this file; any other closes with its context.
+ */
+export async function closeApp(page: Page): Promise<void> {
+  const browser = page.context().browser();
+  if (!browser || !reusable.has(page) || page.isClosed()) {
+    await page.context().close();
+    return;
+  }
+  page.removeAllListeners();
+  for (const other of page.context().pages()) if (other !== page) await other.close();
+  // The app keeps one thing in the page's storage (renderer/src/views/last-destination.ts).
+  await page
+    .evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    })
+    .catch(() => undefined);
+  await page.goto('about:blank');
+  const pages = idle.get(browser) ?? [];
+  pages.push(page);
+  idle.set(browser, pages);
 }
 
 const NAV_LABEL: Record<Exclude<View, 'share'>, string> = {
@@ -159,6 +208,14 @@ export async function axeViolations(page: Page): Promise<string[]> {
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.addScriptTag({ url: '/_harness/axe.js' });
   const violations = await page.evaluate(async () => {
+    // A colour still in its 120 ms transition (a button just pressed) is not the colour a person
+    // reads: the check waits for transitions to end. Nothing in the app animates forever.
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    );
     const axe = (
       window as unknown as {
         axe: {

@@ -11,7 +11,7 @@ import { portalCapturer } from '../../main/core/capture/capturers';
 import { sampleScreenshot } from '../capture/sample-screenshot';
 import { startTestPortal, type TestPortal } from '../capture/test-portal';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, dropFiles, openApp, screenshot } from './browser';
+import { axeViolations, closeApp, dropFiles, openApp, screenshot } from './browser';
 import { testBrowser } from './shared-browser';
 
 const exists = (path: string) =>
@@ -34,7 +34,7 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
     ]);
     const { page } = await openApp(browser, harness);
     png = await sampleScreenshot(page, 1600, 1000);
-    await page.context().close();
+    await closeApp(page);
   });
   afterAll(async () => {
     await browser?.close();
@@ -96,7 +96,7 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
         .toBe('delivered');
       await expect.poll(() => exists(item.path)).toBe(false);
       expect(problems).toEqual([]);
-      await page.context().close();
+      await closeApp(page);
     });
   }
 
@@ -119,7 +119,7 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
     expect((await harness.app.getSnapshot()).preferences.shortcut).not.toBe('');
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('a cancelled capture does nothing and says nothing', async () => {
@@ -137,7 +137,7 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
     expect(harness.notified).toEqual([]);
     expect(await captures()).toEqual(kept);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('a capture whose sheet is cancelled is deleted', async () => {
@@ -149,7 +149,7 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
     expect(path).toBeDefined();
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await expect.poll(async () => (await captures()).includes(path!)).toBe(false);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('a second capture after a cancelled one shows its own thumbnail, in the same page', async () => {
@@ -166,7 +166,7 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
       await page.locator('.file-list').waitFor({ state: 'detached' });
     }
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('a capture the page cannot decode opens with its name and how it was taken, no thumbnail; its details cannot be removed, so it is shared whole only once the person keeps them', async () => {
@@ -193,7 +193,7 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
       .poll(() => harness.reference.uploads().slice(before), { timeout: 15_000 })
       .toMatchObject([{ name, size: damaged.length }]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('a portal error is said, and nothing opens', async () => {
@@ -209,6 +209,6 @@ describe.skipIf(process.platform !== 'linux')('Capture… into the share sheet',
       body: 'The screenshot portal refused the capture: No screen',
     });
     expect(await page.locator('.file-list').count()).toBe(0);
-    await page.context().close();
+    await closeApp(page);
   });
 });

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { defaultTestConfig } from '../reference-service/server';
-import { axeViolations, openApp, screenshot, showView } from './browser';
+import { axeViolations, closeApp, openApp, screenshot, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -102,7 +102,7 @@ describe('channel picker', () => {
       })
       .toEqual(['C0DESIGNX', 'C0GENERAL']);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   for (const [width, height] of [
@@ -142,7 +142,7 @@ describe('channel picker', () => {
       await page.keyboard.press('Enter');
       await expect.poll(() => chips.allTextContents()).toEqual(['#design×', '#random×']);
       expect(problems).toEqual([]);
-      await page.context().close();
+      await closeApp(page);
     });
   }
 
@@ -161,7 +161,7 @@ describe('channel picker', () => {
           .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
       )
       .toEqual(['C0RANDOM', 'C0GENERAL']);
-    await page.close();
+    await closeApp(page);
   });
 });
 
@@ -235,6 +235,6 @@ describe('channel picker with a token that may not list every kind', () => {
       })
       .toEqual(['C0QUIET', 'C0GENERAL']);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 });

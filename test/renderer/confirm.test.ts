@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -58,6 +58,6 @@ describe.each([
     // ...which is still red: the hover style does not turn it into a plain grey button.
     expect(r).toBeGreaterThan(g + 60);
     await group.getByRole('button', { name: 'Keep' }).click();
-    await page.close();
+    await closeApp(page);
   });
 });

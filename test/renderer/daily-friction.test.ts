@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
 import { defaultTestConfig } from '../reference-service/server';
-import { axeViolations, openApp, showView } from './browser';
+import { axeViolations, closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 import { axeAtSizes, itOnce, SIZES } from './sizes';
 
@@ -87,7 +87,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
       .toBe('1 file → #design-review, #general in Acme, no comment');
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   test('lists recent shares, not files: a 12-file share is one line', async () => {
@@ -119,7 +119,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     expect(names[1]).toMatch(/^12 files: batch-\d+-\d+\.txt, …$/);
     expect(await recent.nth(1).locator('.recent__detail').textContent()).toMatch(/→ #random$/);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   test("History finds a workspace's uploads by the workspace's name", async () => {
@@ -146,7 +146,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     expect(await rows.locator('.item__detail').textContent()).toContain(`in Globex ${width}`);
     await harness.app.removeWorkspace(globex.id);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('cuts nothing off: share titles and file names wrap, a long destination is readable whole', async () => {
@@ -194,7 +194,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     });
     expect(fits).toBe(true);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   test('states the 1 GiB limit as 1.07 GB, below a 1.1 GB file it refuses', async () => {
@@ -213,7 +213,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
       .toBe('Not shared: Too large: 1.1 GB; this workspace accepts files up to 1.07 GB.');
     await page.getByRole('button', { name: 'Cancel' }).click();
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   test('asks about an empty file before Share, since Slack refuses empty files', async () => {
@@ -263,7 +263,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
       harness.reference.uploads().filter((u) => u.name === `full-${width}-1.txt`),
     ).toHaveLength(1);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   test("a preset of two channels plus a thread leads to choosing the thread's channel in the sheet", async () => {
@@ -295,7 +295,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
         .map((u) => [u.channels, u.thread_ts]),
     ).toEqual([[['C0GENERAL'], '1700000000.123456']]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   test('removing a workspace with files waiting says so, and cancels them with that reason', async () => {
@@ -344,7 +344,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
       harness.reference.uploads().filter((u) => u.name.startsWith(`waiting-${width}`)),
     ).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   test('a file queued during a rate limit says what it waits for, with the time left', async () => {
@@ -381,7 +381,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
         await harness.app.cancelItem(item.id);
     await harness.app.removeWorkspace(busy.id);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   test("puts the service's code in small print after the sentence, not in it", async () => {
@@ -406,7 +406,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     expect(sentence).not.toContain('method_deprecated');
     expect(await axeAtSizes(page)).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('draws the lock of a private channel without an emoji font', async () => {
@@ -428,7 +428,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     expect(box!.width).toBeGreaterThan(8);
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 });
 
@@ -454,6 +454,6 @@ describe.each(SIZES)('with no workspace, at %i×%i', (width, height) => {
     await notice.getByRole('button', { name: 'Add one in Settings' }).click();
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 });

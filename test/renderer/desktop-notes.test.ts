@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { View } from '../../preload/contract';
 import { type Harness, startHarness } from '../harness/server';
-import { dropFiles, openApp, showView } from './browser';
+import { closeApp, dropFiles, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 const NOTE =
@@ -48,6 +48,6 @@ describe('notes about this desktop', () => {
     await page.getByRole('heading', { level: 1, name: /^Share / }).waitFor();
     await expect.poll(() => note.count(), { message: 'share sheet' }).toBe(0);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 });

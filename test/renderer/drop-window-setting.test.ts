@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let wayland: Harness;
@@ -35,7 +35,7 @@ describe('the drop window setting', () => {
     );
     expect(await page.getByText('on top of other windows').count()).toBe(0);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   it('elsewhere, keeps the drop window on top, as it says', async () => {
@@ -46,6 +46,6 @@ describe('the drop window setting', () => {
       .waitFor();
     expect(await page.locator('#pref-drop-window-help').count()).toBe(0);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 });

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -85,7 +85,7 @@ describe('when something goes wrong', () => {
       await page.locator('.badge--delivered').first().waitFor();
       expect(await page.getByText('needs a new token').count()).toBe(0);
       expect(problems).toEqual([]);
-      await page.context().close();
+      await closeApp(page);
     });
 
     it(`an unknown service error shows its code and a next step; the failed row keeps size and destination (${width}×${height})`, async () => {
@@ -106,7 +106,7 @@ describe('when something goes wrong', () => {
       const box = await detail.boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(width);
       expect(problems).toEqual([]);
-      await page.context().close();
+      await closeApp(page);
     });
   }
 
@@ -117,7 +117,7 @@ describe('when something goes wrong', () => {
     await card.getByLabel(/^Token/).fill('https://hooks.example.com/services/T000/B000/XXXX');
     expect(await card.locator('.field__error').first().textContent()).toContain('webhook');
     expect(await card.getByRole('button', { name: 'Replace token' }).isDisabled()).toBe(true);
-    await page.close();
+    await closeApp(page);
   });
 
   it('a share to a workspace without a token goes to the way out, said once', async () => {
@@ -141,7 +141,7 @@ describe('when something goes wrong', () => {
       .poll(() => page.evaluate(() => document.activeElement?.textContent))
       .toBe('Add the token in Settings');
     expect(await page.getByRole('alert').filter({ hasText: 'No token' }).count()).toBe(0);
-    await page.close();
+    await closeApp(page);
   });
 
   it('shows a rate limit as a countdown, then sends on its own', async () => {
@@ -159,7 +159,7 @@ describe('when something goes wrong', () => {
     expect(await row.locator('.item__detail').textContent()).toMatch(/Trying again in [12] s\.$/);
     await row.locator('.badge--delivered').waitFor({ timeout: 15_000 });
     expect(harness.reference.uploads().filter((u) => u.name === 'later.txt')).toHaveLength(1);
-    await page.close();
+    await closeApp(page);
   });
 
   it('offers to switch a workspace whose service retired files.upload, and the file then arrives once', async () => {
@@ -183,6 +183,6 @@ describe('when something goes wrong', () => {
       'external',
     );
     await harness.app.updateWorkspace(harness.demo.workspaceId, { protocol: 'files.upload' });
-    await page.close();
+    await closeApp(page);
   });
 });

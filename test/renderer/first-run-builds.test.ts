@@ -7,7 +7,7 @@ import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../harness/server';
 import { startSignInHarness } from '../harness/sign-in-harness';
-import { axeViolations, openApp, type Scheme, screenshot } from './browser';
+import { axeViolations, closeApp, openApp, type Scheme, screenshot } from './browser';
 import { testBrowser } from './shared-browser';
 
 const CLIENT_ID = '7777777777.8888888888';
@@ -97,7 +97,7 @@ describe.each([
     expect(problems).toEqual([]);
     for (const w of (await withId.app.getSnapshot()).workspaces)
       await withId.app.removeWorkspace(w.id);
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 
   it('a build without one: ask the Slack admin for a set-up link, or use a token; the admin part folded', async () => {
@@ -122,6 +122,6 @@ describe.each([
     expect(await form.getByLabel('Client ID').isVisible()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, dropFiles, openApp, showView } from './browser';
+import { axeViolations, closeApp, dropFiles, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -98,7 +98,7 @@ describe('first run', () => {
       // The reference service offers Slack's current protocol: the app asked, and took it.
       expect(ws).toMatchObject({ name: 'Acme', protocol: 'external', hasToken: true });
       expect(problems).toEqual([]);
-      await page.context().close();
+      await closeApp(page);
     });
   }
 
@@ -147,7 +147,7 @@ describe('first run', () => {
         .toMatch(/Connected as u0test in .+\. Token saved\./);
       expect(await page.getByText(/refused/).count()).toBe(0);
       expect(problems).toEqual([]);
-      await page.context().close();
+      await closeApp(page);
     });
   }
 
@@ -174,7 +174,7 @@ describe('first run', () => {
     expect(await connected.textContent()).toMatch(/^Connected as u0test in .+\. Token saved\.$/);
     await page.getByRole('button', { name: 'Make a preset' }).click();
     await page.getByRole('heading', { level: 1, name: 'Presets' }).waitFor();
-    await page.context().close();
+    await closeApp(page);
   });
 });
 
@@ -230,7 +230,7 @@ describe('the token in Settings', () => {
       const box = await ask.or(card).boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(width);
       expect(problems).toEqual([]);
-      await page.context().close();
+      await closeApp(page);
     });
   }
 });

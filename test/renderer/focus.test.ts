@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 import { axeAtSizes, SMALL_ONLY } from './sizes';
 
@@ -85,7 +85,7 @@ describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
     // Nothing left to cancel: focus moves on to what the uploads offer now.
     await expect.poll(() => focused(page)).toMatch(/^(Retry|Show|Hide)/);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('presets: the editor takes focus, Esc (keeping a draft) and Save bring it back to the preset; Esc answers Keep', async () => {
@@ -143,7 +143,7 @@ describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
     expect(await page.getByRole('heading', { level: 1, name: 'Presets' }).isVisible()).toBe(true);
     await harness.app.updatePreset(harness.demo.randomPresetId, { name: 'Random' });
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('the share sheet: Esc keeps the files and the comment as a draft; Cancel throws them away', async () => {
@@ -173,7 +173,7 @@ describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
       await page.getByRole('navigation').getByRole('button', { name: 'Share sheet' }).count(),
     ).toBe(0);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('settings: adding a workspace focuses what the service said; removing one, the next control', async () => {
@@ -215,7 +215,7 @@ describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
     await expect.poll(() => card.count()).toBe(0);
     await expect.poll(() => focused(page)).toBe('Add workspace…');
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('settings by keyboard: Add workspace… and Use a token land in the new form; an empty name is said at the name', async () => {
@@ -258,6 +258,6 @@ describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
     expect(await axeAtSizes(page)).toEqual([]);
     expect((await harness.app.getSnapshot()).workspaces.map((w) => w.name)).toContain('Acme');
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -84,7 +84,7 @@ describe('history', () => {
       .toBe('Delivered');
     await page.getByLabel('Search history').fill('');
     await expect.poll(() => rows.count()).toBe(2);
-    await page.close();
+    await closeApp(page);
   });
 
   it('shows a share of several files as one row with one outcome, its files inside', async () => {
@@ -114,6 +114,6 @@ describe('history', () => {
       expect.arrayContaining(['one.txt', 'two.txt', 'three.txt']),
     );
     expect(await files.count()).toBe(3);
-    await page.close();
+    await closeApp(page);
   });
 });

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalCapturer } from '../../main/core/capture/capturers';
 import { startTestPortal, type TestPortal } from '../capture/test-portal';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, openApp, type Scheme, screenshot, showView } from './browser';
+import { axeViolations, closeApp, openApp, type Scheme, screenshot, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 const run = promisify(execFile);
@@ -170,7 +170,7 @@ describe('images in the share sheet', () => {
     const { page } = await openApp(browser, harness);
     png = await quarters(page, 400, 300, 'image/png');
     jpg = await quarters(page, 320, 240, 'image/jpeg');
-    await page.context().close();
+    await closeApp(page);
   });
   afterAll(async () => {
     await browser?.close();
@@ -228,7 +228,7 @@ describe('images in the share sheet', () => {
       ).toEqual([true, true, true]);
     }
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('the page gets no bytes of a file the person did not hand over', async () => {
@@ -244,7 +244,7 @@ describe('images in the share sheet', () => {
       secret,
     );
     expect(answer).toBe(true);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('redacts a dropped PNG on a HiDPI screen: the channel gets the box in solid black, every other pixel as it was, an undone box not at all; the original is untouched', async () => {
@@ -290,7 +290,7 @@ describe('images in the share sheet', () => {
     expect(item.path).toBe(kept);
     await expect.poll(() => exists(kept)).toBe(false);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('three images dropped at once each open in the editor, again after Cancel, and the one edited arrives redacted', async () => {
@@ -334,7 +334,7 @@ describe('images in the share sheet', () => {
     const sent = PNG.sync.read(await received(harness, 'one (edited).png', before));
     expectRedacted(sent, PNG.sync.read(png), [150, 40, 260, 100]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('a JPEG with a location and an embedded thumbnail arrives as a JPEG with neither', async () => {
@@ -391,7 +391,7 @@ describe('images in the share sheet', () => {
     const [r, g, b] = pixel(decoded, 40, 100);
     expect(r! > 180 && g! < 80 && b! < 100).toBe(true);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
   it('edits left with Esc survive closing the sheet with Esc: the row says so, Edit brings them back with their undo, Done sends them', async () => {
     const { page, problems } = await openApp(browser, harness);
@@ -416,7 +416,10 @@ describe('images in the share sheet', () => {
     await expect(page.getByRole('button', { name: 'Undo' }).isEnabled()).resolves.toBe(true);
     // Left alone, the editor encodes the file ahead of Done: Done then sends those bytes.
     await expect
-      .poll(() => page.evaluate(() => performance.getEntriesByName('image-editor:ahead').length))
+      .poll(() => page.evaluate(() => performance.getEntriesByName('image-editor:ahead').length), {
+        // Chromium starts the idle encode unprompted only after 1 s (image-flatten.ts).
+        timeout: 10_000,
+      })
       .toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByText('board (edited).png').waitFor();
@@ -426,7 +429,7 @@ describe('images in the share sheet', () => {
     const sent = PNG.sync.read(await received(harness, 'board (edited).png', before));
     expectRedacted(sent, PNG.sync.read(png), [20, 20, 120, 90]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('a PNG with a transparent quarter, encoded ahead with one box, then undone, boxed elsewhere and Done at once: the channel gets only the second box, the transparent quarter still clear', async () => {
@@ -442,7 +445,10 @@ describe('images in the share sheet', () => {
     await openEditor(page, 'glass.png');
     await dragOnImage(page, 400, [220, 170], [380, 280]);
     await expect
-      .poll(() => page.evaluate(() => performance.getEntriesByName('image-editor:ahead').length))
+      .poll(() => page.evaluate(() => performance.getEntriesByName('image-editor:ahead').length), {
+        // Chromium starts the idle encode unprompted only after 1 s (image-flatten.ts).
+        timeout: 10_000,
+      })
       .toBeGreaterThan(0);
     await page.keyboard.press('Control+z');
     await dragOnImage(page, 400, [20, 20], [120, 90]);
@@ -454,7 +460,7 @@ describe('images in the share sheet', () => {
     expect(pixel(sent, 300, 225)).toEqual([0, 0, 0, 0]);
     expectRedacted(sent, see, [20, 20, 120, 90]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('Cancel drops edits in progress: the next Edit starts clean', async () => {
@@ -474,7 +480,7 @@ describe('images in the share sheet', () => {
       page.locator('canvas.image-editor__canvas').getAttribute('aria-label'),
     ).resolves.toMatch(/^plan\.png, 0 marks\./);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('edits left unapplied end with the share that sent the file, or with Cancel on the sheet: the same file dropped again starts clean', async () => {
@@ -508,7 +514,7 @@ describe('images in the share sheet', () => {
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     }
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('by keyboard alone, N selects each mark in turn (a screen reader is told which), arrow keys move it, Delete removes it', async () => {
@@ -550,7 +556,7 @@ describe('images in the share sheet', () => {
     const sent = PNG.sync.read(await received(harness, 'keys (edited).png', before));
     expectRedacted(sent, PNG.sync.read(png), [142, 113, 242, 188]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('an edited lossy WebP photo is sent as a JPEG, a lossless WebP as a PNG', async () => {
@@ -595,7 +601,7 @@ describe('images in the share sheet', () => {
       await page.getByRole('navigation').getByRole('button', { name: 'Drop files' }).click();
     }
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 });
 
@@ -613,7 +619,7 @@ describe.skipIf(process.platform !== 'linux')('editing a capture, by keyboard al
     ]);
     const { page } = await openApp(browser, harness);
     png = await quarters(page, 800, 500, 'image/png');
-    await page.context().close();
+    await closeApp(page);
   });
   afterAll(async () => {
     await browser?.close();
@@ -661,7 +667,7 @@ describe.skipIf(process.platform !== 'linux')('editing a capture, by keyboard al
     const sent = PNG.sync.read(await received(harness, edited, before));
     expectRedacted(sent, PNG.sync.read(png), [284, 188, 484, 313]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('with "Open captures in the editor", a capture opens in the editor at once; Esc leaves it as it was; "Send smaller" scales it to the preferred long edge, still a PNG', async () => {
@@ -693,7 +699,7 @@ describe.skipIf(process.platform !== 'linux')('editing a capture, by keyboard al
     expect(pixel(sent, 20, 20).slice(0, 3)).toEqual([255, 255, 255]);
     await harness.app.setPreferences({ openCapturesInEditor: false, sendSmallerEdge: 2560 });
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('Crop keeps only the box dragged: the channel gets exactly those pixels', async () => {
@@ -720,6 +726,6 @@ describe.skipIf(process.platform !== 'linux')('editing a capture, by keyboard al
         if (pixel(sent, x, y).join() !== pixel(original, x + 300, y + 150).join()) differ++;
     expect(differ).toBe(0);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp } from './browser';
+import { closeApp, openApp } from './browser';
 import { testBrowser } from './shared-browser';
 import { SMALL_ONLY } from './sizes';
 
@@ -74,7 +74,7 @@ describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
     await page.getByRole('heading', { name: 'Queue' }).waitFor();
     expect(await focused(page)).toBe('queue-title');
     await harness.settled();
-    await page.close();
+    await closeApp(page);
   });
 
   it('closes the share sheet with Esc, and keeps Share off with no files', async () => {
@@ -90,6 +90,6 @@ describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
     expect(
       await page.getByRole('navigation').getByRole('button', { name: 'Share sheet' }).count(),
     ).toBe(0);
-    await page.close();
+    await closeApp(page);
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 import { cutOff } from './sizes';
 
@@ -92,7 +92,7 @@ describe.each([
       Object.fromEntries(Object.keys(seen).map((view) => [view, [] as string[]])),
     );
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   }, 60_000);
 
   it('keeps the share sheet and preset editor footers small and never hides the focused field behind them', async () => {
@@ -117,7 +117,7 @@ describe.each([
     const editorFooter = await page.locator('.sheet__footer').boundingBox();
     expect(editorFooter?.height).toBeLessThanOrEqual(height * 0.25);
     expect(await coveredWhileTabbing(page)).toEqual([]);
-    await page.close();
+    await closeApp(page);
   }, 60_000);
 });
 
@@ -157,7 +157,7 @@ describe.each([
     });
     expect(seen).toEqual({ scrolled: 0, titleUnderNav: true, commentClear: true, hintClear: true });
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   }, 60_000);
 });
 
@@ -207,6 +207,6 @@ describe('at 900×700', () => {
     await recent.getByRole('button', { name: 'All uploads in History' }).click();
     await page.getByRole('heading', { level: 1, name: 'History' }).waitFor();
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 });

@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { dropFiles, openApp } from './browser';
+import { closeApp, dropFiles, openApp } from './browser';
 import { testBrowser } from './shared-browser';
 import { axeAtSizes, SMALL_ONLY } from './sizes';
 
@@ -61,7 +61,7 @@ describe.each(SMALL_ONLY)('a kept draft at %i×%i', (width, height) => {
     await page.getByRole('heading', { name: 'Share 14 files' }).waitFor();
     expect(await offer.count()).toBe(0);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 
   it('once its files were shared some other way, new files start a sheet of their own', async () => {
@@ -92,6 +92,6 @@ describe.each(SMALL_ONLY)('a kept draft at %i×%i', (width, height) => {
     expect(problems).toEqual([]);
     await harness.settled();
     await harness.app.clearFinished();
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 });

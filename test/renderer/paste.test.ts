@@ -5,7 +5,7 @@ import { access } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp } from './browser';
+import { closeApp, openApp } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -84,7 +84,7 @@ describe('pasting an image', () => {
         .toBe('delivered');
       await expect.poll(() => exists(item.path)).toBe(false);
       expect(problems).toEqual([]);
-      await page.context().close();
+      await closeApp(page);
     });
   }
 
@@ -108,6 +108,6 @@ describe('pasting an image', () => {
       true,
     );
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 });

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLOT_BYTES } from '../../main/core/upload/external/byte-budget';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -77,7 +77,7 @@ describe('Pause all', () => {
       await harness.settled(15_000);
       expect((await mine()).map((i) => i.state)).toEqual(['delivered', 'delivered', 'delivered']);
       expect(problems).toEqual([]);
-      await page.context().close();
+      await closeApp(page);
     });
   }
 });

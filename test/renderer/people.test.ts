@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { defaultTestConfig } from '../reference-service/server';
-import { axeViolations, openApp, showView } from './browser';
+import { axeViolations, closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -94,7 +94,7 @@ describe('people in the share sheet, presets and History', () => {
     expect(await detail.locator('svg.person-icon').count()).toBe(2);
     expect(await row.textContent()).not.toMatch(/U0BOB|U0ALICE|D0ALICE/);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   it('lists a preset to a DM saved with its user ID as @alice', async () => {
@@ -114,7 +114,7 @@ describe('people in the share sheet, presets and History', () => {
     await expect.poll(() => detail.textContent()).toBe('@alice, @Bobby in Acme');
     expect(await detail.locator('svg.person-icon').count()).toBe(2);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 });
 
@@ -182,6 +182,6 @@ describe('people with a token without users:read', () => {
       .toEqual([expect.stringMatching(/^D/)]);
     expect(narrow.reference.messages().at(-1)?.channels).not.toEqual(['D0ALICE']);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 });

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { jpegSample, privateTags } from '../metadata/samples';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -78,7 +78,7 @@ describe('photo details', () => {
     // Each photo's row says what it left without.
     await expect.poll(() => page.getByText(/^Sent without its .*location/).count()).toBe(2);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   it('"Keep photo details" sends this share\'s photo as it is (same sha256)', async () => {
@@ -91,6 +91,6 @@ describe('photo details', () => {
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     expect(sha256(await received('keep-me.jpg'))).toBe(sha256(bytes));
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 });

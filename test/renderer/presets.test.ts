@@ -3,7 +3,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -102,7 +102,7 @@ describe('presets editor', () => {
     ]);
     expect(snapshot.defaultPresetId).toBe(snapshot.presets[0]?.id);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   it('after a move, focus follows what the person does next, not back to the moved preset', async () => {
@@ -134,6 +134,6 @@ describe('presets editor', () => {
     await page.getByRole('button', { name: `Edit ${first}` }).waitFor();
     await expect.poll(() => hasFocus(`Edit ${first}`)).toBe(true);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp } from './browser';
+import { closeApp, openApp } from './browser';
 import { testBrowser } from './shared-browser';
 
 const SIZE = 64 * 1024 * 1024;
@@ -56,7 +56,7 @@ describe('a large upload', () => {
     expect(await page.getByRole('button', { name: 'Retry big.bin' }).isVisible()).toBe(true);
     // Nothing reached the service: the request was aborted mid-body.
     expect(harness.reference.uploads()).toEqual([]);
-    await page.close();
+    await closeApp(page);
   }, 60_000);
 });
 
@@ -100,6 +100,6 @@ describe('a small upload on a slow link', () => {
     // The whole upload takes at least 0.7 s at 1 MB/s: at least 4 moves a second of it.
     expect(seconds).toBeGreaterThan(0.6);
     expect(moving.length, JSON.stringify(seen)).toBeGreaterThanOrEqual(Math.floor(seconds * 4));
-    await page.close();
+    await closeApp(page);
   }, 30_000);
 });

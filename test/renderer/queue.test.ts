@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, openApp, showView } from './browser';
+import { axeViolations, closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 import { axeAtSizes, itOnce, SIZES } from './sizes';
 
@@ -124,7 +124,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.getByRole('button', { name: 'Clear finished' }).click();
     await expect.poll(() => rows.count()).toBe(0);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   }, 60_000);
 
   test('shows the share just sent first, above rows that need attention, even once delivered', async () => {
@@ -162,7 +162,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     const rows = page.getByRole('list', { name: 'Uploads' }).locator(':scope > li');
     await expect.poll(() => rows.first().locator('.badge').textContent()).toBe('Failed');
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   }, 60_000);
 
   it('folds a long share so thirty files do not take the whole queue', async () => {
@@ -178,7 +178,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     expect((await list.boundingBox())?.height).toBeLessThan(height / 2);
     await page.getByRole('button', { name: 'Show 30 files' }).click();
     expect(await list.getByRole('list').locator(':scope > li').count()).toBe(30);
-    await page.close();
+    await closeApp(page);
   }, 60_000);
 });
 
@@ -231,7 +231,7 @@ describe('what the queue says of itself', () => {
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
     harness.setThrottle(null);
-    await page.close();
+    await closeApp(page);
   }, 60_000);
 });
 
@@ -261,7 +261,7 @@ describe('the 240×240 drop window', () => {
     expect(await confirmation.count()).toBe(0);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Choose files…' }).waitFor();
-    await page.close();
+    await closeApp(page);
   });
 });
 

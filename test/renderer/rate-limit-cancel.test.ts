@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 import { axeAtSizes, SMALL_ONLY } from './sizes';
 
@@ -79,6 +79,6 @@ describe.each(SMALL_ONLY)('at %i×%i', (width, height) => {
         await harness.app.cancelItem(item.id);
     await harness.app.removeWorkspace(busy.id);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 import { axeAtSizes, SMALL_ONLY } from './sizes';
 
@@ -85,7 +85,7 @@ describe.each(SMALL_ONLY)('a refused share at %i×%i', (width, height) => {
     // The button went with the failure: focus is on what the row offers now, not on nothing.
     await expect.poll(() => focused(page)).toBe(`Copy link to ${name}`);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('"Change destination…" reopens the sheet with both files and #general, and sends once', async () => {
@@ -144,7 +144,7 @@ describe.each(SMALL_ONLY)('a refused share at %i×%i', (width, height) => {
     await expect.poll(() => moved.locator('.badge').first().textContent()).toBe('2 of 2 delivered');
     for (const n of names) expect(postsOf(n)).toEqual([['C0GENERAL', 'C0RANDOM']]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('History offers the same: "Send to the others" once the queue was cleared', async () => {
@@ -175,6 +175,6 @@ describe.each(SMALL_ONLY)('a refused share at %i×%i', (width, height) => {
       .toEqual(['Delivered', 'Failed']);
     expect(postsOf(name)).toEqual([['C0GENERAL']]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 });

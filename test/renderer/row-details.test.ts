@@ -12,7 +12,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, openApp, showView } from './browser';
+import { axeViolations, closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 import { axeAtSizes, itOnce, SIZES } from './sizes';
 
@@ -117,7 +117,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     expect(await axeAtSizes(page)).toEqual([]);
     expect(problems).toEqual([]);
     await harness.app.clearFinished();
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 
   it('Settings: Turn off is a button, and About’s gaps are even', async () => {
@@ -162,7 +162,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     expect(gaps).toEqual({ above: 0, below: gaps.gap, gap: 12 });
     expect(problems).toEqual([]);
     await harness.app.setPreferences({ shortcut: '' });
-    await page.context().close();
+    await closeApp(page);
   });
 
   test('a name in a preset’s channel ID field is said to be a name; an empty name field says what it shows', async () => {
@@ -188,7 +188,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     );
     expect(await axeAtSizes(page)).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('crowded rows: a long badge never breaks a name mid-word, and a share’s count is never cut', async () => {
@@ -243,7 +243,7 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
     await harness.app.clearFinished();
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('Change destination’s open list leaves Send free', async () => {
@@ -272,6 +272,6 @@ describe.each(SIZES)('at %i×%i', (width, height) => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     await harness.app.clearFinished();
-    await page.context().close();
+    await closeApp(page);
   });
 });

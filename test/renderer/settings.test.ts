@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -30,7 +30,7 @@ describe('settings', () => {
     ) as { version: string };
     const about = page.getByRole('region', { name: 'About' });
     expect(await about.innerText()).toContain(`Trayshare ${version}`);
-    await page.close();
+    await closeApp(page);
   });
 
   it('reports a taken shortcut in place and saves one that is free', async () => {
@@ -65,7 +65,7 @@ describe('settings', () => {
     expect(await field.inputValue()).toBe('Ctrl+Alt+K');
     // Nowhere on the page does a person read Electron's accelerator syntax.
     expect(await page.locator('body').innerText()).not.toMatch(/CommandOrControl|CmdOrCtrl/);
-    await page.close();
+    await closeApp(page);
   });
 
   it('names shortcuts the way macOS does on a Mac', async () => {
@@ -80,7 +80,7 @@ describe('settings', () => {
     await page.getByText('Shortcut ⇧⌘J is ready.').waitFor();
     expect((await prefs()).shortcut).toBe('CommandOrControl+Shift+J');
     expect(await page.locator('body').innerText()).not.toMatch(/CommandOrControl|Ctrl/);
-    await page.close();
+    await closeApp(page);
   });
 
   it('saves switches and choices as they change', async () => {
@@ -100,7 +100,7 @@ describe('settings', () => {
     await showView(page, 'settings');
     expect(await page.getByLabel('Start Trayshare when I log in').isChecked()).toBe(!wasOn);
     expect(await page.getByLabel('Uploads at once, per workspace').inputValue()).toBe('2');
-    await page.close();
+    await closeApp(page);
   });
 
   for (const [width, height] of [
@@ -126,7 +126,7 @@ describe('settings', () => {
       await page.getByLabel('Copy the link when an upload is delivered').uncheck();
       await expect.poll(async () => (await prefs()).copyLinkOnDelivery).toBe(false);
       expect(problems).toEqual([]);
-      await page.context().close();
+      await closeApp(page);
     });
   }
 
@@ -165,7 +165,7 @@ describe('settings', () => {
     await card.getByRole('button', { name: 'Remove', exact: true }).click();
     await card.waitFor({ state: 'detached' });
     expect((await harness.app.getSnapshot()).workspaces.map((w) => w.name)).toEqual(['Acme']);
-    await page.close();
+    await closeApp(page);
   });
 
   it('tests the connection and says who the token belongs to', async () => {
@@ -176,6 +176,6 @@ describe('settings', () => {
     const result = card.getByRole('status').filter({ hasText: 'Connected' });
     await result.waitFor();
     expect(await result.textContent()).toMatch(/^Connected as /);
-    await page.close();
+    await closeApp(page);
   });
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSetupLink } from '../../main/core/setup-link-check';
 import { type SetupLink, setupLinkFor } from '../../main/portable/setup-link';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, openApp, showView } from './browser';
+import { axeViolations, closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -64,7 +64,7 @@ describe('a set-up link to a host that is not slack.com', () => {
     expect(harness.browserOpened).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('an international look-alike of slack.com shows as what it is (xn--…)', async () => {
@@ -79,7 +79,7 @@ describe('a set-up link to a host that is not slack.com', () => {
     expect(await shown.textContent()).toBe('xn--slck-63d.com');
     expect(harness.browserOpened).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('a link to slack.com itself shows no such warning', async () => {
@@ -93,6 +93,6 @@ describe('a set-up link to a host that is not slack.com', () => {
     await form.getByText('Set up from your team’s link for Acme.').waitFor();
     expect(await page.locator('#sign-in-host-name').count()).toBe(0);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { dropFiles, openApp } from './browser';
+import { closeApp, dropFiles, openApp } from './browser';
 import { testBrowser } from './shared-browser';
 import { itOnce } from './sizes';
 
@@ -59,7 +59,7 @@ describe('share sheet', () => {
       expect(message!.files).toHaveLength(3);
       expect(message!.channels).toEqual(['C0DESIGN', 'C0GENERAL']);
       expect(problems).toEqual([]);
-      await page.close();
+      await closeApp(page);
     } finally {
       await harness.settled();
       // The other tests count the queue's rows and use files.upload.
@@ -85,7 +85,7 @@ describe('share sheet', () => {
     // Nothing is sent until Share.
     expect(harness.reference.uploads().filter((u) => u.name.startsWith('warm-'))).toEqual([]);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   it('sends two dropped files to a preset with a comment', async () => {
@@ -116,7 +116,7 @@ describe('share sheet', () => {
       .poll(() => page.locator('.share__files .badge--delivered').count(), { timeout: 15_000 })
       .toBe(2);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   it('can be driven with the keyboard alone', async () => {
@@ -165,7 +165,7 @@ describe('share sheet', () => {
     const [upload] = await waitForUploads(['keyboard.txt']);
     expect(upload?.channels).toEqual(['C0RANDOM']);
     expect(upload?.initial_comment).toBe('Sent from the keyboard');
-    await page.close();
+    await closeApp(page);
   });
 
   it('checks typed channel IDs as you type; a missing file is left out before Share, one gone since after', async () => {
@@ -206,7 +206,7 @@ describe('share sheet', () => {
     const [upload] = await waitForUploads(['notes.txt']);
     expect(upload?.channels).toEqual(['C0RANDOM', 'C0DESIGN']);
     expect(upload?.initial_comment).toBeNull();
-    await page.close();
+    await closeApp(page);
   });
 
   it('opens for paths the shell hands over: pending at start, then share-requested', async () => {
@@ -228,7 +228,7 @@ describe('share sheet', () => {
     // The files are kept while the person looks elsewhere.
     await page.getByRole('button', { name: 'Share sheet' }).click();
     await page.getByRole('heading', { name: 'Share 2 files' }).waitFor();
-    await page.close();
+    await closeApp(page);
   });
 });
 
@@ -300,7 +300,7 @@ describe.each([
       'quarterly-report.pdf 1500',
     ]);
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   }, 60_000);
 
   test('keeps Share off when nothing picked can be sent, and says why', async () => {
@@ -324,7 +324,7 @@ describe.each([
     await page.getByRole('button', { name: 'Add files…' }).click();
     await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
     expect(await share.isEnabled()).toBe(true);
-    await page.close();
+    await closeApp(page);
   });
 
   test("refuses a file over the workspace's size limit in place, in the same units as its size", async () => {
@@ -359,7 +359,7 @@ describe.each([
       expect(await page.locator('.file-total').textContent()).toBe(
         'Total: 2 files, 1.0 KB (1 path left out)',
       );
-      await page.close();
+      await closeApp(page);
     } finally {
       await harness.app.updateWorkspace(workspaceId, { maxFileBytes: 1024 ** 3 });
     }

@@ -13,7 +13,7 @@ import { CREATE_SLACK_APP_URL } from '../../renderer/src/views/slack-team-setup'
 import { signInAndKeep } from '../auth/sign-in-helpers';
 import type { Harness } from '../harness/server';
 import { startSignInHarness } from '../harness/sign-in-harness';
-import { axeViolations, dropFiles, openApp, showView } from './browser';
+import { axeViolations, closeApp, dropFiles, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 const CLIENT_ID = '3333333333.4444444444';
@@ -181,7 +181,7 @@ describe('Sign in with Slack', () => {
     const [history] = await harness.app.listHistory({ search: 'second.txt' });
     expect(history?.outcome).toBe('delivered');
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('the team-admin path (create the app, copy the set-up link); a person who denies sees one plain sentence, and nothing is saved', async () => {
@@ -220,7 +220,7 @@ describe('Sign in with Slack', () => {
     expect(await form.getByRole('button', { name: 'Sign in with Slack' }).isEnabled()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('before a new workspace is kept, shows who signed in: Cancel (and Esc) keeps no workspace and no token, "Use this account" keeps it', async () => {
@@ -296,7 +296,7 @@ describe('Sign in with Slack', () => {
       .getByText('Signed in as @alice in Acme.')
       .waitFor();
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('a set-up link pasted in the form fills it in; a malformed one is refused at the field', async () => {
@@ -328,7 +328,7 @@ describe('Sign in with Slack', () => {
     // Nothing is saved before the person signs in.
     expect((await harness.app.getSnapshot()).workspaces).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('waits for the browser with Cancel focused; Cancel ends it and saves nothing', async () => {
@@ -353,7 +353,7 @@ describe('Sign in with Slack', () => {
     expect(await form.locator('#sign-in-answer').textContent()).not.toBe('');
     expect((await harness.app.getSnapshot()).workspaces).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('a sign-in that ran out shows Sign in again; its waiting file goes once signed in again', async () => {
@@ -408,7 +408,7 @@ describe('Sign in with Slack', () => {
     // Still the same workspace, not a second one.
     expect((await harness.app.getSnapshot()).workspaces.map((w) => w.id)).toEqual([workspaceId]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   });
 
   it('Sign out asks first when files wait, and then signs out', async () => {
@@ -453,6 +453,6 @@ describe('Sign in with Slack', () => {
     expect(await card.getByRole('button', { name: 'Sign in again' }).isVisible()).toBe(true);
     expect(problems).toEqual([]);
     await harness.app.setPaused(false);
-    await page.context().close();
+    await closeApp(page);
   });
 });

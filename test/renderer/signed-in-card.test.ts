@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../harness/server';
 import { signInThroughConsentPage, startSignInHarness } from '../harness/sign-in-harness';
-import { axeViolations, openApp, type Scheme, screenshot, showView } from './browser';
+import { axeViolations, closeApp, openApp, type Scheme, screenshot, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 const CLIENT_ID = '5555555555.6666666666';
@@ -68,6 +68,6 @@ describe.each([
     await card.getByText(/^Connected as /).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
 import { type Feed, startFeed } from '../updates/feed-server';
 import { createTestUpdater, type TestUpdater } from '../updates/test-updater';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -70,7 +70,7 @@ describe('Settings → About: updates', () => {
     await expect.poll(() => installs).toBe(1);
     await expect.poll(() => about.locator('#update-status').textContent()).toBe('Restarting…');
     expect(dialogs).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   it('"Check for updates automatically" is on by default and saved when turned off', async () => {
@@ -83,6 +83,6 @@ describe('Settings → About: updates', () => {
       .poll(async () => (await harness.app.getSnapshot()).preferences.checkForUpdates)
       .toBe(false);
     expect(harness.updates.view().automatic).toBe(false);
-    await page.close();
+    await closeApp(page);
   });
 });

@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, docsImage, openApp, type Scheme, screenshot, showView } from './browser';
+import {
+  axeViolations,
+  closeApp,
+  docsImage,
+  openApp,
+  type Scheme,
+  screenshot,
+  showView,
+} from './browser';
 import { testBrowser } from './shared-browser';
 import { axeAtSizes, cutOff } from './sizes';
 
@@ -152,7 +160,7 @@ describe.each(['light', 'dark'] as const)('every view in %s mode', (scheme) => {
     await check(page, 'settings', scheme);
 
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   }, 60_000);
 });
 
@@ -167,7 +175,7 @@ describe('the drop window and motion', () => {
       expect(await page.getByRole('navigation').count()).toBe(0);
       expect(await axeViolations(page), `drop-window (${scheme})`).toEqual([]);
       await screenshot(page, 'drop-window', scheme);
-      await page.close();
+      await closeApp(page);
     },
   );
 
@@ -180,7 +188,7 @@ describe('the drop window and motion', () => {
         .evaluate((el) => getComputedStyle(el).transitionDuration);
     expect(await duration(moving.page)).not.toMatch(/^0s(, 0s)*$/);
     expect(await duration(still.page)).toMatch(/^0s(, 0s)*$/);
-    await moving.page.close();
-    await still.page.close();
+    await closeApp(moving.page);
+    await closeApp(still.page);
   });
 });

@@ -8,7 +8,7 @@ import { DROP_WINDOW_TITLE } from '../../renderer/src/window-title';
 import { type Harness, startHarness } from '../harness/server';
 import { FakeWindowFactory } from '../shell/fake-electron';
 import { PRELOAD, RENDERER } from '../shell/shell-harness';
-import { openApp, showView } from './browser';
+import { closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 
 let harness: Harness;
@@ -38,7 +38,7 @@ describe('window titles', () => {
       await expect.poll(() => page.title()).toBe(title);
     }
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 
   it('keep the drop window’s own name, the one the shell creates it with', async () => {
@@ -57,6 +57,6 @@ describe('window titles', () => {
     await expect.poll(() => page.title()).toBe(DROP_WINDOW_TITLE);
     expect(DROP_WINDOW_TITLE).toBe('Drop files to share');
     expect(problems).toEqual([]);
-    await page.close();
+    await closeApp(page);
   });
 });

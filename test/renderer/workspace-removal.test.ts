@@ -9,7 +9,7 @@ import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../harness/seed';
 import { type Harness, startHarness } from '../harness/server';
-import { axeViolations, openApp, showView } from './browser';
+import { axeViolations, closeApp, openApp, showView } from './browser';
 import { testBrowser } from './shared-browser';
 import { axeAtSizes, SIZES, SMALL_ONLY } from './sizes';
 
@@ -93,7 +93,7 @@ describe.each(SIZES)('removing a workspace at %i×%i', (width, height) => {
     for (const item of await harness.app.listQueue()) await harness.app.cancelItem(item.id);
     harness.setThrottle(null);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 });
 
@@ -184,6 +184,6 @@ describe.each(SMALL_ONLY)('after a workspace is removed, at %i×%i', (width, hei
     expect(await recent.textContent()).not.toMatch(/C0GENERAL|C0RANDOM|U0BOB/);
     expect(problems).toEqual([]);
     await harness.app.clearFinished();
-    await page.context().close();
+    await closeApp(page);
   }, 60_000);
 });
