@@ -401,6 +401,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const body = await readFile(file);
       res.writeHead(200, {
         'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        // Built before the harness starts, and named for their content: a page loaded again in
+        // the same context (test/renderer/browser.ts reuses them) takes them, and the code
+        // Chromium compiled from them, from its cache, as Electron's app keeps its code cache.
+        ...(pathname.startsWith('/assets/') ? { 'cache-control': 'max-age=86400, immutable' } : {}),
       });
       res.end(body);
     } catch {
@@ -436,7 +440,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           res.end(bridgeJs);
           return;
         case 'GET /_harness/axe.js':
-          res.writeHead(200, { 'content-type': CONTENT_TYPES['.js']! });
+          res.writeHead(200, {
+            'content-type': CONTENT_TYPES['.js']!,
+            'cache-control': 'max-age=86400, immutable',
+          });
           res.end(await readFile(require.resolve('axe-core/axe.min.js')));
           return;
         case 'GET /events':
