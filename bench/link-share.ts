@@ -52,8 +52,14 @@ const ROUND_TRIPS_MS = [50, 150];
 const COMMENT = 'Ten screenshots';
 /** Target: start to message posted at most this times filesUploadV2's… */
 const SDK_LIMIT = 0.6;
-/** …and at most this times the round-trip floor. */
-const FLOOR_LIMIT = 1.5;
+/**
+ * …at most this times the minimal client's, measured in the same run (issue 50: the practical
+ * limit here; the round-trip floor is shown beside it, no client reaches it on two shared
+ * cores)…
+ */
+const MINIMAL_LIMIT = 1.05;
+/** …and its links at most one round trip after the minimal client's. */
+const LINKS_AFTER_MINIMAL_RTTS = 1;
 
 /**
  * Round trips a fresh client pays after its first code before the service posts the message:
@@ -67,9 +73,9 @@ const FLOOR_LIMIT = 1.5;
  */
 const FLOOR_ROUND_TRIPS = { message: 4.5, links: 6 };
 
-// 'minimal' is no yardstick for the targets: the floor's steps and nothing else
-// (bench/clients/minimal-share.mjs), to show what this machine, the proxy and the service add
-// to the floor, apart from any client's own work.
+// 'minimal' is the yardstick: the floor's steps and nothing else (bench/clients/minimal-share.mjs),
+// the fewest requests the protocol allows, measured in the same run, so it also shows what this
+// machine, the proxy and the service add to the floor, apart from any client's own work.
 type Client = 'trayshare' | 'slack-sdk-v2' | 'minimal';
 const CLIENTS: Client[] = ['trayshare', 'slack-sdk-v2', 'minimal'];
 const LINK_SHARE_LABELS: Record<Client, string> = {
@@ -388,36 +394,36 @@ const ms = (n: number | undefined) => (n === undefined ? '–' : `${n.toFixed(0)
 export function linkShareGoals(x: LinkShare | undefined): Goal[] {
   return ROUND_TRIPS_MS.map((rtt) => {
     const id = `link-share-${rtt}`;
-    const target = `a share of ${FILES} × 2 MB, external protocol over TLS, ${rtt} ms round trip: start to message posted at most ${SDK_LIMIT}× filesUploadV2 and within ${FLOOR_LIMIT}× the round-trip floor (default settings)`;
+    const target = `a share of ${FILES} × 2 MB, external protocol over TLS, ${rtt} ms round trip: start to message posted within ${MINIMAL_LIMIT}× the minimal client's time and at most ${SDK_LIMIT}× filesUploadV2, links at most ${LINKS_AFTER_MINIMAL_RTTS} round trip after the minimal client's (default settings)`;
     const c = x?.cases.find((k) => k.roundTripMs === rtt);
     const ours = c?.toMessageMs.trayshare;
     const sdk = c?.toMessageMs['slack-sdk-v2'];
-    if (!c || ours === undefined || sdk === undefined) {
+    const least = c?.toMessageMs.minimal;
+    const oursLinks = c?.toLinksMs.trayshare;
+    const leastLinks = c?.toLinksMs.minimal;
+    if (
+      !c ||
+      ours === undefined ||
+      sdk === undefined ||
+      least === undefined ||
+      oursLinks === undefined ||
+      leastLinks === undefined
+    ) {
       const why = x?.errors?.find((e) => e.startsWith(`${rtt} ms`));
       return { id, target, measured: why ? `failed: ${why}` : 'not measured', pass: undefined };
     }
     const vsSdk = ours / sdk;
-    const vsFloor = ours / c.floorMessageMs;
-    const links = `links ready ${c.toLinksMs.trayshare?.toFixed(0)} ms vs ${c.toLinksMs['slack-sdk-v2']?.toFixed(0)} ms (floor ${c.floorLinksMs.toFixed(0)} ms)`;
+    const vsMinimal = ours / least;
+    const linksLater = (oursLinks - leastLinks) / rtt;
     const noisy =
       x && c.loadBefore / x.cpus > 0.5 ? ` [noisy: load ${c.loadBefore.toFixed(2)} before]` : '';
-    // No client can beat the floor: when SDK_LIMIT× the SDK's time is below it, the first
-    // half of the target cannot be met by any client, and the line says so.
-    const unreachable =
-      SDK_LIMIT * sdk < c.floorMessageMs
-        ? ` [${SDK_LIMIT}× filesUploadV2 is ${(SDK_LIMIT * sdk).toFixed(0)} ms, below the floor: out of any client's reach]`
-        : '';
     const whole = `whole process ${ms(c.wholeMessageMs?.trayshare)} vs ${ms(c.wholeMessageMs?.['slack-sdk-v2'])}`;
-    const least = c.toMessageMs.minimal;
-    const minimal =
-      least !== undefined
-        ? `; the floor's steps alone ${least.toFixed(0)} ms (${(least / c.floorMessageMs).toFixed(2)}× the floor: what this machine, proxy and service allow)`
-        : '';
+    const floor = `round-trip floor ${c.floorMessageMs.toFixed(0)} ms (the minimal client ${(least / c.floorMessageMs).toFixed(2)}× it: what this machine, proxy and service add)`;
     return {
       id,
       target,
-      measured: `${x?.runs} alternating runs, medians, from each client's first code: message ${ours.toFixed(0)} ms vs ${sdk.toFixed(0)} ms (${vsSdk.toFixed(2)}×), floor ${c.floorMessageMs.toFixed(0)} ms (${vsFloor.toFixed(2)}× the floor)${minimal}; ${whole}; ${links}${unreachable}${noisy}`,
-      pass: vsSdk <= SDK_LIMIT && vsFloor <= FLOOR_LIMIT,
+      measured: `${x?.runs} alternating runs, medians, from each client's first code: message ${ours.toFixed(0)} ms vs the minimal client's ${least.toFixed(0)} ms (${vsMinimal.toFixed(2)}×) and filesUploadV2's ${sdk.toFixed(0)} ms (${vsSdk.toFixed(2)}×); links ready ${oursLinks.toFixed(0)} ms vs ${leastLinks.toFixed(0)} ms (${linksLater.toFixed(2)} round trips later) and ${ms(c.toLinksMs['slack-sdk-v2'])}; ${whole}; ${floor}${noisy}`,
+      pass: vsSdk <= SDK_LIMIT && vsMinimal <= MINIMAL_LIMIT && linksLater <= LINKS_AFTER_MINIMAL_RTTS,
     };
   });
 }
