@@ -97,8 +97,8 @@ export function ImageEditor(props: {
   /** What a screen reader is told after a keyboard selection or removal (a polite live region). */
   const [said, setSaid] = useState('');
   /** The canvases the file is flattened on (image-flatten.ts), made once the image shows. */
-  const surfaced = useRef(surfaces());
-  useEffect(() => () => surfaced.current.release(), []);
+  const [surfaced] = useState(surfaces);
+  useEffect(() => () => surfaced.release(), [surfaced]);
 
   useEffect(() => {
     const d = dialog.current;
@@ -194,13 +194,13 @@ export function ImageEditor(props: {
     if (!bitmap) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => surfaced.current.warm(bitmap.width, bitmap.height));
+      timer = setTimeout(() => surfaced.warm(bitmap.width, bitmap.height));
     });
     return () => {
       cancelAnimationFrame(frame);
       clearTimeout(timer);
     };
-  }, [bitmap]);
+  }, [bitmap, surfaced]);
 
   /** Every change goes through here, so Undo gets the state before it. */
   const change = (next: Doc, from: Doc = doc) => {
@@ -400,7 +400,7 @@ export function ImageEditor(props: {
     const made = {
       doc: d,
       longEdge: edge,
-      bytes: flatten(image!.bitmap, d, image!.type, edge, 'idle', surfaced.current),
+      bytes: flatten(image!.bitmap, d, image!.type, edge, 'idle', surfaced),
       ready: false,
     };
     // A failure is not told here: Done encodes again and tells its own.
@@ -417,7 +417,7 @@ export function ImageEditor(props: {
     const was = ahead.current;
     if (was?.ready && was.doc === d && was.longEdge === edge) return was.bytes;
     ahead.current = null;
-    return flatten(image!.bitmap, d, image!.type, edge, 'now', surfaced.current);
+    return flatten(image!.bitmap, d, image!.type, edge, 'now', surfaced);
   };
   useEffect(() => {
     // Nothing edited and nothing to scale: Done is unlikely, so no encode is spent on it.
