@@ -423,7 +423,8 @@ export function linkShareGoals(x: LinkShare | undefined): Goal[] {
       id,
       target,
       measured: `${x?.runs} alternating runs, medians, from each client's first code: message ${ours.toFixed(0)} ms vs the minimal client's ${least.toFixed(0)} ms (${vsMinimal.toFixed(2)}×) and filesUploadV2's ${sdk.toFixed(0)} ms (${vsSdk.toFixed(2)}×); links ready ${oursLinks.toFixed(0)} ms vs ${leastLinks.toFixed(0)} ms (${linksLater.toFixed(2)} round trips later) and ${ms(c.toLinksMs['slack-sdk-v2'])}; ${whole}; ${floor}${noisy}`,
-      pass: vsSdk <= SDK_LIMIT && vsMinimal <= MINIMAL_LIMIT && linksLater <= LINKS_AFTER_MINIMAL_RTTS,
+      pass:
+        vsSdk <= SDK_LIMIT && vsMinimal <= MINIMAL_LIMIT && linksLater <= LINKS_AFTER_MINIMAL_RTTS,
     };
   });
 }
