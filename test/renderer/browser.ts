@@ -150,7 +150,9 @@ export async function openApp(
 
 /**
  * Ends a test's page: a plain one goes back to about:blank, its storage cleared and its listeners
- * gone, for the next openApp of this file; any other closes with its context.
+ * gone, for the next openApp of this file; any other closes with its context. A test that gives
+ * its page what this cannot undo (page.clock, page.route, exposeFunction, an init script) ends
+ * with page.context().close() instead.
  */
 export async function closeApp(page: Page): Promise<void> {
   const browser = page.context().browser();
