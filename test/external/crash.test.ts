@@ -84,6 +84,45 @@ async function resumeWithCli(dataDir: string): Promise<QueueItem[]> {
   return JSON.parse(run.stdout) as QueueItem[];
 }
 
+/**
+ * Makes three files, `<prefix>1.bin` to `<prefix>3.bin` in `folder`, and shares them as one group
+ * to #design through the driver, killed at `killAt`; `name` names its data folder and its log.
+ */
+async function groupKilledAt(
+  name: string,
+  killAt: string,
+  made: { prefix: string; bytes: number; folder?: string },
+  options: { concurrency?: number } = {},
+): Promise<{ files: TestFile[]; dataDir: string; messagesBefore: number }> {
+  const files = [];
+  for (const n of [1, 2, 3]) {
+    files.push(
+      await makeFile(join(root, made.folder ?? 'files'), `${made.prefix}${n}.bin`, made.bytes),
+    );
+  }
+  const dataDir = join(root, name);
+  const messagesBefore = service.messages().length;
+  await runDriver(
+    {
+      dataDir,
+      baseUrl: service.url,
+      channels: ['C0DESIGN'],
+      paths: files.map((f) => f.path),
+      killAt,
+      ...options,
+    },
+    name,
+  );
+  return { files, dataDir, messagesBefore };
+}
+
+/** The messages made since `before`, as [files, comment]. */
+const messagesSince = (before: number) =>
+  service
+    .messages()
+    .slice(before)
+    .map((m) => [m.files.length, m.initial_comment]);
+
 describe('external protocol: crash and resume', () => {
   it('killed between step 2 and step 3: the CLI resumes at step 3 and the file is shared once, its bytes sent once', async () => {
     const file = await makeFile(join(root, 'files'), 'before.bin', 256 * 1024);
@@ -164,21 +203,10 @@ describe('external protocol: crash and resume', () => {
     files: TestFile[];
     messagesBefore: number;
   }> {
-    const files = [];
-    for (const n of [1, 2, 3])
-      files.push(await makeFile(join(root, 'files'), `${prefix}${n}.bin`, 32 * 1024));
-    const dataDir = join(root, `group-${killAt}`);
-    const messagesBefore = service.messages().length;
-    await runDriver(
-      {
-        dataDir,
-        baseUrl: service.url,
-        channels: ['C0DESIGN'],
-        paths: files.map((f) => f.path),
-        killAt,
-      },
-      `group-${killAt}`,
-    );
+    const { files, dataDir, messagesBefore } = await groupKilledAt(`group-${killAt}`, killAt, {
+      prefix,
+      bytes: 32 * 1024,
+    });
     expect(sharedCounts(service.uploads(), files)).toEqual(
       killAt === 'before-step-3' ? [0, 0, 0] : [1, 1, 1],
     );
@@ -188,13 +216,6 @@ describe('external protocol: crash and resume', () => {
     const posts = log.slice(logFrom).filter((l) => l.startsWith('POST '));
     return { items, posts, files, messagesBefore };
   }
-
-  /** The messages made since `before`, as [files, comment]. */
-  const messagesSince = (before: number) =>
-    service
-      .messages()
-      .slice(before)
-      .map((m) => [m.files.length, m.initial_comment]);
 
   it('a share of 3 files killed after steps 1-2: the CLI completes the group once, as one message, without sending bytes again', async () => {
     const { items, posts, files, messagesBefore } = await killGroupThenResume('g', 'before-step-3');
@@ -228,24 +249,14 @@ describe('external protocol: crash and resume', () => {
   });
 
   it("a share of 3 at concurrency 1 killed just before the second file's bytes, with the waiting files' upload URLs asked for: the CLI asks those two again, sends each file's bytes once, and posts one message", async () => {
-    const files = [];
-    for (const n of [1, 2, 3])
-      files.push(await makeFile(join(root, 'files'), `w${n}.bin`, 32 * 1024));
-    const dataDir = join(root, 'waited');
-    const messagesBefore = service.messages().length;
     // The first file's bytes take a while: the two behind it ask for their URLs meanwhile.
     service.injectFault({ method: 'upload', fault: { kind: 'slow', delayMs: 300 } });
     service.resetTraffic();
-    await runDriver(
-      {
-        dataDir,
-        baseUrl: service.url,
-        channels: ['C0DESIGN'],
-        paths: files.map((f) => f.path),
-        killAt: 'second-upload',
-        concurrency: 1,
-      },
+    const { files, dataDir, messagesBefore } = await groupKilledAt(
       'waited',
+      'second-upload',
+      { prefix: 'w', bytes: 32 * 1024 },
+      { concurrency: 1 },
     );
     // Step 1 done for all three (two while they waited for the slot), step 2 for the first only.
     expect(service.traffic().countOf).toMatchObject({
@@ -325,20 +336,10 @@ describe('external protocol: crash and resume', () => {
 // so the service shared the files and the CLI finds them delivered.
 describe('the completion window', () => {
   it('killed at the first journal write after the "completing" mark was fsynced: the completion had already gone, so the CLI finds the share delivered, posted once, not "may have been delivered"', async () => {
-    const files = [];
-    for (const n of [1, 2, 3])
-      files.push(await makeFile(join(root, 'window-files'), `m${n}.bin`, 16 * 1024));
-    const dataDir = join(root, 'completion-window');
-    const messagesBefore = service.messages().length;
-    await runDriver(
-      {
-        dataDir,
-        baseUrl: service.url,
-        channels: ['C0DESIGN'],
-        paths: files.map((f) => f.path),
-        killAt: 'after-completing-mark',
-      },
+    const { files, dataDir, messagesBefore } = await groupKilledAt(
       'completion-window',
+      'after-completing-mark',
+      { prefix: 'm', bytes: 16 * 1024, folder: 'window-files' },
     );
 
     const run = await runCli(['queue', '--run', '--json'], {
@@ -354,12 +355,7 @@ describe('the completion window', () => {
       ['m3.bin', 'delivered', undefined],
     ]);
     expect(sharedCounts(service.uploads(), files)).toEqual([1, 1, 1]);
-    expect(
-      service
-        .messages()
-        .slice(messagesBefore)
-        .map((m) => m.files.length),
-    ).toEqual([3]);
+    expect(messagesSince(messagesBefore).map(([count]) => count)).toEqual([3]);
     // On the old order (the mark, then "body complete" in a write and fsync of its own) the CLI
     // looked for shares for its whole window (30 s) before giving up.
   }, 90_000);
