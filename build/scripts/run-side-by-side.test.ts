@@ -1,6 +1,6 @@
 // npm test's checks run side by side: every one runs to its end, each one's output comes whole,
 // and one failure fails the whole with its name.
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,34 +32,24 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, reject) => {
-    // Without npm_execpath the script finds npm on PATH, as when it is started by hand.
-    const env = { ...process.env, npm_execpath: '' };
-    const child = spawn(process.execPath, [SCRIPT, ...args], { cwd: dir, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+function run(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  // Without npm_execpath the script finds npm on PATH, as when it is started by hand.
+  const env = { ...process.env, npm_execpath: '' };
+  const child = spawnSync(process.execPath, [SCRIPT, ...args], { cwd: dir, env, encoding: 'utf8' });
+  if (child.error) throw child.error;
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
 describe('run-side-by-side', () => {
   it('runs every script, prints each one whole, and exits 0 when all pass', async () => {
-    const result = await run(['first', 'second']);
+    const result = run(['first', 'second']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/> first: passed in [\d.]+ s\nfirst 1\nfirst 2\n/);
     expect(result.stdout).toMatch(/> second: passed in [\d.]+ s\nsecond 1\nsecond 2\n/);
   }, 60_000);
 
   it('still runs the others when one fails, and names the one that failed', async () => {
-    const result = await run(['bad', 'first']);
+    const result = run(['bad', 'first']);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/> bad: FAILED \(exit 3\) in [\d.]+ s\nbad 1\nbad 2\n/);
     expect(result.stdout).toMatch(/> first: passed in [\d.]+ s\nfirst 1\nfirst 2\n/);
