@@ -90,6 +90,16 @@ async function dragOnImage(
   await page.mouse.up();
 }
 
+/** Waits until the editor has encoded the file ahead of Done (its mark, image-editor.tsx). */
+async function encodedAhead(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByName('image-editor:ahead').length), {
+      // Chromium starts the idle encode unprompted only after 1 s (image-flatten.ts).
+      timeout: 10_000,
+    })
+    .toBeGreaterThan(0);
+}
+
 /** Presses Tab until the focused element has this accessible name (a keyboard user's path). */
 async function tabTo(page: Page, name: string, back = false): Promise<void> {
   for (let i = 0; i < 40; i++) {
@@ -415,12 +425,7 @@ describe('images in the share sheet', () => {
     ).resolves.toMatch(/^board\.png, 1 mark\./);
     await expect(page.getByRole('button', { name: 'Undo' }).isEnabled()).resolves.toBe(true);
     // Left alone, the editor encodes the file ahead of Done: Done then sends those bytes.
-    await expect
-      .poll(() => page.evaluate(() => performance.getEntriesByName('image-editor:ahead').length), {
-        // Chromium starts the idle encode unprompted only after 1 s (image-flatten.ts).
-        timeout: 10_000,
-      })
-      .toBeGreaterThan(0);
+    await encodedAhead(page);
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByText('board (edited).png').waitFor();
     expect(await page.getByText('edits not applied').count()).toBe(0);
@@ -444,12 +449,7 @@ describe('images in the share sheet', () => {
     await page.getByRole('heading', { name: 'Share 1 file' }).waitFor();
     await openEditor(page, 'glass.png');
     await dragOnImage(page, 400, [220, 170], [380, 280]);
-    await expect
-      .poll(() => page.evaluate(() => performance.getEntriesByName('image-editor:ahead').length), {
-        // Chromium starts the idle encode unprompted only after 1 s (image-flatten.ts).
-        timeout: 10_000,
-      })
-      .toBeGreaterThan(0);
+    await encodedAhead(page);
     await page.keyboard.press('Control+z');
     await dragOnImage(page, 400, [20, 20], [120, 90]);
     await page.getByRole('button', { name: 'Done' }).click();
